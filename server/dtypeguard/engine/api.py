@@ -1,0 +1,135 @@
+"""What torch / numpy / sklearn calls do to dtypes and devices, as data.
+
+Teaching the engine a new function is a one-line change here. Facts follow hazards.md
+(H03, H05, H20): only dtype-less torch factories and Python floats follow the default dtype;
+NumPy keeps float64; integer data gives int64; `from_numpy` ignores the default device.
+"""
+
+from __future__ import annotations
+
+# dtype spellings -> canonical torch names
+DTYPE_NAMES: dict[str, str] = {
+    "float64": "float64", "double": "float64", "float32": "float32", "float": "float32",
+    "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "int64": "int64",
+    "long": "int64", "int32": "int32", "int": "int32", "int16": "int16", "short": "int16",
+    "int8": "int8", "uint8": "uint8", "bool": "bool", "bool_": "bool", "float_": "float64",
+    "intc": "int32", "int_": "int64", "single": "float32", "longlong": "int64",
+}
+# numpy spellings differ: np.float / np.int_ mean 64-bit; `float` as a dtype means float64
+NUMPY_DTYPE_NAMES: dict[str, str] = {**DTYPE_NAMES, "float": "float64", "int": "int64", "half": "float16", "single": "float32", "double": "float64"}
+
+LEGACY_TENSOR_TYPES: dict[str, tuple[str, str]] = {
+    "FloatTensor": ("float32", "cpu"), "DoubleTensor": ("float64", "cpu"),
+    "HalfTensor": ("float16", "cpu"), "BFloat16Tensor": ("bfloat16", "cpu"),
+    "LongTensor": ("int64", "cpu"), "IntTensor": ("int32", "cpu"), "ByteTensor": ("uint8", "cpu"),
+    "BoolTensor": ("bool", "cpu"),
+}
+
+# torch factories whose float results follow the default dtype and default device
+TORCH_DEFAULT_FACTORIES = frozenset({
+    "zeros", "ones", "empty", "randn", "rand", "linspace", "logspace", "eye", "normal",
+    "empty_strided", "full", "arange", "range", "tensor", "as_tensor", "Tensor",
+})
+TORCH_INT_FACTORIES = frozenset({"randint", "randperm", "bincount", "argmax", "argmin", "argsort", "multinomial"})
+TORCH_LIKE_FACTORIES = frozenset({
+    "zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like", "clone",
+})
+# elementwise/structural torch functions: the result keeps the (promoted) input dtype
+TORCH_SAME_DTYPE = frozenset({
+    "relu", "sigmoid", "tanh", "softmax", "log_softmax", "exp", "log", "abs", "sqrt", "clamp",
+    "flatten", "reshape", "squeeze", "unsqueeze", "transpose", "permute", "t", "stack", "cat",
+    "concat", "concatenate", "hstack", "vstack", "where", "dropout", "gelu", "leaky_relu",
+    "silu", "mean", "sum", "sigmoid_", "neg", "matmul", "mm", "bmm", "einsum", "max_pool2d",
+    "avg_pool2d", "normalize", "pad", "interpolate", "clip", "squeeze_", "chunk", "split",
+})
+TENSOR_SAME_METHODS = frozenset({
+    "view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "clone",
+    "detach", "flatten", "t", "requires_grad_", "view_as", "reshape_as", "expand", "expand_as",
+    "repeat", "squeeze_", "unsqueeze_", "pin_memory", "share_memory_", "sum", "mean", "abs",
+    "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "clamp", "clip", "neg", "softmax",
+    "log_softmax", "copy", "flip", "roll", "narrow", "select", "index_select", "masked_fill",
+    "detach_", "float_power", "max", "min", "std", "var", "norm", "cumsum", "numpy",
+})
+DTYPE_METHODS: dict[str, str] = {
+    "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
+    "long": "int64", "int": "int32", "short": "int16", "byte": "uint8", "char": "int8",
+    "bool": "bool",
+}
+INT_RESULT_METHODS = frozenset({"argmax", "argmin", "argsort", "nonzero"})
+
+# numpy sources (H20): float64 unless a dtype says otherwise
+NUMPY_FLOAT64_SOURCES = frozenset({
+    "numpy.random.rand", "numpy.random.randn", "numpy.random.random", "numpy.random.normal",
+    "numpy.random.uniform", "numpy.random.standard_normal", "numpy.random.random_sample",
+    "numpy.random.sample", "numpy.random.exponential", "numpy.random.beta", "numpy.random.gamma",
+    "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.linspace", "numpy.logspace",
+    "numpy.loadtxt", "numpy.genfromtxt", "numpy.eye", "numpy.identity", "numpy.sin", "numpy.cos",
+})
+NUMPY_INT64_SOURCES = frozenset({"numpy.random.randint", "numpy.random.choice", "numpy.random.permutation"})
+NUMPY_RNG_FLOAT64 = frozenset({"random", "normal", "standard_normal", "uniform", "exponential", "beta", "gamma", "lognormal"})
+NUMPY_RNG_INT64 = frozenset({"integers", "choice", "permutation"})
+NUMPY_ARRAY_CTORS = frozenset({"numpy.array", "numpy.asarray", "numpy.ascontiguousarray", "numpy.stack", "numpy.concatenate", "numpy.vstack", "numpy.hstack", "numpy.column_stack"})
+NUMPY_SAME_DTYPE_FUNCS = frozenset({
+    "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.clip",
+    "numpy.abs", "numpy.exp", "numpy.log", "numpy.tanh", "numpy.sqrt", "numpy.flip",
+})
+NUMPY_ARRAY_SAME_METHODS = frozenset({
+    "reshape", "transpose", "copy", "squeeze", "flatten", "ravel", "clip", "T", "swapaxes",
+    "repeat", "take",
+})
+
+# sklearn: (X dtype, y dtype) for synthetic data sets; transformers return float64 for
+# float64/int input and keep float32 (H20)
+SKLEARN_DATASETS: dict[str, tuple[str, str]] = {
+    "make_classification": ("float64", "int64"), "make_blobs": ("float64", "int64"),
+    "make_moons": ("float64", "int64"), "make_circles": ("float64", "int64"),
+    "make_regression": ("float64", "float64"), "make_friedman1": ("float64", "float64"),
+}
+
+# nn layers: (first-layer kind, input expectation)
+LAYER_KINDS: dict[str, tuple[str, str]] = {
+    "Linear": ("linear", "float"), "Bilinear": ("linear", "float"), "LazyLinear": ("linear", "float"),
+    "Conv1d": ("conv", "float"), "Conv2d": ("conv", "float"), "Conv3d": ("conv", "float"),
+    "ConvTranspose1d": ("conv", "float"), "ConvTranspose2d": ("conv", "float"),
+    "ConvTranspose3d": ("conv", "float"), "LazyConv2d": ("conv", "float"),
+    "RNN": ("rnn", "float"), "LSTM": ("rnn", "float"), "GRU": ("rnn", "float"),
+    "BatchNorm1d": ("norm", "float"), "BatchNorm2d": ("norm", "float"), "BatchNorm3d": ("norm", "float"),
+    "LayerNorm": ("norm", "float"), "GroupNorm": ("norm", "float"), "InstanceNorm2d": ("norm", "float"),
+    "MultiheadAttention": ("attention", "float"), "TransformerEncoder": ("attention", "float"),
+    "TransformerEncoderLayer": ("attention", "float"), "Transformer": ("attention", "float"),
+    "TransformerDecoderLayer": ("attention", "float"), "PReLU": ("linear", "float"),
+    "Embedding": ("embedding", "index"), "EmbeddingBag": ("embedding", "index"),
+}
+# parameter-free layers: pass dtype through, expect nothing
+PASSTHROUGH_LAYERS = frozenset({
+    "ReLU", "Sigmoid", "Tanh", "GELU", "SiLU", "LeakyReLU", "ELU", "Softmax", "LogSoftmax",
+    "Dropout", "Dropout2d", "Flatten", "Unflatten", "Identity", "MaxPool1d", "MaxPool2d",
+    "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d", "Mish", "Softplus", "Hardtanh",
+    "Upsample", "ReLU6",
+})
+CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
+LOSSES: dict[str, str] = {
+    "CrossEntropyLoss": "class", "NLLLoss": "class", "BCELoss": "bce",
+    "BCEWithLogitsLoss": "bce_logits", "MSELoss": "regression", "L1Loss": "regression",
+    "SmoothL1Loss": "regression", "HuberLoss": "regression",
+}
+FUNCTIONAL_LOSSES: dict[str, str] = {
+    "cross_entropy": "class", "nll_loss": "class", "binary_cross_entropy": "bce",
+    "binary_cross_entropy_with_logits": "bce_logits", "mse_loss": "regression",
+    "l1_loss": "regression", "smooth_l1_loss": "regression", "huber_loss": "regression",
+}
+LOSS_CALL_NAMES: dict[str, str] = {
+    "class": "cross_entropy/NLL", "bce": "BCELoss", "bce_logits": "BCEWithLogitsLoss",
+    "regression": "the regression loss",
+}
+
+ADAM_FAMILY = frozenset({"Adam", "AdamW", "NAdam", "RAdam", "Adamax", "SparseAdam"})
+TORCH_OPTIMIZERS = frozenset({
+    "Adam", "AdamW", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+    "LBFGS", "ASGD", "Rprop", "SparseAdam", "Adafactor", "Muon",
+})
+# third-party optimizers recognised by class name for the verify lens
+THIRD_PARTY_OPTIMIZERS = frozenset({
+    "Lion", "AdamW8bit", "Adam8bit", "PagedAdamW", "Lamb", "LAMB", "Adafactor", "SophiaG",
+    "Ranger", "AdaBelief", "FusedAdam", "DeepSpeedCPUAdam", "Prodigy", "Shampoo", "SGDW",
+})

@@ -1,0 +1,1103 @@
+"""Calls: what each torch / numpy / user call does to the abstract state.
+
+Split from the statement interpreter because this is where the library knowledge meets the
+machine: the tables live in `api.py`, the mechanics of applying them live here.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from dtypeguard.engine import api
+from dtypeguard.engine.events import (
+    Default,
+    Forward,
+    LoaderNew,
+    LossCall,
+    ModuleCast,
+    OptimizerNew,
+    OptimizerStep,
+    SetDefault,
+    TorchLoad,
+    TorchSave,
+)
+from dtypeguard.engine.values import (
+    Bound,
+    Const,
+    Device,
+    DType,
+    Func,
+    InstanceObj,
+    Klass,
+    LoaderObj,
+    ModuleObj,
+    OptimizerObj,
+    Origin,
+    Params,
+    Ref,
+    ScalerObj,
+    Sym,
+    Tensor,
+    TupleV,
+    Value,
+    is_float,
+    join,
+)
+
+if TYPE_CHECKING:
+    from dtypeguard.engine.events import Events, Facts
+    from dtypeguard.engine.parse import LineIndex
+    from dtypeguard.engine.state import State
+
+MAX_DEPTH = 6
+MANY = "many"
+
+
+def _many(item: Value | None) -> Const:
+    return Const((MANY, item))
+
+
+class CallsMixin:
+    # provided by Interpreter
+    index: LineIndex
+    events: Events
+    facts: Facts
+    call_stack: list[ast.AST]
+    executed: set[int]
+    returns: list[list[Value | None]]
+    classes: dict[str, Klass]
+    statements: int
+    forward_depth: int
+    time: int
+
+    def eval(self, node: ast.expr | None, state: State) -> Value | None:
+        raise NotImplementedError
+
+    def exec_block(self, body: list[ast.stmt], state: State) -> State:
+        raise NotImplementedError
+
+    def assign(self, target: ast.expr, value: Value | None, state: State) -> None:
+        raise NotImplementedError
+
+    def tick(self) -> int:
+        raise NotImplementedError
+
+    def alloc(self, state: State, obj: object) -> int:
+        raise NotImplementedError
+
+    def record(self, node: ast.AST, name: str, value: Value | None, state: State) -> None:
+        raise NotImplementedError
+
+    # --- small conversions ------------------------------------------------------------------
+
+    def origin(self, node: ast.AST, why: str) -> Origin:
+        return Origin(self.index.span(node), why)
+
+    def sym(self, name: str) -> Value:
+        """A library name; dtypes and a few constants become values of their own."""
+        parts = name.split(".")
+        if len(parts) == 2 and parts[0] in ("torch", "numpy"):
+            lib = parts[0]
+            table = api.DTYPE_NAMES if lib == "torch" else api.NUMPY_DTYPE_NAMES
+            if (parts[1] in table and parts[1] not in ("int", "float", "bool", "long", "double", "half", "short", "char")) or (
+                lib == "numpy" and parts[1] in ("double", "half", "single")
+            ):
+                return DType(table[parts[1]], lib)
+            if lib == "torch" and parts[1] in ("double", "half", "long", "short"):
+                return DType(api.DTYPE_NAMES[parts[1]], lib)
+        return Sym(name)
+
+    def dtype_of(self, value: Value | None, numpy: bool = False) -> str | None:
+        if isinstance(value, DType):
+            return value.name
+        if isinstance(value, Const) and isinstance(value.value, str):
+            text = value.value.removeprefix("torch.").removeprefix("np.")
+            table = api.NUMPY_DTYPE_NAMES if numpy else api.DTYPE_NAMES
+            return table.get(text)
+        if isinstance(value, Sym):
+            if value.name in ("builtins.float",):
+                return "float64"
+            if value.name in ("builtins.int",):
+                return "int64"
+            if value.name == "builtins.bool":
+                return "bool"
+            last = value.name.rsplit(".", 1)[-1]
+            if value.name.startswith("numpy."):
+                return api.NUMPY_DTYPE_NAMES.get(last)
+            if value.name.startswith("torch."):
+                return api.DTYPE_NAMES.get(last)
+        return None
+
+    def device_of(self, value: Value | None) -> str | None:
+        if isinstance(value, Device):
+            return value.name
+        if isinstance(value, Const) and isinstance(value.value, str):
+            text = value.value.split(":")[0]
+            return text if text in ("cpu", "cuda", "mps", "meta", "xpu") else None
+        return None
+
+    # --- iteration ----------------------------------------------------------------------------
+
+    def element_of(self, value: Value | None, state: State) -> Value | None:
+        if isinstance(value, Ref):
+            obj = state.heap.get(value.oid)
+            if isinstance(obj, LoaderObj):
+                return obj.elements
+            if isinstance(obj, InstanceObj) and obj.is_dataset:
+                return self.dataset_item(value, obj, state)
+            return None
+        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,):
+            item = value.value[1]
+            return item if isinstance(item, Value) else None
+        if isinstance(value, TupleV) and value.items:
+            first = value.items[0]
+            return first if all(i == first for i in value.items) else None
+        if isinstance(value, Tensor) and value.kind in ("tensor", "ndarray"):
+            return value
+        return None
+
+    def dataset_item(self, ref: Ref, obj: InstanceObj, state: State) -> Value | None:
+        if obj.klass is None:
+            return None
+        getitem = obj.klass.method("__getitem__")
+        if getitem is None:
+            return None
+        return self.call_function(getitem, [ref, None], {}, state)
+
+    def collate(self, element: Value | None) -> Value | None:
+        """`default_collate`: arrays become tensors of the same dtype, Python floats float64."""
+        if isinstance(element, TupleV):
+            return TupleV(tuple(self.collate(i) for i in element.items))
+        if isinstance(element, Tensor):
+            if element.kind in ("ndarray", "npscalar"):
+                return replace(element, kind="tensor", device="cpu")
+            if element.kind == "pyfloat":
+                return Tensor("tensor", "float64", "cpu", element.origin and replace(element.origin, why="the DataLoader collates Python floats into float64 tensors"))
+            if element.kind == "pyint":
+                return Tensor("tensor", "int64", "cpu", element.origin)
+            return element
+        if isinstance(element, Const) and isinstance(element.value, bool):
+            return None
+        if isinstance(element, Const) and isinstance(element.value, int):
+            return Tensor("tensor", "int64", "cpu")
+        return None
+
+    # --- calls --------------------------------------------------------------------------------
+
+    def eval_call(self, node: ast.Call, state: State) -> Value | None:
+        func = node.func
+        receiver: Value | None = None
+        method = ""
+        if isinstance(func, ast.Attribute):
+            receiver = self.eval(func.value, state)
+            method = func.attr
+            callee: Value | None
+            if isinstance(receiver, Sym):
+                callee = self.sym(f"{receiver.name}.{method}")
+            elif isinstance(receiver, Klass):
+                callee = receiver.method(method)
+            else:
+                callee = None
+        else:
+            callee = self.eval(func, state)
+        args = [self.eval(a, state) for a in node.args]
+        kwargs: dict[str, Value | None] = {}
+        for kw in node.keywords:
+            value = self.eval(kw.value, state)
+            if kw.arg is not None:
+                kwargs[kw.arg] = value
+        if isinstance(callee, Sym):
+            self.facts.calls.append((self.index.span(func), callee.name))
+            return self.call_sym(callee.name, args, kwargs, node, state)
+        if isinstance(callee, DType):
+            return self.call_dtype(callee, args, node)
+        if isinstance(callee, Func):
+            return self.call_function(callee, args, kwargs, state)
+        if isinstance(callee, Klass):
+            return self.instantiate(callee, args, kwargs, node, state)
+        if isinstance(callee, Bound):
+            return self.call_function(callee.func, [callee.self_value, *args], kwargs, state)
+        if isinstance(callee, Ref):
+            return self.call_object(callee, args, kwargs, node, state)
+        if receiver is not None and method:
+            return self.call_method(receiver, method, args, kwargs, node, state)
+        return None
+
+    def call_dtype(self, dtype: DType, args: list[Value | None], node: ast.Call) -> Value | None:
+        """`np.float32(x)`: a NumPy scalar or array of that dtype."""
+        if dtype.lib != "numpy":
+            return None
+        arg = args[0] if args else None
+        kind = "ndarray" if isinstance(arg, (Tensor, TupleV)) and not (isinstance(arg, Tensor) and arg.kind in ("pyfloat", "npscalar")) else "npscalar"
+        return Tensor(kind, dtype.name, "cpu", self.origin(node, f"np.{dtype.name}(...)"))
+
+    def call_function(
+        self,
+        func: Func,
+        args: list[Value | None],
+        kwargs: dict[str, Value | None],
+        state: State,
+        params_override: dict[str, Value | None] | None = None,
+    ) -> Value | None:
+        node = func.node
+        self.executed.add(id(node))
+        if node in self.call_stack or len(self.call_stack) >= MAX_DEPTH or self.statements > 60_000:
+            return None
+        params = self.bind_params(node.args, args, kwargs, state)
+        if params_override:
+            params.update(params_override)
+        from dtypeguard.engine.state import State as _State
+
+        callee = _State(state.globals, params, state.heap, state.ddtype, state.ddevice, state.autocast)
+        self.call_stack.append(node)
+        self.returns.append([])
+        try:
+            if isinstance(node, ast.Lambda):
+                result: Value | None = self.eval(node.body, callee)
+                self.returns[-1].append(result)
+                end = callee
+            else:
+                end = self.exec_block(node.body, callee)
+        finally:
+            self.call_stack.pop()
+            returned = self.returns.pop()
+        state.adopt(end)
+        if not isinstance(node, ast.Lambda) and not end.dead:
+            returned.append(Const(None))
+        if not returned:
+            return None
+        value = returned[0]
+        for other in returned[1:]:
+            if other == Const(None) and value != Const(None):
+                continue  # `return None` on an error path does not blur the real result
+            if value == Const(None):
+                value = other
+                continue
+            value = join(value, other)
+        return value
+
+    def bind_params(
+        self, spec: ast.arguments, args: list[Value | None], kwargs: dict[str, Value | None], state: State
+    ) -> dict[str, Value | None]:
+        params: dict[str, Value | None] = {}
+        positional = spec.posonlyargs + spec.args
+        defaults = [None] * (len(positional) - len(spec.defaults)) + list(spec.defaults)
+        for i, arg in enumerate(positional):
+            if i < len(args):
+                params[arg.arg] = args[i]
+            elif arg.arg in kwargs:
+                params[arg.arg] = kwargs[arg.arg]
+            else:
+                default = defaults[i]
+                params[arg.arg] = self.eval(default, state) if default is not None else None
+        for arg, default in zip(spec.kwonlyargs, spec.kw_defaults, strict=True):
+            if arg.arg in kwargs:
+                params[arg.arg] = kwargs[arg.arg]
+            else:
+                params[arg.arg] = self.eval(default, state) if default is not None else None
+        if spec.vararg:
+            params[spec.vararg.arg] = None
+        if spec.kwarg:
+            params[spec.kwarg.arg] = None
+        return params
+
+    # --- user classes ---------------------------------------------------------------------------
+
+    def instantiate(self, klass: Klass, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        origin = self.origin(node, f"{klass.node.name}(...)")
+        if klass.is_module:
+            obj: ModuleObj | InstanceObj = ModuleObj(f"user:{klass.node.name}", origin, created_time=self.time)
+        else:
+            obj = InstanceObj(klass.node.name, klass, is_dataset=klass.is_dataset)
+        oid = self.alloc(state, obj)
+        ref = Ref(oid)
+        init = klass.method("__init__")
+        if init is not None:
+            self.call_function(init, [ref, *args], kwargs, state)
+        if klass.is_module:
+            self.finish_user_module(oid, klass, state)
+        return ref
+
+    def finish_user_module(self, oid: int, klass: Klass, state: State) -> None:
+        """A user module's dtype/device is that of the layers its __init__ created."""
+        obj = state.heap[oid]
+        assert isinstance(obj, ModuleObj)
+        dtypes: set[str | None] = set()
+        devices: set[str | None] = set()
+        honours = False
+        dtype_origin = device_origin = None
+        layers: dict[str, ModuleObj] = {}
+        for name, value in obj.attrs.items():
+            child = state.heap.get(value.oid) if isinstance(value, Ref) else None
+            if isinstance(child, ModuleObj) and child.loss is None and (child.dtype or child.first_layer):
+                layers[name] = child
+                if child.first_layer and child.first_layer != "passthrough":
+                    dtypes.add(child.dtype)
+                    devices.add(child.device)
+                    honours = honours or child.honours_default
+                    dtype_origin = dtype_origin or child.dtype_origin
+                    device_origin = device_origin or child.device_origin
+            elif isinstance(value, Tensor) and value.kind == "tensor" and is_float(value.dtype):
+                dtypes.add(value.dtype)
+                devices.add(value.device)
+        dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
+        device = next(iter(devices)) if len(devices) == 1 else None
+        input_kind, first = _forward_input_kind(klass, layers)
+        state.heap[oid] = replace(
+            obj,
+            dtype=dtype,
+            device=device,
+            dtype_origin=dtype_origin,
+            device_origin=device_origin,
+            input_kind=input_kind,
+            first_layer=first,
+            honours_default=honours,
+            created_time=self.time,
+        )
+        if honours:
+            self.events.creations.append((self.time, obj.origin.span, oid, state.heap[oid]))  # type: ignore[arg-type]
+
+    # --- library calls --------------------------------------------------------------------------
+
+    def call_sym(self, name: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        parts = name.split(".")
+        last = parts[-1]
+        root = parts[0]
+        arg0 = args[0] if args else None
+        if root == "builtins":
+            return self.call_builtin(last, args, state)
+        if root == "torch":
+            return self.call_torch(name, parts, last, args, kwargs, node, state)
+        if root == "numpy":
+            return self.call_numpy(name, last, args, kwargs, node)
+        if root == "sklearn":
+            if last in api.SKLEARN_DATASETS:
+                x, y = api.SKLEARN_DATASETS[last]
+                origin = self.origin(node, f"sklearn `{last}` returns float64 features")
+                return TupleV((Tensor("ndarray", x, "cpu", origin), Tensor("ndarray", y, "cpu", origin)))
+            if last[:1].isupper():
+                oid = self.alloc(state, InstanceObj(f"sklearn:{last}", None))
+                return Ref(oid)
+            if last == "train_test_split":
+                items: list[Value | None] = []
+                for a in args:
+                    items += [a, a]
+                return TupleV(tuple(items)) if items else None
+            return None
+        if last == "tqdm" and arg0 is not None:
+            return arg0
+        if last in api.THIRD_PARTY_OPTIMIZERS:
+            return self.make_optimizer(name, args, kwargs, node, state)
+        return None
+
+    def call_builtin(self, name: str, args: list[Value | None], state: State) -> Value | None:
+        arg0 = args[0] if args else None
+        if name in ("list", "tuple", "iter", "sorted", "reversed"):
+            if isinstance(arg0, (Params, Ref, TupleV)):
+                return arg0
+            if isinstance(arg0, Const) and isinstance(arg0.value, tuple):
+                return arg0
+            return None
+        if name == "next":
+            return self.element_of(arg0, state)
+        if name == "enumerate":
+            return _many(TupleV((None, self.element_of(arg0, state))))
+        if name == "zip":
+            return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
+        if name == "float":
+            return Tensor("pyfloat", None, None) if not isinstance(arg0, Const) else Const(float(arg0.value)) if isinstance(arg0.value, (int, float)) else None
+        return None
+
+    def call_numpy(self, name: str, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
+        dtype_kw = self.dtype_of(kwargs.get("dtype"), numpy=True) if "dtype" in kwargs else None
+        arg0 = args[0] if args else None
+        if name in api.NUMPY_FLOAT64_SOURCES:
+            dtype = dtype_kw or ("float64" if "dtype" not in kwargs else None)
+            return Tensor("ndarray", dtype, "cpu", self.origin(node, f"`np.{name[6:]}` creates float64 arrays by default" if dtype == "float64" else f"np.{name[6:]}(dtype=...)"))
+        if name in api.NUMPY_INT64_SOURCES:
+            return Tensor("ndarray", dtype_kw or "int64", "cpu", self.origin(node, "NumPy integer array"))
+        if name in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
+            return Sym("numpy.random.__rng__")
+        if name.startswith("numpy.random.__rng__."):
+            if last in api.NUMPY_RNG_FLOAT64:
+                return Tensor("ndarray", dtype_kw or "float64", "cpu", self.origin(node, f"`rng.{last}` returns float64"))
+            if last in api.NUMPY_RNG_INT64:
+                return Tensor("ndarray", dtype_kw or "int64", "cpu", self.origin(node, "NumPy integer array"))
+            return None
+        if name in api.NUMPY_ARRAY_CTORS:
+            if dtype_kw:
+                return Tensor("ndarray", dtype_kw, "cpu", self.origin(node, f"np.{last}(..., dtype={dtype_kw})"))
+            if "dtype" in kwargs:
+                return Tensor("ndarray", None, "cpu")
+            data = self.literal_dtype(arg0, numpy=True)
+            if data is not None:
+                return Tensor("ndarray", data, "cpu", self.origin(node, "NumPy makes float64 arrays from Python floats" if data == "float64" else f"np.{last}(...)"))
+            if isinstance(arg0, Tensor):
+                return replace(arg0, kind="ndarray", device="cpu")
+            return Tensor("ndarray", None, "cpu")
+        if name == "numpy.arange":
+            if dtype_kw:
+                return Tensor("ndarray", dtype_kw, "cpu")
+            kinds = {type(a.value) for a in args if isinstance(a, Const)}
+            if float in kinds:
+                return Tensor("ndarray", "float64", "cpu", self.origin(node, "np.arange with float steps"))
+            return Tensor("ndarray", None, "cpu")
+        if name in api.NUMPY_SAME_DTYPE_FUNCS and isinstance(arg0, Tensor):
+            return arg0
+        return None
+
+    def literal_dtype(self, value: Value | None, numpy: bool) -> str | None:
+        """dtype of a nested Python literal: floats -> float64 (numpy) / default (torch)."""
+        kinds = set()
+
+        def walk(v: Value | None) -> None:
+            if isinstance(v, TupleV):
+                for item in v.items:
+                    walk(item)
+            elif isinstance(v, Const) and isinstance(v.value, bool):
+                kinds.add("bool")
+            elif isinstance(v, Const) and isinstance(v.value, int):
+                kinds.add("int")
+            elif isinstance(v, Const) and isinstance(v.value, float):
+                kinds.add("float")
+            elif isinstance(v, Tensor) and v.kind == "npscalar" and v.dtype:
+                kinds.add("np:" + v.dtype)
+            elif isinstance(v, Tensor) and v.kind == "pyfloat":
+                kinds.add("float")
+            else:
+                kinds.add("?")
+
+        if not isinstance(value, TupleV):
+            return None
+        walk(value)
+        if "?" in kinds or not kinds:
+            return None
+        np_kinds = {k for k in kinds if k.startswith("np:")}
+        if np_kinds:
+            if len(np_kinds) == 1 and kinds <= np_kinds | {"int", "float"}:
+                return next(iter(np_kinds))[3:]
+            return None
+        if "float" in kinds:
+            return "float64" if numpy else "default"
+        if kinds == {"bool"}:
+            return "bool"
+        return "int64"
+
+    def call_torch(
+        self, name: str, parts: list[str], last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State
+    ) -> Value | None:
+        arg0 = args[0] if args else None
+        if last in ("set_default_dtype", "set_default_device", "set_default_tensor_type") and len(parts) == 2:
+            return self.set_default(last, arg0, node, state)
+        if name in ("torch.cuda.is_available", "torch.backends.mps.is_available"):
+            self.events.uses_cuda_check = True
+            return None
+        if name == "torch.device":
+            dev = self.device_of(arg0)
+            if dev is None and isinstance(arg0, Device):
+                dev = arg0.name
+            return Device(dev) if dev else None
+        if name == "torch.from_numpy":
+            return replace(self._from_numpy(arg0, node), site=self.index.span(node))
+        return self._call_torch_rest(name, parts, last, args, kwargs, node, state)
+
+    def _from_numpy(self, arg0: Value | None, node: ast.Call) -> Tensor:
+        if True:
+            if isinstance(arg0, Tensor):
+                why = "`torch.from_numpy` keeps the array's dtype" + (" (NumPy's float64)" if arg0.dtype == "float64" else "")
+                return Tensor("tensor", arg0.dtype, "cpu", replace(arg0.origin, why=why) if arg0.origin and arg0.dtype == "float64" else arg0.origin or self.origin(node, why), self.origin(node, "`torch.from_numpy` always makes CPU tensors"))
+            return Tensor("tensor", None, "cpu", None, self.origin(node, "`torch.from_numpy` always makes CPU tensors"))
+
+    def _call_torch_rest(
+        self, name: str, parts: list[str], last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State
+    ) -> Value | None:
+        arg0 = args[0] if args else None
+        span = self.index.span(node)
+        if parts[:2] == ["torch", "nn"] and len(parts) >= 3:
+            return self.call_nn(name, parts, last, args, kwargs, node, state)
+        if parts[:2] == ["torch", "optim"] and len(parts) == 3 and last[:1].isupper() and last != "Optimizer":
+            return self.make_optimizer(name, args, kwargs, node, state)
+        if parts[:2] == ["torch", "optim"] and "lr_scheduler" in parts:
+            return None
+        if parts[:3] == ["torch", "utils", "data"] or (len(parts) == 2 and last in ("TensorDataset", "DataLoader")):
+            return self.call_data(last, args, kwargs, node, state)
+        if last == "load" and len(parts) == 2:
+            self.events.loads.append(TorchLoad(span, self.tick(), frozenset(k for k in kwargs), kwargs.get("weights_only"), span))
+            return None
+        if last == "save" and len(parts) == 2:
+            obj = state.heap.get(arg0.oid) if isinstance(arg0, Ref) else None
+            what = ""
+            if isinstance(obj, ModuleObj):
+                what = "a whole nn.Module"
+            elif isinstance(obj, OptimizerObj):
+                what = "a whole optimizer"
+            self.events.saves.append(TorchSave(span, self.tick(), bool(what), what))
+            return None
+        if last == "autocast":
+            return self.autocast_ctx(parts, args, kwargs)
+        if last == "GradScaler":
+            return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
+        return self.call_tensor_function(name, parts, last, args, kwargs, node, state)
+
+    def autocast_ctx(self, parts: list[str], args: list[Value | None], kwargs: dict[str, Value | None]) -> Value:
+        device = None
+        if "cuda" in parts:
+            device = "cuda"
+        elif "cpu" in parts:
+            device = "cpu"
+        elif args:
+            device = self.device_of(args[0])
+        if "device_type" in kwargs:
+            device = self.device_of(kwargs["device_type"])
+        dtype = self.dtype_of(kwargs.get("dtype"))
+        if dtype is None:
+            dtype = "bfloat16" if device == "cpu" else "float16" if device == "cuda" else "lower"
+        enabled = kwargs.get("enabled")
+        on = not (isinstance(enabled, Const) and enabled.value is False)
+        return Const(("autocast", dtype, on))
+
+    def set_default(self, which: str, arg: Value | None, node: ast.Call, state: State) -> Value | None:
+        span = self.index.span(node)
+        arg_text = ast.unparse(node.args[0]) if node.args else ""
+        prev_dtype, prev_device = state.ddtype, state.ddevice
+        call = f"torch.{which}"
+        if which == "set_default_dtype":
+            dtype = self.dtype_of(arg)
+            state.ddtype = Default(dtype, span, call)
+        elif which == "set_default_device":
+            dev = self.device_of(arg)
+            if isinstance(arg, Const) and arg.value is None:
+                dev = "cpu"
+            state.ddevice = Default(dev, span, call)
+        else:
+            text = arg.value if isinstance(arg, Const) and isinstance(arg.value, str) else None
+            if isinstance(arg, Sym):
+                text = arg.name
+            if text is None:
+                state.ddtype = Default(None, span, call)
+                state.ddevice = Default(None, span, call)
+            else:
+                cuda = ".cuda." in text
+                kind = text.rsplit(".", 1)[-1]
+                dtype = api.LEGACY_TENSOR_TYPES.get(kind, (None, ""))[0]
+                state.ddtype = Default(dtype, span, call)
+                state.ddevice = Default("cuda" if cuda else "cpu", span, call)
+        self.events.set_defaults.append(
+            SetDefault(span, self.tick(), which.removeprefix("set_default_"), call, state.ddtype, state.ddevice, prev_dtype, prev_device, arg_text)
+        )
+        return None
+
+    def call_nn(self, name: str, parts: list[str], last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        if parts[2] == "functional" and len(parts) == 4:
+            if last in api.FUNCTIONAL_LOSSES:
+                output = args[0] if args else kwargs.get("input")
+                target = args[1] if len(args) > 1 else kwargs.get("target")
+                target_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
+                return self.loss_call(api.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state)
+            if last in api.TORCH_SAME_DTYPE:
+                return args[0] if args and isinstance(args[0], Tensor) else None
+            if last == "one_hot":
+                return Tensor("tensor", "int64", args[0].device if args and isinstance(args[0], Tensor) else None)
+            return None
+        if parts[2] == "Parameter" and len(parts) == 3:
+            return args[0] if args and isinstance(args[0], Tensor) else None
+        if parts[2] == "utils":
+            return None
+        cls = last
+        origin = self.origin(node, f"nn.{cls}(...)")
+        if cls in api.LOSSES:
+            oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, loss=api.LOSSES[cls], created_time=self.time))
+            return Ref(oid)
+        if cls in api.CONTAINERS:
+            return self.make_container(cls, args, origin, state)
+        if cls in api.PASSTHROUGH_LAYERS:
+            return Ref(self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, first_layer="passthrough", created_time=self.time)))
+        if cls in api.LAYER_KINDS or (cls[:1].isupper() and not cls.endswith(("Loss", "Module"))):
+            first, input_kind = api.LAYER_KINDS.get(cls, ("other", "any"))
+            dtype_kw = self.dtype_of(kwargs.get("dtype")) if "dtype" in kwargs else None
+            device_kw = self.device_of(kwargs.get("device")) if "device" in kwargs else None
+            honours = "dtype" not in kwargs
+            dtype = dtype_kw if not honours else state.ddtype.value
+            device = device_kw if "device" in kwargs else state.ddevice.value
+            d_origin = Origin(origin.span, f"nn.{cls} weights follow the default dtype ({dtype})" + (f", set at line {state.ddtype.span.line}" if state.ddtype.span else "")) if honours else origin
+            dev_origin = Origin(origin.span, f"nn.{cls} was created on the default device ({device})") if "device" not in kwargs else origin
+            obj = ModuleObj(
+                f"torch.nn.{cls}", origin, dtype if cls in api.LAYER_KINDS else None, device, d_origin, dev_origin,
+                input_kind, first, created_time=self.time, honours_default=honours and cls in api.LAYER_KINDS,
+            )
+            oid = self.alloc(state, obj)
+            if obj.honours_default:
+                self.events.creations.append((self.time, origin.span, oid, obj))
+            return Ref(oid)
+        return None
+
+    def make_container(self, cls: str, args: list[Value | None], origin: Origin, state: State) -> Value:
+        children: list[ModuleObj] = []
+        items: list[Value | None] = list(args)
+        if len(args) == 1 and isinstance(args[0], TupleV):
+            items = list(args[0].items)
+        for item in items:
+            child = state.heap.get(item.oid) if isinstance(item, Ref) else None
+            if isinstance(child, ModuleObj):
+                children.append(child)
+        layered = [c for c in children if c.first_layer not in ("", "passthrough")]
+        dtypes = {c.dtype for c in layered}
+        devices = {c.device for c in layered}
+        first = layered[0] if layered and cls == "Sequential" else None
+        obj = ModuleObj(
+            f"torch.nn.{cls}",
+            origin,
+            next(iter(dtypes)) if len(dtypes) == 1 else None,
+            next(iter(devices)) if len(devices) == 1 else None,
+            first.dtype_origin if first else None,
+            first.device_origin if first else None,
+            first.input_kind if first else "any",
+            first.first_layer if first else "",
+            created_time=self.time,
+            honours_default=any(c.honours_default for c in layered),
+        )
+        oid = self.alloc(state, obj)
+        if obj.honours_default:
+            self.events.creations.append((self.time, origin.span, oid, obj))
+        return Ref(oid)
+
+    def make_optimizer(self, name: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value:
+        params = args[0] if args else kwargs.get("params")
+        module_oid = params.oid if isinstance(params, Params) else None
+        options = dict(kwargs)
+        cls = name.rsplit(".", 1)[-1]
+        opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options)
+        oid = self.alloc(state, opt)
+        module = state.heap.get(module_oid) if module_oid is not None else None
+        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None))
+        return Ref(oid)
+
+    def call_data(self, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        origin = self.origin(node, f"{last}(...)")
+        if last == "TensorDataset":
+            items = tuple(a if isinstance(a, Tensor) else None for a in args)
+            return Ref(self.alloc(state, LoaderObj(origin, TupleV(items), batched=False)))
+        if last in ("DataLoader", "RandomSampler"):
+            dataset = args[0] if args else kwargs.get("dataset") or kwargs.get("data_source")
+            shuffle = kwargs.get("shuffle")
+            is_shuffle = last == "RandomSampler" or (isinstance(shuffle, Const) and shuffle.value is True)
+            if last == "DataLoader" and isinstance(kwargs.get("sampler"), Ref):
+                sampler = state.heap.get(kwargs["sampler"].oid)  # type: ignore[union-attr]
+                is_shuffle = is_shuffle or (isinstance(sampler, LoaderObj) and sampler.shuffle)
+            generator = kwargs.get("generator")
+            gen_device = None
+            if isinstance(generator, Const) and isinstance(generator.value, tuple) and generator.value[:1] == ("generator",):
+                gen_device = str(generator.value[1])
+            has_generator = "generator" in kwargs and not (isinstance(generator, Const) and generator.value is None)
+            if is_shuffle:
+                self.events.loaders.append(LoaderNew(self.index.span(node), self.tick(), True, has_generator, gen_device, state.ddevice))
+            if last == "RandomSampler":
+                return Ref(self.alloc(state, LoaderObj(origin, None, batched=False, shuffle=True)))
+            element = self.element_of(dataset, state) if dataset is not None else None
+            batch = kwargs.get("batch_size", Const(1))
+            batched = not (isinstance(batch, Const) and batch.value is None)
+            return Ref(self.alloc(state, LoaderObj(origin, self.collate(element) if batched else element, batched=True, shuffle=is_shuffle)))
+        if last in ("random_split",):
+            dataset = args[0] if args else None
+            return _many(dataset)
+        if last == "Subset":
+            return args[0] if args else None
+        return None
+
+    def call_tensor_function(
+        self, name: str, parts: list[str], last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State
+    ) -> Value | None:
+        arg0 = args[0] if args else None
+        if name == "torch.Generator":
+            dev = self.device_of(args[0] if args else kwargs.get("device"))
+            return Const(("generator", dev or "cpu"))
+        if len(parts) == 2 and last in api.LEGACY_TENSOR_TYPES:
+            dtype, dev = api.LEGACY_TENSOR_TYPES[last]
+            return Tensor("tensor", dtype, dev, self.origin(node, f"torch.{last} is always {dtype}"))
+        if len(parts) == 2 and last in api.TORCH_DEFAULT_FACTORIES:
+            made = self.torch_factory(last, args, kwargs, node, state)
+            if isinstance(made, Tensor) and last in ("tensor", "as_tensor") and made.site is None:
+                made = replace(made, site=self.index.span(node))
+            return made
+        if len(parts) == 2 and last in api.TORCH_INT_FACTORIES:
+            int_dtype = self.dtype_of(kwargs.get("dtype")) or "int64"
+            dev = self.device_of(kwargs.get("device")) if "device" in kwargs else (arg0.device if isinstance(arg0, Tensor) and last not in ("randint", "randperm") else state.ddevice.value)
+            return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"))
+        if len(parts) == 2 and last in api.TORCH_LIKE_FACTORIES and isinstance(arg0, Tensor):
+            like_dtype = self.dtype_of(kwargs["dtype"]) if "dtype" in kwargs else arg0.dtype
+            return replace(arg0, dtype=like_dtype, kind="tensor")
+        if len(parts) == 2 and last in api.TORCH_SAME_DTYPE:
+            items: list[Value | None] = list(args)
+            if last in ("stack", "cat", "concat", "concatenate", "hstack", "vstack") and isinstance(arg0, TupleV):
+                items = list(arg0.items)
+            elif last in ("stack", "cat") and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
+                inner = arg0.value[1]
+                return inner if isinstance(inner, Tensor) else None
+            tensors = [i for i in items if isinstance(i, Tensor) and i.kind == "tensor"]
+            if not tensors or len(tensors) != len([i for i in items if i is not None]) or any(i is None for i in items):
+                return None
+            result = tensors[0]
+            for t in tensors[1:]:
+                joined = self._promote_tensor(result, t)
+                if joined is None:
+                    return None
+                result = joined
+            return result
+        if last in ("manual_seed", "no_grad", "inference_mode", "enable_grad", "set_grad_enabled"):
+            return None
+        return None
+
+    def _promote_tensor(self, a: Tensor, b: Tensor) -> Tensor | None:
+        from dtypeguard.engine.values import promote
+
+        dtype = promote(a.dtype, b.dtype)
+        if dtype is None:
+            return None
+        return replace(a, dtype=dtype, device=a.device if a.device == b.device else None, origin=a.origin if dtype == a.dtype else b.origin)
+
+    def torch_factory(self, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        arg0 = args[0] if args else kwargs.get("data")
+        explicit = self.dtype_of(kwargs.get("dtype")) if "dtype" in kwargs else None
+        if "dtype" in kwargs and explicit is None:
+            return Tensor("tensor", None, None)
+        device_kw = kwargs.get("device")
+        dev_origin: Origin | None
+        if device_kw is not None:
+            dev = self.device_of(device_kw)
+            dev_origin = self.origin(node, f"created with device={dev}")
+        elif last in ("tensor", "as_tensor") and isinstance(arg0, Tensor) and arg0.kind == "tensor":
+            dev, dev_origin = arg0.device, arg0.dev_origin
+        elif last == "Tensor":
+            dev, dev_origin = "cpu", self.origin(node, "the legacy torch.Tensor constructor ignores the default device")
+        else:
+            dev = state.ddevice.value
+            dev_origin = self.origin(node, f"torch.{last} follows the default device ({dev})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else ""))
+        if explicit is not None:
+            return Tensor("tensor", explicit, dev, self.origin(node, f"dtype={explicit}"), dev_origin)
+        default_origin = self.origin(node, f"torch.{last} follows the default dtype ({state.ddtype.value})" + (f" set at line {state.ddtype.span.line}" if state.ddtype.span else ""))
+        if last in ("tensor", "as_tensor", "Tensor"):
+            if isinstance(arg0, Tensor):
+                if arg0.kind in ("ndarray", "npscalar"):
+                    why = f"torch.{last} keeps the NumPy dtype ({arg0.dtype})"
+                    origin = replace(arg0.origin, why=why + (f"; the array was created at line {arg0.origin.span.line}" if arg0.origin else "")) if arg0.origin else self.origin(node, why)
+                    return Tensor("tensor", arg0.dtype, dev, origin, dev_origin)
+                if arg0.kind == "tensor":
+                    return replace(arg0, device=dev, dev_origin=dev_origin)
+                if arg0.kind == "pyfloat":
+                    return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
+                return Tensor("tensor", None, dev, None, dev_origin)
+            if isinstance(arg0, Const) and isinstance(arg0.value, float):
+                return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
+            if isinstance(arg0, Const) and isinstance(arg0.value, int) and not isinstance(arg0.value, bool) and last != "Tensor":
+                return Tensor("tensor", "int64", dev, self.origin(node, "Python ints make int64 tensors"), dev_origin)
+            lit = self.literal_dtype(arg0, numpy=False)
+            if lit == "default" or (last == "Tensor" and lit is not None):
+                return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
+            if lit is not None:
+                why = "Python ints make int64 tensors" if lit == "int64" else f"NumPy scalars keep their dtype ({lit})"
+                return Tensor("tensor", lit, dev, self.origin(node, why), dev_origin)
+            return Tensor("tensor", None, dev, None, dev_origin)
+        if last in ("full",):
+            fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+            if isinstance(fill, Const) and isinstance(fill.value, int) and not isinstance(fill.value, bool):
+                return Tensor("tensor", "int64", dev, self.origin(node, "torch.full with an int fill value gives int64"), dev_origin)
+            if not isinstance(fill, Const):
+                return Tensor("tensor", None, dev, None, dev_origin)
+        if last in ("arange", "range"):
+            consts = [a for a in args if isinstance(a, Const)]
+            if len(consts) != len(args) or not args:
+                return Tensor("tensor", None, dev, None, dev_origin)
+            if all(isinstance(a.value, int) for a in consts):
+                return Tensor("tensor", "int64", dev, self.origin(node, "torch.arange with int arguments gives int64"), dev_origin)
+        return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
+
+    # --- calling objects -------------------------------------------------------------------
+
+    def call_object(self, ref: Ref, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        obj = state.heap.get(ref.oid)
+        if isinstance(obj, ModuleObj):
+            if obj.loss is not None:
+                target_node = node.args[1] if len(node.args) > 1 else None
+                output = args[0] if args else None
+                target = args[1] if len(args) > 1 else None
+                return self.loss_call(obj.loss, obj.cls.rsplit(".", 1)[-1], output, target, target_node, node, state)
+            return self.forward(ref.oid, obj, args, node, state)
+        if isinstance(obj, InstanceObj) and obj.klass is not None:
+            call = obj.klass.method("__call__")
+            if call is not None:
+                return self.call_function(call, [ref, *args], kwargs, state)
+        return None
+
+    def forward(self, oid: int, module: ModuleObj, args: list[Value | None], node: ast.Call, state: State) -> Value | None:
+        self.events.forwards.append(
+            Forward(
+                self.index.span(node), self.tick(), oid, module, tuple(args), state.autocast,
+                tuple(self.index.span(a) for a in node.args), nested=self.forward_depth > 0,
+            )
+        )
+        arg0 = args[0] if args else None
+        if module.first_layer == "passthrough" or (module.first_layer == "" and module.dtype is None and not module.cls.startswith("user:")):
+            return arg0 if isinstance(arg0, Tensor) else None
+        if module.cls.startswith("user:"):
+            klass = self.classes.get(module.cls[5:])
+            fwd = klass.method("forward") if klass else None
+            if fwd is not None and len(self.call_stack) < 3:
+                self.forward_depth += 1
+                try:
+                    result = self.call_function(fwd, [Ref(oid), *args], {}, state)
+                finally:
+                    self.forward_depth -= 1
+                if result is not None:
+                    return result
+        if module.dtype is None:
+            return None
+        dtype = module.dtype
+        if state.autocast and module.first_layer in ("linear", "conv", "rnn", "attention") and state.autocast != "lower":
+            dtype = state.autocast
+        return Tensor("tensor", dtype, module.device, module.dtype_origin, module.device_origin, autocast=bool(state.autocast))
+
+    def loss_call(self, kind: str, name: str, output: Value | None, target: Value | None, target_node: ast.expr | None, node: ast.Call, state: State) -> Value | None:
+        self.events.losses.append(
+            LossCall(self.index.span(node), self.tick(), kind, name, output, target, self.index.span(target_node) if target_node is not None else None, state.autocast)
+        )
+        if isinstance(output, Tensor) and output.kind == "tensor":
+            dtype = output.dtype
+            if kind == "regression" and isinstance(target, Tensor):
+                from dtypeguard.engine.values import promote
+
+                dtype = promote(output.dtype, target.dtype)
+            return Tensor("tensor", dtype, output.device, output.origin, output.dev_origin)
+        return None
+
+    # --- methods on values -------------------------------------------------------------------
+
+    def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        if isinstance(receiver, Tensor):
+            return self.tensor_method(receiver, method, args, kwargs, node)
+        if isinstance(receiver, Ref):
+            obj = state.heap.get(receiver.oid)
+            if isinstance(obj, ModuleObj):
+                return self.module_method(receiver.oid, obj, method, args, kwargs, node, state)
+            if isinstance(obj, OptimizerObj):
+                if method == "step":
+                    self.optimizer_step(receiver.oid, obj, node, state, scaler=False)
+                return None
+            if isinstance(obj, ScalerObj):
+                if method == "scale":
+                    return args[0] if args else None
+                if method in ("step", "unscale_") and args and isinstance(args[0], Ref):
+                    opt = state.heap.get(args[0].oid)
+                    if isinstance(opt, OptimizerObj):
+                        self.optimizer_step(args[0].oid, opt, node, state, scaler=True, counts=method == "step")
+                return None
+            if isinstance(obj, InstanceObj):
+                if obj.cls.startswith("sklearn:") and method in ("fit_transform", "transform"):
+                    arg0 = args[0] if args else None
+                    if isinstance(arg0, Tensor) and arg0.kind == "ndarray":
+                        keep = arg0.dtype == "float32"
+                        return replace(arg0, dtype="float32" if keep else "float64" if arg0.dtype else None, origin=arg0.origin if keep else self.origin(node, f"scikit-learn `{method}` returns float64"))
+                    return None
+            return None
+        if isinstance(receiver, Sym) or receiver is None:
+            return None
+        if isinstance(receiver, Const) and isinstance(receiver.value, tuple) and receiver.value[:1] == ("generator",) and method == "manual_seed":
+            return receiver
+        return None
+
+    def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
+        arg0 = args[0] if args else None
+        here = self.origin(node, f".{method}(...)")
+        if t.kind in ("ndarray", "npscalar"):
+            if method == "astype":
+                dtype: str | None = self.dtype_of(arg0, numpy=True)
+                why = f".astype({dtype})" + (" from integers" if t.dtype and not is_float(t.dtype) and is_float(dtype) else "")
+                return Tensor(t.kind, dtype, "cpu", Origin(here.span, why) if dtype else None)
+            if method in api.NUMPY_ARRAY_SAME_METHODS or method in ("mean", "sum", "std", "max", "min"):
+                return t
+            if method in ("item", "tolist"):
+                return None
+            return None
+        if t.kind != "tensor":
+            return None
+        if method in api.DTYPE_METHODS and not args:
+            dtype = api.DTYPE_METHODS[method]
+            why = f".{method}() makes it {dtype}"
+            if t.dtype and not is_float(t.dtype) and is_float(dtype):
+                why += " from integers"
+            return replace(t, dtype=dtype, origin=Origin(here.span, why))
+        if method in ("to", "type"):
+            dtype = t.dtype
+            dev: str | None = t.device
+            origin, dev_origin = t.origin, t.dev_origin
+            changed_dtype = changed_dev = False
+            for value in [*args, kwargs.get("dtype"), kwargs.get("device")]:
+                if value is None:
+                    continue
+                d = self.dtype_of(value)
+                v = self.device_of(value)
+                if isinstance(value, Const) and isinstance(value.value, str) and value.value.startswith("torch.") and value.value.endswith("Tensor"):
+                    legacy = api.LEGACY_TENSOR_TYPES.get(value.value.rsplit(".", 1)[-1])
+                    if legacy:
+                        d = legacy[0]
+                        v = "cuda" if ".cuda." in value.value else "cpu"
+                if d is not None:
+                    dtype, origin, changed_dtype = d, Origin(here.span, f".{method}({d})"), True
+                elif v is not None:
+                    dev, dev_origin, changed_dev = v, Origin(here.span, f".to({v})"), True
+                elif isinstance(value, Tensor) and value.kind == "tensor":
+                    dtype, dev, origin, dev_origin = value.dtype, value.device, value.origin, value.dev_origin
+                    changed_dtype = changed_dev = True
+                elif value is not None:
+                    # an argument we cannot read: could be a dtype or a device
+                    dtype, dev, changed_dtype, changed_dev = None, None, True, True
+            if not args and not kwargs:
+                return t
+            if any(a is None for a in args):
+                return Tensor("tensor", None, None)
+            del changed_dtype, changed_dev
+            return Tensor("tensor", dtype, dev, origin, dev_origin, t.autocast)
+        if method == "cuda":
+            return replace(t, device="cuda", dev_origin=Origin(here.span, ".cuda()"))
+        if method == "cpu":
+            return replace(t, device="cpu", dev_origin=Origin(here.span, ".cpu()"))
+        if method == "numpy":
+            return replace(t, kind="ndarray")
+        if method in api.INT_RESULT_METHODS:
+            return replace(t, dtype="int64", origin=Origin(here.span, f".{method}() returns int64"))
+        if method == "item":
+            if t.dtype and is_float(t.dtype):
+                return Tensor("pyfloat", None, None, t.origin)
+            return None
+        if method in api.TENSOR_SAME_METHODS:
+            return t
+        return None
+
+    def module_method(self, oid: int, obj: ModuleObj, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        ref = Ref(oid)
+        span = self.index.span(node)
+        if method in ("parameters", "named_parameters"):
+            return Params(oid)
+        if method in ("train", "eval", "requires_grad_", "zero_grad", "share_memory", "apply"):
+            return ref
+        new_dtype: str | None = obj.dtype
+        new_device: str | None = obj.device
+        changed = False
+        device_expr = obj.device_expr
+        if method in api.DTYPE_METHODS and method not in ("long", "int", "short", "byte", "char", "bool"):
+            new_dtype, changed = api.DTYPE_METHODS[method], True
+        elif method == "cuda":
+            new_device, changed, device_expr = "cuda", True, '"cuda"'
+        elif method == "cpu":
+            new_device, changed = "cpu", True
+        elif method in ("to", "to_empty", "type"):
+            for value in [*args, kwargs.get("dtype"), kwargs.get("device")]:
+                if value is None:
+                    continue
+                d, v = self.dtype_of(value), self.device_of(value)
+                if d:
+                    new_dtype, changed = d, True
+                elif v:
+                    new_device, changed = v, True
+                    device_expr = _device_text(node)
+                elif isinstance(value, Tensor):
+                    new_dtype, new_device, changed = value.dtype, value.device, True
+            if any(a is None for a in args):
+                new_dtype = new_device = None
+                changed = True
+        else:
+            klass = self.classes.get(obj.cls[5:]) if obj.cls.startswith("user:") else None
+            func = klass.method(method) if klass else None
+            if func is not None:
+                return self.call_function(func, [ref, *args], kwargs, state)
+            return None
+        if changed:
+            after = replace(
+                obj,
+                dtype=new_dtype if obj.dtype is not None or new_dtype != obj.dtype else None,
+                device=new_device,
+                dtype_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_dtype != obj.dtype else obj.dtype_origin,
+                device_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_device != obj.device else obj.device_origin,
+                cast_span=span,
+                device_expr=device_expr,
+            )
+            if obj.first_layer == "" and obj.cls.startswith("user:") and obj.dtype is None:
+                after = replace(after, dtype=None)
+            state.heap[oid] = after
+            self._cast_children(obj, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None, state)
+            stepped = tuple(o for o in state.heap.values() if isinstance(o, OptimizerObj) and o.module == oid and o.stepped)
+            self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped))
+        return ref
+
+    def _cast_children(self, obj: ModuleObj, dtype: str | None, device: str | None, state: State) -> None:
+        for value in obj.attrs.values():
+            if isinstance(value, Ref):
+                child = state.heap.get(value.oid)
+                if isinstance(child, ModuleObj):
+                    state.heap[value.oid] = replace(child, dtype=dtype or child.dtype, device=device or child.device)
+                    self._cast_children(child, dtype, device, state)
+
+    def optimizer_step(self, oid: int, opt: OptimizerObj, node: ast.Call, state: State, scaler: bool, counts: bool = True) -> None:
+        module = state.heap.get(opt.module) if opt.module is not None else None
+        span = self.index.span(node)
+        self.events.steps.append(OptimizerStep(span, self.tick(), opt, module if isinstance(module, ModuleObj) else None, scaler))
+        if counts:
+            state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span)
+
+
+def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str, str]:
+    """What a user module's forward expects: that of the first layer it calls on its input.
+
+    If forward converts its input first (`x.float()`, `.to(...)`), it accepts anything.
+    """
+    forward = klass.method("forward")
+    if forward is None or isinstance(forward.node, ast.Lambda):
+        return "any", ""
+    params = [a.arg for a in forward.node.args.args[1:]]
+    if not params:
+        return "any", ""
+    first_param = params[0]
+    for node in ast.walk(forward.node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            target = node.func.value
+            if isinstance(target, ast.Name) and target.id == first_param and node.func.attr in (*api.DTYPE_METHODS, "to", "type", "cuda"):
+                return "any", ""
+    calls: list[tuple[int, int, str]] = []
+    for node in ast.walk(forward.node):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            base = node.func.value
+            if isinstance(base, ast.Name) and base.id == "self" and node.func.attr in layers:
+                if any(_rooted_at(arg, first_param) for arg in node.args[:1]):
+                    calls.append((node.lineno, node.col_offset, node.func.attr))
+    for _, _, attr in sorted(calls):
+        layer = layers[attr]
+        if layer.first_layer == "passthrough":
+            continue
+        return layer.input_kind, layer.first_layer
+    return "any", ""
+
+
+def _rooted_at(expr: ast.expr, name: str) -> bool:
+    """Is `expr` the parameter itself, or a view/method chain on it (`x.view(-1, 784)`)?"""
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id == name
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+            expr = expr.func.value
+        elif isinstance(expr, (ast.Attribute, ast.Subscript)):
+            expr = expr.value
+        else:
+            return False
+
+
+def _device_text(node: ast.Call) -> str:
+    """The source text naming the device in `model.to(...)`, reused by the fix."""
+    for arg in node.args:
+        text = ast.unparse(arg)
+        if "dtype" not in text and "float" not in text:
+            return text
+    for kw in node.keywords:
+        if kw.arg == "device":
+            return ast.unparse(kw.value)
+    return ""

@@ -1,0 +1,146 @@
+"""What happened, in execution order: the interpreter's output that rules read.
+
+Rules never walk syntax; they read these events, so a hazard two functions away from where
+it blows up is seen exactly like a textbook one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dtypeguard.engine.values import ModuleObj, OptimizerObj, Origin, Value
+from dtypeguard.model import Span
+
+
+@dataclass(frozen=True)
+class Default:
+    """The default dtype or device in force, and where it was set (None: PyTorch's own)."""
+
+    value: str | None
+    span: Span | None = None
+    call: str = ""
+
+
+@dataclass(frozen=True)
+class SetDefault:
+    span: Span
+    time: int
+    what: str  # dtype | device | tensor_type
+    call: str  # the qualified function name
+    dtype: Default  # after the call
+    device: Default
+    prev_dtype: Default
+    prev_device: Default
+    arg: str  # the argument as written
+
+
+@dataclass(frozen=True)
+class Forward:
+    span: Span
+    time: int
+    oid: int
+    module: ModuleObj
+    inputs: tuple[Value | None, ...]
+    autocast: str | None
+    arg_spans: tuple[Span, ...] = ()
+    nested: bool = False  # inside a user forward() inlined for an outer call (already checked)
+
+
+@dataclass(frozen=True)
+class LossCall:
+    span: Span
+    time: int
+    kind: str  # class | bce | bce_logits | regression
+    name: str
+    output: Value | None
+    target: Value | None
+    target_span: Span | None
+    autocast: str | None
+
+
+@dataclass(frozen=True)
+class OptimizerNew:
+    span: Span
+    time: int
+    oid: int
+    opt: OptimizerObj
+    module: ModuleObj | None
+
+
+@dataclass(frozen=True)
+class OptimizerStep:
+    span: Span
+    time: int
+    opt: OptimizerObj
+    module: ModuleObj | None
+    scaler: bool = False
+
+
+@dataclass(frozen=True)
+class ModuleCast:
+    span: Span
+    time: int
+    oid: int
+    before: ModuleObj
+    after: ModuleObj
+    stepped_optimizers: tuple[OptimizerObj, ...]
+
+
+@dataclass(frozen=True)
+class LoaderNew:
+    span: Span
+    time: int
+    shuffle: bool
+    has_generator: bool
+    generator_device: str | None
+    default_device: Default
+
+
+@dataclass(frozen=True)
+class TorchLoad:
+    span: Span
+    time: int
+    keywords: frozenset[str]
+    weights_only: Value | None
+    call_end: Span  # where a keyword can be inserted (the closing paren)
+
+
+@dataclass(frozen=True)
+class TorchSave:
+    span: Span
+    time: int
+    saves_module: bool
+    saves_pickled: str  # "" or what non-weights object is saved (a whole module, Namespace...)
+
+
+@dataclass
+class Events:
+    set_defaults: list[SetDefault] = field(default_factory=list)
+    forwards: list[Forward] = field(default_factory=list)
+    losses: list[LossCall] = field(default_factory=list)
+    optimizers: list[OptimizerNew] = field(default_factory=list)
+    steps: list[OptimizerStep] = field(default_factory=list)
+    casts: list[ModuleCast] = field(default_factory=list)
+    loaders: list[LoaderNew] = field(default_factory=list)
+    loads: list[TorchLoad] = field(default_factory=list)
+    saves: list[TorchSave] = field(default_factory=list)
+    # module creations that read the default dtype/device: (time, span, oid)
+    creations: list[tuple[int, Span, int, ModuleObj]] = field(default_factory=list)
+    uses_cuda_check: bool = False  # the file asks torch.cuda.is_available() somewhere
+    device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
+
+
+@dataclass
+class HoverFact:
+    span: Span
+    text: str
+
+
+@dataclass
+class Facts:
+    """Position-indexed facts for hovers and inlay hints."""
+
+    defaults_at: dict[int, tuple[Default, Default]] = field(default_factory=dict)
+    values: list[tuple[Span, str, Value | None, object]] = field(default_factory=list)  # (span, name, value, heap obj)
+    calls: list[tuple[Span, str]] = field(default_factory=list)  # (callee span, qualified name)
+    origins: dict[Span, Origin] = field(default_factory=dict)

@@ -1,0 +1,529 @@
+"""Abstract interpretation of one file, statement by statement, in execution order.
+
+Module-level code runs top to bottom; `if __name__ == "__main__":` runs; local functions and
+methods are inlined where they are called (bounded depth, recursion guarded), so "the default
+was set after the model was built" is decided on the order things really run. Functions that
+are never called are analysed once at the end, in isolation, so their local hazards still show.
+Branches are interpreted separately and joined; loops run their body twice so a hazard that
+only appears on the second iteration (a cast after the first `step()`) is seen.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from dtypeguard.engine import api
+from dtypeguard.engine.calls import CallsMixin
+from dtypeguard.engine.events import Events, Facts
+from dtypeguard.engine.parse import LineIndex
+from dtypeguard.engine.state import State, join_states
+from dtypeguard.engine.values import (
+    Bound,
+    Const,
+    Device,
+    DType,
+    Func,
+    InstanceObj,
+    Klass,
+    LoaderObj,
+    ModuleObj,
+    Params,
+    Ref,
+    Sym,
+    Tensor,
+    TupleV,
+    Value,
+    join,
+    join_device,
+)
+
+MAX_STATEMENTS = 60_000  # work budget per file: beyond it, calls are no longer inlined
+
+
+class Interpreter(CallsMixin):
+    def __init__(self, tree: ast.Module, index: LineIndex) -> None:
+        self.tree = tree
+        self.index = index
+        self.events = Events()
+        self.facts = Facts()
+        self.time = 0
+        self.next_oid = 1
+        self.statements = 0
+        self.call_stack: list[ast.AST] = []
+        self.executed: set[int] = set()  # id() of function nodes run at least once
+        self.functions: list[Func] = []
+        self.classes: dict[str, Klass] = {}
+        self.returns: list[list[Value | None]] = []
+        self.loop_depth = 0
+        self.forward_depth = 0
+
+    # --- driver ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        state = State({}, None, {})
+        state = self.exec_block(self.tree.body, state)
+        self._run_uncalled(state)
+
+    def _run_uncalled(self, final: State) -> None:
+        """Analyse functions nobody called, with unknown arguments, after the module ran."""
+        for func in list(self.functions):
+            if id(func.node) in self.executed or isinstance(func.node, ast.Lambda):
+                continue
+            if self.statements > MAX_STATEMENTS:
+                return
+            state = final.copy()
+            state.dead = False
+            params: dict[str, Value | None] = {}
+            if func.owner is not None:
+                klass = self.classes.get(func.owner)
+                args = func.node.args.posonlyargs + func.node.args.args
+                if args and klass is not None:
+                    params[args[0].arg] = self._instance_for_isolation(klass, state)
+            self.call_function(func, [], {}, state, params_override=params)
+
+    def _instance_for_isolation(self, klass: Klass, state: State) -> Value | None:
+        if klass.node.name == "__isolating__":
+            return None
+        oid = self.alloc(state, InstanceObj(klass.node.name, klass))
+        return Ref(oid)
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def tick(self) -> int:
+        self.time += 1
+        return self.time
+
+    def alloc(self, state: State, obj: object) -> int:
+        oid = self.next_oid
+        self.next_oid += 1
+        state.heap[oid] = obj  # type: ignore[assignment]
+        return oid
+
+    # --- statements --------------------------------------------------------------------------
+
+    def exec_block(self, body: list[ast.stmt], state: State) -> State:
+        for stmt in body:
+            if state.dead:
+                break
+            self.statements += 1
+            line = stmt.lineno
+            if line not in self.facts.defaults_at:
+                self.facts.defaults_at[line] = (state.ddtype, state.ddevice)
+            state = self.exec_stmt(stmt, state)
+        return state
+
+    def exec_stmt(self, stmt: ast.stmt, state: State) -> State:
+        if isinstance(stmt, ast.Expr):
+            self.eval(stmt.value, state)
+        elif isinstance(stmt, ast.Assign):
+            value = self.eval(stmt.value, state)
+            for target in stmt.targets:
+                self.assign(target, value, state)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None:
+                self.assign(stmt.target, self.eval(stmt.value, state), state)
+        elif isinstance(stmt, ast.AugAssign):
+            left = self.eval(stmt.target, state)
+            right = self.eval(stmt.value, state)
+            self.assign(stmt.target, self.binop(left, right, stmt.op, stmt), state)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            self.exec_import(stmt, state)
+        elif isinstance(stmt, ast.If):
+            return self.exec_if(stmt, state)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            return self.exec_for(stmt, state)
+        elif isinstance(stmt, ast.While):
+            self.eval(stmt.test, state)
+            return self.exec_loop(stmt.body, stmt.orelse, state, None, None)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            return self.exec_with(stmt, state)
+        elif isinstance(stmt, ast.Try) or (hasattr(ast, "TryStar") and isinstance(stmt, ast.TryStar)):
+            return self.exec_try(stmt, state)  # type: ignore[arg-type]
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            func = Func(stmt, stmt.name)
+            self.functions.append(func)
+            state.bind(stmt.name, func)
+        elif isinstance(stmt, ast.ClassDef):
+            self.exec_class(stmt, state)
+        elif isinstance(stmt, ast.Return):
+            value = self.eval(stmt.value, state) if stmt.value is not None else Const(None)
+            if self.returns:
+                self.returns[-1].append(value)
+            state.dead = True
+        elif isinstance(stmt, (ast.Raise, ast.Break, ast.Continue)):
+            if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+                self.eval(stmt.exc, state)
+            state.dead = True
+        elif isinstance(stmt, ast.Assert):
+            self.eval(stmt.test, state)
+        elif isinstance(stmt, ast.Match):
+            subject = self.eval(stmt.subject, state)
+            del subject
+            result: State | None = None
+            for case in stmt.cases:
+                branch = self.exec_block(case.body, state.copy())
+                result = branch if result is None else join_states(result, branch)
+            return join_states(result, state) if result is not None else state
+        elif isinstance(stmt, ast.Delete):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    state.bind(target.id, None)
+        return state
+
+    def exec_import(self, stmt: ast.Import | ast.ImportFrom, state: State) -> None:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    state.bind(alias.asname, self.sym(alias.name))
+                else:
+                    top = alias.name.split(".")[0]
+                    state.bind(top, self.sym(top))
+            return
+        if stmt.level or not stmt.module:
+            for alias in stmt.names:
+                state.bind(alias.asname or alias.name, None)
+            return
+        for alias in stmt.names:
+            if alias.name == "*":
+                continue
+            state.bind(alias.asname or alias.name, self.sym(f"{stmt.module}.{alias.name}"))
+
+    def exec_if(self, stmt: ast.If, state: State) -> State:
+        if _is_main_guard(stmt.test):
+            return self.exec_block(stmt.body, state)
+        self.eval(stmt.test, state)
+        then = self.exec_block(stmt.body, state.copy())
+        other = self.exec_block(stmt.orelse, state.copy()) if stmt.orelse else state
+        return join_states(then, other)
+
+    def exec_for(self, stmt: ast.For | ast.AsyncFor, state: State) -> State:
+        iterable = self.eval(stmt.iter, state)
+        element = self.element_of(iterable, state)
+        return self.exec_loop(stmt.body, stmt.orelse, state, stmt.target, element)
+
+    def exec_loop(
+        self,
+        body: list[ast.stmt],
+        orelse: list[ast.stmt],
+        state: State,
+        target: ast.expr | None,
+        element: Value | None,
+    ) -> State:
+        rounds = 2 if self.loop_depth < 2 else 1
+        self.loop_depth += 1
+        current = state
+        try:
+            for _ in range(rounds):
+                inner = current.copy()
+                if target is not None:
+                    self.assign(target, element, inner)
+                inner = self.exec_block(body, inner)
+                inner.dead = False
+                current = join_states(current, inner)
+        finally:
+            self.loop_depth -= 1
+        if orelse:
+            current = self.exec_block(orelse, current)
+        return current
+
+    def exec_with(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
+        saved_autocast, saved_device = state.autocast, state.ddevice
+        for item in stmt.items:
+            ctx = self.eval(item.context_expr, state)
+            if isinstance(ctx, Const) and isinstance(ctx.value, tuple) and ctx.value[:1] == ("autocast",):
+                state.autocast = str(ctx.value[1]) if ctx.value[2] else None
+            elif isinstance(ctx, Device):
+                state.ddevice = replace(state.ddevice, value=ctx.name, span=self.index.span(item.context_expr), call="with torch.device(...)")
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, None, state)
+        state = self.exec_block(stmt.body, state)
+        state.autocast, state.ddevice = saved_autocast, saved_device
+        return state
+
+    def exec_try(self, stmt: ast.Try, state: State) -> State:
+        body = self.exec_block(stmt.body, state.copy())
+        result = body
+        for handler in stmt.handlers:
+            branch = state.copy()
+            if handler.name:
+                branch.bind(handler.name, None)
+            result = join_states(result, self.exec_block(handler.body, branch))
+        if stmt.orelse:
+            result = self.exec_block(stmt.orelse, result)
+        if stmt.finalbody:
+            was_dead = result.dead
+            result.dead = False
+            result = self.exec_block(stmt.finalbody, result)
+            result.dead = result.dead or was_dead
+        return result
+
+    def exec_class(self, stmt: ast.ClassDef, state: State) -> None:
+        bases: list[str] = []
+        for base in stmt.bases:
+            value = self.eval(base, state)
+            if isinstance(value, Sym):
+                bases.append(_canonical(value.name))
+            elif isinstance(value, Klass):
+                if value.is_module:
+                    bases.append(f"user:module:{value.node.name}")
+                if value.is_dataset:
+                    bases.append(f"user:dataset:{value.node.name}")
+                bases.append(f"user:{value.node.name}")
+        methods: list[tuple[str, Func]] = []
+        for item in stmt.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                func = Func(item, f"{stmt.name}.{item.name}", owner=stmt.name)
+                methods.append((item.name, func))
+                self.functions.append(func)
+        # inherit methods of user base classes
+        for base_name in bases:
+            if base_name.startswith("user:") and base_name.count(":") == 1:
+                parent = self.classes.get(base_name[5:])
+                if parent is not None:
+                    known = {name for name, _ in methods}
+                    methods.extend((n, f) for n, f in parent.methods if n not in known)
+        klass = Klass(stmt, tuple(bases), tuple(methods))
+        self.classes[stmt.name] = klass
+        state.bind(stmt.name, klass)
+
+    # --- assignment ----------------------------------------------------------------------------
+
+    def assign(self, target: ast.expr, value: Value | None, state: State) -> None:
+        if isinstance(target, ast.Name):
+            state.bind(target.id, value)
+            self.record(target, target.id, value, state)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = self.unpack(value, len(target.elts))
+            for elt, item in zip(target.elts, items, strict=True):
+                if isinstance(elt, ast.Starred):
+                    self.assign(elt.value, None, state)
+                else:
+                    self.assign(elt, item, state)
+        elif isinstance(target, ast.Attribute):
+            owner = self.eval(target.value, state)
+            if isinstance(owner, Ref):
+                obj = state.heap.get(owner.oid)
+                if isinstance(obj, (ModuleObj, InstanceObj)):
+                    attrs = dict(obj.attrs)
+                    attrs[target.attr] = value
+                    state.heap[owner.oid] = replace(obj, attrs=attrs)
+            self.record(target, target.attr, value, state)
+        elif isinstance(target, ast.Subscript):
+            self.eval(target.value, state)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, None, state)
+
+    def unpack(self, value: Value | None, count: int) -> list[Value | None]:
+        if isinstance(value, TupleV):
+            if len(value.items) == count:
+                return list(value.items)
+            if len(value.items) == 1 and isinstance(value.items[0], Const) and value.items[0].value == "*many*":
+                return [None] * count
+            return [None] * count
+        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("many",):
+            item = value.value[1]
+            return [item if isinstance(item, Value) else None] * count
+        return [None] * count
+
+    def record(self, node: ast.AST, name: str, value: Value | None, state: State) -> None:
+        if value is None or not isinstance(value, (Tensor, Ref, Params, Device, DType)):
+            return
+        obj = state.heap.get(value.oid) if isinstance(value, (Ref, Params)) else None
+        self.facts.values.append((self.index.span(node), name, value, obj))
+
+    # --- expressions -------------------------------------------------------------------------
+
+    def eval(self, node: ast.expr | None, state: State) -> Value | None:
+        if node is None:
+            return None
+        if isinstance(node, ast.Name):
+            value = state.lookup(node.id)
+            if value is None and node.id in _BUILTINS:
+                value = Sym(f"builtins.{node.id}")
+            self.record(node, node.id, value, state)
+            return value
+        if isinstance(node, ast.Constant):
+            return Const(node.value)
+        if isinstance(node, ast.Attribute):
+            return self.eval_attribute(node, state)
+        if isinstance(node, ast.Call):
+            return self.eval_call(node, state)
+        if isinstance(node, ast.BinOp):
+            return self.binop(self.eval(node.left, state), self.eval(node.right, state), node.op, node)
+        if isinstance(node, ast.UnaryOp):
+            operand = self.eval(node.operand, state)
+            if isinstance(node.op, (ast.USub, ast.UAdd)):
+                return operand
+            return None
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return TupleV(tuple(self.eval(e, state) for e in node.elts))
+        if isinstance(node, ast.Subscript):
+            return self.eval_subscript(node, state)
+        if isinstance(node, ast.IfExp):
+            self.eval(node.test, state)
+            a, b = self.eval(node.body, state), self.eval(node.orelse, state)
+            da, db = self.device_of(a), self.device_of(b)
+            if da and db and not isinstance(a, Tensor):
+                joined = join_device(da, db)
+                return Device(joined) if joined else None
+            return join(a, b)
+        if isinstance(node, (ast.Compare, ast.BoolOp)):
+            parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
+            for part in parts:
+                self.eval(part, state)
+            return None
+        if isinstance(node, ast.Lambda):
+            return Func(node, "<lambda>")
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return self.eval_comprehension(node, state)
+        if isinstance(node, ast.DictComp):
+            return None
+        if isinstance(node, ast.Dict):
+            for v in node.values:
+                self.eval(v, state)
+            return None
+        if isinstance(node, ast.NamedExpr):
+            value = self.eval(node.value, state)
+            self.assign(node.target, value, state)
+            return value
+        if isinstance(node, (ast.Await, ast.Starred)):
+            return self.eval(node.value, state)
+        if isinstance(node, ast.JoinedStr):
+            return None
+        return None
+
+    def eval_comprehension(self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp, state: State) -> Value | None:
+        inner = state.copy()
+        if inner.locals is None:
+            inner.locals = {}
+        for gen in node.generators:
+            iterable = self.eval(gen.iter, inner)
+            self.assign(gen.target, self.element_of(iterable, inner), inner)
+        element = self.eval(node.elt, inner)
+        state.heap = inner.heap
+        if isinstance(element, Tensor):
+            return Const(("many", element))
+        return None
+
+    def eval_attribute(self, node: ast.Attribute, state: State) -> Value | None:
+        base = self.eval(node.value, state)
+        attr = node.attr
+        if isinstance(base, Sym):
+            return self.sym(f"{base.name}.{attr}")
+        if isinstance(base, Tensor):
+            if attr == "dtype":
+                return DType(base.dtype) if base.dtype else None
+            if attr == "device":
+                return Device(base.device) if base.device else None
+            if attr in ("T", "mT", "data", "real", "values") and base.kind in ("tensor", "ndarray"):
+                return base
+            return None
+        if isinstance(base, Ref):
+            obj = state.heap.get(base.oid)
+            if isinstance(obj, (ModuleObj, InstanceObj)) and attr in obj.attrs:
+                value = obj.attrs[attr]
+                self.record(node, attr, value, state)
+                return value
+            if isinstance(obj, ModuleObj) and attr in ("weight", "bias"):
+                return Tensor("tensor", obj.dtype, obj.device, obj.dtype_origin, obj.device_origin)
+            klass = obj.klass if isinstance(obj, InstanceObj) else None
+            if klass is None and isinstance(obj, ModuleObj) and obj.cls.startswith("user:"):
+                klass = self.classes.get(obj.cls[5:])
+            if klass is not None:
+                method = klass.method(attr)
+                if method is not None:
+                    return Bound(method, base)
+            return None
+        if isinstance(base, Klass):
+            return base.method(attr)
+        if isinstance(base, Device) and attr == "type":
+            return Const(base.name)
+        return None
+
+    def eval_subscript(self, node: ast.Subscript, state: State) -> Value | None:
+        base = self.eval(node.value, state)
+        index = self.eval(node.slice, state)
+        if isinstance(base, Tensor) and base.kind in ("tensor", "ndarray"):
+            if isinstance(node.slice, ast.Constant) and base.kind == "ndarray":
+                return replace(base, kind="npscalar")
+            return base
+        if isinstance(base, TupleV) and isinstance(index, Const) and isinstance(index.value, int):
+            if -len(base.items) <= index.value < len(base.items):
+                return base.items[index.value]
+            return None
+        if isinstance(base, Ref):
+            obj = state.heap.get(base.oid)
+            if isinstance(obj, (LoaderObj, InstanceObj)):
+                return self.element_of(base, state)
+        if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("many",):
+            item = base.value[1]
+            return item if isinstance(item, Value) else None
+        return None
+
+    def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST) -> Value | None:
+        if isinstance(op, ast.MatMult):
+            if isinstance(left, Tensor) and isinstance(right, Tensor) and left.dtype == right.dtype:
+                return left
+            return None
+        lt = left if isinstance(left, Tensor) else None
+        rt = right if isinstance(right, Tensor) else None
+        if lt is None and rt is None:
+            return None
+        if lt is not None and rt is not None:
+            return self._binop_tensors(lt, rt, op, node)
+        tensor = lt if lt is not None else rt
+        other = right if lt is not None else left
+        assert tensor is not None
+        if not isinstance(other, Const) or not isinstance(other.value, (int, float)) or isinstance(other.value, bool):
+            return replace(tensor, dtype=None) if tensor.dtype and not api.DTYPE_NAMES else None
+        origin = self.origin(node, "")
+        if tensor.kind == "ndarray" or tensor.kind == "npscalar":
+            if tensor.dtype and tensor.dtype.startswith(("int", "uint")) and (isinstance(op, ast.Div) or isinstance(other.value, float)):
+                return replace(tensor, dtype="float64", origin=replace(origin, why="NumPy int / number gives float64"))
+            return tensor
+        if tensor.kind == "tensor":
+            if tensor.dtype and tensor.dtype.startswith(("int", "uint", "bool")) and (isinstance(op, ast.Div) or isinstance(other.value, float)):
+                return replace(tensor, dtype=None, origin=None)  # follows the default dtype; not tracked
+            return tensor
+        return None
+
+    def _binop_tensors(self, a: Tensor, b: Tensor, op: ast.operator, node: ast.AST) -> Value | None:
+        kind = "tensor" if "tensor" in (a.kind, b.kind) else ("ndarray" if "ndarray" in (a.kind, b.kind) else a.kind)
+        if a.kind == "tensor" and b.kind in ("npscalar", "pyfloat"):
+            return a  # a NumPy/Python scalar does not promote a tensor's float width
+        if b.kind == "tensor" and a.kind in ("npscalar", "pyfloat"):
+            return b
+        if a.dtype is None or b.dtype is None:
+            return Tensor(kind, None, join_device(a.device, b.device))
+        from dtypeguard.engine.values import promote
+
+        dtype = promote(a.dtype, b.dtype)
+        origin = a.origin if dtype == a.dtype else b.origin
+        if isinstance(op, ast.Div) and dtype and dtype.startswith(("int", "uint")):
+            dtype, origin = (("float64", self.origin(node, "integer division result")) if kind == "ndarray" else (None, None))
+        return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin)
+
+
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map"})
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+        sides = [test.left, *test.comparators]
+        names = [s.id for s in sides if isinstance(s, ast.Name)]
+        consts = [s.value for s in sides if isinstance(s, ast.Constant)]
+        return names == ["__name__"] and consts == ["__main__"]
+    return False
+
+
+def _canonical(name: str) -> str:
+    """Collapse private module paths to the public spelling rules match on."""
+    parts = name.split(".")
+    if name.startswith("torch.nn.modules.") and len(parts) >= 4:
+        return f"torch.nn.{parts[-1]}"
+    if name.startswith("torch.optim.") and len(parts) == 4:
+        return f"torch.optim.{parts[-1]}"
+    if name.startswith("torch.utils.data.") and len(parts) >= 5:
+        return f"torch.utils.data.{parts[-1]}"
+    return name

@@ -1,0 +1,257 @@
+"""Abstract values: what the engine knows about each name at each point of execution.
+
+`None` always means "unknown", and unknown never produces a finding. Tensor-like values are
+immutable; objects that PyTorch mutates in place (modules, optimizers, user instances) live in
+a heap keyed by allocation id so that `model.to(device)` is seen through every alias.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field, replace
+
+from dtypeguard.model import Span
+
+FLOAT_DTYPES = ("float64", "float32", "float16", "bfloat16")
+INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8", "bool")
+_FLOAT_RANK = {"bfloat16": 1, "float16": 1, "float32": 2, "float64": 3}
+
+
+def is_float(dtype: str | None) -> bool:
+    return dtype in FLOAT_DTYPES
+
+
+def is_int(dtype: str | None) -> bool:
+    return dtype in INT_DTYPES
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a dtype or device came from, in words a hover can show."""
+
+    span: Span
+    why: str
+
+
+class Value:
+    """Base of every abstract value."""
+
+
+@dataclass(frozen=True)
+class Sym(Value):
+    """A module, function, class or constant of a known library, by qualified name."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Const(Value):
+    value: object
+
+
+@dataclass(frozen=True)
+class DType(Value):
+    name: str  # canonical torch spelling: float32, int64, ...
+    lib: str = "torch"
+
+
+@dataclass(frozen=True)
+class Device(Value):
+    name: str  # cpu, cuda, auto (cuda when available), mps, meta
+
+
+@dataclass(frozen=True)
+class Tensor(Value):
+    kind: str  # tensor | ndarray | pyfloat | pyint | npscalar
+    dtype: str | None = None
+    device: str | None = None
+    origin: Origin | None = None
+    dev_origin: Origin | None = None
+    autocast: bool = False  # produced inside torch.autocast
+    site: Span | None = None  # the call that created this torch tensor (where a fix converts)
+
+    def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
+        return replace(self, dtype=dtype, origin=origin)
+
+    def with_device(self, device: str | None, origin: Origin | None) -> Tensor:
+        return replace(self, device=device, dev_origin=origin)
+
+
+@dataclass(frozen=True)
+class TupleV(Value):
+    items: tuple[Value | None, ...]
+
+
+@dataclass(frozen=True)
+class Ref(Value):
+    """A heap object: module, optimizer, loader, dataset, scaler or user instance."""
+
+    oid: int
+
+
+@dataclass(frozen=True)
+class Params(Value):
+    """`model.parameters()` (or a list of it): the optimizer learns which module it owns."""
+
+    oid: int
+
+
+@dataclass(frozen=True)
+class Func(Value):
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+    qual: str
+    owner: str | None = None  # class name for methods
+
+
+@dataclass(frozen=True)
+class Klass(Value):
+    node: ast.ClassDef
+    bases: tuple[str, ...]  # qualified names of known bases ("torch.nn.Module")
+    methods: tuple[tuple[str, Func], ...]
+
+    def method(self, name: str) -> Func | None:
+        for key, func in self.methods:
+            if key == name:
+                return func
+        return None
+
+    @property
+    def is_module(self) -> bool:
+        return any(b in ("torch.nn.Module", "torch.nn.modules.module.Module") or b.startswith("user:module:") for b in self.bases)
+
+    @property
+    def is_dataset(self) -> bool:
+        return any(b.startswith("torch.utils.data") or b.startswith("user:dataset:") for b in self.bases)
+
+
+@dataclass(frozen=True)
+class Bound(Value):
+    func: Func
+    self_value: Value
+
+
+# --- heap objects -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModuleObj:
+    cls: str
+    origin: Origin
+    dtype: str | None = None
+    device: str | None = None
+    dtype_origin: Origin | None = None
+    device_origin: Origin | None = None
+    input_kind: str = "any"  # float | index | any
+    first_layer: str = ""  # linear | conv | rnn | norm | embedding | ...
+    loss: str | None = None  # class | bce | bce_logits | regression
+    attrs: dict[str, Value | None] = field(default_factory=dict)
+    created_time: int = 0
+    honours_default: bool = False  # params were created from the default dtype/device
+    cast_span: Span | None = None
+    device_expr: str = ""  # how the code names the device it moved to (`device`, `"cuda"`)
+
+
+@dataclass(frozen=True)
+class OptimizerObj:
+    cls: str
+    origin: Origin
+    module: int | None
+    options: dict[str, Value | None]
+    stepped: bool = False
+    step_span: Span | None = None
+
+
+@dataclass(frozen=True)
+class LoaderObj:
+    origin: Origin
+    elements: Value | None  # what one iteration yields
+    batched: bool
+    shuffle: bool = False
+
+
+@dataclass(frozen=True)
+class InstanceObj:
+    cls: str
+    klass: Klass | None
+    attrs: dict[str, Value | None] = field(default_factory=dict)
+    is_dataset: bool = False
+
+
+@dataclass(frozen=True)
+class ScalerObj:
+    origin: Origin
+
+
+HeapObj = ModuleObj | OptimizerObj | LoaderObj | InstanceObj | ScalerObj
+
+
+# --- joins ---------------------------------------------------------------------------------
+
+
+def join_device(a: str | None, b: str | None) -> str | None:
+    if a == b:
+        return a
+    if {a, b} <= {"cpu", "cuda", "auto"} and None not in (a, b):
+        return "auto"
+    return None
+
+
+def join(a: Value | None, b: Value | None) -> Value | None:
+    """The least upper bound of two values reaching the same point (unknown if they differ)."""
+    if a is None or b is None:
+        return None
+    if a == b:
+        return a
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a.kind == b.kind:
+        dtype = a.dtype if a.dtype == b.dtype else None
+        return Tensor(
+            a.kind,
+            dtype,
+            join_device(a.device, b.device),
+            a.origin if dtype else None,
+            a.dev_origin if a.device == b.device else None,
+        )
+    if isinstance(a, Device) and isinstance(b, Device):
+        dev = join_device(a.name, b.name)
+        return Device(dev) if dev else None
+    if isinstance(a, TupleV) and isinstance(b, TupleV) and len(a.items) == len(b.items):
+        return TupleV(tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)))
+    return None
+
+
+def join_obj(a: HeapObj, b: HeapObj) -> HeapObj:
+    if a == b:
+        return a
+    if isinstance(a, ModuleObj) and isinstance(b, ModuleObj):
+        return replace(
+            a,
+            dtype=a.dtype if a.dtype == b.dtype else None,
+            device=join_device(a.device, b.device),
+            attrs=_join_attrs(a.attrs, b.attrs),
+        )
+    if isinstance(a, OptimizerObj) and isinstance(b, OptimizerObj):
+        return replace(a, stepped=a.stepped or b.stepped, step_span=a.step_span or b.step_span)
+    if isinstance(a, InstanceObj) and isinstance(b, InstanceObj):
+        return replace(a, attrs=_join_attrs(a.attrs, b.attrs))
+    return a
+
+
+def _join_attrs(a: dict[str, Value | None], b: dict[str, Value | None]) -> dict[str, Value | None]:
+    return {k: join(a.get(k), b.get(k)) for k in a.keys() | b.keys()}
+
+
+def promote(a: str | None, b: str | None) -> str | None:
+    """torch type promotion between two tensors' dtypes (unknown stays unknown)."""
+    if a is None or b is None:
+        return None
+    if a == b:
+        return a
+    if is_float(a) and is_float(b):
+        if {a, b} == {"float16", "bfloat16"}:
+            return "float32"
+        return a if _FLOAT_RANK[a] >= _FLOAT_RANK[b] else b
+    if is_float(a):
+        return a
+    if is_float(b):
+        return b
+    return None

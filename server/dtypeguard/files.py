@@ -1,0 +1,52 @@
+"""Finding the Python files a CLI path names: folders are walked, junk and .gitignore skipped."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+SKIP_DIRS = frozenset({".venv", "venv", "node_modules", ".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox", "build", "dist", ".e2e"})
+
+
+def _gitignore_patterns(root: Path) -> list[str]:
+    patterns: list[str] = []
+    for folder in (root, *root.parents):
+        ignore = folder / ".gitignore"
+        if ignore.is_file():
+            try:
+                lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                continue
+            patterns += [ln.strip().rstrip("/") for ln in lines if ln.strip() and not ln.startswith(("#", "!"))]
+        if (folder / ".git").exists():
+            break
+    return patterns
+
+
+def _ignored(rel: str, name: str, patterns: list[str]) -> bool:
+    for pattern in patterns:
+        pat = pattern.lstrip("/")
+        if fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(rel, pat):
+            return True
+    return False
+
+
+def iter_python_files(paths: list[str]) -> Iterator[Path]:
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            yield path
+            continue
+        if not path.is_dir():
+            raise FileNotFoundError(raw)
+        patterns = _gitignore_patterns(path.resolve())
+        for dirpath, dirnames, filenames in os.walk(path):
+            base = Path(dirpath)
+            dirnames[:] = sorted(
+                d for d in dirnames if d not in SKIP_DIRS and not _ignored(str((base / d).relative_to(path)), d, patterns)
+            )
+            for name in sorted(filenames):
+                if name.endswith((".py", ".pyi")) and not _ignored(str((base / name).relative_to(path)), name, patterns):
+                    yield base / name

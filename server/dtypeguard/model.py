@@ -1,0 +1,96 @@
+"""Plain data shared by the engine, rules, fixes, CLI and LSP layers.
+
+Nothing here knows about LSP, libcst or torch: these are the engine's words, and the shells
+translate them at their edge. Positions are 1-based lines and 0-based *code point* columns
+(the LSP layer converts to UTF-16 when a line holds non-BMP characters).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFORMATION = "information"
+    HINT = "hint"
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A source range: lines 1-based, columns 0-based code points, end exclusive."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def contains(self, line: int, col: int) -> bool:
+        if (line, col) < (self.line, self.col):
+            return False
+        return (line, col) <= (self.end_line, self.end_col)
+
+
+@dataclass(frozen=True)
+class Related:
+    """The other end of a hazard (where the model was built, where the default was set)."""
+
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True)
+class FixSpec:
+    """A remedy a rule knows to be mechanical; `fixes/` turns it into text edits.
+
+    `kind` names a transform in `dtypeguard.fixes` ("append_call", "add_kwarg",
+    "insert_setup_block", "move_to_setup", "replace_default_tensor_type", "set_kwarg", ...);
+    `span` is the expression or statement it applies to; `params` are its arguments.
+    """
+
+    kind: str
+    title: str
+    span: Span
+    safe: bool = True
+    params: tuple[tuple[str, str], ...] = ()
+
+    def param(self, name: str, default: str = "") -> str:
+        for key, value in self.params:
+            if key == name:
+                return value
+        return default
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    severity: Severity
+    message: str
+    span: Span
+    rule: str = ""
+    related: tuple[Related, ...] = ()
+    fixes: tuple[FixSpec, ...] = ()
+    note: str = ""  # extra explanation specific to this occurrence (e.g. why no fix is offered)
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """Replace `span` with `new_text` (an insertion has an empty span)."""
+
+    span: Span
+    new_text: str
+
+
+@dataclass
+class RuleExamples:
+    """Code that must trigger a rule (`bad`) and code that must not (`good`).
+
+    Each `bad` example may mark the expected finding line with a `# <-` comment.
+    `fixed` pairs a bad example with the text its safe fixes must produce, when the fix is
+    deterministic enough to pin.
+    """
+
+    bad: list[str] = field(default_factory=list)
+    good: list[str] = field(default_factory=list)

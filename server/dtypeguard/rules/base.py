@@ -1,0 +1,99 @@
+"""What a rule is: a code, words that are true, examples that prove it, and a check.
+
+Like Fixit, a rule carries its own must-trigger and must-not-trigger examples; the test suite
+is generated from them so a rule and its proof never drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from dtypeguard.engine.events import Events, Facts
+from dtypeguard.engine.parse import LineIndex
+from dtypeguard.engine.values import Tensor, Value
+from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
+
+DOCS_URL = "https://github.com/dtypeguard/dtypeguard/blob/main/docs/rules.md"
+
+
+@dataclass
+class Context:
+    events: Events
+    facts: Facts
+    index: LineIndex
+    text: str
+
+    def snippet(self, span: Span) -> str:
+        if span.line == span.end_line:
+            return self.index.line_text(span.line)[span.col : span.end_col]
+        first = self.index.line_text(span.line)[span.col :]
+        return first + " ..."
+
+    def device_name(self) -> str:
+        """The name this file uses for its device, for fixes (`device` if it has one)."""
+        names = [name for name, _ in self.events.device_vars]
+        return names[0] if names else ""
+
+
+@dataclass
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    explanation: str
+    hazards: tuple[str, ...]
+    check: Callable[[Context], Iterable[Finding]]
+    examples: RuleExamples = field(default_factory=RuleExamples)
+
+    def finding(
+        self,
+        message: str,
+        span: Span,
+        related: Iterable[Related] = (),
+        fixes: Iterable[FixSpec] = (),
+        severity: Severity | None = None,
+        note: str = "",
+    ) -> Finding:
+        return Finding(
+            code=self.code,
+            severity=severity or self.severity,
+            message=message,
+            span=span,
+            rule=self.name,
+            related=tuple(related),
+            fixes=tuple(fixes),
+            note=note,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"{DOCS_URL}#{self.code.lower()}"
+
+
+def tensor(value: Value | None) -> Tensor | None:
+    return value if isinstance(value, Tensor) and value.kind == "tensor" else None
+
+
+def dtype_words(dtype: str | None) -> str:
+    return {
+        "float64": "float64 (Double)", "float32": "float32 (Float)", "float16": "float16 (Half)",
+        "bfloat16": "bfloat16", "int64": "int64 (Long)", "int32": "int32 (Int)", "uint8": "uint8 (Byte)",
+    }.get(dtype or "", dtype or "unknown")
+
+
+def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, why: str) -> list[FixSpec]:
+    """Convert where the tensor is created (every later use is fixed at once), else at the use."""
+    method = {"float32": "float", "float64": "double", "float16": "half", "bfloat16": "bfloat16", "int64": "long"}.get(dtype)
+    if method is None:
+        return []
+    torch_dtype = f"torch.{dtype}"
+    if value.site is not None:
+        call = ctx.snippet(value.site)
+        if call.split("(")[0].endswith((".tensor", ".as_tensor")) and "dtype" not in call:
+            return [FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", value.site, True, (("name", "dtype"), ("value", torch_dtype)))]
+        return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),))]
+    if use_span is not None:
+        return [FixSpec("append_call", f"Convert here: `.{method}()` ({why})", use_span, True, (("method", method),))]
+    return []

@@ -1,0 +1,82 @@
+"""DG001: a `set_default_*` call that runs after the things it was meant to change exist.
+
+The default dtype/device is read when a tensor or module is created (H04); existing
+parameters keep theirs. So the call's position in *execution* order is what matters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.engine.events import SetDefault
+from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    ev = ctx.events
+    for sd in ev.set_defaults:
+        changed_dtype = sd.dtype.value != sd.prev_dtype.value and sd.dtype.value is not None
+        changed_device = sd.device.value != sd.prev_device.value and sd.device.value is not None
+        if not (changed_dtype or changed_device):
+            continue
+        stale = []
+        for time, span, oid, module in ev.creations:
+            if time >= sd.time:
+                continue
+            used_later = any(f.oid == oid and f.time > sd.time for f in ev.forwards) or any(
+                o.opt.module == oid and o.time > sd.time for o in ev.optimizers
+            )
+            if not used_later:
+                continue
+            if (changed_dtype and module.dtype == sd.prev_dtype.value) or (changed_device and module.device == sd.prev_device.value):
+                stale.append((span, module))
+        if not stale:
+            continue
+        span0, module0 = stale[0]
+        what = []
+        if changed_dtype:
+            what.append(f"dtype {sd.dtype.value}")
+        if changed_device:
+            what.append(f"device {sd.device.value}")
+        kept = module0.dtype if changed_dtype else module0.device
+        yield RULE.finding(
+            f"`{sd.call.removeprefix('torch.')}` runs after the model was built (line {span0.line}): "
+            f"its parameters keep {kept}, only tensors created later get the new {' and '.join(what)}",
+            sd.span,
+            related=[Related(span, f"created here with the old default ({m.dtype if changed_dtype else m.device})") for span, m in stale[:5]],
+            fixes=[_move_fix(sd)],
+        )
+
+
+def _move_fix(sd: SetDefault) -> FixSpec:
+    return FixSpec("move_to_setup", "Move this call to the top, before anything is created", sd.span, True)
+
+
+RULE = Rule(
+    code="DG001",
+    name="default-set-after-creation",
+    severity=Severity.WARNING,
+    summary="set_default_dtype/device/tensor_type runs after a model already exists",
+    explanation=(
+        "`torch.set_default_dtype` and `torch.set_default_device` affect only tensors and modules "
+        "created after the call; existing parameters keep their dtype and device. Calling it between "
+        "building the model and creating the data is a common source of Double/Float mismatches "
+        "(`mat1 and mat2 must have the same dtype, but got Double and Float`). Call it once at the "
+        "very top, before any model or data is created, or convert explicitly instead. The quick "
+        "fix moves the call up; it is not offered when the call depends on names defined in between."
+    ),
+    hazards=("H04",),
+    check=check,
+    examples=RuleExamples(
+        bad=[
+            "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\ntorch.set_default_dtype(torch.float64)  # <-\nx = torch.randn(4, 3)\nmodel(x)\n",
+            "import torch\nfrom torch import nn\n\ndef setup():\n    torch.set_default_dtype(torch.float64)  # <-\n\ndef main():\n    net = nn.Sequential(nn.Linear(3, 4), nn.ReLU())\n    setup()\n    out = net(torch.zeros(2, 3))\n\nmain()\n",
+        ],
+        good=[
+            "import torch\nimport torch.nn as nn\ntorch.set_default_dtype(torch.float64)\nmodel = nn.Linear(3, 1)\nx = torch.randn(4, 3)\nmodel(x)\n",
+            "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\ntorch.set_default_dtype(torch.float32)\nmodel(torch.randn(4, 3))\n",
+            "import torch\nfrom torch import nn\n\ndef setup():\n    torch.set_default_dtype(torch.float64)\n\ndef main():\n    setup()\n    net = nn.Linear(3, 4)\n    out = net(torch.zeros(2, 3))\n\nmain()\n",
+        ],
+    ),
+)

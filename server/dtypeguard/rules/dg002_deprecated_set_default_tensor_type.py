@@ -1,0 +1,64 @@
+"""DG002: `torch.set_default_tensor_type` is deprecated since PyTorch 2.1 (H01)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.model import Finding, FixSpec, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for sd in ctx.events.set_defaults:
+        if sd.what != "tensor_type":
+            continue
+        cuda = sd.device.value == "cuda"
+        dtype = sd.dtype.value or "float32"
+        message = (
+            "`torch.set_default_tensor_type` is deprecated since PyTorch 2.1: use "
+            "`torch.set_default_dtype` (and move tensors with `.to(device)`)"
+        )
+        if cuda:
+            message += "; a global CUDA default also breaks `DataLoader(shuffle=True)`"
+        elif dtype == "float32":
+            message += "; on CPU `'torch.FloatTensor'` changes nothing and does not convert NumPy float64 data"
+        title = (
+            f"Replace with `torch.set_default_dtype(torch.{dtype})` and an explicit `device`"
+            if cuda
+            else f"Replace with `torch.set_default_dtype(torch.{dtype})`"
+        )
+        yield RULE.finding(
+            message,
+            sd.span,
+            fixes=[FixSpec("replace_default_tensor_type", title, sd.span, True, (("dtype", dtype), ("cuda", "1" if cuda else "")))],
+        )
+
+
+RULE = Rule(
+    code="DG002",
+    name="deprecated-set-default-tensor-type",
+    severity=Severity.WARNING,
+    summary="set_default_tensor_type is deprecated since PyTorch 2.1",
+    explanation=(
+        "`torch.set_default_tensor_type` has been deprecated since PyTorch 2.1 and warns; use "
+        "`torch.set_default_dtype` and `torch.set_default_device`. It changes only the dtype/device "
+        "of *new* tensors that torch itself creates. It does not convert NumPy arrays "
+        "(`torch.from_numpy`, `torch.tensor(ndarray)` keep float64), so it does not fix "
+        "\"mat1 and mat2 must have the same dtype\" errors. `'torch.FloatTensor'` on CPU is a no-op "
+        "(float32 is already the default); `'torch.cuda.FloatTensor'` makes CUDA the global default, "
+        "which breaks `DataLoader(shuffle=True)` and raises TypeError on a CPU-only install."
+    ),
+    hazards=("H01", "H02", "H03"),
+    check=check,
+    examples=RuleExamples(
+        bad=[
+            "import torch\ntorch.set_default_tensor_type('torch.FloatTensor')  # <-\n",
+            "import torch as T\nif T.cuda.is_available():\n    T.set_default_tensor_type('torch.cuda.FloatTensor')  # <-\n",
+            "from torch import set_default_tensor_type, DoubleTensor\nset_default_tensor_type(DoubleTensor)  # <-\n",
+        ],
+        good=[
+            "import torch\ntorch.set_default_dtype(torch.float32)\n",
+            "def set_default_tensor_type(x):\n    pass\nset_default_tensor_type('torch.FloatTensor')\n",
+        ],
+    ),
+)

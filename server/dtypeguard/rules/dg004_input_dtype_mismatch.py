@@ -1,0 +1,98 @@
+"""DG004: floating input whose dtype differs from the model's parameters (H06, H07, H12, H23).
+
+Matmul and convolution do not promote, so float64 data (NumPy's default) into a float32 model
+fails in the forward pass with "mat1 and mat2 must have the same dtype" and its relatives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.engine.values import is_float
+from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
+
+_ERRORS = {
+    "linear": "mat1 and mat2 must have the same dtype, but got {got} and {want}",
+    "conv": "Input type ({got_l}) and bias type ({want_l}) should be the same",
+    "rnn": "RNN input dtype (torch.{got_t}) does not match weight dtype (torch.{want_t})",
+    "norm": "mixed dtype (CPU): all inputs must share same datatype.",
+}
+_NAMES = {"float64": ("Double", "double"), "float32": ("Float", "float"), "float16": ("Half", "c10::Half"), "bfloat16": ("BFloat16", "c10::BFloat16"), "uint8": ("Byte", "unsigned char")}
+
+
+def expected_error(layer: str, got: str, want: str) -> str:
+    template = _ERRORS.get(layer, _ERRORS["linear"])
+    g, w = _NAMES.get(got, (got, got)), _NAMES.get(want, (want, want))
+    return template.format(got=g[0], want=w[0], got_l=g[1], want_l=w[1], got_t=got, want_t=want)
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for fw in ctx.events.forwards:
+        module = fw.module
+        if fw.nested or module.input_kind != "float" or fw.autocast or not fw.inputs:
+            continue
+        x = tensor(fw.inputs[0])
+        if x is None or module.dtype is None or not is_float(module.dtype):
+            continue
+        uint8_image = x.dtype == "uint8" and module.first_layer == "conv"
+        if not (is_float(x.dtype) and x.dtype != module.dtype) and not uint8_image:
+            continue
+        assert x.dtype is not None
+        related = []
+        if x.origin is not None:
+            related.append(Related(x.origin.span, f"the input becomes {x.dtype} here: {x.origin.why}"))
+        if module.dtype_origin is not None:
+            related.append(Related(module.dtype_origin.span, f"the model's parameters are {module.dtype}: {module.dtype_origin.why}"))
+        use = fw.arg_spans[0] if fw.arg_spans else None
+        why = f"matches the model's {module.dtype}"
+        fixes = convert_fix(ctx, x, use, module.dtype, why)
+        if uint8_image:
+            message = (
+                f"uint8 images reach a {module.dtype} convolution: the forward pass fails with "
+                f"\"{expected_error('conv', 'uint8', module.dtype)}\"; convert with `.float() / 255`"
+            )
+            fixes = []
+        else:
+            message = (
+                f"input is {dtype_words(x.dtype)} but the model's parameters are {dtype_words(module.dtype)}: "
+                f"the forward pass fails with \"{expected_error(module.first_layer, x.dtype, module.dtype)}\""
+            )
+        yield RULE.finding(message, fw.span, related=related, fixes=fixes)
+
+
+RULE = Rule(
+    code="DG004",
+    name="input-dtype-mismatch",
+    severity=Severity.ERROR,
+    summary="floating input dtype differs from the model's parameter dtype",
+    explanation=(
+        "NumPy creates float64 arrays by default, and `torch.from_numpy` / `torch.tensor(ndarray)` "
+        "keep float64, while `nn.Linear`/`nn.Conv2d` weights are float32. The matmul inside the "
+        "layer does not promote dtypes, so the forward pass fails (\"mat1 and mat2 must have the "
+        "same dtype, but got Double and Float\"; convolutions say \"Input type (double) and bias "
+        "type (float) should be the same\"; RNNs raise a ValueError). The same happens the other "
+        "way round (a `.double()` or `.half()` model fed float32). Elementwise ops promote silently, "
+        "so the float64 spreads until it reaches a layer that refuses it. Convert once where the "
+        "data enters PyTorch: `.float()`, `dtype=torch.float32`, or `.astype(np.float32)`."
+    ),
+    hazards=("H06", "H07", "H12", "H20", "H23"),
+    check=check,
+    examples=RuleExamples(
+        bad=[
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))\nmodel = nn.Linear(3, 1)\ny = model(x)  # <-\n",
+            "import numpy as onp\nimport torch as T\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\ndef make_data():\n    X = onp.random.randn(64, 10)\n    y = onp.random.randn(64, 1)\n    return T.tensor(X), T.tensor(y)\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(10, 1)\n\n    def forward(self, x):\n        return self.fc(x)\n\ndef train():\n    X, y = make_data()\n    loader = DataLoader(TensorDataset(X, y), batch_size=8, shuffle=True)\n    net = Net()\n    for xb, yb in loader:\n        out = net(xb)  # <-\n\nif __name__ == '__main__':\n    train()\n",
+            "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1).double()\nx = torch.randn(4, 3)\nmodel(x)  # <-\n",
+            "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)\nconv(img)  # <-\n",
+        ],
+        good=[
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3)).float()\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.tensor(np.random.rand(8, 3), dtype=torch.float32)\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3).astype(np.float32))\nnn.Linear(3, 1)(x)\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1).double()\nmodel(torch.from_numpy(np.random.rand(8, 3)))\n",
+            "import torch\nimport torch.nn as nn\ntorch.set_default_dtype(torch.float64)\nmodel = nn.Linear(3, 1)\nmodel(torch.randn(2, 3))\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 1)\n    def forward(self, x):\n        return self.fc(x.float())\nNet()(torch.from_numpy(np.random.rand(4, 3)))\n",
+            "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    model(torch.randn(2, 3).double())\n",
+        ],
+    ),
+)

@@ -1,0 +1,68 @@
+"""DG005: integer tensors into float layers, or float indices into an Embedding (H11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.engine.values import is_float, is_int
+from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
+
+_NAMES = {"int64": "Long", "int32": "Int", "uint8": "Byte", "bool": "Bool", "int16": "Short", "int8": "Char"}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for fw in ctx.events.forwards:
+        module = fw.module
+        if fw.nested or not fw.inputs or module.dtype is None:
+            continue
+        x = tensor(fw.inputs[0])
+        if x is None or x.dtype is None:
+            continue
+        use = fw.arg_spans[0] if fw.arg_spans else None
+        related = [Related(x.origin.span, f"the input becomes {x.dtype} here: {x.origin.why}")] if x.origin else []
+        if module.input_kind == "float" and is_int(x.dtype) and not (x.dtype == "uint8" and module.first_layer == "conv") and is_float(module.dtype):
+            want = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}[module.dtype]
+            yield RULE.finding(
+                f"integer input ({dtype_words(x.dtype)}) reaches a {module.dtype} layer: the forward pass fails with "
+                f"\"mat1 and mat2 must have the same dtype, but got {_NAMES.get(x.dtype, x.dtype)} and {want}\"",
+                fw.span,
+                related=related,
+                fixes=convert_fix(ctx, x, use, module.dtype, "features must be floating point"),
+            )
+        elif module.input_kind == "index" and is_float(x.dtype):
+            yield RULE.finding(
+                f"an Embedding needs integer indices but gets {dtype_words(x.dtype)}: \"Expected tensor for argument #1 "
+                "'indices' to have one of the following scalar types: Long, Int\"",
+                fw.span,
+                related=related,
+                fixes=convert_fix(ctx, x, use, "int64", "embedding indices must be integers"),
+            )
+
+
+RULE = Rule(
+    code="DG005",
+    name="integer-input-to-float-layer",
+    severity=Severity.ERROR,
+    summary="integer input into a float layer, or float indices into an Embedding",
+    explanation=(
+        "Integer feature tensors (e.g. from `torch.tensor([[1, 2, 3]])`, `torch.arange(n)` or an "
+        "integer CSV column) cannot go into float layers: \"mat1 and mat2 must have the same dtype, "
+        "but got Long and Float\". Convert features with `.float()`. Embedding is the opposite: it "
+        "needs integer (Long/Int) indices, so convert with `.long()`."
+    ),
+    hazards=("H11",),
+    check=check,
+    examples=RuleExamples(
+        bad=[
+            "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]])\nnn.Linear(3, 1)(x)  # <-\n",
+            "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nidx = torch.rand(5) * 10\nemb(idx)  # <-\n",
+            "import numpy as np\nimport torch\nfrom torch import nn\nlabels = np.random.randint(0, 5, size=(8, 4))\nlayer = nn.Linear(4, 2)\nlayer(torch.from_numpy(labels))  # <-\n",
+        ],
+        good=[
+            "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]]).float()\nnn.Linear(3, 1)(x)\n",
+            "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nemb(torch.randint(0, 10, (5,)))\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Embedding(10, 4), nn.Flatten(), nn.Linear(8, 1))\nmodel(torch.tensor([[1, 2]]))\n",
+        ],
+    ),
+)

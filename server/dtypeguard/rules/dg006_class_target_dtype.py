@@ -1,0 +1,67 @@
+"""DG006: class-index targets of cross_entropy / NLLLoss that are float or int32 (H09)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
+
+_WORD = {"float32": "Float", "float64": "Double", "int32": "Int", "int16": "Short", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool"}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for loss in ctx.events.losses:
+        if loss.kind != "class":
+            continue
+        target = tensor(loss.target)
+        if target is None or target.dtype in (None, "int64", "uint8"):
+            continue
+        if target.dtype.startswith(("float", "bfloat")):
+            # float targets are valid class *probabilities* when shaped like the logits; we only
+            # know it is wrong when the target came out of an integer label source
+            if not _looks_like_labels(target):
+                continue
+        related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
+        yield RULE.finding(
+            f"class-index targets are {dtype_words(target.dtype)}: {loss.name} fails with "
+            f"\"expected target dtype to be Long or Byte, but got {_WORD.get(target.dtype, target.dtype)}\"",
+            loss.span,
+            related=related,
+            fixes=convert_fix(ctx, target, loss.target_span, "int64", "class indices must be int64"),
+        )
+
+
+def _looks_like_labels(target: object) -> bool:
+    from dtypeguard.engine.values import Tensor
+
+    assert isinstance(target, Tensor)
+    why = target.origin.why if target.origin else ""
+    return "from integers" in why
+
+
+RULE = Rule(
+    code="DG006",
+    name="class-target-dtype",
+    severity=Severity.ERROR,
+    summary="cross_entropy / NLLLoss class targets must be int64",
+    explanation=(
+        "For class-index targets, CrossEntropyLoss/NLLLoss need an int64 (or uint8) tensor of shape "
+        "(N,); float or int32 labels fail with \"expected target dtype to be Long or Byte, but got "
+        "Float\" (or \"Int\"). Float targets are only valid as class probabilities with the same "
+        "shape as the logits. Convert labels with `.long()`."
+    ),
+    hazards=("H09",),
+    check=check,
+    examples=RuleExamples(
+        bad=[
+            "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(4, 3)\nlabels = torch.tensor([0, 1, 2, 1], dtype=torch.int32)\nF.cross_entropy(logits, labels)  # <-\n",
+            "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()\nloss = crit(model(torch.randn(8, 5)), y)  # <-\n",
+        ],
+        good=[
+            "import torch\nimport torch.nn.functional as F\nF.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]))\n",
+            "import torch\nimport torch.nn.functional as F\nprobs = torch.softmax(torch.randn(4, 3), dim=1)\nF.cross_entropy(torch.randn(4, 3), probs)\n",
+            "import numpy as np\nimport torch\nfrom torch import nn\ny = torch.from_numpy(np.random.randint(0, 3, size=8))\nnn.CrossEntropyLoss()(torch.randn(8, 3), y)\n",
+        ],
+    ),
+)

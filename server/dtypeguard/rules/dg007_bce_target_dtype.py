@@ -1,0 +1,65 @@
+"""DG007: BCELoss targets that are integer or float64; BCEWithLogits with integer targets (H10)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.engine.values import is_int
+from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
+
+_WORD = {"int64": "Long", "int32": "Int", "float64": "Double", "uint8": "Byte", "bool": "Bool"}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for loss in ctx.events.losses:
+        if loss.kind not in ("bce", "bce_logits"):
+            continue
+        target = tensor(loss.target)
+        output = tensor(loss.output)
+        if target is None or target.dtype is None:
+            continue
+        out_dtype = output.dtype if output is not None else None
+        if loss.kind == "bce":
+            bad = is_int(target.dtype) or (target.dtype == "float64" and out_dtype == "float32")
+            error = f"Found dtype {_WORD.get(target.dtype, target.dtype)} but expected Float"
+        else:
+            bad = is_int(target.dtype) and target.dtype != "bool"
+            error = f"result type Float can't be cast to the desired output type {_WORD.get(target.dtype, target.dtype)}"
+        if not bad:
+            continue
+        related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
+        want = out_dtype if out_dtype and out_dtype.startswith(("float", "bfloat")) else "float32"
+        yield RULE.finding(
+            f"{loss.name} targets are {dtype_words(target.dtype)}: it fails with \"{error}\"",
+            loss.span,
+            related=related,
+            fixes=convert_fix(ctx, target, loss.target_span, want, "BCE targets must match the predictions' float dtype"),
+        )
+
+
+RULE = Rule(
+    code="DG007",
+    name="bce-target-dtype",
+    severity=Severity.ERROR,
+    summary="BCELoss / BCEWithLogitsLoss target of the wrong dtype",
+    explanation=(
+        "BCELoss needs a float target of the same dtype and shape as the predictions; integer "
+        "labels or float64 targets fail with \"Found dtype Long/Double but expected Float\". "
+        "BCEWithLogitsLoss with integer targets fails with \"result type Float can't be cast to the "
+        "desired output type Long\" (a float64 target is accepted there). Use "
+        "`target.float().view_as(output)`."
+    ),
+    hazards=("H10",),
+    check=check,
+    examples=RuleExamples(
+        bad=[
+            "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\ny = torch.randint(0, 2, (8, 1))\nnn.BCELoss()(model(torch.randn(8, 4)), y)  # <-\n",
+            "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(8, 1)\ntarget = torch.tensor([[1], [0], [1], [0], [1], [0], [1], [0]])\nF.binary_cross_entropy_with_logits(logits, target)  # <-\n",
+        ],
+        good=[
+            "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\ny = torch.randint(0, 2, (8, 1)).float()\nnn.BCELoss()(model(torch.randn(8, 4)), y)\n",
+            "import torch\nimport torch.nn.functional as F\nF.binary_cross_entropy_with_logits(torch.randn(8, 1), torch.rand(8, 1).double())\n",
+        ],
+    ),
+)

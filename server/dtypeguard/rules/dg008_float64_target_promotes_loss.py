@@ -1,0 +1,54 @@
+"""DG008: a float64 target silently promotes a regression loss to float64 (H08).
+
+No error in current PyTorch (older releases failed at backward), so this is information: it
+usually means the data pipeline produces float64 somewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule, convert_fix, tensor
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for loss in ctx.events.losses:
+        if loss.kind != "regression":
+            continue
+        target, output = tensor(loss.target), tensor(loss.output)
+        if target is None or output is None or output.dtype != "float32" or target.dtype != "float64":
+            continue
+        related = [Related(target.origin.span, f"the target becomes float64 here: {target.origin.why}")] if target.origin else []
+        yield RULE.finding(
+            f"float64 target with float32 predictions: {loss.name} silently computes in float64 "
+            "(no error in current PyTorch, but the data pipeline is producing float64)",
+            loss.span,
+            related=related,
+            fixes=convert_fix(ctx, target, loss.target_span, "float32", "matches the predictions"),
+        )
+
+
+RULE = Rule(
+    code="DG008",
+    name="float64-target-promotes-loss",
+    severity=Severity.INFORMATION,
+    summary="float64 target promotes MSELoss/L1Loss to float64",
+    explanation=(
+        "In current PyTorch, MSELoss/L1Loss/SmoothL1Loss promote a float64 target and compute the "
+        "loss in float64 without an error; gradients still come back float32. It is harmless but "
+        "wasteful and usually means the data pipeline produces float64. (Older releases failed here "
+        "at `loss.backward()` with \"Found dtype Double but expected Float\"; BCELoss still does.) "
+        "Convert the target with `.float()`."
+    ),
+    hazards=("H08",),
+    check=check,
+    examples=RuleExamples(
+        bad=[
+            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1))\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)  # <-\n",
+        ],
+        good=[
+            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1)).float()\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)\n",
+        ],
+    ),
+)

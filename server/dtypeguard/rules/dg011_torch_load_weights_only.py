@@ -1,0 +1,58 @@
+"""DG011: checkpoints holding pickled objects meet `torch.load`'s `weights_only=True` default (H19)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.engine.values import Const
+from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    ev = ctx.events
+    pickled = [s for s in ev.saves if s.saves_pickled]
+    if not pickled:
+        return
+    for load in ev.loads:
+        if isinstance(load.weights_only, Const) and load.weights_only.value is False:
+            continue
+        if "weights_only" in load.keywords and not isinstance(load.weights_only, Const):
+            continue
+        save = pickled[0]
+        yield RULE.finding(
+            f"this file saves {save.saves_pickled} with `torch.save` (line {save.span.line}), but `torch.load` "
+            "defaults to `weights_only=True` since PyTorch 2.6 and fails with \"Weights only load failed\"",
+            load.span,
+            related=[Related(save.span, f"{save.saves_pickled} is pickled here")],
+            fixes=[
+                FixSpec("add_kwarg", "Add `weights_only=False` (only for files you trust)", load.span, False, (("name", "weights_only"), ("value", "False"))),
+            ],
+            note="Better: save `model.state_dict()` instead of the whole object, and load it into a freshly built model.",
+        )
+
+
+RULE = Rule(
+    code="DG011",
+    name="torch-load-weights-only",
+    severity=Severity.WARNING,
+    summary="torch.load defaults to weights_only=True: pickled objects fail to load",
+    explanation=(
+        "Since PyTorch 2.6, `torch.load` defaults to `weights_only=True` and refuses pickled objects "
+        "other than tensors and basic containers. Checkpoints that include whole models, argparse "
+        "Namespaces or NumPy scalars fail with \"Weights only load failed\". Save only "
+        "`state_dict()`s and Python numbers; allowlist a class with "
+        "`torch.serialization.add_safe_globals`, or pass `weights_only=False` only for files you trust."
+    ),
+    hazards=("H19",),
+    check=check,
+    examples=RuleExamples(
+        bad=[
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model, 'm.pt')\nmodel2 = torch.load('m.pt')  # <-\n",
+        ],
+        good=[
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model.state_dict(), 'm.pt')\nmodel.load_state_dict(torch.load('m.pt'))\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model, 'm.pt')\nmodel2 = torch.load('m.pt', weights_only=False)\n",
+        ],
+    ),
+)

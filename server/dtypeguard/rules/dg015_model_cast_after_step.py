@@ -1,0 +1,57 @@
+"""DG015: the model's dtype changes after its optimizer already has state (H16).
+
+Creating the optimizer before `.to()` is fine in current PyTorch (parameters are the same
+objects); converting after a `step()` leaves Adam's state in the old dtype.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    seen = set()
+    for cast in ctx.events.casts:
+        if not cast.stepped_optimizers or cast.before.dtype is None or cast.after.dtype in (None, cast.before.dtype):
+            continue
+        if cast.span in seen:
+            continue
+        seen.add(cast.span)
+        opt = cast.stepped_optimizers[0]
+        stateful = opt.cls not in ("SGD",) or "momentum" in opt.options
+        if not stateful:
+            continue
+        yield RULE.finding(
+            f"the model is converted from {cast.before.dtype} to {cast.after.dtype} after {opt.cls} already stepped: "
+            f"its state stays {cast.before.dtype} and the next `step()` fails with a dtype mismatch",
+            cast.span,
+            related=[Related(opt.step_span, "the optimizer stepped here")] if opt.step_span else [],
+            note="Convert the model before training starts, or re-create the optimizer (or reload its state_dict) after the conversion.",
+        )
+
+
+RULE = Rule(
+    code="DG015",
+    name="model-cast-after-optimizer-step",
+    severity=Severity.ERROR,
+    summary="model converted to another dtype after the optimizer stepped",
+    explanation=(
+        "In current PyTorch, `model.to()`/`.double()` keeps the same Parameter objects, so an "
+        "optimizer created earlier still works. But once the optimizer has state (after a "
+        "`step()`), changing the model's dtype makes the next `step()` fail (Adam: \"expected dtype "
+        "double for `end` but got dtype float\"). Create the optimizer after the model is on its "
+        "final device and dtype, and never cast the model after training has started."
+    ),
+    hazards=("H16",),
+    check=check,
+    examples=RuleExamples(
+        bad=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nopt.step()\nmodel.double()  # <-\nopt.step()\n"],
+        good=[
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nmodel.double()\nopt.step()\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nopt.step()\nmodel.to('cpu')\n",
+        ],
+    ),
+)

@@ -1,0 +1,51 @@
+"""DG017: a bf16/fp16 activation from inside autocast fed to a float32 layer outside it (H21)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.rules.base import Context, Rule, tensor
+
+_WORD = {"bfloat16": "BFloat16", "float16": "Half"}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for fw in ctx.events.forwards:
+        if fw.nested or fw.autocast or not fw.inputs or fw.module.input_kind != "float":
+            continue
+        x = tensor(fw.inputs[0])
+        if x is None or not x.autocast or x.dtype not in ("bfloat16", "float16") or fw.module.dtype != "float32":
+            continue
+        use = fw.arg_spans[0] if fw.arg_spans else None
+        yield RULE.finding(
+            f"this {x.dtype} activation was produced inside `torch.autocast` and reaches a float32 layer outside it: "
+            f"\"mat1 and mat2 must have the same dtype, but got {_WORD[x.dtype]} and Float\"",
+            fw.span,
+            related=[Related(x.origin.span, "produced inside autocast here")] if x.origin else [],
+            fixes=[FixSpec("append_call", "Convert back: `.float()`", use, True, (("method", "float"),))] if use else [],
+        )
+
+
+RULE = Rule(
+    code="DG017",
+    name="autocast-output-leaks",
+    severity=Severity.ERROR,
+    summary="autocast activation fed to a float32 layer outside autocast",
+    explanation=(
+        "Autocast changes the dtype of op outputs, not of parameters, and only inside the `with` "
+        "block. Tensors that leave the block in bf16/fp16 fail in float32 layers called outside it "
+        "(\"mat1 and mat2 must have the same dtype, but got BFloat16 and Float\"). Run the whole "
+        "forward inside autocast, or `.float()` the activation. Computing the loss outside autocast "
+        "is fine: elementwise losses promote."
+    ),
+    hazards=("H21",),
+    check=check,
+    examples=RuleExamples(
+        bad=["import torch\nfrom torch import nn\nenc = nn.Linear(4, 8)\nhead = nn.Linear(8, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    h = enc(torch.randn(2, 4))\nout = head(h)  # <-\n"],
+        good=[
+            "import torch\nfrom torch import nn\nenc = nn.Linear(4, 8)\nhead = nn.Linear(8, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    h = enc(torch.randn(2, 4))\n    out = head(h)\n",
+            "import torch\nfrom torch import nn\nenc = nn.Linear(4, 8)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    h = enc(torch.randn(2, 4))\nloss = nn.MSELoss()(h, torch.randn(2, 8))\n",
+        ],
+    ),
+)

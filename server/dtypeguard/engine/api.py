@@ -41,15 +41,24 @@ TORCH_SAME_DTYPE = frozenset({
     "concat", "concatenate", "hstack", "vstack", "where", "dropout", "gelu", "leaky_relu",
     "silu", "mean", "sum", "sigmoid_", "neg", "matmul", "mm", "bmm", "einsum", "max_pool2d",
     "avg_pool2d", "normalize", "pad", "interpolate", "clip", "squeeze_", "chunk", "split",
+    "sin", "cos", "tan", "sinh", "cosh", "atan", "asin", "acos", "pow", "square", "erf", "log1p",
+    "expm1", "rsqrt", "reciprocal", "flip", "roll", "repeat_interleave", "tile", "narrow",
+    "index_select", "gather", "masked_fill", "cumsum", "cumprod", "diff", "sign", "std", "var",
+    "max", "min", "amax", "amin", "logsumexp", "addmm", "outer", "kron", "tril", "triu",
 })
+# these give integral values: a float result is "labels computed with float math"
+TORCH_INTEGRAL = frozenset({"floor", "ceil", "round", "trunc", "fix", "floor_divide"})
 TENSOR_SAME_METHODS = frozenset({
     "view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "clone",
     "detach", "flatten", "t", "requires_grad_", "view_as", "reshape_as", "expand", "expand_as",
     "repeat", "squeeze_", "unsqueeze_", "pin_memory", "share_memory_", "sum", "mean", "abs",
     "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "clamp", "clip", "neg", "softmax",
     "log_softmax", "copy", "flip", "roll", "narrow", "select", "index_select", "masked_fill",
-    "detach_", "float_power", "max", "min", "std", "var", "norm", "cumsum", "numpy",
+    "detach_", "max", "min", "std", "var", "norm", "cumsum", "mul", "mul_", "add", "add_",
+    "sub", "sub_", "pow", "square", "neg_", "clamp_", "fill_", "zero_", "normal_", "uniform_",
 })
+# results of these methods on an integer tensor follow the default float dtype
+TRUE_DIV_METHODS = frozenset({"div", "div_", "true_divide", "mean", "std", "var"})
 DTYPE_METHODS: dict[str, str] = {
     "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
     "long": "int64", "int": "int32", "short": "int16", "byte": "uint8", "char": "int8",
@@ -63,15 +72,16 @@ NUMPY_FLOAT64_SOURCES = frozenset({
     "numpy.random.uniform", "numpy.random.standard_normal", "numpy.random.random_sample",
     "numpy.random.sample", "numpy.random.exponential", "numpy.random.beta", "numpy.random.gamma",
     "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.linspace", "numpy.logspace",
-    "numpy.loadtxt", "numpy.genfromtxt", "numpy.eye", "numpy.identity", "numpy.sin", "numpy.cos",
+    "numpy.loadtxt", "numpy.genfromtxt", "numpy.eye", "numpy.identity",
 })
-NUMPY_INT64_SOURCES = frozenset({"numpy.random.randint", "numpy.random.choice", "numpy.random.permutation"})
+NUMPY_INT64_SOURCES = frozenset({"numpy.random.randint", "numpy.random.permutation", "numpy.random.poisson", "numpy.random.binomial"})
 NUMPY_RNG_FLOAT64 = frozenset({"random", "normal", "standard_normal", "uniform", "exponential", "beta", "gamma", "lognormal"})
-NUMPY_RNG_INT64 = frozenset({"integers", "choice", "permutation"})
+NUMPY_RNG_INT64 = frozenset({"integers", "permutation", "poisson", "binomial", "geometric"})
 NUMPY_ARRAY_CTORS = frozenset({"numpy.array", "numpy.asarray", "numpy.ascontiguousarray", "numpy.stack", "numpy.concatenate", "numpy.vstack", "numpy.hstack", "numpy.column_stack"})
 NUMPY_SAME_DTYPE_FUNCS = frozenset({
     "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.clip",
-    "numpy.abs", "numpy.exp", "numpy.log", "numpy.tanh", "numpy.sqrt", "numpy.flip",
+    "numpy.abs", "numpy.exp", "numpy.log", "numpy.tanh", "numpy.sqrt", "numpy.flip", "numpy.sin",
+    "numpy.cos", "numpy.square", "numpy.maximum", "numpy.minimum",
 })
 NUMPY_ARRAY_SAME_METHODS = frozenset({
     "reshape", "transpose", "copy", "squeeze", "flatten", "ravel", "clip", "T", "swapaxes",

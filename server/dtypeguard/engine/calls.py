@@ -71,6 +71,7 @@ class CallsMixin:
     statements: int
     forward_depth: int
     time: int
+    yields: dict[int, list[Value | None]]
 
     def eval(self, node: ast.expr | None, state: State) -> Value | None:
         raise NotImplementedError
@@ -264,6 +265,12 @@ class CallsMixin:
             self.call_stack.pop()
             returned = self.returns.pop()
         state.adopt(end)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_generator(node):
+            yielded = self.yields.pop(id(node), [])
+            value = yielded[0] if yielded else None
+            for other in yielded[1:]:
+                value = join(value, other)
+            return _many(value)
         if not isinstance(node, ast.Lambda) and not end.dead:
             returned.append(Const(None))
         if not returned:
@@ -386,6 +393,16 @@ class CallsMixin:
                     items += [a, a]
                 return TupleV(tuple(items)) if items else None
             return None
+        if root == "random" and len(parts) == 2:
+            if last in ("randint", "randrange", "getrandbits"):
+                return Tensor("pyint")
+            if last in ("random", "uniform", "gauss", "normalvariate", "betavariate"):
+                return Tensor("pyfloat")
+            return None
+        if name == "argparse.ArgumentParser":
+            return Ref(self.alloc(state, InstanceObj("argparse:ArgumentParser", None)))
+        if name in ("argparse.Namespace", "types.SimpleNamespace"):
+            return Ref(self.alloc(state, InstanceObj("argparse:Namespace", None)))
         if last == "tqdm" and arg0 is not None:
             return arg0
         if last in api.THIRD_PARTY_OPTIMIZERS:
@@ -407,7 +424,11 @@ class CallsMixin:
         if name == "zip":
             return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
         if name == "float":
-            return Tensor("pyfloat", None, None) if not isinstance(arg0, Const) else Const(float(arg0.value)) if isinstance(arg0.value, (int, float)) else None
+            return Tensor("pyfloat")
+        if name == "int":
+            return Tensor("pyint")
+        if name == "sum" and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
+            return arg0.value[1] if isinstance(arg0.value[1], Tensor) and arg0.value[1].kind in ("pyint", "pyfloat") else None
         return None
 
     def call_numpy(self, name: str, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
@@ -436,13 +457,28 @@ class CallsMixin:
                 return Tensor("ndarray", data, "cpu", self.origin(node, "NumPy makes float64 arrays from Python floats" if data == "float64" else f"np.{last}(...)"))
             if isinstance(arg0, Tensor):
                 return replace(arg0, kind="ndarray", device="cpu")
+            items: list[Value | None] = []
+            if isinstance(arg0, TupleV):
+                items = list(arg0.items)
+            elif isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
+                items = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]
+            arrays = [i for i in items if isinstance(i, Tensor) and i.kind == "ndarray"]
+            if arrays and len(arrays) == len(items) and len({a.dtype for a in arrays}) == 1:
+                return replace(arrays[0], kind="ndarray")
             return Tensor("ndarray", None, "cpu")
+        if name in ("numpy.mean", "numpy.sum", "numpy.std", "numpy.max", "numpy.min", "numpy.median", "numpy.var"):
+            if isinstance(arg0, Tensor) and arg0.kind == "ndarray" and "axis" not in kwargs and len(args) == 1:
+                dtype = arg0.dtype if is_float(arg0.dtype) else ("float64" if name in ("numpy.mean", "numpy.std", "numpy.var", "numpy.median") else arg0.dtype)
+                return Tensor("npscalar", dtype, "cpu", self.origin(node, f"np.{last} returns a NumPy scalar"))
+            return None
         if name == "numpy.arange":
             if dtype_kw:
                 return Tensor("ndarray", dtype_kw, "cpu")
             kinds = {type(a.value) for a in args if isinstance(a, Const)}
             if float in kinds:
                 return Tensor("ndarray", "float64", "cpu", self.origin(node, "np.arange with float steps"))
+            if kinds == {int} and len(kinds) == 1 and all(isinstance(a, Const) for a in args):
+                return Tensor("ndarray", "int64", "cpu", self.origin(node, "np.arange of ints gives int64"))
             return Tensor("ndarray", None, "cpu")
         if name in api.NUMPY_SAME_DTYPE_FUNCS and isinstance(arg0, Tensor):
             return arg0
@@ -466,10 +502,15 @@ class CallsMixin:
                 kinds.add("np:" + v.dtype)
             elif isinstance(v, Tensor) and v.kind == "pyfloat":
                 kinds.add("float")
+            elif isinstance(v, Tensor) and v.kind == "pyint":
+                kinds.add("int")
+            elif isinstance(v, Const) and isinstance(v.value, tuple) and v.value[:1] == (MANY,):
+                item = v.value[1]
+                walk(item if isinstance(item, Value) else None)
             else:
                 kinds.add("?")
 
-        if not isinstance(value, TupleV):
+        if not isinstance(value, TupleV) and not (isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,)):
             return None
         walk(value)
         if "?" in kinds or not kinds:
@@ -527,19 +568,41 @@ class CallsMixin:
             self.events.loads.append(TorchLoad(span, self.tick(), frozenset(k for k in kwargs), kwargs.get("weights_only"), span))
             return None
         if last == "save" and len(parts) == 2:
-            obj = state.heap.get(arg0.oid) if isinstance(arg0, Ref) else None
-            what = ""
-            if isinstance(obj, ModuleObj):
-                what = "a whole nn.Module"
-            elif isinstance(obj, OptimizerObj):
-                what = "a whole optimizer"
-            self.events.saves.append(TorchSave(span, self.tick(), bool(what), what))
+            what = self.pickled_what(arg0, state)
+            self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what))
             return None
         if last == "autocast":
             return self.autocast_ctx(parts, args, kwargs)
         if last == "GradScaler":
             return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
         return self.call_tensor_function(name, parts, last, args, kwargs, node, state)
+
+    def pickled_what(self, value: Value | None, state: State, depth: int = 0) -> str:
+        """What in a `torch.save`d object the weights-only unpickler will refuse ("" if nothing known)."""
+        if depth > 4:
+            return ""
+        if isinstance(value, Ref):
+            obj = state.heap.get(value.oid)
+            if isinstance(obj, ModuleObj):
+                return "a whole nn.Module"
+            if isinstance(obj, OptimizerObj):
+                return ""  # an optimizer object pickles its state dicts: not a weights-only refusal we can vouch for
+            if isinstance(obj, InstanceObj) and obj.cls == "argparse:Namespace":
+                return "an argparse Namespace"
+            return ""
+        if isinstance(value, Tensor) and value.kind == "npscalar":
+            return "a NumPy scalar"
+        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
+            for item in value.value[1]:
+                found = self.pickled_what(item if isinstance(item, Value) else None, state, depth + 1)
+                if found:
+                    return found
+        if isinstance(value, TupleV):
+            for item in value.items:
+                found = self.pickled_what(item, state, depth + 1)
+                if found:
+                    return found
+        return ""
 
     def autocast_ctx(self, parts: list[str], args: list[Value | None], kwargs: dict[str, Value | None]) -> Value:
         device = None
@@ -683,9 +746,6 @@ class CallsMixin:
             dataset = args[0] if args else kwargs.get("dataset") or kwargs.get("data_source")
             shuffle = kwargs.get("shuffle")
             is_shuffle = last == "RandomSampler" or (isinstance(shuffle, Const) and shuffle.value is True)
-            if last == "DataLoader" and isinstance(kwargs.get("sampler"), Ref):
-                sampler = state.heap.get(kwargs["sampler"].oid)  # type: ignore[union-attr]
-                is_shuffle = is_shuffle or (isinstance(sampler, LoaderObj) and sampler.shuffle)
             generator = kwargs.get("generator")
             gen_device = None
             if isinstance(generator, Const) and isinstance(generator.value, tuple) and generator.value[:1] == ("generator",):
@@ -728,6 +788,8 @@ class CallsMixin:
         if len(parts) == 2 and last in api.TORCH_LIKE_FACTORIES and isinstance(arg0, Tensor):
             like_dtype = self.dtype_of(kwargs["dtype"]) if "dtype" in kwargs else arg0.dtype
             return replace(arg0, dtype=like_dtype, kind="tensor")
+        if len(parts) == 2 and last in api.TORCH_INTEGRAL and isinstance(arg0, Tensor):
+            return replace(arg0, from_ints=is_float(arg0.dtype), origin=self.origin(node, f"torch.{last} keeps the float dtype"))
         if len(parts) == 2 and last in api.TORCH_SAME_DTYPE:
             items: list[Value | None] = list(args)
             if last in ("stack", "cat", "concat", "concatenate", "hstack", "vstack") and isinstance(arg0, TupleV):
@@ -782,7 +844,7 @@ class CallsMixin:
                 if arg0.kind in ("ndarray", "npscalar"):
                     why = f"torch.{last} keeps the NumPy dtype ({arg0.dtype})"
                     origin = replace(arg0.origin, why=why + (f"; the array was created at line {arg0.origin.span.line}" if arg0.origin else "")) if arg0.origin else self.origin(node, why)
-                    return Tensor("tensor", arg0.dtype, dev, origin, dev_origin)
+                    return Tensor("tensor", arg0.dtype, dev, origin, dev_origin, from_ints=arg0.from_ints)
                 if arg0.kind == "tensor":
                     return replace(arg0, device=dev, dev_origin=dev_origin)
                 if arg0.kind == "pyfloat":
@@ -838,6 +900,11 @@ class CallsMixin:
             )
         )
         arg0 = args[0] if args else None
+        if (
+            module.input_kind == "float" and isinstance(arg0, Tensor) and arg0.kind == "tensor" and not state.autocast
+            and arg0.dtype is not None and module.dtype is not None and arg0.dtype != module.dtype
+        ):
+            return None  # this forward raises; nothing flows on from it
         if module.first_layer == "passthrough" or (module.first_layer == "" and module.dtype is None and not module.cls.startswith("user:")):
             return arg0 if isinstance(arg0, Tensor) else None
         if module.cls.startswith("user:"):
@@ -892,6 +959,14 @@ class CallsMixin:
                     if isinstance(opt, OptimizerObj):
                         self.optimizer_step(args[0].oid, opt, node, state, scaler=True, counts=method == "step")
                 return None
+            if isinstance(obj, InstanceObj) and obj.klass is not None:
+                func = obj.klass.method(method)
+                if func is not None:
+                    return self.call_function(func, [receiver, *args], kwargs, state)
+                return None
+            if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser" and method in ("parse_args", "parse_known_args"):
+                ns = Ref(self.alloc(state, InstanceObj("argparse:Namespace", None)))
+                return ns if method == "parse_args" else TupleV((ns, None))
             if isinstance(obj, InstanceObj):
                 if obj.cls.startswith("sklearn:") and method in ("fit_transform", "transform"):
                     arg0 = args[0] if args else None
@@ -912,8 +987,8 @@ class CallsMixin:
         if t.kind in ("ndarray", "npscalar"):
             if method == "astype":
                 dtype: str | None = self.dtype_of(arg0, numpy=True)
-                why = f".astype({dtype})" + (" from integers" if t.dtype and not is_float(t.dtype) and is_float(dtype) else "")
-                return Tensor(t.kind, dtype, "cpu", Origin(here.span, why) if dtype else None)
+                from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(dtype))
+                return Tensor(t.kind, dtype, "cpu", Origin(here.span, f".astype({dtype})") if dtype else None, from_ints=from_ints)
             if method in api.NUMPY_ARRAY_SAME_METHODS or method in ("mean", "sum", "std", "max", "min"):
                 return t
             if method in ("item", "tolist"):
@@ -923,10 +998,8 @@ class CallsMixin:
             return None
         if method in api.DTYPE_METHODS and not args:
             dtype = api.DTYPE_METHODS[method]
-            why = f".{method}() makes it {dtype}"
-            if t.dtype and not is_float(t.dtype) and is_float(dtype):
-                why += " from integers"
-            return replace(t, dtype=dtype, origin=Origin(here.span, why))
+            from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(dtype))
+            return replace(t, dtype=dtype, origin=Origin(here.span, f".{method}() makes it {dtype}"), from_ints=from_ints)
         if method in ("to", "type"):
             dtype = t.dtype
             dev: str | None = t.device
@@ -970,6 +1043,10 @@ class CallsMixin:
             if t.dtype and is_float(t.dtype):
                 return Tensor("pyfloat", None, None, t.origin)
             return None
+        if method in api.TORCH_INTEGRAL:
+            return replace(t, from_ints=is_float(t.dtype), origin=Origin(here.span, f".{method}() keeps the float dtype"))
+        if method in api.TRUE_DIV_METHODS:
+            return t if is_float(t.dtype) else replace(t, dtype=None, origin=None)
         if method in api.TENSOR_SAME_METHODS:
             return t
         return None
@@ -1044,6 +1121,10 @@ class CallsMixin:
         self.events.steps.append(OptimizerStep(span, self.tick(), opt, module if isinstance(module, ModuleObj) else None, scaler))
         if counts:
             state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span)
+
+
+def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in ast.walk(node))
 
 
 def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str, str]:

@@ -130,10 +130,13 @@ class Events:
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
 
 
-@dataclass
-class HoverFact:
+@dataclass(frozen=True)
+class ValueFact:
     span: Span
-    text: str
+    name: str
+    value: Value
+    obj: object  # the heap object a Ref/Params pointed to at that moment
+    store: bool  # an assignment target (inlay hints go there)
 
 
 @dataclass
@@ -141,6 +144,6 @@ class Facts:
     """Position-indexed facts for hovers and inlay hints."""
 
     defaults_at: dict[int, tuple[Default, Default]] = field(default_factory=dict)
-    values: list[tuple[Span, str, Value | None, object]] = field(default_factory=list)  # (span, name, value, heap obj)
+    values: list[ValueFact] = field(default_factory=list)
     calls: list[tuple[Span, str]] = field(default_factory=list)  # (callee span, qualified name)
     origins: dict[Span, Origin] = field(default_factory=dict)

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from dtypeguard.engine import api
 from dtypeguard.engine.calls import CallsMixin
-from dtypeguard.engine.events import Events, Facts
+from dtypeguard.engine.events import Events, Facts, ValueFact
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.state import State, join_states
 from dtypeguard.engine.values import (
@@ -57,6 +57,7 @@ class Interpreter(CallsMixin):
         self.returns: list[list[Value | None]] = []
         self.loop_depth = 0
         self.forward_depth = 0
+        self.yields: dict[int, list[Value | None]] = {}
 
     # --- driver ----------------------------------------------------------------------------
 
@@ -293,6 +294,8 @@ class Interpreter(CallsMixin):
         if isinstance(target, ast.Name):
             state.bind(target.id, value)
             self.record(target, target.id, value, state)
+            if isinstance(value, Device) and state.locals is None:
+                self.events.device_vars.append((target.id, self.index.span(target)))
         elif isinstance(target, (ast.Tuple, ast.List)):
             items = self.unpack(value, len(target.elts))
             for elt, item in zip(target.elts, items, strict=True):
@@ -330,7 +333,8 @@ class Interpreter(CallsMixin):
         if value is None or not isinstance(value, (Tensor, Ref, Params, Device, DType)):
             return
         obj = state.heap.get(value.oid) if isinstance(value, (Ref, Params)) else None
-        self.facts.values.append((self.index.span(node), name, value, obj))
+        store = isinstance(getattr(node, "ctx", None), ast.Store)
+        self.facts.values.append(ValueFact(self.index.span(node), name, value, obj, store))
 
     # --- expressions -------------------------------------------------------------------------
 
@@ -370,8 +374,10 @@ class Interpreter(CallsMixin):
             return join(a, b)
         if isinstance(node, (ast.Compare, ast.BoolOp)):
             parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
-            for part in parts:
-                self.eval(part, state)
+            values = [self.eval(part, state) for part in parts]
+            first = values[0]
+            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray"):
+                return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin)
             return None
         if isinstance(node, ast.Lambda):
             return Func(node, "<lambda>")
@@ -380,8 +386,14 @@ class Interpreter(CallsMixin):
         if isinstance(node, ast.DictComp):
             return None
         if isinstance(node, ast.Dict):
-            for v in node.values:
-                self.eval(v, state)
+            items = tuple(self.eval(v, state) for v in node.values)
+            return Const(("dict", items))
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            value = self.eval(node.value, state) if node.value is not None else None
+            if isinstance(node, ast.YieldFrom):
+                value = self.element_of(value, state)
+            if self.call_stack:
+                self.yields.setdefault(id(self.call_stack[-1]), []).append(value)
             return None
         if isinstance(node, ast.NamedExpr):
             value = self.eval(node.value, state)
@@ -402,7 +414,7 @@ class Interpreter(CallsMixin):
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)
         state.heap = inner.heap
-        if isinstance(element, Tensor):
+        if isinstance(element, (Tensor, TupleV)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
             return Const(("many", element))
         return None
 
@@ -482,6 +494,10 @@ class Interpreter(CallsMixin):
             if tensor.dtype and tensor.dtype.startswith(("int", "uint")) and (isinstance(op, ast.Div) or isinstance(other.value, float)):
                 return replace(tensor, dtype="float64", origin=replace(origin, why="NumPy int / number gives float64"))
             return tensor
+        if tensor.kind in ("pyfloat", "pyint"):
+            if tensor.kind == "pyint" and not isinstance(op, ast.Div) and isinstance(other.value, int):
+                return tensor
+            return Tensor("pyfloat")
         if tensor.kind == "tensor":
             if tensor.dtype and tensor.dtype.startswith(("int", "uint", "bool")) and (isinstance(op, ast.Div) or isinstance(other.value, float)):
                 return replace(tensor, dtype=None, origin=None)  # follows the default dtype; not tracked

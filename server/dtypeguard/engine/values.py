@@ -69,6 +69,7 @@ class Tensor(Value):
     dev_origin: Origin | None = None
     autocast: bool = False  # produced inside torch.autocast
     site: Span | None = None  # the call that created this torch tensor (where a fix converts)
+    from_ints: bool = False  # floats made by casting integers (labels stored as float)
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)

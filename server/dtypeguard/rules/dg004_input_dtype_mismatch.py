@@ -33,8 +33,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         if fw.nested or module.input_kind != "float" or fw.autocast or not fw.inputs:
             continue
         x = tensor(fw.inputs[0])
-        if x is None or module.dtype is None or not is_float(module.dtype):
-            continue
+        if x is None or module.dtype is None or not is_float(module.dtype) or x.autocast:
+            continue  # autocast outputs leaking out are DG017's
         uint8_image = x.dtype == "uint8" and module.first_layer == "conv"
         if not (is_float(x.dtype) and x.dtype != module.dtype) and not uint8_image:
             continue

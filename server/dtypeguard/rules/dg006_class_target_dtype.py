@@ -36,8 +36,7 @@ def _looks_like_labels(target: object) -> bool:
     from dtypeguard.engine.values import Tensor
 
     assert isinstance(target, Tensor)
-    why = target.origin.why if target.origin else ""
-    return "from integers" in why
+    return target.from_ints
 
 
 RULE = Rule(

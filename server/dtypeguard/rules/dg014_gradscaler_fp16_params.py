@@ -11,9 +11,9 @@ from dtypeguard.rules.base import Context, Rule
 def check(ctx: Context) -> Iterator[Finding]:
     seen = set()
     for step in ctx.events.steps:
-        if not step.scaler or step.module is None or step.module.dtype != "float16" or step.span in seen:
+        if not step.scaler or step.module is None or step.module.dtype != "float16" or step.opt.origin in seen:
             continue
-        seen.add(step.span)
+        seen.add(step.opt.origin)  # the first unscale raises; later calls on it never run
         related = [Related(step.module.dtype_origin.span, "the parameters become float16 here")] if step.module.dtype_origin else []
         yield RULE.finding(
             "GradScaler with float16 parameters: the step fails with \"Attempting to unscale FP16 gradients.\"",

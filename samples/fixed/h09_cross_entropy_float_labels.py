@@ -1,0 +1,22 @@
+"""H09 fixed: class labels are int64 class indices of shape (N,)."""
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+rng = np.random.default_rng(7)
+features = rng.normal(size=(300, 10)).astype(np.float32)
+labels = rng.integers(0, 3, size=300).astype(np.float32)  # e.g. read from a float CSV column
+
+X = torch.tensor(features)
+y = torch.tensor(labels).long()
+
+model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 3))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+
+for epoch in range(20):
+    optimizer.zero_grad()
+    logits = model(X)
+    loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()

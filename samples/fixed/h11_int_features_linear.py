@@ -1,0 +1,27 @@
+"""H11 fixed: the integer counts are built as a float32 tensor."""
+import random
+
+import torch
+from torch import nn
+
+
+def load_counts(n=100):
+    random.seed(0)
+    rows = [[random.randint(0, 20) for _ in range(5)] for _ in range(n)]
+    targets = [float(sum(r)) / 100.0 for r in rows]
+    return torch.tensor(rows, dtype=torch.float32), torch.tensor(targets).unsqueeze(1)
+
+
+def main():
+    counts, target = load_counts()
+    model = nn.Linear(5, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+    for epoch in range(10):
+        optimizer.zero_grad()
+        loss = nn.functional.mse_loss(model(counts), target)
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    main()

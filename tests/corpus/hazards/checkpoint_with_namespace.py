@@ -1,0 +1,24 @@
+import argparse
+import os
+import tempfile
+
+import torch
+import torch.nn as nn
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--hidden", type=int, default=16)
+args = parser.parse_args([])
+
+model = nn.Sequential(nn.Linear(3, args.hidden), nn.ReLU(), nn.Linear(args.hidden, 1))
+optimizer = torch.optim.Adam(model.parameters())
+
+path = os.path.join(tempfile.mkdtemp(), "run.ckpt")
+torch.save({"args": args, "model": model.state_dict()}, path)
+
+checkpoint = torch.load(path, map_location="cpu")  # expect: DG011
+model.load_state_dict(checkpoint["model"])
+
+x, y = torch.randn(10, 3), torch.randn(10, 1)
+optimizer.zero_grad()
+nn.functional.mse_loss(model(x), y).backward()
+optimizer.step()

@@ -72,6 +72,7 @@ class CallsMixin:
     forward_depth: int
     time: int
     yields: dict[int, list[Value | None]]
+    optimizers_of: dict[int, list[int]]
 
     def eval(self, node: ast.expr | None, state: State) -> Value | None:
         raise NotImplementedError
@@ -733,6 +734,8 @@ class CallsMixin:
         cls = name.rsplit(".", 1)[-1]
         opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options)
         oid = self.alloc(state, opt)
+        if module_oid is not None:
+            self.optimizers_of.setdefault(module_oid, []).append(oid)
         module = state.heap.get(module_oid) if module_oid is not None else None
         self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None))
         return Ref(oid)
@@ -1103,7 +1106,8 @@ class CallsMixin:
                 after = replace(after, dtype=None)
             state.heap[oid] = after
             self._cast_children(obj, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None, state)
-            stepped = tuple(o for o in state.heap.values() if isinstance(o, OptimizerObj) and o.module == oid and o.stepped)
+            owners = (state.heap.get(o) for o in self.optimizers_of.get(oid, ()))
+            stepped = tuple(o for o in owners if isinstance(o, OptimizerObj) and o.stepped)
             self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped))
         return ref
 

@@ -58,11 +58,12 @@ class Interpreter(CallsMixin):
         self.loop_depth = 0
         self.forward_depth = 0
         self.yields: dict[int, list[Value | None]] = {}
+        self.optimizers_of: dict[int, list[int]] = {}
 
     # --- driver ----------------------------------------------------------------------------
 
     def run(self) -> None:
-        state = State({}, None, {})
+        state = State.fresh()
         state = self.exec_block(self.tree.body, state)
         self._run_uncalled(state)
 
@@ -413,7 +414,7 @@ class Interpreter(CallsMixin):
             iterable = self.eval(gen.iter, inner)
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)
-        state.heap = inner.heap
+        state.heap = inner.heap  # comprehension effects (rare) are kept
         if isinstance(element, (Tensor, TupleV)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
             return Const(("many", element))
         return None

@@ -8,6 +8,7 @@ libcst for fixes, which need the concrete syntax. `ast` columns are UTF-8 byte o
 from __future__ import annotations
 
 import ast
+import gc
 import warnings
 from dataclasses import dataclass
 
@@ -58,6 +59,8 @@ def parse(text: str) -> ast.Module | ParseFailure:
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         return ParseFailure("cannot parse: the file contains a NUL byte", Span(line, 0, line, 0))
+    enabled = gc.isenabled()
+    gc.disable()  # a parse allocates a million acyclic nodes: collecting during it is quadratic
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarning for invalid escapes etc.
@@ -68,3 +71,6 @@ def parse(text: str) -> ast.Module | ParseFailure:
         return ParseFailure(f"cannot parse: {exc.msg}", Span(line, col, line, col + 1))
     except (RecursionError, MemoryError, ValueError) as exc:
         return ParseFailure(f"cannot parse: {type(exc).__name__}", Span(1, 0, 1, 0))
+    finally:
+        if enabled:
+            gc.enable()

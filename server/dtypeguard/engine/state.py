@@ -1,16 +1,116 @@
 """The abstract machine state at one point of execution, and how two states merge.
 
-A state is cheap to copy (three dicts) because branches copy it; mutable PyTorch objects are
-heap entries so `model.cuda()` through any alias updates the one object.
+Branches copy the state, so copying must be cheap even in a 50,000-line file: module globals
+and the heap are *scopes*, a chain of small dicts. A branch gets a child scope; joining two
+branches folds their few changes back into the parent. Work is proportional to what a branch
+changed, not to the size of the file (plain dict copies made the engine quadratic).
+Mutable PyTorch objects are heap entries so `model.cuda()` through any alias updates the one
+object.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Generic, TypeVar
 
 from dtypeguard.engine.events import Default
 from dtypeguard.engine.values import HeapObj, Value, join, join_device, join_obj
 
 BUILTIN_DTYPE = Default("float32")
 BUILTIN_DEVICE = Default("cpu")
+MAX_DEPTH = 24  # deeper chains are flattened so lookups stay fast
+
+T = TypeVar("T")
+_MISSING = object()
+
+
+class Scope(Generic[T]):
+    """A dict with a parent: reads fall through, writes stay local until folded back."""
+
+    __slots__ = ("depth", "parent", "vars")
+
+    def __init__(self, parent: Scope[T] | None = None, values: dict[object, T] | None = None) -> None:
+        self.vars: dict[object, T] = values if values is not None else {}
+        self.parent = parent
+        self.depth: int = parent.depth + 1 if parent is not None else 0
+
+    def get(self, key: object, default: T | None = None) -> T | None:
+        scope: Scope[T] | None = self
+        while scope is not None:
+            value = scope.vars.get(key, _MISSING)
+            if value is not _MISSING:
+                return value  # type: ignore[return-value]
+            scope = scope.parent
+        return default
+
+    def __contains__(self, key: object) -> bool:
+        return self.get(key, _MISSING) is not _MISSING  # type: ignore[arg-type]
+
+    def __getitem__(self, key: object) -> T:
+        value = self.get(key, _MISSING)  # type: ignore[arg-type]
+        if value is _MISSING:
+            raise KeyError(key)
+        return value  # type: ignore[return-value]
+
+    def __setitem__(self, key: object, value: T) -> None:
+        self.vars[key] = value
+
+    def child(self) -> Scope[T]:
+        if self.depth >= MAX_DEPTH:
+            return Scope(Scope(None, self.flat()))
+        return Scope(self)
+
+    def flat(self) -> dict[object, T]:
+        chain: list[Scope[T]] = []
+        scope: Scope[T] | None = self
+        while scope is not None:
+            chain.append(scope)
+            scope = scope.parent
+        out: dict[object, T] = {}
+        for s in reversed(chain):
+            out.update(s.vars)
+        return out
+
+    def items(self) -> Iterator[tuple[object, T]]:
+        return iter(self.flat().items())
+
+
+def fold_scopes(a: Scope[T], b: Scope[T], merge: object) -> Scope[T]:
+    """Join two scopes that branched from a common parent, writing into that parent."""
+    merge_fn = merge  # (va | _MISSING, vb | _MISSING) -> value
+    if a is b:
+        return a
+    if a.parent is b:
+        base, keys = b, set(a.vars)
+    elif b.parent is a:
+        base, keys = a, set(b.vars)
+    elif a.parent is not None and a.parent is b.parent:
+        base, keys = a.parent, set(a.vars) | set(b.vars)
+    else:
+        fa, fb = a.flat(), b.flat()
+        out: dict[object, T] = {}
+        for key in fa.keys() | fb.keys():
+            out[key] = merge_fn(fa.get(key, _MISSING), fb.get(key, _MISSING))  # type: ignore[operator]
+        return Scope(None, out)
+    for key in keys:
+        base.vars[key] = merge_fn(a.get(key, _MISSING), b.get(key, _MISSING))  # type: ignore[operator, arg-type]
+    return base
+
+
+def _merge_values(a: object, b: object) -> Value | None:
+    if a is _MISSING or b is _MISSING:
+        return None  # bound on one path only: unknown after the join
+    if a is b or a == b:
+        return a  # type: ignore[return-value]
+    return join(a, b)  # type: ignore[arg-type]
+
+
+def _merge_objs(a: object, b: object) -> HeapObj:
+    if a is _MISSING:
+        return b  # type: ignore[return-value]
+    if b is _MISSING:
+        return a  # type: ignore[return-value]
+    return join_obj(a, b)  # type: ignore[arg-type]
 
 
 class State:
@@ -18,9 +118,9 @@ class State:
 
     def __init__(
         self,
-        globals_: dict[str, Value | None],
+        globals_: Scope[Value | None],
         locals_: dict[str, Value | None] | None,
-        heap: dict[int, HeapObj],
+        heap: Scope[HeapObj],
         ddtype: Default = BUILTIN_DTYPE,
         ddevice: Default = BUILTIN_DEVICE,
         autocast: str | None = None,
@@ -33,11 +133,15 @@ class State:
         self.autocast = autocast
         self.dead = False
 
+    @staticmethod
+    def fresh() -> State:
+        return State(Scope(), None, Scope())
+
     def copy(self) -> State:
         new = State(
-            dict(self.globals),
+            self.globals.child(),
             dict(self.locals) if self.locals is not None else None,
-            dict(self.heap),
+            self.heap.child(),
             self.ddtype,
             self.ddevice,
             self.autocast,
@@ -51,8 +155,10 @@ class State:
         return self.globals.get(name)
 
     def bind(self, name: str, value: Value | None) -> None:
-        scope = self.locals if self.locals is not None else self.globals
-        scope[name] = value
+        if self.locals is not None:
+            self.locals[name] = value
+        else:
+            self.globals[name] = value
 
     def adopt(self, other: State) -> None:
         """Take over the shared parts (globals, heap, defaults) after a callee returns."""
@@ -62,14 +168,10 @@ class State:
         self.ddevice = other.ddevice
 
 
-def _join_scope(a: dict[str, Value | None], b: dict[str, Value | None]) -> dict[str, Value | None]:
+def _join_locals(a: dict[str, Value | None], b: dict[str, Value | None]) -> dict[str, Value | None]:
     if a is b:
         return a
-    out: dict[str, Value | None] = {}
-    for key in a.keys() | b.keys():
-        va, vb = a.get(key), b.get(key)
-        out[key] = va if va is vb or va == vb else join(va, vb)
-    return out
+    return {key: _merge_values(a.get(key, _MISSING), b.get(key, _MISSING)) for key in a.keys() | b.keys()}
 
 
 def _join_default(a: Default, b: Default, device: bool) -> Default:
@@ -79,21 +181,33 @@ def _join_default(a: Default, b: Default, device: bool) -> Default:
     return Default(value, a.span or b.span, a.call or b.call)
 
 
+def _survivor(dead: State, alive: State) -> State:
+    """One branch died (returned/raised): the survivor continues; fold a sibling copy back."""
+    if alive.globals.parent is not None and alive.globals.parent is dead.globals.parent:
+        alive.globals = fold_scopes(alive.globals, alive.globals.parent, _merge_keep_first)
+    if alive.heap.parent is not None and alive.heap.parent is dead.heap.parent:
+        alive.heap = fold_scopes(alive.heap, alive.heap.parent, _merge_keep_first)
+    return alive
+
+
+def _merge_keep_first(a: object, b: object) -> object:
+    return b if a is _MISSING else a
+
+
 def join_states(a: State, b: State) -> State:
-    if a.dead:
-        return b
-    if b.dead:
+    if a.dead and b.dead:
         return a
-    heap = dict(a.heap)
-    for oid, obj in b.heap.items():
-        heap[oid] = join_obj(heap[oid], obj) if oid in heap else obj
+    if a.dead:
+        return _survivor(a, b)
+    if b.dead:
+        return _survivor(b, a)
     locals_ = None
     if a.locals is not None and b.locals is not None:
-        locals_ = _join_scope(a.locals, b.locals)
+        locals_ = _join_locals(a.locals, b.locals)
     return State(
-        _join_scope(a.globals, b.globals),
+        fold_scopes(a.globals, b.globals, _merge_values),
         locals_,
-        heap,
+        fold_scopes(a.heap, b.heap, _merge_objs),
         _join_default(a.ddtype, b.ddtype, device=False),
         _join_default(a.ddevice, b.ddevice, device=True),
         a.autocast if a.autocast == b.autocast else None,

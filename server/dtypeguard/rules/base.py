@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.values import Tensor, Value
 from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
 
+T = TypeVar("T")
 DOCS_URL = "https://github.com/dtypeguard/dtypeguard/blob/main/docs/rules.md"
 
 
@@ -23,6 +25,13 @@ class Context:
     facts: Facts
     index: LineIndex
     text: str
+    _memo: dict[str, Any] = field(default_factory=dict)
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """Indexes several rules share, built once per check (rules stay linear in the file)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]  # type: ignore[no-any-return]
 
     def snippet(self, span: Span) -> str:
         if span.line == span.end_line:

@@ -15,6 +15,14 @@ from dtypeguard.rules.base import Context, Rule
 
 def check(ctx: Context) -> Iterator[Finding]:
     ev = ctx.events
+    if not ev.set_defaults:
+        return
+    last_use: dict[int, int] = {}
+    for fw in ev.forwards:
+        last_use[fw.oid] = max(last_use.get(fw.oid, 0), fw.time)
+    for new in ev.optimizers:
+        if new.opt.module is not None:
+            last_use[new.opt.module] = max(last_use.get(new.opt.module, 0), new.time)
     for sd in ev.set_defaults:
         changed_dtype = sd.dtype.value != sd.prev_dtype.value and sd.dtype.value is not None
         changed_device = sd.device.value != sd.prev_device.value and sd.device.value is not None
@@ -24,10 +32,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         for time, span, oid, module in ev.creations:
             if time >= sd.time:
                 continue
-            used_later = any(f.oid == oid and f.time > sd.time for f in ev.forwards) or any(
-                o.opt.module == oid and o.time > sd.time for o in ev.optimizers
-            )
-            if not used_later:
+            if last_use.get(oid, 0) <= sd.time:
                 continue
             if (changed_dtype and module.dtype == sd.prev_dtype.value) or (changed_device and module.device == sd.prev_device.value):
                 stale.append((span, module))

@@ -14,13 +14,20 @@ from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
 
-def param_dtype_at_step(ctx: Context, oid: int) -> tuple[str | None, ModuleObj | None]:
+def param_dtype_at_step(ctx: Context, index: int) -> tuple[str | None, ModuleObj | None]:
     """The parameters' dtype when the optimizer first steps (or at construction if it never does)."""
-    for step in ctx.events.steps:
-        if step.opt.origin == ctx.events.optimizers[oid].opt.origin and step.module is not None:
-            return step.module.dtype, step.module
-    module = ctx.events.optimizers[oid].module
+    first_steps = ctx.memo("first_steps", lambda: _first_steps(ctx))
+    new = ctx.events.optimizers[index]
+    module = first_steps.get(new.opt.origin, new.module)
     return (module.dtype if module else None), module
+
+
+def _first_steps(ctx: Context) -> dict[object, ModuleObj | None]:
+    out: dict[object, ModuleObj | None] = {}
+    for step in ctx.events.steps:
+        if step.module is not None:
+            out.setdefault(step.opt.origin, step.module)
+    return out
 
 
 def check(ctx: Context) -> Iterator[Finding]:

@@ -1,0 +1,84 @@
+"""`dtypeguard verify [--device cpu|cuda|auto] [--python PATH] [--timeout S]
+[--format text|json] FILE [-- SCRIPT_ARGS...]`
+
+Exit codes: 0 ok (warnings included); 1 error, no-step, timeout, crashed, cancelled;
+2 usage, no-torch, no-cuda (the run could not be attempted as asked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+from dtypeguard.verify.result import VerifyResult
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+_EXIT_BY_STATUS = {"ok": EXIT_OK, "no-torch": EXIT_USAGE, "no-cuda": EXIT_USAGE}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--device", choices=("cpu", "cuda", "auto"), default="auto",
+        help="cpu hides CUDA from the script; cuda requires a visible GPU; auto (default) "
+        "uses cuda when available",
+    )
+    parser.add_argument(
+        "--python", metavar="PATH", default=None,
+        help="interpreter that runs the script (needs torch, not dtypeguard); default: this one",
+    )
+    parser.add_argument(
+        "--timeout", metavar="S", type=float, default=60.0,
+        help="seconds before the script's process group is killed (default 60)",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("file", metavar="FILE", help="the training script to run")
+    parser.add_argument(
+        "script_args", metavar="SCRIPT_ARGS", nargs=argparse.REMAINDER,
+        help="arguments for the script, after --",
+    )
+
+
+def exit_code(result: VerifyResult) -> int:
+    return _EXIT_BY_STATUS.get(result.status, EXIT_FAILED)
+
+
+def script_args(args: argparse.Namespace) -> list[str]:
+    """Arguments after FILE: argparse's REMAINDER keeps a leading `--`, the dispatcher's
+    parse_known_args may put some in `extra_args`."""
+    rest = [*(getattr(args, "script_args", None) or []), *(getattr(args, "extra_args", None) or [])]
+    if rest and rest[0] == "--":
+        rest = rest[1:]
+    return rest
+
+
+def _usage_error(message: str) -> int:
+    print(f"dtypeguard verify: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run(args: argparse.Namespace) -> int:
+    from dtypeguard.verify.report import format_text
+    from dtypeguard.verify.runner import run_verify
+
+    if not os.path.isfile(args.file):
+        return _usage_error(f"no such file: {args.file}")
+    if args.timeout <= 0:
+        return _usage_error("--timeout must be positive")
+    python = args.python
+    if python is not None and os.sep not in python:
+        python = shutil.which(python) or python
+    if python is not None and not (os.path.isfile(python) and os.access(python, os.X_OK)):
+        return _usage_error(f"--python {args.python}: not an executable file")
+    result = run_verify(
+        args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args)
+    )
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(format_text(result))
+    return exit_code(result)

@@ -1,0 +1,151 @@
+"""The outcome of one verification, as the CLI, the language server and tests see it.
+
+The harness reports raw facts as JSON; this class is the typed, stable shape built from them
+(`to_json()` is the CLI's `--format json` and the language server's command result).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal[
+    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled"
+]
+STATUSES: tuple[Status, ...] = (
+    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled"
+)
+
+
+WarningKind = Literal["nonfinite", "stalled", "nonfinite-loss"]
+
+
+@dataclass(frozen=True)
+class VerifyWarning:
+    """A silent hazard seen at the step (the run itself succeeded).
+
+    `kind` says what was seen (parameters inf/NaN after the step, parameters with gradients
+    that did not move, a non-finite loss); `rule` links it to a static rule when the cause is
+    one (DG012 for float16 Adam, DG013 for bfloat16)."""
+
+    kind: WarningKind
+    rule: str | None
+    message: str
+    hint: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "rule": self.rule, "message": self.message, "hint": self.hint}
+
+
+@dataclass
+class VerifyResult:
+    status: Status
+    device: str
+    duration_s: float
+    file: str
+    mode: Literal["cold", "warm"] = "cold"
+    path: str | None = None
+    line: int | None = None
+    function: str | None = None
+    code_line: str | None = None
+    error_type: str | None = None
+    message: str | None = None
+    traceback: str | None = None
+    rule: str | None = None
+    rule_name: str | None = None
+    hint: str | None = None
+    step: dict[str, Any] | None = None
+    first_forward: dict[str, Any] | None = None
+    loss: dict[str, Any] | None = None
+    memory: dict[str, Any] = field(default_factory=dict)
+    warnings: list[VerifyWarning] = field(default_factory=list)
+    returncode: int | None = None
+    signal: str | None = None
+    exit_code: int | str | None = None
+    torch_version: str | None = None
+    python: str | None = None
+    import_torch_s: float | None = None
+    time_to_step_s: float | None = None
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def summary(self) -> str:
+        """One line for a status bar: "Adam step OK on cpu, 0.4 s" / "RuntimeError at line 42: ..."."""
+        took = f"{self.duration_s:.1f} s"
+        message = _first_line(self.message)
+        if self.status == "ok":
+            name = (self.step or {}).get("optimizer", "optimizer")
+            text = f"{name} step OK on {self.device}, {took}"
+            if self.warnings:
+                codes = sorted({w.rule for w in self.warnings if w.rule})
+                text += f"; {len(self.warnings)} warning(s)"
+                if codes:
+                    text += f" ({', '.join(codes)})"
+            return text
+        if self.status == "error":
+            where = f" at line {self.line}" if self.line is not None else ""
+            rule = f" [{self.rule}]" if self.rule else ""
+            return f"{self.error_type or 'Error'}{where}: {message}{rule}"
+        if self.status == "timeout":
+            where = f", stopped at line {self.line}" if self.line is not None else ""
+            return f"Timed out without an optimizer step ({took}{where})"
+        if self.status == "crashed":
+            where = f" at line {self.line}" if self.line is not None else ""
+            return f"Crashed with {self.signal or 'a signal'}{where}"
+        if self.status == "no-step":
+            return f"No optimizer step: {message}"
+        if self.status == "cancelled":
+            return "Verification cancelled"
+        return message or self.status
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "summary": self.summary(),
+            "device": self.device,
+            "duration_s": round(self.duration_s, 4),
+            "file": self.file,
+            "mode": self.mode,
+            "path": self.path,
+            "line": self.line,
+            "function": self.function,
+            "code_line": self.code_line,
+            "error_type": self.error_type,
+            "message": self.message,
+            "traceback": self.traceback,
+            "rule": self.rule,
+            "rule_name": self.rule_name,
+            "hint": self.hint,
+            "step": self.step,
+            "first_forward": self.first_forward,
+            "loss": self.loss,
+            "memory": self.memory,
+            "warnings": [w.to_json() for w in self.warnings],
+            "returncode": self.returncode,
+            "signal": self.signal,
+            "exit_code": self.exit_code,
+            "torch_version": self.torch_version,
+            "python": self.python,
+            "import_torch_s": self.import_torch_s,
+            "time_to_step_s": self.time_to_step_s,
+            "stdout_tail": self.stdout_tail,
+            "stderr_tail": self.stderr_tail,
+            "stdout_bytes": self.stdout_bytes,
+            "stderr_bytes": self.stderr_bytes,
+            "notes": list(self.notes),
+        }
+        return out
+
+
+def _first_line(text: str | None, limit: int = 200) -> str:
+    if not text:
+        return ""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -1,0 +1,241 @@
+"""`run_verify`: run a training script up to its first optimizer step and say what happened.
+
+This is the only place dtypeguard executes user code, and only on an explicit request. The
+script runs in the chosen interpreter under `harness.py` (standard library + torch only), in
+its own session with stdin closed, a time limit and bounded output capture (see
+`process.py`); a warm worker (`warm.py`) can replace the torch import with a fork. The raw
+facts the harness sends over its result channel become a `VerifyResult` here, with runtime
+errors mapped to rule codes (`explain.py`) and silent hazards turned into warnings
+(`step_checks.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from dtypeguard.verify.explain import explain
+from dtypeguard.verify.process import RawRun, run_group
+from dtypeguard.verify.result import STATUSES, Status, VerifyResult, VerifyWarning
+from dtypeguard.verify.step_checks import step_warnings
+from dtypeguard.verify.warm import WarmWorker
+
+__all__ = ["DEVICES", "HARNESS_FILE", "VerifyResult", "VerifyWarning", "WarmWorker", "run_verify"]
+
+HARNESS_FILE = str(Path(__file__).with_name("harness.py"))
+DEVICES = ("cpu", "cuda", "auto")
+ALARM_MARGIN_S = 30  # the script's own SIGALRM backstop, in case this process disappears
+MAX_SOURCE_BYTES = 2 * 1024 * 1024
+_FAULT_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?: in (?P<func>\S+))?')
+
+
+def run_verify(
+    path: str,
+    device: str = "auto",
+    python: str | None = None,
+    timeout: float = 60.0,
+    args: Sequence[str] = (),
+    worker: WarmWorker | None = None,
+    cancel_event: threading.Event | None = None,
+) -> VerifyResult:
+    """Run `path` until the first `step()` of any optimizer completes, then stop it.
+
+    Never raises for anything the script does; a bad `device` or non-positive `timeout` is a
+    ValueError. `cancel_event` (set from another thread) kills the run's process group.
+    """
+    if device not in DEVICES:
+        raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
+    if timeout <= 0:
+        raise ValueError("timeout must be positive")
+    started = time.monotonic()
+    file = os.path.abspath(path)
+    interpreter = python or sys.executable
+    if not os.path.isfile(file):
+        return VerifyResult(
+            status="error", device=device, duration_s=0.0, file=file,
+            error_type="FileNotFoundError", message=f"no such file: {file}",
+        )
+    if cancel_event is not None and cancel_event.is_set():
+        return VerifyResult(status="cancelled", device=device, duration_s=0.0, file=file)
+    alarm_s = int(timeout) + ALARM_MARGIN_S
+    notes: list[str] = []
+    raw: RawRun | None = None
+    mode: str = "cold"
+    if worker is not None:
+        if worker.matches(python, device):
+            raw = worker.run(file, list(args), timeout, cancel_event, alarm_s)
+            if raw is None:
+                notes.append(f"warm worker unavailable ({worker.failure}); ran cold")
+            else:
+                mode = "warm"
+        else:
+            notes.append(f"warm worker is for {worker.python} in {worker.device} mode; ran cold")
+    if raw is None:
+        if cancel_event is not None and cancel_event.is_set():
+            return VerifyResult(status="cancelled", device=device, duration_s=0.0, file=file)
+        env = dict(os.environ)
+        if device == "cpu":
+            env["CUDA_VISIBLE_DEVICES"] = ""  # before torch is imported: CUDA is invisible
+
+        def argv(result_fd: int) -> list[str]:
+            return [
+                interpreter, HARNESS_FILE, "--result-fd", str(result_fd), "--device", device,
+                "--alarm", str(alarm_s), "--", file, *args,
+            ]
+
+        try:
+            raw = run_group(argv, env, os.path.dirname(file), timeout, cancel_event)
+        except OSError as exc:
+            return VerifyResult(
+                status="error", device=device, duration_s=time.monotonic() - started, file=file,
+                error_type=type(exc).__name__, python=interpreter,
+                message=f"cannot start the interpreter {interpreter}: {exc.strerror or exc}",
+            )
+    raw.notes[:0] = notes
+    result = interpret(raw, file, device, timeout, time.monotonic() - started, interpreter)
+    result.mode = "warm" if mode == "warm" else "cold"
+    return result
+
+
+def parse_channel(data: bytes) -> tuple[dict[str, Any], set[str]]:
+    """Merge the harness's JSON-lines records in order; also return which events were seen."""
+    merged: dict[str, Any] = {}
+    events: set[str] = set()
+    for line in data.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            events.add(str(record.pop("event", "")))
+            merged.update(record)
+    return merged, events
+
+
+def interpret(
+    raw: RawRun, file: str, device: str, timeout: float, duration: float, python: str
+) -> VerifyResult:
+    """Turn the raw run (channel records, exit, captured output) into a VerifyResult."""
+    facts, events = parse_channel(raw.channel)
+    returncode = raw.exited.returncode if raw.exited is not None else None
+    result = VerifyResult(
+        status="error",
+        device=str(facts.get("device") or device),
+        duration_s=duration,
+        file=file,
+        returncode=returncode,
+        torch_version=_str(facts.get("torch_version")),
+        python=_str(facts.get("python")) or python,
+        import_torch_s=_float(facts.get("import_torch_s")),
+        time_to_step_s=_float(facts.get("time_to_step_s")),
+        stdout_tail=raw.stdout.text(),
+        stderr_tail=raw.stderr.text(),
+        stdout_bytes=raw.stdout.total,
+        stderr_bytes=raw.stderr.total,
+        notes=list(raw.notes),
+    )
+    for key in ("step", "first_forward", "loss"):
+        value = facts.get(key)
+        setattr(result, key, value if isinstance(value, dict) else None)
+    memory = facts.get("memory")
+    result.memory = memory if isinstance(memory, dict) else {}
+    _locate(result, facts)
+    if returncode is not None and returncode < 0:
+        try:
+            result.signal = signal.Signals(-returncode).name
+        except ValueError:
+            result.signal = f"signal {-returncode}"
+
+    if raw.reason == "timeout":
+        result.status = "timeout"
+        where = f"; it was at line {result.line}" if result.line is not None and "stopped" in events else ""
+        result.message = f"no optimizer step within {timeout:g} s{where}"
+        if "script" not in events:
+            result.message += " (it was still starting: importing torch)"
+    elif raw.reason == "cancelled":
+        result.status = "cancelled"
+        result.message = "cancelled"
+    elif "result" in events:
+        status = str(facts.get("status"))
+        result.status = _status(status)
+        result.error_type = _str(facts.get("error_type"))
+        result.message = _str(facts.get("message"))
+        result.traceback = _str(facts.get("traceback"))
+        exit_code = facts.get("exit_code")
+        result.exit_code = exit_code if isinstance(exit_code, (int, str)) else None
+    elif returncode is not None and returncode < 0:
+        result.status = "crashed"
+        result.message = f"the process was killed by {result.signal} before any optimizer step"
+        _locate_fault(result, raw.stderr.text(), file)
+    elif "script" not in events:
+        result.status = "error"
+        last = raw.stderr.text().strip().splitlines()[-1:] or [f"exit code {returncode}"]
+        result.message = f"the verify harness could not start in {python}: {last[0]}"
+    else:
+        result.status = "no-step"
+        result.exit_code = returncode
+        result.message = (
+            f"the process exited with code {returncode} before any optimizer step() "
+            "(os._exit() or a fatal error outside Python)"
+        )
+
+    if result.status == "error" and result.message:
+        found = explain(result.error_type, result.message, result.traceback, _source(file))
+        if found is not None:
+            result.rule = found.code
+            result.rule_name = found.name
+            result.hint = found.text()
+    if result.status == "ok":
+        result.warnings = step_warnings(result.step, result.loss)
+    return result
+
+
+def _locate(result: VerifyResult, facts: dict[str, Any]) -> None:
+    line = facts.get("line")
+    result.line = line if isinstance(line, int) else None
+    result.path = _str(facts.get("path"))
+    result.function = _str(facts.get("function"))
+    result.code_line = _str(facts.get("code_line"))
+
+
+def _locate_fault(result: VerifyResult, stderr: str, file: str) -> None:
+    """faulthandler prints the crashing thread's stack most recent call first: take the first
+    frame that is in the script."""
+    real = os.path.realpath(file)
+    for match in _FAULT_FRAME.finditer(stderr):
+        if os.path.realpath(match.group("path")) == real:
+            result.path = real
+            result.line = int(match.group("line"))
+            result.function = match.group("func")
+            return
+
+
+def _source(file: str) -> str:
+    try:
+        with open(file, encoding="utf-8", errors="replace") as handle:
+            return handle.read(MAX_SOURCE_BYTES)
+    except OSError:
+        return ""
+
+
+def _status(value: str) -> Status:
+    for status in STATUSES:
+        if status == value:
+            return status
+    return "error"
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _float(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -1,0 +1,101 @@
+"""The engine never crashes: whatever a file looks like mid-edit, it ends in findings or one
+clear "cannot parse" finding, within a time proportional to its size."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dtypeguard.analysis import check_source
+from tests.engine.expectations import ROOT
+
+SAMPLES = sorted((ROOT / "samples").rglob("*.py"))
+
+
+def _ok(text: str) -> list[str]:
+    result = check_source(text)
+    assert not result.internal_error, result.internal_error
+    return [f.code for f in result.findings]
+
+
+def test_nul_bytes_bom_crlf_tabs() -> None:
+    assert _ok("import torch\x00\n") == ["DG000"]
+    src = SAMPLES[0].read_text(encoding="utf-8")
+    crlf = src.replace("\n", "\r\n")
+    assert _ok("\ufeff" + crlf) == _ok(src)
+    assert _ok("import torch\nif True:\n\tx = torch.zeros(3)\n") == []
+
+
+def test_non_ascii_columns_are_code_points() -> None:
+    src = "import numpy as np\nimport torch\nfrom torch import nn\nx = torch.from_numpy(np.random.rand(4, 3))\nm = nn.Linear(3, 1); é = 'ü'; m(x)\n"
+    finding = check_source(src).findings[0]
+    assert finding.span.col == src.splitlines()[4].index("m(x)")
+
+
+def test_deeply_nested_expression_is_a_clear_finding() -> None:
+    deep = "x = " + "(" * 500 + "1" + ")" * 500 + "\n"
+    codes = _ok(deep)
+    assert codes in ([], ["DG000"])
+    nested_calls = "import torch\nx = " + "torch.relu(" * 300 + "torch.zeros(3)" + ")" * 300 + "\n"
+    assert _ok(nested_calls) in ([], ["DG000"])
+
+
+def test_very_long_line_and_huge_file_finish_in_time() -> None:
+    long_line = "import torch\nx = [" + ", ".join("1.0" for _ in range(50_000)) + "]\n"
+    start = time.perf_counter()
+    _ok(long_line)
+    assert time.perf_counter() - start < 10
+    body = "\n".join(SAMPLES[i % len(SAMPLES)].read_text(encoding="utf-8") for i in range(200))
+    lines = body.count("\n")
+    assert lines > 5_000
+    huge = "\n".join([body] * max(1, 50_000 // lines))
+    start = time.perf_counter()
+    _ok(huge)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 60, f"{huge.count(chr(10))} lines took {elapsed:.1f}s"
+
+
+def test_recursive_and_mutually_recursive_functions_terminate() -> None:
+    src = "import torch\ndef f(n):\n    return g(n)\ndef g(n):\n    return f(n) + torch.zeros(1)\nf(3)\nclass A:\n    def __init__(self):\n        self.a = A()\nA()\n"
+    assert _ok(src) == []
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_mutated_samples_never_crash(seed: int) -> None:
+    rng = random.Random(seed)
+    src = rng.choice(SAMPLES).read_text(encoding="utf-8")
+    lines = src.splitlines(keepends=True)
+    for _ in range(rng.randint(1, 5)):
+        op = rng.choice(["delete", "truncate", "insert", "duplicate", "dedent"])
+        if not lines:
+            break
+        i = rng.randrange(len(lines))
+        if op == "delete":
+            del lines[i]
+        elif op == "truncate":
+            lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
+        elif op == "insert":
+            pos = rng.randrange(len(lines[i]) + 1)
+            lines[i] = lines[i][:pos] + rng.choice(["(", ")", ":", "'", '"', "\\", "\t", " ", "torch.", ".to(", "é", "\x00"]) + lines[i][pos:]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        else:
+            lines[i] = lines[i].lstrip()
+    _ok("".join(lines))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.sampled_from(list("torch.nn()[]{}:=,0123456789 \n\tabcxyzdefimport_as'\"@*-+/%<>!~#\\")), max_size=400))
+def test_random_text_never_crashes(text: str) -> None:
+    _ok(text)
+
+
+def test_prefixes_of_a_sample_as_typed() -> None:
+    src = Path(SAMPLES[1]).read_text(encoding="utf-8")
+    for end in range(0, len(src), max(1, len(src) // 60)):
+        _ok(src[:end])

@@ -15,7 +15,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: setup
-	$(VPY) -m dtypeguard check samples/ ; test $$? -le 1
+	@echo "== dtypeguard check: the hazard samples and the blog's 'one trick' script =="
+	-$(VPY) -m dtypeguard check samples/hazards samples/blog_mnist_trick.py
+	@echo "== the fixed and clean samples =="
+	$(VPY) -m dtypeguard check samples/fixed samples/clean
+	@echo "== dtypeguard verify: run the blog script up to its first optimizer step on CPU =="
+	-$(VPY) -m dtypeguard verify --device cpu samples/blog_mnist_trick.py
+	@echo "== dtypeguard verify: its fixed version =="
+	$(VPY) -m dtypeguard verify --device cpu samples/fixed/blog_mnist_trick.py
 
 lint: setup
 	$(VPY) -m ruff check server tests
@@ -28,6 +35,8 @@ test: lint test-py
 
 bench: setup
 	$(VPY) bench/bench_engine.py
+	$(VPY) bench/bench_verify.py
+	@if [ -f bench/bench_lsp.py ]; then $(VPY) bench/bench_lsp.py; fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info server/*.egg-info

@@ -47,7 +47,7 @@ for epoch in range(10):
     for inputs, labels in train_dataset:
         optimizer.zero_grad()
         outputs = model(inputs.view(-1, 28 * 28))  # expect: DG009
-        loss = F.cross_entropy(outputs, labels)
+        loss = F.cross_entropy(outputs, labels)  # expect: DG006
         loss.backward()
         optimizer.step()
     print(f"epoch {epoch}: loss {loss.item():.4f}")

@@ -686,7 +686,7 @@ class CallsMixin:
             dtype = dtype_kw if not honours else state.ddtype.value
             device = device_kw if "device" in kwargs else state.ddevice.value
             d_origin = Origin(origin.span, f"nn.{cls} weights follow the default dtype ({dtype})" + (f", set at line {state.ddtype.span.line}" if state.ddtype.span else "")) if honours else origin
-            dev_origin = Origin(origin.span, f"nn.{cls} was created on the default device ({device})") if "device" not in kwargs else origin
+            dev_origin = Origin(origin.span, f"nn.{cls} was created on the default device ({_device_words(device)})") if "device" not in kwargs else origin
             obj = ModuleObj(
                 f"torch.nn.{cls}", origin, dtype if cls in api.LAYER_KINDS else None, device, d_origin, dev_origin,
                 input_kind, first, created_time=self.time, honours_default=honours and cls in api.LAYER_KINDS,
@@ -838,7 +838,7 @@ class CallsMixin:
             dev, dev_origin = "cpu", self.origin(node, "the legacy torch.Tensor constructor ignores the default device")
         else:
             dev = state.ddevice.value
-            dev_origin = self.origin(node, f"torch.{last} follows the default device ({dev})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else ""))
+            dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else ""))
         if explicit is not None:
             return Tensor("tensor", explicit, dev, self.origin(node, f"dtype={explicit}"), dev_origin)
         default_origin = self.origin(node, f"torch.{last} follows the default dtype ({state.ddtype.value})" + (f" set at line {state.ddtype.span.line}" if state.ddtype.span else ""))
@@ -1186,3 +1186,7 @@ def _device_text(node: ast.Call) -> str:
         if kw.arg == "device":
             return ast.unparse(kw.value)
     return ""
+
+
+def _device_words(device: str | None) -> str:
+    return "cuda when CUDA is available, else cpu" if device == "auto" else device or "unknown"

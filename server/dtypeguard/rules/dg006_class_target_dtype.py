@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.values import Tensor
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
 
@@ -13,6 +14,14 @@ _WORD = {"float32": "Float", "float64": "Double", "int32": "Int", "int16": "Shor
 def check(ctx: Context) -> Iterator[Finding]:
     for loss in ctx.events.losses:
         if loss.kind != "class":
+            continue
+        if isinstance(loss.target, Tensor) and loss.target.kind == "pyint":
+            yield RULE.finding(
+                f"the target is a Python int, not a tensor: {loss.name} fails with \"argument 'target' (position 2) "
+                "must be Tensor, not int\" (iterating a Dataset directly yields single, uncollated labels; "
+                "iterate a DataLoader, which batches them into an int64 tensor)",
+                loss.span,
+            )
             continue
         target = tensor(loss.target)
         if target is None or target.dtype in (None, "int64", "uint8"):
@@ -32,10 +41,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _looks_like_labels(target: object) -> bool:
-    from dtypeguard.engine.values import Tensor
-
-    assert isinstance(target, Tensor)
+def _looks_like_labels(target: Tensor) -> bool:
     return target.from_ints
 
 
@@ -47,7 +53,8 @@ RULE = Rule(
     explanation=(
         "For class-index targets, CrossEntropyLoss/NLLLoss need an int64 (or uint8) tensor of shape "
         "(N,); float or int32 labels fail with \"expected target dtype to be Long or Byte, but got "
-        "Float\" (or \"Int\"). Float targets are only valid as class probabilities with the same "
+        "Float\" (or \"Int\"); a single Python int label (iterating a Dataset instead of a DataLoader) "
+        "fails with \"must be Tensor, not int\". Float targets are only valid as class probabilities with the same "
         "shape as the logits. Convert labels with `.long()`."
     ),
     hazards=("H09",),
@@ -55,6 +62,7 @@ RULE = Rule(
     examples=RuleExamples(
         bad=[
             "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(4, 3)\nlabels = torch.tensor([0, 1, 2, 1], dtype=torch.int32)\nF.cross_entropy(logits, labels)  # <-\n",
+            "import torch\nimport torch.nn.functional as F\nfrom torch.utils.data import Dataset\n\nclass Digits(Dataset):\n    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return torch.randn(3), int(i % 2)\n\nmodel = torch.nn.Linear(3, 2)\nfor x, y in Digits():\n    loss = F.cross_entropy(model(x), y)  # <-\n",
             "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()\nloss = crit(model(torch.randn(8, 5)), y)  # <-\n",
         ],
         good=[

@@ -108,6 +108,8 @@ PATTERNS: tuple[ErrorPattern, ...] = (
     ErrorPattern("DG002", r"type torch\.cuda\.\w+ not available"),
     # DG006 / DG007: loss targets
     ErrorPattern("DG006", r"expected target dtype to be Long or Byte"),
+    ErrorPattern("DG006", r"argument 'target' \(position 2\) must be Tensor, not int", traceback_contains="cross_entropy"),
+    ErrorPattern("DG006", r"argument 'target' \(position 2\) must be Tensor, not int", traceback_contains="nll_loss"),
     ErrorPattern("DG007", r"Found dtype \w+ but expected Float"),
     ErrorPattern(
         "DG007",

@@ -1,0 +1,426 @@
+/**
+ * End-to-end suites, run by VS Code's real extension host inside code-server
+ * (`extensionTestsPath`, see extension/e2e/driver/ext-tests.js), against the real server.
+ *
+ * The run folder is `<run>/ws` (a copy of samples/); `<run>/e2e-config.json` says which suite
+ * to run. Results go to `<run>/results.json` and, as `E2E ...` lines, to the console the driver
+ * relays. `run()` rejecting makes the extension host exit non-zero, so the driver fails.
+ *
+ * Every wait is for a condition (diagnostics present, server running) with a deadline, never a
+ * fixed sleep: on 2 shared cores timings vary by a factor of several.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { DtypeguardApi } from '../../src/extension';
+
+type SuiteName = 'smoke' | 'trusted' | 'untrusted';
+
+interface E2EConfig {
+  suite: SuiteName;
+  /** Python the settings point at (the repo's .venv); asserted so a wrong setup fails loudly. */
+  python: string;
+}
+
+interface TestCase {
+  name: string;
+  fn: () => Promise<void>;
+}
+
+const EXTENSION_ID = 'dtypeguard.dtypeguard';
+const VERIFY_SOURCE = 'dtypeguard.verify';
+const H06 = 'hazards/h06_numpy_float64_linear.py';
+const H06_FIXED = 'fixed/h06_numpy_float64_linear.py';
+
+function log(message: string): void {
+  console.log(`E2E ${message}`);
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100)); // poll interval, not a wait for time to pass
+  }
+}
+
+function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the test window must have a folder open');
+  return folder.uri;
+}
+
+function sampleUri(rel: string): vscode.Uri {
+  return vscode.Uri.joinPath(workspaceRoot(), rel);
+}
+
+function codeOf(d: vscode.Diagnostic): string {
+  const c = d.code;
+  return typeof c === 'object' && c !== null ? String(c.value) : String(c ?? '');
+}
+
+function describeDiags(diags: readonly vscode.Diagnostic[]): string {
+  return JSON.stringify(
+    diags.map((d) => ({ code: codeOf(d), src: d.source, line: d.range.start.line, msg: d.message.slice(0, 100) })),
+  );
+}
+
+/** 0-based line of the first line containing `needle`. */
+function lineOf(doc: vscode.TextDocument, needle: string): number {
+  for (let i = 0; i < doc.lineCount; i++) {
+    if (doc.lineAt(i).text.includes(needle)) {
+      return i;
+    }
+  }
+  throw new Error(`"${needle}" not found in ${doc.uri.fsPath}`);
+}
+
+async function open(rel: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(sampleUri(rel));
+  await vscode.window.showTextDocument(doc);
+  return doc;
+}
+
+async function api(): Promise<DtypeguardApi> {
+  const ext = vscode.extensions.getExtension<DtypeguardApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not loaded`);
+  // Opening a Python file is what activates us; wait for that rather than forcing it.
+  if (!ext.isActive && !vscode.workspace.textDocuments.some((d) => d.languageId === 'python')) {
+    await open(H06);
+  }
+  await waitFor('extension activation (onLanguage:python)', () => ext.isActive, 60000);
+  return ext.exports;
+}
+
+async function runningServer(): Promise<DtypeguardApi> {
+  const a = await api();
+  await a.whenIdle();
+  await waitFor(`server running (state: ${a.state})`, () => a.state === 'running' || a.state === 'error', 60000);
+  assert.equal(a.state, 'running', `server state is ${a.state}; see the dtypeguard log`);
+  return a;
+}
+
+async function dgDiagnostics(uri: vscode.Uri, code: string): Promise<vscode.Diagnostic[]> {
+  return waitFor(`${code} diagnostics on ${path.basename(uri.fsPath)}`, () => {
+    const diags = vscode.languages.getDiagnostics(uri).filter((d) => codeOf(d) === code);
+    return diags.length > 0 ? diags : undefined;
+  });
+}
+
+function hoverText(hovers: vscode.Hover[] | undefined): string {
+  return (hovers ?? [])
+    .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+    .join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function smokeTests(config: E2EConfig): TestCase[] {
+  return [
+    {
+      name: 'extension activates on a Python file and the server answers initialize',
+      fn: async () => {
+        await open(H06);
+        const a = await runningServer();
+        log(`server info ${JSON.stringify(a.serverInfo)} interpreter ${JSON.stringify(a.interpreter)}`);
+        assert.ok(a.serverInfo, 'initialize result has no serverInfo');
+        assert.equal(a.interpreter?.source, 'setting');
+        assert.deepEqual(a.interpreter?.command, [config.python]);
+        assert.deepEqual(a.initializationOptions?.settings.interpreter, [config.python]);
+        const commands = await vscode.commands.getCommands(true);
+        for (const c of ['dtypeguard.restart', 'dtypeguard.showLogs', 'dtypeguard.verifyFileOnCpu']) {
+          assert.ok(commands.includes(c), `command ${c} not registered`);
+        }
+      },
+    },
+  ];
+}
+
+function trustedTests(config: E2EConfig): TestCase[] {
+  return [
+    ...smokeTests(config),
+    {
+      name: 'the server is told the workspace is trusted',
+      fn: async () => {
+        const a = await runningServer();
+        assert.equal(vscode.workspace.isTrusted, true);
+        assert.equal(a.initializationOptions?.workspaceTrusted, true);
+      },
+    },
+    {
+      name: 'diagnostics: h06 reports DG004 at the forward call model(inputs)',
+      fn: async () => {
+        const doc = await open(H06);
+        const diags = await dgDiagnostics(doc.uri, 'DG004');
+        log(`h06 diagnostics ${describeDiags(vscode.languages.getDiagnostics(doc.uri))}`);
+        const forward = lineOf(doc, 'preds = model(inputs)');
+        assert.ok(diags.some((d) => d.range.start.line === forward), `no DG004 on line ${forward + 1}`);
+        for (const d of vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source !== VERIFY_SOURCE)) {
+          assert.match(codeOf(d), /^DG\d{3}$/, 'every static finding carries a DGxxx code');
+        }
+      },
+    },
+    {
+      name: 'hover: the DG004 forward call explains the dtype state behind it',
+      fn: async () => {
+        const doc = await open(H06);
+        const [diag] = await dgDiagnostics(doc.uri, 'DG004');
+        assert.ok(diag);
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          doc.uri,
+          diag.range.start,
+        );
+        const text = hoverText(hovers);
+        log(`hover ${JSON.stringify(text.slice(0, 400))}`);
+        assert.match(text, /float64/i, 'hover should name the input dtype (float64)');
+        assert.match(text, /default dtype/i, 'hover should explain the default dtype/device state');
+      },
+    },
+    {
+      name: 'code lenses offer Verify on CPU / GPU when trusted',
+      fn: async () => {
+        const doc = await open(H06);
+        const lenses = await waitFor('Verify code lenses', async () => {
+          const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+          return l && l.some((x) => x.command?.command === 'dtypeguard.verify') ? l : undefined;
+        });
+        const titles = lenses.map((l) => l.command?.title ?? '');
+        log(`lenses ${JSON.stringify(titles)}`);
+        assert.ok(titles.some((t) => /Verify on CPU/.test(t)), 'no "Verify on CPU" lens');
+        assert.ok(titles.some((t) => /Verify on GPU/.test(t)), 'no "Verify on GPU" lens');
+      },
+    },
+    {
+      name: 'verify on CPU: h06 gets a dtypeguard.verify diagnostic at the failing line',
+      fn: async () => {
+        const a = await runningServer();
+        const doc = await open(H06);
+        const result = (await vscode.commands.executeCommand('dtypeguard.verifyFileOnCpu', doc.uri)) as
+          | { status?: string; line?: number; rule?: string }
+          | undefined;
+        log(`verify h06 result ${String(JSON.stringify(result)).slice(0, 300)}`);
+        assert.ok(result, 'verify returned nothing');
+        assert.equal(result.status, 'error');
+        const failing = lineOf(doc, 'self.hidden(x)'); // the deepest frame in the script
+        const diags = await waitFor('dtypeguard.verify diagnostic', () => {
+          const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === VERIFY_SOURCE);
+          return d.length > 0 ? d : undefined;
+        });
+        log(`verify diagnostics ${describeDiags(diags)}`);
+        assert.ok(
+          diags.some((d) => d.range.start.line === failing),
+          `runtime diagnostic expected on line ${failing + 1}, got ${describeDiags(diags)}`,
+        );
+        await waitFor('verify result in the status bar', () => a.lastVerify?.uri === doc.uri.toString() || undefined, 10000);
+        assert.equal(a.lastVerify?.status, 'error');
+      },
+    },
+    {
+      name: 'verify on CPU: the fixed h06 reports OK',
+      fn: async () => {
+        const a = await runningServer();
+        const doc = await open(H06_FIXED);
+        const result = (await vscode.commands.executeCommand('dtypeguard.verifyFileOnCpu', doc.uri)) as
+          | { status?: string; summary?: string }
+          | undefined;
+        log(`verify fixed h06 result ${String(JSON.stringify(result)).slice(0, 300)}`);
+        assert.equal(result?.status, 'ok', `fixed sample did not verify OK: ${JSON.stringify(result)}`);
+        const verifyDiags = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === VERIFY_SOURCE);
+        assert.equal(verifyDiags.length, 0, `unexpected runtime diagnostics ${describeDiags(verifyDiags)}`);
+        await waitFor('OK verify result in the status bar', () => a.lastVerify?.uri === doc.uri.toString() || undefined, 10000);
+        assert.equal(a.lastVerify?.status, 'ok');
+      },
+    },
+    {
+      name: 'quick fix: h06 DG004 appends .float() where the tensor is created',
+      fn: async () => {
+        const doc = await open(H06);
+        const [diag] = await dgDiagnostics(doc.uri, 'DG004');
+        assert.ok(diag);
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          'vscode.executeCodeActionProvider',
+          doc.uri,
+          diag.range,
+          vscode.CodeActionKind.QuickFix.value,
+          10, // resolve up to 10 actions: the server fills in edits lazily (codeAction/resolve)
+        );
+        log(`actions ${JSON.stringify(actions.map((x) => `${x.kind?.value}: ${x.title}`))}`);
+        const fix = actions.find((x) => x.title.includes('.float()')) ?? actions.find((x) => x.isPreferred);
+        assert.ok(fix, 'no .float() quick fix offered');
+        const creation = lineOf(doc, 'inputs = torch.from_numpy(X)');
+        if (fix.edit) {
+          assert.ok(await vscode.workspace.applyEdit(fix.edit), 'applyEdit refused the fix');
+        }
+        if (fix.command) {
+          await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
+        }
+        await waitFor('the fix to land in the document', () =>
+          doc.lineAt(creation).text.includes('.float()') || undefined, 10000);
+        assert.equal(doc.lineAt(creation).text.trim(), 'inputs = torch.from_numpy(X).float()');
+        // The rest of the file is untouched, and the finding goes away once re-analysed.
+        assert.equal(doc.lineAt(lineOf(doc, 'preds = model(inputs)')).text.trim(), 'preds = model(inputs)  # expect: DG004');
+        await waitFor('DG004 to disappear after the fix', () =>
+          vscode.languages.getDiagnostics(doc.uri).every((d) => codeOf(d) !== 'DG004') || undefined, 20000);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      },
+    },
+    {
+      name: 'Fix All Hazards in File applies the h06 fix through workspace/applyEdit',
+      fn: async () => {
+        const doc = await open(H06);
+        await dgDiagnostics(doc.uri, 'DG004');
+        const creation = lineOf(doc, 'inputs = torch.from_numpy(X)');
+        const result = await vscode.commands.executeCommand('dtypeguard.fixAllInFile', doc.uri);
+        log(`fixAll result ${String(JSON.stringify(result)).slice(0, 200)}`);
+        await waitFor('fix all to edit the document', () =>
+          doc.lineAt(creation).text.includes('.float()') || undefined, 20000);
+        assert.equal(doc.lineAt(creation).text.trim(), 'inputs = torch.from_numpy(X).float()');
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        assert.equal(doc.isDirty, false);
+      },
+    },
+    {
+      name: 'an interpreter older than 3.10 is refused with a clear message, then recovery',
+      fn: async () => {
+        const doc = await open(H06);
+        const a = await runningServer();
+        // A stand-in "python" that reports 3.9: the version probe is all that runs.
+        const old = path.join(path.dirname(workspaceRoot().fsPath), 'python3.9-standin');
+        fs.writeFileSync(old, '#!/bin/sh\necho 3.9.18\n', { mode: 0o755 });
+        const settings = vscode.workspace.getConfiguration('dtypeguard', doc.uri);
+        await settings.update('interpreter', [old], vscode.ConfigurationTarget.Workspace);
+        try {
+          await waitFor('the server to refuse Python 3.9', async () => {
+            await a.whenIdle();
+            return a.state === 'error' ? true : undefined;
+          });
+          log(`old python: ${a.detail}`);
+          assert.match(a.detail ?? '', /needs Python >= 3\.10.*is 3\.9\.18/);
+        } finally {
+          await settings.update('interpreter', undefined, vscode.ConfigurationTarget.Workspace);
+        }
+        await waitFor('the server to come back with the user setting', async () => {
+          await a.whenIdle();
+          return a.state === 'running' ? true : undefined;
+        });
+        assert.deepEqual(a.interpreter?.command, [config.python]);
+        await dgDiagnostics(doc.uri, 'DG004');
+      },
+    },
+    {
+      name: 'a settings change restarts the server with the new options (and Restart Server works)',
+      fn: async () => {
+        const doc = await open(H06);
+        const a = await runningServer();
+        await dgDiagnostics(doc.uri, 'DG004');
+        const settings = vscode.workspace.getConfiguration('dtypeguard', doc.uri);
+        await settings.update('ignore', ['DG004'], vscode.ConfigurationTarget.Workspace);
+        try {
+          await waitFor('restart with ignore=[DG004]', async () => {
+            await a.whenIdle();
+            return a.initializationOptions?.settings.ignore.includes('DG004') && a.state === 'running' ? true : undefined;
+          });
+          await waitFor('DG004 to be ignored', () =>
+            vscode.languages.getDiagnostics(doc.uri).every((d) => codeOf(d) !== 'DG004') || undefined, 30000);
+        } finally {
+          await settings.update('ignore', undefined, vscode.ConfigurationTarget.Workspace);
+        }
+        await waitFor('restart without ignore', async () => {
+          await a.whenIdle();
+          return a.initializationOptions?.settings.ignore.length === 0 && a.state === 'running' ? true : undefined;
+        });
+        await dgDiagnostics(doc.uri, 'DG004');
+        await vscode.commands.executeCommand('dtypeguard.restart');
+        await a.whenIdle();
+        assert.equal(a.state, 'running');
+        await dgDiagnostics(doc.uri, 'DG004');
+      },
+    },
+  ];
+}
+
+function untrustedTests(config: E2EConfig): TestCase[] {
+  return [
+    {
+      name: 'restricted mode: analysis works, the server is told, verify is off',
+      fn: async () => {
+        assert.equal(vscode.workspace.isTrusted, false, 'this suite must run in an untrusted workspace');
+        const doc = await open(H06);
+        const a = await runningServer();
+        assert.equal(a.initializationOptions?.workspaceTrusted, false);
+        // The user-level interpreter setting still applies (only workspace values are restricted).
+        assert.deepEqual(a.interpreter?.command, [config.python]);
+        await dgDiagnostics(doc.uri, 'DG004');
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          doc.uri,
+          new vscode.Position(lineOf(doc, 'preds = model(inputs)'), 14),
+        );
+        assert.ok(hoverText(hovers).length > 0, 'hover works in restricted mode');
+        const lenses =
+          (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)) ?? [];
+        log(`untrusted lenses ${JSON.stringify(lenses.map((l) => l.command?.title))}`);
+        assert.ok(!lenses.some((l) => l.command?.command === 'dtypeguard.verify'), 'verify lens offered when untrusted');
+        const viaPalette = await vscode.commands.executeCommand('dtypeguard.verifyFileOnCpu', doc.uri);
+        assert.equal(viaPalette, undefined, 'palette verify ran in an untrusted workspace');
+        const all = await vscode.commands.getCommands(true);
+        if (all.includes('dtypeguard.verify')) {
+          const direct = await vscode.commands.executeCommand('dtypeguard.verify', doc.uri.toString(), 'cpu');
+          assert.equal(direct, undefined, 'server verify command ran in an untrusted workspace');
+        }
+        const runtime = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === VERIFY_SOURCE);
+        assert.equal(runtime.length, 0, 'a verify diagnostic appeared in restricted mode');
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          'vscode.executeCodeActionProvider',
+          doc.uri,
+          (await dgDiagnostics(doc.uri, 'DG004'))[0]!.range,
+        );
+        assert.ok(actions.length > 0, 'quick fixes are offered in restricted mode');
+      },
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function run(): Promise<void> {
+  const root = workspaceRoot().fsPath;
+  const runDir = path.dirname(root);
+  const config = JSON.parse(fs.readFileSync(path.join(runDir, 'e2e-config.json'), 'utf8')) as E2EConfig;
+  const only = process.env.DTYPEGUARD_E2E_ONLY; // substring filter, for debugging one test
+  const suites: Record<SuiteName, (c: E2EConfig) => TestCase[]> = {
+    smoke: smokeTests,
+    trusted: trustedTests,
+    untrusted: untrustedTests,
+  };
+  const tests = suites[config.suite](config).filter((t) => !only || t.name.includes(only));
+  log(`suite ${config.suite}: ${tests.length} tests, workspace ${root}`);
+  const results: Array<{ name: string; ok: boolean; seconds: number; error?: string }> = [];
+  for (const t of tests) {
+    const t0 = Date.now();
+    try {
+      await t.fn();
+      results.push({ name: t.name, ok: true, seconds: (Date.now() - t0) / 1000 });
+      log(`PASS ${t.name} (${(Date.now() - t0) / 1000}s)`);
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      results.push({ name: t.name, ok: false, seconds: (Date.now() - t0) / 1000, error });
+      log(`FAIL ${t.name}: ${error}`);
+    }
+  }
+  fs.writeFileSync(path.join(runDir, 'results.json'), JSON.stringify({ suite: config.suite, results }, null, 2));
+  const failed = results.filter((r) => !r.ok);
+  log(`${results.length - failed.length}/${results.length} passed`);
+  if (failed.length > 0) {
+    throw new Error(`${failed.length} e2e test(s) failed: ${failed.map((f) => f.name).join('; ')}`);
+  }
+}

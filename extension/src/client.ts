@@ -1,0 +1,77 @@
+/**
+ * The vscode-languageclient wiring for one server run.
+ *
+ * Trust is enforced on both sides: the server is told `workspaceTrusted` and should not offer
+ * Verify, and this middleware also drops Verify lenses and refuses the verify command when
+ * the workspace is untrusted, so a server that ignores the flag still cannot run user code.
+ */
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+} from 'vscode-languageclient/node';
+import { Launch } from './launch';
+import { InitializationOptions } from './settings';
+import { VerifyResult } from './status';
+
+export const CLIENT_ID = 'dtypeguard';
+export const SERVER_VERIFY_COMMAND = 'dtypeguard.verify';
+export const SERVER_FIX_ALL_COMMAND = 'dtypeguard.fixAll';
+export const SERVER_SETUP_BLOCK_COMMAND = 'dtypeguard.insertSetupBlock';
+export const VERIFY_RESULT_NOTIFICATION = 'dtypeguard/verifyResult';
+
+export interface ClientParams {
+  launch: Launch;
+  cwd: string | undefined;
+  init: InitializationOptions;
+  log: vscode.LogOutputChannel;
+  onVerifyResult: (result: VerifyResult) => void;
+}
+
+function isVerify(command: vscode.Command | undefined): boolean {
+  return command?.command === SERVER_VERIFY_COMMAND;
+}
+
+export function createClient(p: ClientParams): LanguageClient {
+  const serverOptions: ServerOptions = {
+    command: p.launch.command,
+    args: p.launch.args,
+    // No `transport`: with TransportKind.stdio the client appends `--stdio` to argv, which the
+    // contract's `python -m dtypeguard lsp` does not take; without one it still talks over stdio.
+    options: { env: p.launch.env, ...(p.cwd ? { cwd: p.cwd } : {}) },
+  };
+  const trusted = p.init.workspaceTrusted;
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'python' },
+      { scheme: 'untitled', language: 'python' },
+    ],
+    diagnosticCollectionName: CLIENT_ID,
+    outputChannel: p.log,
+    traceOutputChannel: p.log,
+    revealOutputChannelOn: RevealOutputChannelOn.Never, // the status bar says when to look
+    initializationOptions: p.init,
+    // The default error handler already restarts a crashed server (up to 4 times in 3 min);
+    // state changes reach the status bar through `onDidChangeState` (extension.ts).
+    middleware: {
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        return trusted || !lenses ? lenses : lenses.filter((l) => !isVerify(l.command));
+      },
+      executeCommand: async (command, args, next) => {
+        if (command === SERVER_VERIFY_COMMAND && !trusted) {
+          void vscode.window.showWarningMessage(
+            'dtypeguard: Verify runs your code, so it is off until you trust this workspace.',
+          );
+          return undefined;
+        }
+        return next(command, args);
+      },
+    },
+  };
+  const client = new LanguageClient(CLIENT_ID, 'dtypeguard', serverOptions, clientOptions);
+  client.onNotification(VERIFY_RESULT_NOTIFICATION, (result: VerifyResult) => p.onVerifyResult(result));
+  return client;
+}

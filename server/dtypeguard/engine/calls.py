@@ -1127,8 +1127,19 @@ class CallsMixin:
             state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span)
 
 
+_GENERATORS: dict[int, tuple[ast.AST, bool]] = {}
+
+
 def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in ast.walk(node))
+    """Cached per node: a function is inlined at every call, but its body is walked once."""
+    cached = _GENERATORS.get(id(node))
+    if cached is not None and cached[0] is node:
+        return cached[1]
+    result = any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in ast.walk(node))
+    if len(_GENERATORS) > 50_000:
+        _GENERATORS.clear()
+    _GENERATORS[id(node)] = (node, result)
+    return result
 
 
 def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str, str]:

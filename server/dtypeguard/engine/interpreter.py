@@ -14,7 +14,7 @@ import ast
 from dataclasses import replace
 
 from dtypeguard.engine import api
-from dtypeguard.engine.calls import CallsMixin
+from dtypeguard.engine.calls import _GENERATORS, CallsMixin
 from dtypeguard.engine.events import Events, Facts, ValueFact
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.state import State, join_states
@@ -63,6 +63,7 @@ class Interpreter(CallsMixin):
     # --- driver ----------------------------------------------------------------------------
 
     def run(self) -> None:
+        _GENERATORS.clear()  # per-analysis cache: do not keep old trees alive in a server
         state = State.fresh()
         state = self.exec_block(self.tree.body, state)
         self._run_uncalled(state)

@@ -18,13 +18,17 @@ from dtypeguard.model import Span
 class LineIndex:
     def __init__(self, text: str) -> None:
         self.lines = text.split("\n")
+        self._ascii: dict[int, bool] = {}
 
     def char_col(self, line: int, byte_col: int) -> int:
         if not 1 <= line <= len(self.lines):
             return byte_col
-        text = self.lines[line - 1]
-        if text.isascii():
+        ascii_line = self._ascii.get(line)
+        if ascii_line is None:
+            ascii_line = self._ascii[line] = self.lines[line - 1].isascii()
+        if ascii_line:
             return byte_col
+        text = self.lines[line - 1]
         return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
 
     def span(self, node: ast.AST) -> Span:

@@ -774,8 +774,13 @@ class CallsMixin:
     ) -> Value | None:
         arg0 = args[0] if args else None
         if name == "torch.Generator":
-            dev = self.device_of(args[0] if args else kwargs.get("device"))
-            return Const(("generator", dev or "cpu"))
+            given = args[0] if args else kwargs.get("device")
+            if given is None and not args and "device" not in kwargs:
+                return Const(("generator", "cpu"))
+            dev = self.device_of(given)
+            return Const(("generator", dev)) if dev else None  # a device we cannot read: unknown
+        if name == "torch.get_default_device":
+            return Device(state.ddevice.value) if state.ddevice.value else None
         if len(parts) == 2 and last in api.LEGACY_TENSOR_TYPES:
             dtype, dev = api.LEGACY_TENSOR_TYPES[last]
             return Tensor("tensor", dtype, dev, self.origin(node, f"torch.{last} is always {dtype}"))
@@ -908,6 +913,8 @@ class CallsMixin:
             and arg0.dtype is not None and module.dtype is not None and arg0.dtype != module.dtype
         ):
             return None  # this forward raises; nothing flows on from it
+        if isinstance(arg0, Tensor) and arg0.kind == "tensor" and module.dtype is not None and {module.device, arg0.device} in ({"cuda", "cpu"}, {"auto", "cpu"}):
+            return None  # devices differ: it raises (on a GPU machine); DG009 reports it here
         if module.first_layer == "passthrough" or (module.first_layer == "" and module.dtype is None and not module.cls.startswith("user:")):
             return arg0 if isinstance(arg0, Tensor) else None
         if module.cls.startswith("user:"):

@@ -45,17 +45,31 @@ def check(ctx: Context) -> Iterator[Finding]:
         if changed_device:
             what.append(f"device {sd.device.value}")
         kept = module0.dtype if changed_dtype else module0.device
+        fixes, note = _fixes(ctx, sd)
         yield RULE.finding(
             f"`{sd.call.removeprefix('torch.')}` runs after the model was built (line {span0.line}): "
             f"its parameters keep {kept}, only tensors created later get the new {' and '.join(what)}",
             sd.span,
             related=[Related(span, f"created here with the old default ({m.dtype if changed_dtype else m.device})") for span, m in stale[:5]],
-            fixes=[_move_fix(sd)],
+            fixes=fixes,
+            note=note,
         )
 
 
-def _move_fix(sd: SetDefault) -> FixSpec:
-    return FixSpec("move_to_setup", "Move this call to the top, before anything is created", sd.span, True)
+def _fixes(ctx: Context, sd: SetDefault) -> tuple[list[FixSpec], str]:
+    """Move the call up when that is safe; otherwise say why, and (for a literal dtype) offer
+    the setup block with that dtype instead, which leaves the late call a no-op."""
+    from dtypeguard.fixes.source import move_blocker  # ast only: no libcst while checking
+
+    blocker = move_blocker(ctx.text, sd.span)
+    if blocker is None:
+        return [FixSpec("move_to_setup", "Move this call to the top, before anything is created", sd.span, True)], ""
+    note = f"No quick fix moves this call: {blocker}."
+    dtype = sd.dtype.value
+    if sd.what == "dtype" and dtype in ("float32", "float64", "float16", "bfloat16"):
+        title = f"Set the default dtype to {dtype} in a setup block at the top (everything created before this call becomes {dtype} too)"
+        return [FixSpec("insert_setup_block", title, sd.span, False, (("dtype", dtype),))], note
+    return [], note
 
 
 RULE = Rule(

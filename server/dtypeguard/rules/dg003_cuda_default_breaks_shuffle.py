@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
     for loader in ctx.events.loaders:
         default = loader.default_device
-        if default.value not in ("cuda", "auto") or loader.generator_device == "cuda":
+        if default.value not in ("cuda", "auto") or loader.generator_device in ("cuda", default.value):
             continue
         if loader.has_generator and loader.generator_device is None:
             continue  # a generator we cannot read: unknown stays unknown
@@ -33,9 +33,19 @@ def check(ctx: Context) -> Iterator[Finding]:
                     loader.span,
                     True,
                     (("name", "generator"), ("value", "torch.Generator(device='cuda')" if default.value == "cuda" else "torch.Generator(device=torch.get_default_device())")),
-                )
+                ),
+                *_explicit_device_fix(default.span),
             ],
         )
+
+
+def _explicit_device_fix(span: Span | None) -> list[FixSpec]:
+    """The H02/H03 remedy: no global CUDA default, an explicit `device` instead (unsafe: on a
+    GPU machine the model and data stay on the CPU until they are moved with `.to(device)`)."""
+    if span is None:
+        return []
+    title = "Replace the global CUDA default with an explicit `device` (things stay on the CPU until moved with `.to(device)`)"
+    return [FixSpec("replace_cuda_default", title, span, False, (("dtype", "float32"), ("cuda", "1")))]
 
 
 RULE = Rule(

@@ -40,6 +40,39 @@ def check(ctx: Context) -> Iterator[Finding]:
         if device_expr and use is not None:
             fixes.append(FixSpec("to_device", f"Move the input to the model's device: `.to({device_expr})`", use, True, (("device", device_expr),)))
         yield RULE.finding(message, fw.span, related=related, fixes=fixes, severity=Severity.WARNING if maybe else Severity.ERROR)
+    yield from _loss_targets(ctx)
+
+
+def _loss_targets(ctx: Context) -> Iterator[Finding]:
+    """The model's output is on its device; a target left on the CPU fails in the loss."""
+    for loss in ctx.events.losses:
+        out, target = tensor(loss.output), tensor(loss.target)
+        if out is None or target is None or not _mismatch(out.device, target.device):
+            continue
+        maybe = "auto" in (out.device, target.device)
+        where_out = "on the GPU when CUDA is available" if out.device == "auto" else f"on {out.device}"
+        where_target = "on the GPU when CUDA is available" if target.device == "auto" else f"on {target.device}"
+        related = [Related(target.dev_origin.span, f"the target's device: {target.dev_origin.why}")] if target.dev_origin else []
+        fixes = []
+        device_expr = _device_expr_of(ctx, out)
+        if device_expr and loss.target_span is not None:
+            fixes.append(FixSpec("to_device", f"Move the target to the predictions' device: `.to({device_expr})`", loss.target_span, True, (("device", device_expr),)))
+        yield RULE.finding(
+            f"the predictions are {where_out} but the target stays {where_target}: {loss.name} fails with "
+            "\"Expected all tensors to be on the same device\"",
+            loss.span,
+            related=related,
+            fixes=fixes,
+            severity=Severity.WARNING if maybe else Severity.ERROR,
+        )
+
+
+def _device_expr_of(ctx: Context, out: object) -> str:
+    """How the file names the device the model was moved to (from the forward events)."""
+    for fw in ctx.events.forwards:
+        if fw.module.device_expr and fw.module.device in ("cuda", "auto"):
+            return fw.module.device_expr
+    return ""
 
 
 RULE = Rule(
@@ -61,6 +94,7 @@ RULE = Rule(
     examples=RuleExamples(
         bad=[
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3)\nmodel(x)  # <-\n",
+            "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3, device=device)\ny = torch.randn(4, 1)\nloss = F.mse_loss(model(x), y)  # <-\n",
             "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\nmodel = nn.Linear(3, 1)\nmodel.cuda()\nloader = DataLoader(TensorDataset(torch.randn(8, 3), torch.randn(8, 1)), batch_size=4)\nfor xb, yb in loader:\n    pred = model(xb)  # <-\n",
         ],
         good=[

@@ -1,0 +1,177 @@
+"""The fix engine the CLI and the language server share: one fix -> edits, all fixes -> text.
+
+`fix_all` works in rounds: check, pick one fix per finding (safe ones, or unsafe ones too when
+asked), apply every pick whose edits do not overlap another's, check again. Fixes that
+reorganise the top of the file (`move_to_setup`, `replace_default_tensor_type`,
+`insert_setup_block`) change what everything below them means, so a round applies one of them
+alone, before any local conversion. A round whose fix leaves its finding in place is undone
+and that fix is not tried again, so the result only ever holds fixes that worked, and running
+`fix_all` on its own output changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+
+from dtypeguard.analysis import check_source
+from dtypeguard.config import Config
+from dtypeguard.fixes import calls, device, setup, source
+from dtypeguard.fixes.base import NotApplicable, Transform
+from dtypeguard.fixes.cst import parse
+from dtypeguard.fixes.textedit import apply_edits, diff_edits, edits_overlap
+from dtypeguard.model import Finding, FixSpec, TextEdit
+
+log = logging.getLogger("dtypeguard.fixes")
+
+TRANSFORMS: dict[str, Transform] = {
+    "append_call": calls.append_call,
+    "add_kwarg": calls.add_kwarg,
+    "set_kwarg": calls.set_kwarg,
+    "remove_kwarg": calls.remove_kwarg,
+    "to_device": device.to_device,
+    "move_to_setup": setup.move_to_setup,
+    "replace_default_tensor_type": setup.replace_default_tensor_type,
+    "insert_setup_block": setup.insert_setup_block,
+    "replace_cuda_default": setup.replace_default_tensor_type,
+}
+GLOBAL_KINDS = frozenset({"move_to_setup", "replace_default_tensor_type", "insert_setup_block", "replace_cuda_default"})
+MAX_ROUNDS = 12
+
+
+def fixed_text(text: str, fix: FixSpec) -> str:
+    """The whole text with one fix applied; raises NotApplicable with the reason."""
+    transform = TRANSFORMS.get(fix.kind)
+    if transform is None:
+        raise NotApplicable(f"no transform for fix kind `{fix.kind}`")
+    parsed = parse(text)
+    if parsed is None:
+        raise NotApplicable("the file does not parse")
+    new = transform(parsed, fix)
+    if new == text:
+        raise NotApplicable("the fix changes nothing")
+    if source.parse_quiet(new) is None:  # a transform bug must never reach a file
+        log.error("fix %s produced code that does not parse; not applied", fix.kind)
+        raise NotApplicable("the fixed code would not parse")
+    return new
+
+
+def why_not(text: str, fix: FixSpec) -> str | None:
+    """None when the fix applies to `text`, else the reason it does not."""
+    try:
+        fixed_text(text, fix)
+    except NotApplicable as exc:
+        return str(exc)
+    return None
+
+
+def edits_for_fix(text: str, fix: FixSpec) -> list[TextEdit] | None:
+    """Minimal edits for one fix, or None when it does not apply (the reason is logged)."""
+    try:
+        new = fixed_text(text, fix)
+    except NotApplicable as exc:
+        log.info("fix `%s` not applicable: %s", fix.title, exc)
+        return None
+    return diff_edits(text, new)
+
+
+def setup_block_edits(text: str) -> list[TextEdit] | None:
+    """The source action: add the setup block; None when the file lacks torch or has it."""
+    tree = source.parse_quiet(text)
+    if tree is None or not source.uses_torch(tree):
+        return None
+    parsed = parse(text)
+    if parsed is None:
+        return None
+    try:
+        new = setup.setup_block(parsed)
+    except NotApplicable as exc:
+        log.info("no setup block: %s", exc)
+        return None
+    return diff_edits(text, new)
+
+
+@dataclass
+class FixAllResult:
+    text: str
+    applied: list[Finding] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
+    not_applied: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why)
+    rounds: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+_Key = tuple[str, str, str, tuple[tuple[str, str], ...]]
+
+
+def _key(finding: Finding, fix: FixSpec) -> _Key:
+    return (finding.code, finding.message, fix.kind, fix.params)
+
+
+def choose_fix(finding: Finding, unsafe: bool, failed: dict[_Key, str] | None = None) -> FixSpec | None:
+    """The fix `fix` applies for a finding: its first safe one (or first of any, if unsafe)."""
+    for fix in finding.fixes:
+        if (fix.safe or unsafe) and fix.kind in TRANSFORMS and (failed is None or _key(finding, fix) not in failed):
+            return fix
+    return None
+
+
+def ordered_candidates(findings: list[Finding], unsafe: bool, failed: dict[_Key, str] | None = None) -> list[tuple[Finding, FixSpec]]:
+    """Fixes in the order they are applied: top-of-file reorganisations first, then the rest."""
+    picks = [(f, fix) for f in findings if (fix := choose_fix(f, unsafe, failed)) is not None]
+    return [p for p in picks if p[1].kind in GLOBAL_KINDS] + [p for p in picks if p[1].kind not in GLOBAL_KINDS]
+
+
+def fix_all(text: str, path: str | None = None, config: Config | None = None, unsafe: bool = False) -> FixAllResult:
+    """Apply every applicable fix (safe ones; unsafe ones too when `unsafe`) until none is left."""
+    applied: list[Finding] = []
+    failed: dict[_Key, str] = {}
+    result = check_source(text, path, config)
+    rounds = 0
+    for rounds in range(1, MAX_ROUNDS + 1):  # noqa: B007 - reported
+        if not result.parsed:
+            break
+        candidates = ordered_candidates(result.findings, unsafe, failed)
+        if not candidates:
+            break
+        if candidates[0][1].kind in GLOBAL_KINDS:
+            candidates = candidates[:1]
+        accepted: list[tuple[Finding, FixSpec, list[TextEdit]]] = []
+        for finding, fix in candidates:
+            try:
+                new = fixed_text(text, fix)
+            except NotApplicable as exc:
+                failed[_key(finding, fix)] = str(exc)
+                continue
+            edits = diff_edits(text, new)
+            same = next((a for a in accepted if a[2] == edits), None)
+            if same is not None:
+                accepted.append((finding, fix, []))  # the same edit fixes both findings
+                continue
+            if any(edits_overlap(text, edits, a[2]) for a in accepted):
+                continue  # next round, against the text this round produces
+            accepted.append((finding, fix, edits))
+        if not accepted:
+            continue
+        new_text = apply_edits(text, [e for a in accepted for e in a[2]])
+        if source.parse_quiet(new_text) is None:
+            accepted = accepted[:1]
+            new_text = apply_edits(text, accepted[0][2])
+        new_result = check_source(new_text, path, config)
+        before = Counter((f.code, f.message) for f in result.findings)
+        after = Counter((f.code, f.message) for f in new_result.findings)
+        used = Counter((f.code, f.message) for f, _, _ in accepted)
+        stuck = [(f, fix) for f, fix, _ in accepted if after[f.code, f.message] > before[f.code, f.message] - used[f.code, f.message]]
+        if stuck:
+            for f, fix in stuck:
+                failed[_key(f, fix)] = "the fix did not remove the finding"
+                log.info("fix %s for %s did not remove the finding; not applied", fix.kind, f.code)
+            continue  # undo the round: the text only ever holds fixes that worked
+        text, result = new_text, new_result
+        applied += [f for f, _, _ in accepted]
+    not_applied = [(f, failed[_key(f, fix)]) for f in result.findings for fix in f.fixes if _key(f, fix) in failed and (fix.safe or unsafe)]
+    return FixAllResult(text, applied, list(result.findings), not_applied, rounds)

@@ -1,0 +1,116 @@
+"""Fixes that edit one expression or one call: `append_call`, `add_kwarg`, `set_kwarg`,
+`remove_kwarg`.
+
+They convert where a value is created (`torch.from_numpy(a).float()`,
+`torch.tensor(a, dtype=torch.float32)`) or change one argument of one call, so every later use
+is fixed at once and nothing else moves. Keyword edits copy the separators already in the call,
+so a one-line call stays one line and a call with one argument per line gets one more line in
+the same style, trailing comma and comments included.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from dtypeguard.fixes.base import NotApplicable, expression, replace_node
+from dtypeguard.fixes.cst import Parsed, parenthesized
+from dtypeguard.model import FixSpec
+
+
+def append_call(parsed: Parsed, fix: FixSpec) -> str:
+    """`expr` -> `expr.method()`, or `expr.to(arg)` when the fix names an argument."""
+    method = fix.param("method")
+    arg = fix.param("arg")
+    if not method.isidentifier():
+        raise NotApplicable(f"`{method}` is not a method name")
+    expr = parsed.expression_at(fix.span)
+    if expr is None:
+        raise NotApplicable("no expression at the fix's position (the file changed?)")
+    if _already_calls(expr, method, arg):
+        raise NotApplicable(f"the expression already ends with `.{method}(...)`")
+    args = [cst.Arg(expression(arg))] if arg else []
+    new = cst.Call(func=cst.Attribute(value=parenthesized(expr), attr=cst.Name(method)), args=args)
+    return replace_node(parsed, expr, new)
+
+
+def _already_calls(expr: cst.BaseExpression, method: str, arg: str) -> bool:
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == method):
+        return False
+    if not arg:
+        return not expr.args
+    return len(expr.args) == 1 and cst.Module(body=[]).code_for_node(expr.args[0].value) == arg
+
+
+def _keyword(call: cst.Call, name: str) -> cst.Arg | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def _call(parsed: Parsed, fix: FixSpec) -> cst.Call:
+    call = parsed.call_at(fix.span)
+    if call is None:
+        raise NotApplicable("no call at the fix's position (the file changed?)")
+    return call
+
+
+def _with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
+    new_arg = cst.Arg(value=value, keyword=cst.Name(name), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+    args = list(call.args)
+    if not args:
+        return call.with_changes(args=[new_arg])
+    last = args[-1]
+    if isinstance(last.comma, cst.Comma):
+        # trailing comma: the new argument goes after it, on its own line when the call has one
+        # argument per line; the old last argument keeps its comma and any comment after it
+        sep = args[-2].comma.whitespace_after if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else call.whitespace_before_args
+        closing = last.comma.whitespace_after
+        if isinstance(closing, cst.ParenthesizedWhitespace) and isinstance(sep, cst.ParenthesizedWhitespace):
+            args[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=closing.with_changes(indent=sep.indent, last_line=sep.last_line)))
+            args.append(new_arg.with_changes(comma=cst.Comma(whitespace_after=closing.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[]))))
+        else:
+            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            args.append(new_arg.with_changes(comma=last.comma))
+    else:
+        separator = args[-2].comma if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        args[-1] = last.with_changes(comma=separator)
+        args.append(new_arg)
+    return call.with_changes(args=args)
+
+
+def add_kwarg(parsed: Parsed, fix: FixSpec) -> str:
+    """Add `name=value` to the call; not applicable when the call already passes `name`."""
+    name, value = fix.param("name"), fix.param("value")
+    call = _call(parsed, fix)
+    if _keyword(call, name) is not None:
+        raise NotApplicable(f"the call already passes `{name}=`")
+    return replace_node(parsed, call, _with_keyword(call, name, expression(value)))
+
+
+def set_kwarg(parsed: Parsed, fix: FixSpec) -> str:
+    """Give the call's `name` keyword this value, replacing the one it has (or adding it)."""
+    name, value = fix.param("name"), fix.param("value")
+    call = _call(parsed, fix)
+    existing = _keyword(call, name)
+    if existing is None:
+        return replace_node(parsed, call, _with_keyword(call, name, expression(value)))
+    if cst.Module(body=[]).code_for_node(existing.value) == value:
+        raise NotApplicable(f"the call already passes `{name}={value}`")
+    return replace_node(parsed, existing.value, expression(value))
+
+
+def remove_kwarg(parsed: Parsed, fix: FixSpec) -> str:
+    """Drop the `name=` keyword; the separators around it stay as they were written."""
+    name = fix.param("name")
+    call = _call(parsed, fix)
+    args = list(call.args)
+    i = next((k for k, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), -1)
+    if i < 0:
+        raise NotApplicable(f"the call does not pass `{name}=`")
+    arg = args[i]
+    if i == len(args) - 1 and i > 0:
+        # the removed argument was last: its predecessor takes over its comma (or its absence)
+        args[i - 1] = args[i - 1].with_changes(comma=arg.comma)
+    del args[i]
+    return replace_node(parsed, call, call.with_changes(args=args))

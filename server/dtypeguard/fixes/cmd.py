@@ -1,0 +1,134 @@
+"""`dtypeguard fix [--diff] [--unsafe-fixes] [--select/--ignore] PATH...`.
+
+Applies the fixes in place, or with `--diff` prints a unified diff and writes nothing. Writes
+are atomic (a temporary file in the same folder, then `os.replace`), and a file that changed
+on disk after it was read is never overwritten: the editor or another tool got there first.
+
+Exit status: 0 nothing left to report, 1 findings remain (with `--diff`: also when the diff is
+not empty, since nothing was written), 2 on errors (a file that cannot be read, decoded or
+written; it is left untouched).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import hashlib
+import os
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from dtypeguard.check_cmd import config_for, read_source
+from dtypeguard.files import iter_python_files
+from dtypeguard.fixes.api import fix_all
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing")
+    parser.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that may change behaviour")
+    parser.add_argument("--select", default="", help="comma-separated rule codes to fix (default: all)")
+    parser.add_argument("--ignore", default="", help="comma-separated rule codes to skip")
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What the file was when it was read: compared right before replacing it."""
+
+    mtime_ns: int
+    size: int
+    sha256: str
+
+
+def fingerprint(path: Path) -> Fingerprint:
+    data = path.read_bytes()
+    st = path.stat()
+    return Fingerprint(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
+
+
+class ChangedOnDisk(Exception):
+    pass
+
+
+def write_atomic(path: Path, text: str, before: Fingerprint) -> None:
+    """Replace `path` with `text` (UTF-8, keeping a BOM and the file mode), or raise.
+
+    The new content goes to a temporary file next to it, flushed to disk, and `os.replace`
+    swaps it in, so a crash leaves either the old file or the new one, never half of one.
+    """
+    raw = path.read_bytes()
+    bom = b"\xef\xbb\xbf" if raw.startswith(b"\xef\xbb\xbf") else b""
+    mode = path.stat().st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".dtypeguard-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(bom + text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        if fingerprint(path) != before:
+            raise ChangedOnDisk("changed on disk since it was read; not overwritten (run `dtypeguard fix` again)")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        files = list(iter_python_files(args.paths))
+    except FileNotFoundError as exc:
+        print(f"dtypeguard: no such file or folder: {exc}", file=sys.stderr)
+        return 2
+    errors = 0
+    remaining = 0
+    changed_files = 0
+    fixed: Counter[str] = Counter()
+    reported_problems: set[str] = set()
+    for path in files:
+        try:
+            before = fingerprint(path)
+            text = read_source(path)
+        except (OSError, ValueError) as exc:
+            print(f"dtypeguard: {path}: {exc}; not changed", file=sys.stderr)
+            errors += 1
+            continue
+        config = config_for(path, args)
+        for problem in config.problems:
+            if problem not in reported_problems:
+                reported_problems.add(problem)
+                print(f"dtypeguard: configuration: {problem}", file=sys.stderr)
+        result = fix_all(text, str(path), config, unsafe=args.unsafe_fixes)
+        for finding, why in result.not_applied:
+            print(f"dtypeguard: {path}:{finding.span.line}: {finding.code} fix not applied: {why}", file=sys.stderr)
+        if result.text != text:
+            changed_files += 1
+            fixed.update(f.code for f in result.applied)
+            if args.diff:
+                sys.stdout.writelines(difflib.unified_diff(text.splitlines(keepends=True), result.text.splitlines(keepends=True), f"a/{path.as_posix().lstrip('/')}", f"b/{path.as_posix().lstrip('/')}"))
+                remaining += len(result.applied)
+            else:
+                try:
+                    write_atomic(path, result.text, before)
+                except (OSError, ChangedOnDisk) as exc:
+                    print(f"dtypeguard: {path}: {exc}", file=sys.stderr)
+                    errors += 1
+                    continue
+        for f in result.remaining:
+            unsafe = " (an unsafe fix exists: --unsafe-fixes)" if any(not x.safe for x in f.fixes) and not args.unsafe_fixes else ""
+            print(f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}{unsafe}")
+        remaining += len(result.remaining)
+    verb = "Would fix" if args.diff else "Fixed"
+    summary = ", ".join(f"{code} x{n}" for code, n in sorted(fixed.items()))
+    total = sum(fixed.values())
+    if total:
+        print(f"{verb} {total} finding{'s' * (total != 1)} in {changed_files} file{'s' * (changed_files != 1)} ({summary}).", file=sys.stderr)
+    left = remaining - (total if args.diff else 0)
+    print(f"{left} finding{'s' * (left != 1)} left without a fix.", file=sys.stderr)
+    if errors:
+        return 2
+    return 1 if remaining else 0

@@ -1,0 +1,66 @@
+"""`to_device`: move a batch to the model's device where the batch is unpacked.
+
+When the input is a plain name bound by the target of an enclosing `for ... in loader:` loop,
+`name = name.to(device)` becomes the loop body's first statement, so every use of the batch in
+the body (forward, loss, metrics) sees the moved tensor, not only the one the rule pointed
+at. Otherwise `.to(device)` is appended to the expression itself.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from dtypeguard.fixes.base import NotApplicable, expression, replace_node
+from dtypeguard.fixes.calls import append_call
+from dtypeguard.fixes.cst import Parsed
+from dtypeguard.model import FixSpec
+
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def _binds(target: cst.BaseExpression, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds(e.value, name) for e in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _binds(target.value, name)
+    return False
+
+
+def _leading_moves(body: cst.IndentedBlock) -> list[str]:
+    """The `x = x.to(...)` statements already at the top of the loop body, as code."""
+    moves = []
+    for stmt in body.body:
+        code = cst.Module(body=[]).code_for_node(stmt).strip().replace(" ", "")
+        name = code.split("=", 1)[0]
+        if not name.isidentifier() or not code.startswith(f"{name}={name}.to("):
+            break
+        moves.append(code)
+    return moves
+
+
+def _moved_already(body: cst.IndentedBlock, name: str, device: str) -> bool:
+    return f"{name}={name}.to({device})".replace(" ", "") in _leading_moves(body)
+
+
+def to_device(parsed: Parsed, fix: FixSpec) -> str:
+    device = fix.param("device")
+    if not device:
+        raise NotApplicable("no device expression")
+    expression(device)
+    expr = parsed.expression_at(fix.span)
+    if expr is None:
+        raise NotApplicable("no expression at the fix's position (the file changed?)")
+    if isinstance(expr, cst.Name):
+        for node in parsed.ancestors(expr):
+            if isinstance(node, _SCOPES):
+                break
+            if isinstance(node, cst.For) and _binds(node.target, expr.value) and isinstance(node.body, cst.IndentedBlock):
+                if _moved_already(node.body, expr.value, device):
+                    raise NotApplicable(f"`{expr.value}` is already moved at the top of the loop")
+                stmt = cst.parse_statement(f"{expr.value} = {expr.value}.to({device})\n")
+                at = len(_leading_moves(node.body))  # after earlier moves: x before y, however applied
+                body = node.body.with_changes(body=[*node.body.body[:at], stmt, *node.body.body[at:]])
+                return replace_node(parsed, node.body, body)
+    return append_call(parsed, FixSpec("append_call", fix.title, fix.span, fix.safe, (("method", "to"), ("arg", device))))

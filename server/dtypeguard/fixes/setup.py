@@ -1,0 +1,194 @@
+"""The default-type setup block, and the fixes that produce it or move calls into it:
+`insert_setup_block`, `move_to_setup`, `replace_default_tensor_type`.
+
+The block uses the modern API only (`set_default_dtype`, never the deprecated
+`set_default_tensor_type`), and explicit device handling (a `device` variable to `.to()`
+things onto) rather than a global CUDA default, which breaks `DataLoader(shuffle=True)` and
+does not move NumPy data anyway (H02, H03). It goes to the setup position defined in
+`dtypeguard.fixes.source`: after docstring, `__future__` lines and imports, before anything
+that could create a tensor, a module or a dataset, because defaults are read at creation (H04).
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from dtypeguard.fixes import source
+from dtypeguard.fixes.base import NotApplicable, expression
+from dtypeguard.fixes.cst import Parsed
+from dtypeguard.model import FixSpec
+
+_DTYPES = ("float32", "float64", "float16", "bfloat16")
+Stmt = cst.SimpleStatementLine | cst.BaseCompoundStatement
+
+
+def _statement(code: str) -> cst.SimpleStatementLine:
+    stmt = cst.parse_statement(code)
+    assert isinstance(stmt, cst.SimpleStatementLine)
+    return stmt
+
+
+def _marker() -> cst.EmptyLine:
+    return cst.EmptyLine(comment=cst.Comment(source.MARKER))
+
+
+def block_statements(alias: str, dtype: str, with_dtype: bool, with_device: bool) -> list[cst.SimpleStatementLine]:
+    """The setup lines (without leading lines): `set_default_dtype` and the `device` line."""
+    if dtype not in _DTYPES:
+        raise NotApplicable(f"unknown dtype `{dtype}`")
+    out: list[cst.SimpleStatementLine] = []
+    if with_dtype:
+        out.append(_statement(f"{alias}.set_default_dtype({alias}.{dtype})\n"))
+    if with_device:
+        out.append(_statement(f'device = {alias}.device("cuda" if {alias}.cuda.is_available() else "cpu")\n'))
+    return out
+
+
+class _Plan:
+    """The file's top level as ast sees it, for decisions that must match `source`'s rules."""
+
+    def __init__(self, parsed: Parsed) -> None:
+        tree = source.parse_quiet(parsed.module.code)
+        if tree is None:
+            raise NotApplicable("the file does not parse")
+        self.parsed = parsed
+        self.tree = tree
+        self.position = source.setup_position(tree)
+        self.index = parsed.index_after_line(self.position.after_line)
+        found = source.torch_alias(tree)
+        self.needs_import = found is None
+        self.alias = found or "torch"
+        self.device_name = source.module_device_name(tree)
+        imports = [st for st in tree.body[: self.position.index] if isinstance(st, (ast.Import, ast.ImportFrom))]
+        self.import_index = parsed.index_after_line(imports[-1].end_lineno or imports[-1].lineno) if imports else self.index
+
+
+def _ensure_blank_before(stmt: Stmt) -> Stmt:
+    if stmt.leading_lines:
+        return stmt
+    return stmt.with_changes(leading_lines=[cst.EmptyLine()])
+
+
+def _follows_import(body: list[Stmt], index: int) -> bool:
+    if index == 0:
+        return False
+    prev = body[index - 1]
+    return isinstance(prev, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom, cst.Expr)) for s in prev.body)
+
+
+def _insert(body: list[Stmt], index: int, stmts: list[cst.SimpleStatementLine], plan: _Plan, marker: bool) -> list[Stmt]:
+    """Insert setup statements at `index`, and `import torch` after the imports when the file
+    lacks it (before any setup statement that will use it)."""
+    new: list[Stmt] = []
+    for i, stmt in enumerate(stmts):
+        if i == 0:
+            lines: list[cst.EmptyLine] = []
+            if index > 0 or plan.needs_import:
+                lines.append(cst.EmptyLine())
+            lines += list(stmt.leading_lines)
+            if marker:
+                lines.append(_marker())
+            stmt = stmt.with_changes(leading_lines=lines)
+        new.append(stmt)
+    rest = list(body[index:])
+    if rest and stmts:
+        rest[0] = _ensure_blank_before(rest[0])
+    out = [*body[:index], *new, *rest]
+    if plan.needs_import:
+        at = min(plan.import_index, index)
+        out.insert(at, _statement("import torch\n"))
+    return out
+
+
+def _with_body(parsed: Parsed, body: list[Stmt], module: cst.Module | None = None) -> str:
+    return (module or parsed.module).with_changes(body=body).code
+
+
+def setup_block(parsed: Parsed, dtype: str = "float32") -> str:
+    """The file with the setup block added at the setup position (only the missing lines)."""
+    plan = _Plan(parsed)
+    with_dtype = not source.has_setup_dtype(plan.tree, plan.position.index)
+    with_device = plan.device_name is None
+    if not (with_dtype or with_device):
+        raise NotApplicable("the file already has the setup block")
+    stmts = block_statements(plan.alias, dtype, with_dtype, with_device)
+    return _with_body(parsed, _insert(list(parsed.module.body), plan.index, stmts, plan, marker=True))
+
+
+def insert_setup_block(parsed: Parsed, fix: FixSpec) -> str:
+    return setup_block(parsed, fix.param("dtype", "float32"))
+
+
+def _split_comments(lines: list[cst.EmptyLine]) -> tuple[list[cst.EmptyLine], list[cst.EmptyLine]]:
+    """(lines that stay, the comment lines directly above the statement, which move with it)."""
+    cut = len(lines)
+    while cut > 0 and lines[cut - 1].comment is not None:
+        cut -= 1
+    return lines[:cut], lines[cut:]
+
+
+def move_to_setup(parsed: Parsed, fix: FixSpec) -> str:
+    """Move the top-level statement holding the span up to the setup position.
+
+    Refused (with the reason) unless `source.move_blocker` finds the move safe: the statement
+    then computes the same thing, only before anything it was meant to affect exists.
+    """
+    reason = source.move_blocker(parsed.module.code, fix.span)
+    if reason:
+        raise NotApplicable(reason)
+    plan = _Plan(parsed)
+    body = list(parsed.module.body)
+    j = parsed.index_after_line(fix.span.line - 1)
+    if j >= len(body) or parsed.starts[j] != fix.span.line:
+        raise NotApplicable("no statement starts at the fix's line")
+    i = plan.index
+    if i >= j:
+        raise NotApplicable("the statement is already at the setup position")
+    stmt = body[j]
+    stay, attached = _split_comments(list(stmt.leading_lines))
+    lead: list[cst.EmptyLine] = [cst.EmptyLine()] if _follows_import(body, i) else []
+    moved = stmt.with_changes(leading_lines=[*lead, *attached])
+    if j + 1 < len(body) and stay and not body[j + 1].leading_lines:
+        body[j + 1] = body[j + 1].with_changes(leading_lines=stay)
+    del body[j]
+    body.insert(i, moved)
+    if i + 1 < len(body):
+        body[i + 1] = _ensure_blank_before(body[i + 1])
+    return _with_body(parsed, body)
+
+
+def replace_default_tensor_type(parsed: Parsed, fix: FixSpec) -> str:
+    """`set_default_tensor_type(...)` -> `set_default_dtype(...)`; for a CUDA default (also
+    `replace_cuda_default`: a `set_default_device("cuda")` call), the block
+    that chose it (`if torch.cuda.is_available(): ... else: ...`) becomes the setup block."""
+    dtype = fix.param("dtype", "float32")
+    cuda = bool(fix.param("cuda"))
+    if dtype not in _DTYPES:
+        raise NotApplicable(f"unknown dtype `{dtype}`")
+    call = parsed.call_at(fix.span)
+    if call is None:
+        raise NotApplicable("no call at the fix's position (the file changed?)")
+    plan = _Plan(parsed)
+    body = list(parsed.module.body)
+    top = source.top_statement_at(plan.tree, fix.span)
+    if cuda and top is not None:
+        _, stmt = top
+        whole = source.is_cuda_default_block(stmt) or (isinstance(stmt, ast.Expr) and stmt.lineno == fix.span.line)
+        k = parsed.index_after_line(stmt.lineno - 1)
+        if whole and k < len(body) and parsed.starts[k] == source.first_line(stmt):
+            stmts = block_statements(plan.alias, dtype, True, plan.device_name is None)
+            first = stmts[0].with_changes(leading_lines=[*body[k].leading_lines, _marker()])
+            new_body = [*body[:k], first, *stmts[1:], *body[k + 1 :]]
+            if plan.needs_import:
+                new_body = _insert(new_body, plan.index, [], plan, marker=False)
+            return _with_body(parsed, new_body)
+    replacement = expression(f"{plan.alias}.set_default_dtype({plan.alias}.{dtype})")
+    module = parsed.module.deep_replace(call, replacement)
+    assert isinstance(module, cst.Module)
+    new_body = list(module.body)
+    extra = block_statements(plan.alias, dtype, False, cuda and plan.device_name is None)
+    if extra or plan.needs_import:
+        new_body = _insert(new_body, plan.index, extra, plan, marker=bool(extra))
+    return _with_body(parsed, new_body, module)

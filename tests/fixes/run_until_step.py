@@ -1,0 +1,58 @@
+"""Run scripts as `__main__` up to their first optimizer step, one JSON line per script.
+
+Used by test_fixed_samples_run.py: torch is imported once for all scripts (the import is most
+of the cost), and each script stops right after its first `optimizer.step()`, where the loss
+that was backpropagated and the updated parameters must be finite.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import runpy
+import sys
+import traceback
+
+import torch
+from torch.optim.optimizer import register_optimizer_step_post_hook
+
+
+class Stepped(BaseException):
+    """Raised from the step hook; a BaseException so a script's `except Exception` lets it by."""
+
+
+last_loss: list[float] = []
+_backward = torch.Tensor.backward
+
+
+def _recording_backward(self: torch.Tensor, *args: object, **kwargs: object) -> None:
+    if self.numel() == 1:
+        last_loss.append(float(self.detach().float().item()))
+    _backward(self, *args, **kwargs)  # type: ignore[arg-type]
+
+
+def _after_step(optimizer: torch.optim.Optimizer, args: object, kwargs: object) -> None:
+    finite = all(bool(torch.isfinite(p).all()) for group in optimizer.param_groups for p in group["params"])
+    raise Stepped(finite)
+
+
+torch.Tensor.backward = _recording_backward  # type: ignore[method-assign]
+register_optimizer_step_post_hook(_after_step)
+
+for path in sys.argv[1:]:
+    torch.set_default_dtype(torch.float32)
+    torch.set_default_device(None)
+    last_loss.clear()
+    os.chdir(os.path.dirname(path))
+    sys.argv = [path]
+    record: dict[str, object] = {"path": path}
+    try:
+        runpy.run_path(path, run_name="__main__")
+        record.update(status="no_step")
+    except Stepped as stepped:
+        loss = last_loss[-1] if last_loss else None
+        record.update(status="stepped", loss=loss, params_finite=stepped.args[0], loss_finite=loss is not None and math.isfinite(loss))
+    except BaseException as exc:
+        record.update(status="error", error=f"{type(exc).__name__}: {exc}", trace=traceback.format_exc()[-800:])
+    print(json.dumps(record), flush=True)

@@ -1,0 +1,123 @@
+"""Generated from every rule's bad examples (and the hazard samples): each fix a finding
+offers parses and removes that finding; fix-all is idempotent and composes."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from dtypeguard.analysis import check_source
+from dtypeguard.fixes import apply_edits, edits_for_fix, fix_all, suppression_edit
+from dtypeguard.fixes.api import GLOBAL_KINDS, ordered_candidates
+from dtypeguard.fixes.textedit import diff_edits
+from dtypeguard.model import Finding, FixSpec
+from dtypeguard.rules import ALL_RULES
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = [(r.code, i, src) for r in ALL_RULES for i, src in enumerate(r.examples.bad)]
+SAMPLES = sorted((ROOT / "samples").rglob("*.py"))
+TEXTS = [pytest.param(src, id=f"{code}-bad{i}") for code, i, src in EXAMPLES] + [
+    pytest.param(p.read_text(encoding="utf-8"), id=f"sample-{p.parent.name}-{p.stem}") for p in SAMPLES
+]
+FIXES = [
+    pytest.param(src, finding, spec, id=f"{code}-bad{i}-{finding.code}-L{finding.span.line}-{spec.kind}{'' if spec.safe else '-unsafe'}-{k}")
+    for code, i, src in EXAMPLES
+    for finding in check_source(src).findings
+    for k, spec in enumerate(finding.fixes)
+]
+
+
+def _still_reported(text: str, finding: Finding, line: int) -> bool:
+    return any(f.code == finding.code and f.span.line == line for f in check_source(text).findings)
+
+
+def _line_after(old: str, new: str, line: int) -> int:
+    """Where `line` of `old` went in `new` (fixes may insert or move lines above it)."""
+    shift = 0
+    for edit in diff_edits(old, new):
+        if edit.span.end_line < line or (edit.span.end_line == line and edit.span.end_col == 0):
+            shift += edit.new_text.count("\n") - (edit.span.end_line - edit.span.line)
+    return line + shift
+
+
+def test_every_fix_kind_a_rule_emits_has_a_transform() -> None:
+    from dtypeguard.fixes.api import TRANSFORMS
+
+    kinds = {spec.kind for _, finding, spec in (p.values for p in FIXES)}
+    assert kinds <= set(TRANSFORMS)
+
+
+@pytest.mark.parametrize(("src", "finding", "spec"), FIXES)
+def test_fix_parses_and_removes_its_finding(src: str, finding: Finding, spec: FixSpec) -> None:
+    edits = edits_for_fix(src, spec)
+    if spec.kind in GLOBAL_KINDS or spec.safe:
+        assert edits is not None, f"{spec.title}: not applicable"
+    if edits is None:
+        return
+    new = apply_edits(src, edits)
+    ast.parse(new)
+    assert not _still_reported(new, finding, _line_after(src, new, finding.span.line))
+
+
+def test_rules_with_a_fix_cover_the_issue() -> None:
+    codes = {p.values[1].code for p in FIXES}
+    assert {"DG001", "DG002", "DG003", "DG004", "DG005", "DG006", "DG007", "DG008", "DG009", "DG010", "DG012", "DG016", "DG017"} <= codes
+
+
+def test_unmovable_default_says_why_in_the_note() -> None:
+    src = next(s for c, _, s in EXAMPLES if c == "DG001" and "def setup" in s)
+    finding = next(f for f in check_source(src).findings if f.code == "DG001")
+    assert "inside a function `setup()`" in finding.note
+    assert [f.kind for f in finding.fixes] == ["insert_setup_block"] and not finding.fixes[0].safe
+
+
+@pytest.mark.parametrize("src", TEXTS)
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
+def test_fix_all_is_idempotent_and_parses(src: str, unsafe: bool) -> None:
+    once = fix_all(src, unsafe=unsafe)
+    if check_source(src).parsed:
+        ast.parse(once.text)
+    else:
+        assert once.text == src  # a file that does not parse is never touched
+    twice = fix_all(once.text, unsafe=unsafe)
+    assert twice.text == once.text and twice.applied == []
+    assert [f.code for f in twice.remaining] == [f.code for f in once.remaining]
+    # whatever is left either has no (allowed) fix or says why its fix was not applied
+    explained = {(f.code, f.message) for f, _ in once.not_applied}
+    for f in once.remaining:
+        assert not any(x.safe or unsafe for x in f.fixes) or (f.code, f.message) in explained
+
+
+@pytest.mark.parametrize("src", TEXTS)
+def test_fix_all_equals_fixes_one_by_one(src: str) -> None:
+    text = src
+    for _ in range(30):
+        candidates = ordered_candidates(check_source(text).findings, unsafe=False)
+        applied = False
+        for finding, spec in candidates:
+            edits = edits_for_fix(text, spec)
+            if edits:
+                new = apply_edits(text, edits)
+                gone = (finding.code, finding.message) not in {(f.code, f.message) for f in check_source(new).findings}
+                if gone or spec.kind in GLOBAL_KINDS:
+                    text, applied = new, True
+                    break
+        if not applied:
+            break
+    assert fix_all(src).text == text
+
+
+def test_suppression_edit_adds_and_extends() -> None:
+    src = "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))\nmodel = nn.Linear(3, 1)\ny = model(x)   \n"
+    finding = next(f for f in check_source(src).findings if f.code == "DG004")
+    edit = suppression_edit(src, finding)
+    once = apply_edits(src, [edit])
+    assert once.splitlines()[5] == "y = model(x)  # dtypeguard: ignore[DG004]"
+    assert not [f for f in check_source(once).findings if f.code == "DG004"]
+    other = once.replace("ignore[DG004]", "ignore[DG008]")
+    assert apply_edits(other, [suppression_edit(other, finding)]).splitlines()[5] == "y = model(x)  # dtypeguard: ignore[DG008, DG004]"
+    assert apply_edits(once, [suppression_edit(once, finding)]) == once
+    crlf = src.replace("\n", "\r\n")
+    assert apply_edits(crlf, [suppression_edit(crlf, finding)]).split("\r\n")[5] == "y = model(x)  # dtypeguard: ignore[DG004]"

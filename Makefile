@@ -31,7 +31,9 @@ lint: setup
 test-py: setup
 	$(VPY) -m pytest -q
 
-test: lint test-py
+# Everything: lint, the Python suites (engine, fixes, verify, LSP, Neovim), and the VS Code
+# extension (unit tests, .vsix, end-to-end in real VS Code). Installs what it needs first.
+test: lint nvim-setup test-py test-ext
 
 bench: setup
 	$(VPY) bench/bench_engine.py

@@ -1,0 +1,298 @@
+"""Open documents: debounced analysis on one worker thread, stale results dropped.
+
+Every change restarts the document's debounce timer; when it fires, the document's text is
+snapshotted into a job for the analysis thread. The thread keeps only the newest pending job
+per document (an edit storm costs one analysis per quiet moment, not one per keystroke) and
+runs one analysis at a time (the engine is pure Python: with the GIL, more threads would only
+slow each other down). A finished analysis comes back to the event loop and is kept only if
+its document is still open at that version and configuration generation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from lsprotocol import types
+
+from dtypeguard.analysis import CheckResult, check_source
+from dtypeguard.config import Config
+from dtypeguard.lsp.convert import Lines
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_LINES = 20_000
+
+
+@dataclass(frozen=True)
+class Job:
+    uri: str
+    version: int
+    generation: int
+    text: str
+    path: str | None
+    config: Config
+    max_lines: int = 0
+
+
+def analyse(job: Job) -> CheckResult:
+    """`check_source`, unless the text is beyond the line limit (the engine's cost grows
+    faster than linearly with size: a 10,000-line file takes tens of seconds)."""
+    if job.max_lines > 0:
+        count = job.text.count("\n") + 1
+        if count > job.max_lines:
+            from dtypeguard.model import Span
+            from dtypeguard.rules import PARSE_ERROR
+
+            message = (
+                f"not analysed: {count} lines is above the language server's limit of "
+                f"{job.max_lines} (`dtypeguard lsp --max-lines`; `dtypeguard check` has no limit)"
+            )
+            return CheckResult([PARSE_ERROR.finding(message, Span(1, 0, 1, 0))], parsed=False)
+    return check_source(job.text, job.path, job.config)
+
+
+@dataclass
+class Analysis:
+    """One finished analysis: the result and the exact text it describes."""
+
+    version: int
+    generation: int
+    text: str
+    lines: Lines
+    result: CheckResult
+    elapsed_s: float
+
+    @property
+    def usable(self) -> bool:
+        """Parsed and analysed without an internal error: its findings are the truth."""
+        return self.result.parsed and not self.result.internal_error
+
+
+@dataclass
+class DocState:
+    uri: str
+    version: int
+    path: str | None
+    latest: Analysis | None = None  # the newest analysis kept (may be a parse failure)
+    good: Analysis | None = None  # the newest analysis of text that parsed
+    timer: asyncio.TimerHandle | None = None
+    submitted: tuple[int, int] | None = None  # (version, generation) handed to the thread
+    waiters: list[asyncio.Future[Analysis]] = field(default_factory=list)
+    verify_diagnostics: list[types.Diagnostic] = field(default_factory=list)
+    verify_epoch: int = 0
+
+    def current(self, generation: int) -> Analysis | None:
+        a = self.latest
+        if a is not None and a.version == self.version and a.generation == generation:
+            return a
+        return None
+
+
+class AnalysisThread:
+    """A daemon thread running jobs, newest-per-document first come first served."""
+
+    def __init__(self, done: Callable[[Job, CheckResult | BaseException, float], None]) -> None:
+        self._done = done
+        self._pending: dict[str, Job] = {}
+        self._cond = threading.Condition()
+        self._stopped = False
+        self._thread = threading.Thread(target=self._loop, name="dtypeguard-analysis", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Job) -> None:
+        with self._cond:
+            self._pending.pop(job.uri, None)  # re-insert: keep first-come order fair
+            self._pending[job.uri] = job
+            self._cond.notify()
+
+    def discard(self, uri: str) -> None:
+        with self._cond:
+            self._pending.pop(uri, None)
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._pending.clear()
+            self._cond.notify()
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._stopped:
+                    self._cond.wait()
+                if self._stopped:
+                    return
+                uri = next(iter(self._pending))
+                job = self._pending.pop(uri)
+            started = time.perf_counter()
+            outcome: CheckResult | BaseException
+            try:
+                outcome = analyse(job)
+            except BaseException as exc:
+                outcome = exc
+            try:
+                self._done(job, outcome, time.perf_counter() - started)
+            except Exception:  # the loop is gone (shutting down)
+                log.debug("analysis result dropped", exc_info=True)
+
+
+class Documents:
+    """The open documents and their analyses (all methods run on the event loop)."""
+
+    def __init__(
+        self,
+        text_of: Callable[[str], str],
+        config_for: Callable[[str | None], Config],
+        on_analysis: Callable[[DocState, Analysis], None],
+        on_error: Callable[[str, BaseException], None],
+    ) -> None:
+        self.docs: dict[str, DocState] = {}
+        self.generation = 0
+        self.debounce_s = 0.2
+        self.max_lines = DEFAULT_MAX_LINES
+        self._text_of = text_of
+        self._config_for = config_for
+        self._on_analysis = on_analysis
+        self._on_error = on_error
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: AnalysisThread | None = None
+
+    # ---------------------------------------------------------------- life cycle
+    def _worker(self) -> AnalysisThread:
+        if self._thread is None:
+            self._loop = asyncio.get_running_loop()
+            self._thread = AnalysisThread(self._from_thread)
+        return self._thread
+
+    def close_all(self) -> None:
+        for state in self.docs.values():
+            if state.timer is not None:
+                state.timer.cancel()
+            for waiter in state.waiters:
+                if not waiter.done():
+                    waiter.cancel()
+        self.docs.clear()
+        if self._thread is not None:
+            self._thread.stop()
+
+    # ---------------------------------------------------------------- events
+    def open(self, uri: str, version: int, path: str | None) -> DocState:
+        old = self.docs.pop(uri, None)
+        if old is not None and old.timer is not None:
+            old.timer.cancel()
+        state = DocState(uri=uri, version=version, path=path)
+        self.docs[uri] = state
+        self.submit(uri)
+        return state
+
+    def change(self, uri: str, version: int) -> DocState | None:
+        state = self.docs.get(uri)
+        if state is None:
+            return None
+        state.version = version
+        state.verify_diagnostics = []  # a runtime error's line means nothing after an edit
+        self._schedule(state)
+        return state
+
+    def close(self, uri: str) -> DocState | None:
+        state = self.docs.pop(uri, None)
+        if state is None:
+            return None
+        if state.timer is not None:
+            state.timer.cancel()
+        if self._thread is not None:
+            self._thread.discard(uri)
+        for waiter in state.waiters:
+            if not waiter.done():
+                waiter.set_exception(KeyError(uri))
+        return state
+
+    def reanalyse_all(self) -> None:
+        """The configuration changed: every open document is analysed again, now."""
+        self.generation += 1
+        for uri in list(self.docs):
+            self.submit(uri)
+
+    def _schedule(self, state: DocState) -> None:
+        if state.timer is not None:
+            state.timer.cancel()
+            state.timer = None
+        if self.debounce_s <= 0:
+            self.submit(state.uri)
+            return
+        loop = asyncio.get_running_loop()
+        state.timer = loop.call_later(self.debounce_s, self.submit, state.uri)
+
+    def submit(self, uri: str) -> None:
+        state = self.docs.get(uri)
+        if state is None:
+            return
+        if state.timer is not None:
+            state.timer.cancel()
+            state.timer = None
+        key = (state.version, self.generation)
+        if state.submitted == key:
+            return
+        state.submitted = key
+        try:
+            text = self._text_of(uri)
+            config = self._config_for(state.path)
+        except Exception as exc:
+            state.submitted = None
+            self._on_error(uri, exc)
+            return
+        self._worker().submit(Job(uri, state.version, self.generation, text, state.path, config, self.max_lines))
+
+    async def analysis(self, uri: str, timeout: float = 30.0) -> Analysis:
+        """The analysis of the document's current text (waits for it; KeyError if not open)."""
+        state = self.docs.get(uri)
+        if state is None:
+            raise KeyError(uri)
+        found = state.current(self.generation)
+        if found is not None:
+            return found
+        waiter: asyncio.Future[Analysis] = asyncio.get_running_loop().create_future()
+        state.waiters.append(waiter)
+        self.submit(uri)  # no debounce for someone waiting
+        try:
+            return await asyncio.wait_for(waiter, timeout)
+        finally:
+            with contextlib.suppress(ValueError):
+                state.waiters.remove(waiter)
+
+    # ---------------------------------------------------------------- results
+    def _from_thread(self, job: Job, outcome: CheckResult | BaseException, elapsed: float) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._finished, job, outcome, elapsed)
+
+    def _finished(self, job: Job, outcome: CheckResult | BaseException, elapsed: float) -> None:
+        state = self.docs.get(job.uri)
+        if state is None:
+            return
+        if isinstance(outcome, BaseException):
+            if state.submitted == (job.version, job.generation):
+                state.submitted = None
+            for waiter in state.waiters:
+                if not waiter.done():
+                    waiter.set_exception(RuntimeError(f"analysis failed: {outcome!r}"))
+            self._on_error(job.uri, outcome)
+            return
+        if job.version != state.version or job.generation != self.generation:
+            return  # stale: a newer job is pending or scheduled
+        log.debug("analysed %s v%d in %.0f ms", job.uri, job.version, elapsed * 1000)
+        analysis = Analysis(job.version, job.generation, job.text, Lines(job.text), outcome, elapsed)
+        state.latest = analysis
+        if analysis.usable:
+            state.good = analysis
+        for waiter in state.waiters:
+            if not waiter.done():
+                waiter.set_result(analysis)
+        self._on_analysis(state, analysis)

@@ -1,0 +1,155 @@
+"""The verify lens command end to end: result, lens title, diagnostic, messages, progress,
+cancellation, the interpreter setting, and no processes left behind on shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from tests.lsp.support import FIXTURES, H06, open_doc, record, start, wait_published
+
+pytest.importorskip("torch")
+BASE_PYTHON = "/usr/bin/python3"
+
+
+def _doc(uri: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=uri)
+
+
+async def _verify(client: LanguageClient, uri: str, device: str = "cpu") -> dict[str, Any]:
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="dtypeguard.verify", arguments=[uri, device])
+    )
+    assert isinstance(answer, dict)
+    return answer
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+async def test_verify_ok_and_error(client: LanguageClient) -> None:
+    await start(client)
+    uri, _ = open_doc(client, FIXTURES / "good_train.py")
+    await wait_published(client, uri, 1)
+    answer = await _verify(client, uri)
+    assert answer["status"] == "ok", answer
+    assert answer["summary"].startswith("Adam step OK on cpu, ")
+    assert record(client).verify_results[-1] == {"uri": uri, "status": "ok", "summary": answer["summary"], "line": None}
+    assert any(answer["summary"] in m.message for m in client.messages)
+    reports = [r for token, rs in client.progress_reports.items() if str(token).startswith("dtypeguard-verify") for r in rs]
+    assert [type(r).__name__ for r in reports] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=_doc(uri)))
+    titles = [lens.command.title for lens in lenses or [] if lens.command]
+    assert titles == [answer["summary"], "Verify on GPU"]
+    assert record(client).lens_refreshes >= 1
+
+    # a runtime error: result, diagnostic at its line with the rule that explains it, its fix
+    uri2, text = open_doc(client, H06)
+    await wait_published(client, uri2, 1)
+    answer = await _verify(client, uri2)
+    assert answer["status"] == "error", answer
+    line = answer["line"]  # the innermost frame of the script: Regressor.forward
+    assert text.split("\n")[line - 1].strip() == "return self.out(torch.relu(self.hidden(x)))"
+    assert answer["rule"] == "DG004"
+    assert answer["summary"].startswith(f"RuntimeError at line {line}")
+    published = record(client).published[uri2][-1].diagnostics
+    runtime = [d for d in published if d.source == "dtypeguard.verify"]
+    assert len(runtime) == 1 and runtime[0].range.start.line == line - 1
+    assert runtime[0].code == "DG004" and "mat1 and mat2" in runtime[0].message
+    assert runtime[0].severity == types.DiagnosticSeverity.Error
+    assert any(d.source == "dtypeguard" and d.code == "DG004" for d in published), "static findings stay"
+    assert any(m.type == types.MessageType.Error and "RuntimeError" in m.message for m in client.messages)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=_doc(uri2), range=runtime[0].range,
+            context=types.CodeActionContext(diagnostics=[runtime[0]]),
+        )
+    )
+    assert any(isinstance(a, types.CodeAction) and a.is_preferred and "float()" in a.title for a in actions or [])
+
+
+async def test_verify_interpreter_without_torch(client: LanguageClient) -> None:
+    if not os.access(BASE_PYTHON, os.X_OK) or subprocess.run([BASE_PYTHON, "-c", "import torch"], capture_output=True).returncode == 0:
+        pytest.skip(f"{BASE_PYTHON} is absent or has torch")
+    await start(client, settings={"interpreter": [BASE_PYTHON]})
+    uri, _ = open_doc(client, FIXTURES / "good_train.py")
+    await wait_published(client, uri, 1)
+    answer = await _verify(client, uri)
+    assert answer["status"] == "no-torch", answer
+    assert "cannot import torch" in answer["summary"] and BASE_PYTHON in answer["summary"]
+
+
+async def test_verify_cancel_and_shutdown_leave_no_processes(client: LanguageClient) -> None:
+    await start(client, settings={"verifyTimeout": 120})
+    uri, _ = open_doc(client, FIXTURES / "forever.py")
+    await wait_published(client, uri, 1)
+    server = client._server
+    assert server is not None
+
+    # 1. cancel through the progress the server created
+    task = asyncio.ensure_future(_verify(client, uri))
+    token = None
+    for _ in range(500):
+        token = next((t for t in client.progress_reports if str(t).startswith("dtypeguard-verify")), None)
+        if token is not None and client.progress_reports[token]:
+            break
+        await asyncio.sleep(0.02)
+    assert token is not None
+    await asyncio.sleep(1.0)
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    answer = await asyncio.wait_for(task, 30)
+    assert answer["status"] == "cancelled"
+
+    # 2. shutdown while a run is going: every process the server started is gone
+    task = asyncio.ensure_future(_verify(client, uri))
+    deadline = time.monotonic() + 60
+    spawned: set[int] = set()
+    while time.monotonic() < deadline and len(spawned) < 2:
+        spawned |= _descendants(server.pid)
+        await asyncio.sleep(0.1)
+    assert spawned, "the verify run started a process"
+    await asyncio.sleep(0.5)
+    spawned |= _descendants(server.pid)
+    await asyncio.wait_for(client.shutdown_session(), 20)
+    client.capabilities = None  # the fixture's teardown must not shut down twice
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in spawned):
+        await asyncio.sleep(0.1)
+    assert not [p for p in spawned if _alive(p)], "verify processes survived the server"

@@ -30,8 +30,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="plain text output")
 
 
-def config_for(path: Path, args: argparse.Namespace) -> Config:
-    return load_config(path).merged({"select": args.select, "ignore": args.ignore})
+def config_for(path: Path, args: argparse.Namespace, reported: set[str] | None = None) -> Config:
+    """The file's configuration with the command line on top; problems are printed once."""
+    config = load_config(path).merged({"select": args.select, "ignore": args.ignore})
+    if reported is not None:
+        for problem in config.problems:
+            if problem not in reported:
+                reported.add(problem)
+                print(f"dtypeguard: configuration: {problem}", file=sys.stderr)
+    return config
 
 
 def read_source(path: Path) -> str:
@@ -61,11 +68,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"dtypeguard: {path}: {exc}", file=sys.stderr)
             errors += 1
             continue
-        config = config_for(path, args)
-        for problem in config.problems:
-            if problem not in reported_problems:
-                reported_problems.add(problem)
-                print(f"dtypeguard: configuration: {problem}", file=sys.stderr)
+        config = config_for(path, args, reported_problems)
         result = check_source(text, str(path), config)
         if result.internal_error:
             print(f"dtypeguard: {path}: internal error, file not fully analysed: {result.internal_error}", file=sys.stderr)

@@ -97,11 +97,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"dtypeguard: {path}: {exc}; not changed", file=sys.stderr)
             errors += 1
             continue
-        config = config_for(path, args)
-        for problem in config.problems:
-            if problem not in reported_problems:
-                reported_problems.add(problem)
-                print(f"dtypeguard: configuration: {problem}", file=sys.stderr)
+        config = config_for(path, args, reported_problems)
         result = fix_all(text, str(path), config, unsafe=args.unsafe_fixes)
         for finding, why in result.not_applied:
             print(f"dtypeguard: {path}:{finding.span.line}: {finding.code} fix not applied: {why}", file=sys.stderr)

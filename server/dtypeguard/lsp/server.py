@@ -517,33 +517,28 @@ def build_server() -> DtypeguardServer:
         return action
 
     # ------------------------------------------------------------ commands
-    @command(FIX_ALL_COMMAND)
-    async def fix_all(ls: DtypeguardServer, *args: object) -> dict[str, Any]:
-        uri = cast(str, _args(args, 1, FIX_ALL_COMMAND)[0])
+    async def _document_command(uri: str, compute: Any, label: str, nothing: str) -> dict[str, Any]:
+        """Compute a whole-document edit off the event loop and ask the client to apply it."""
         state = server.state(uri)
         analysis = await server.analysis(uri)
         if not analysis.usable:
             return {"applied": False, "reason": "the document does not parse"}
         target = server.target(analysis, state)
-        future, _thread = spawn(lambda: actions.fix_all_edit(target), "dtypeguard-fixall")
+        future, _thread = spawn(lambda: compute(target), f"dtypeguard-{label}")
         edit = await future
         if edit is None:
-            return {"applied": False, "reason": "nothing to fix"}
-        return {"applied": await server.apply_edit(edit, "dtypeguard: fix all")}
+            return {"applied": False, "reason": nothing}
+        return {"applied": await server.apply_edit(edit, f"dtypeguard: {label}")}
+
+    @command(FIX_ALL_COMMAND)
+    async def fix_all(ls: DtypeguardServer, *args: object) -> dict[str, Any]:
+        uri = cast(str, _args(args, 1, FIX_ALL_COMMAND)[0])
+        return await _document_command(uri, actions.fix_all_edit, "fix all", "nothing to fix")
 
     @command(SETUP_COMMAND)
     async def insert_setup(ls: DtypeguardServer, *args: object) -> dict[str, Any]:
         uri = cast(str, _args(args, 1, SETUP_COMMAND)[0])
-        state = server.state(uri)
-        analysis = await server.analysis(uri)
-        if not analysis.usable:
-            return {"applied": False, "reason": "the document does not parse"}
-        target = server.target(analysis, state)
-        future, _thread = spawn(lambda: actions.setup_edit(target), "dtypeguard-setup")
-        edit = await future
-        if edit is None:
-            return {"applied": False, "reason": "the setup block is already there"}
-        return {"applied": await server.apply_edit(edit, "dtypeguard: insert setup block")}
+        return await _document_command(uri, actions.setup_edit, "insert setup block", "the setup block is already there")
 
     @command(VERIFY_COMMAND)
     async def verify(ls: DtypeguardServer, *args: object) -> dict[str, Any]:

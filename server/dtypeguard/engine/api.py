@@ -30,7 +30,7 @@ TORCH_DEFAULT_FACTORIES = frozenset({
     "zeros", "ones", "empty", "randn", "rand", "linspace", "logspace", "eye", "normal",
     "empty_strided", "full", "arange", "range", "tensor", "as_tensor", "Tensor",
 })
-TORCH_INT_FACTORIES = frozenset({"randint", "randperm", "bincount", "argmax", "argmin", "argsort", "multinomial"})
+TORCH_INT_FACTORIES = frozenset({"randint", "randperm", "bincount", "argmax", "argmin", "argsort", "multinomial", "bucketize", "searchsorted"})
 TORCH_LIKE_FACTORIES = frozenset({
     "zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like", "clone",
 })
@@ -75,8 +75,8 @@ NUMPY_FLOAT64_SOURCES = frozenset({
     "numpy.loadtxt", "numpy.genfromtxt", "numpy.eye", "numpy.identity",
 })
 NUMPY_INT64_SOURCES = frozenset({"numpy.random.randint", "numpy.random.permutation", "numpy.random.poisson", "numpy.random.binomial"})
-NUMPY_RNG_FLOAT64 = frozenset({"random", "normal", "standard_normal", "uniform", "exponential", "beta", "gamma", "lognormal"})
-NUMPY_RNG_INT64 = frozenset({"integers", "permutation", "poisson", "binomial", "geometric"})
+NUMPY_RNG_FLOAT64 = frozenset({"random", "normal", "standard_normal", "uniform", "exponential", "beta", "gamma", "lognormal", "randn", "rand", "random_sample", "sample"})
+NUMPY_RNG_INT64 = frozenset({"integers", "permutation", "poisson", "binomial", "geometric", "randint"})
 NUMPY_ARRAY_CTORS = frozenset({"numpy.array", "numpy.asarray", "numpy.ascontiguousarray", "numpy.stack", "numpy.concatenate", "numpy.vstack", "numpy.hstack", "numpy.column_stack"})
 NUMPY_SAME_DTYPE_FUNCS = frozenset({
     "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.clip",

@@ -202,6 +202,11 @@ class CallsMixin:
                 callee = receiver.method(method)
             else:
                 callee = None
+                obj = state.heap.get(receiver.oid) if isinstance(receiver, Ref) else None
+                if isinstance(obj, (ModuleObj, InstanceObj)) and method in obj.attrs:
+                    callee = obj.attrs[method]  # `self.model(x)`: an attribute holding a module
+                    if callee is None:
+                        method = ""  # an attribute we know nothing about: not a method call
         else:
             callee = self.eval(func, state)
         args = [self.eval(a, state) for a in node.args]
@@ -468,6 +473,10 @@ class CallsMixin:
                 return replace(arrays[0], kind="ndarray")
             return Tensor("ndarray", None, "cpu")
         if name in ("numpy.mean", "numpy.sum", "numpy.std", "numpy.max", "numpy.min", "numpy.median", "numpy.var"):
+            if isinstance(arg0, TupleV) or (isinstance(arg0, Const) and arg0.value is None) or arg0 is None:
+                if "axis" not in kwargs and len(args) == 1 and name != "numpy.sum":
+                    return Tensor("npscalar", "float64", "cpu", self.origin(node, f"np.{last} returns a NumPy float64 scalar"))
+                return None
             if isinstance(arg0, Tensor) and arg0.kind == "ndarray" and "axis" not in kwargs and len(args) == 1:
                 dtype = arg0.dtype if is_float(arg0.dtype) else ("float64" if name in ("numpy.mean", "numpy.std", "numpy.var", "numpy.median") else arg0.dtype)
                 return Tensor("npscalar", dtype, "cpu", self.origin(node, f"np.{last} returns a NumPy scalar"))
@@ -574,6 +583,9 @@ class CallsMixin:
             return None
         if last == "autocast":
             return self.autocast_ctx(parts, args, kwargs)
+        if name in ("torch.serialization.add_safe_globals", "torch.serialization.safe_globals"):
+            self.events.safe_globals = True
+            return None
         if last == "GradScaler":
             return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
         return self.call_tensor_function(name, parts, last, args, kwargs, node, state)
@@ -594,7 +606,7 @@ class CallsMixin:
         if isinstance(value, Tensor) and value.kind == "npscalar":
             return "a NumPy scalar"
         if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
-            for item in value.value[1]:
+            for item in value.value[2]:
                 found = self.pickled_what(item if isinstance(item, Value) else None, state, depth + 1)
                 if found:
                     return found
@@ -845,7 +857,9 @@ class CallsMixin:
             dev = state.ddevice.value
             dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else ""))
         if explicit is not None:
-            return Tensor("tensor", explicit, dev, self.origin(node, f"dtype={explicit}"), dev_origin)
+            source = arg0.dtype if isinstance(arg0, Tensor) else self.literal_dtype(arg0, numpy=False)
+            from_ints = bool(source and source != "default" and not is_float(source) and is_float(explicit))
+            return Tensor("tensor", explicit, dev, self.origin(node, f"dtype={explicit}"), dev_origin, from_ints=from_ints)
         default_origin = self.origin(node, f"torch.{last} follows the default dtype ({state.ddtype.value})" + (f" set at line {state.ddtype.span.line}" if state.ddtype.span else ""))
         if last in ("tensor", "as_tensor", "Tensor"):
             if isinstance(arg0, Tensor):

@@ -126,6 +126,7 @@ class Events:
     saves: list[TorchSave] = field(default_factory=list)
     # module creations that read the default dtype/device: (time, span, oid)
     creations: list[tuple[int, Span, int, ModuleObj]] = field(default_factory=list)
+    safe_globals: bool = False  # torch.serialization.add_safe_globals / safe_globals is used
     uses_cuda_check: bool = False  # the file asks torch.cuda.is_available() somewhere
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
 

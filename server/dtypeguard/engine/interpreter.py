@@ -374,6 +374,14 @@ class Interpreter(CallsMixin):
                 joined = join_device(da, db)
                 return Device(joined) if joined else None
             return join(a, b)
+        if isinstance(node, ast.BoolOp):
+            values = [self.eval(part, state) for part in node.values]
+            if isinstance(node.op, ast.Or):
+                for value in values:
+                    if isinstance(value, Const) and not value.value:
+                        continue  # falsy: `device or default` takes the default
+                    return value if isinstance(value, (Device, Const, DType)) else None
+            return None
         if isinstance(node, (ast.Compare, ast.BoolOp)):
             parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
             values = [self.eval(part, state) for part in parts]
@@ -388,8 +396,9 @@ class Interpreter(CallsMixin):
         if isinstance(node, ast.DictComp):
             return None
         if isinstance(node, ast.Dict):
+            keys = tuple(k.value if isinstance(k, ast.Constant) else None for k in node.keys)
             items = tuple(self.eval(v, state) for v in node.values)
-            return Const(("dict", items))
+            return Const(("dict", keys, items))
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             value = self.eval(node.value, state) if node.value is not None else None
             if isinstance(node, ast.YieldFrom):
@@ -470,6 +479,9 @@ class Interpreter(CallsMixin):
             obj = state.heap.get(base.oid)
             if isinstance(obj, (LoaderObj, InstanceObj)):
                 return self.element_of(base, state)
+        if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",) and isinstance(index, Const):
+            keys, items = base.value[1], base.value[2]
+            return items[keys.index(index.value)] if index.value in keys else None
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("many",):
             item = base.value[1]
             return item if isinstance(item, Value) else None

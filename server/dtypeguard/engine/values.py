@@ -192,8 +192,8 @@ HeapObj = ModuleObj | OptimizerObj | LoaderObj | InstanceObj | ScalerObj
 def join_device(a: str | None, b: str | None) -> str | None:
     if a == b:
         return a
-    if {a, b} <= {"cpu", "cuda", "auto"} and None not in (a, b):
-        return "auto"
+    if {a, b} <= {"cpu", "cuda", "mps", "auto"} and None not in (a, b):
+        return "auto"  # an accelerator when one is available, else the CPU
     return None
 
 

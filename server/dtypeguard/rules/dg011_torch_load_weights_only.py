@@ -12,7 +12,7 @@ from dtypeguard.rules.base import Context, Rule
 def check(ctx: Context) -> Iterator[Finding]:
     ev = ctx.events
     pickled = [s for s in ev.saves if s.saves_pickled]
-    if not pickled:
+    if not pickled or ev.safe_globals:  # allow-listed classes load fine with weights_only=True
         return
     for load in ev.loads:
         if isinstance(load.weights_only, Const) and load.weights_only.value is False:

@@ -42,7 +42,7 @@ RULE = Rule(
         "In current PyTorch, `model.to()`/`.double()` keeps the same Parameter objects, so an "
         "optimizer created earlier still works. But once the optimizer has state (after a "
         "`step()`), changing the model's dtype makes the next `step()` fail (Adam: \"expected dtype "
-        "double for `end` but got dtype float\"). Create the optimizer after the model is on its "
+        "float for `end` but got dtype double\" after `.double()`). Create the optimizer after the model is on its "
         "final device and dtype, and never cast the model after training has started."
     ),
     hazards=("H16",),

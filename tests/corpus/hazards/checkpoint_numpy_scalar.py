@@ -24,9 +24,10 @@ def load_best(model, path):
 
 model = nn.Linear(5, 3)
 x, y = torch.randn(30, 5), torch.randint(0, 3, (30,))
-path = os.path.join(tempfile.mkdtemp(), "best.pt")
-save_best(model, evaluate(model, x, y), path)
-best = load_best(model, path)
+with tempfile.TemporaryDirectory() as out_dir:
+    path = os.path.join(out_dir, "best.pt")
+    save_best(model, evaluate(model, x, y), path)
+    best = load_best(model, path)
 
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 optimizer.zero_grad()

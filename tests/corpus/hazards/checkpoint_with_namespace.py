@@ -12,11 +12,11 @@ args = parser.parse_args([])
 model = nn.Sequential(nn.Linear(3, args.hidden), nn.ReLU(), nn.Linear(args.hidden, 1))
 optimizer = torch.optim.Adam(model.parameters())
 
-path = os.path.join(tempfile.mkdtemp(), "run.ckpt")
-torch.save({"args": args, "model": model.state_dict()}, path)
-
-checkpoint = torch.load(path, map_location="cpu")  # expect: DG011
-model.load_state_dict(checkpoint["model"])
+with tempfile.TemporaryDirectory() as run_dir:
+    path = os.path.join(run_dir, "run.ckpt")
+    torch.save({"args": args, "model": model.state_dict()}, path)
+    checkpoint = torch.load(path, map_location="cpu")  # expect: DG011
+    model.load_state_dict(checkpoint["model"])
 
 x, y = torch.randn(10, 3), torch.randn(10, 1)
 optimizer.zero_grad()

@@ -558,7 +558,8 @@ class CallsMixin:
         if True:
             if isinstance(arg0, Tensor):
                 why = "`torch.from_numpy` keeps the array's dtype" + (" (NumPy's float64)" if arg0.dtype == "float64" else "")
-                return Tensor("tensor", arg0.dtype, "cpu", replace(arg0.origin, why=why) if arg0.origin and arg0.dtype == "float64" else arg0.origin or self.origin(node, why), self.origin(node, "`torch.from_numpy` always makes CPU tensors"))
+                origin = replace(arg0.origin, why=f"{arg0.origin.why}, and `torch.from_numpy` keeps that dtype") if arg0.origin else self.origin(node, why)
+                return Tensor("tensor", arg0.dtype, "cpu", origin, self.origin(node, "`torch.from_numpy` always makes CPU tensors"), from_ints=arg0.from_ints)
             return Tensor("tensor", None, "cpu", None, self.origin(node, "`torch.from_numpy` always makes CPU tensors"))
 
     def _call_torch_rest(

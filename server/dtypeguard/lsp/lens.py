@@ -119,6 +119,15 @@ class Verifier:
                 return None
         return worker
 
+    def prewarm(self, python: str | None, device: str) -> None:
+        """Start the warm worker early (trusted workspaces only: the caller checks), so the
+        first click on a lens does not pay for importing torch. It imports torch and nothing
+        of the user's; a failure only means the first run is cold."""
+        try:
+            self._worker(python, device)
+        except Exception:
+            log.debug("prewarm failed", exc_info=True)
+
     async def run(self, uri: str, path: str, device: str, python: str | None, timeout: float, cancel: threading.Event) -> VerifyResult:
         from dtypeguard.verify.runner import run_verify
 

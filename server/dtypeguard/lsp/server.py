@@ -20,10 +20,11 @@ import contextlib
 import functools
 import inspect
 import logging
+import re
 import threading
 import traceback
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -37,6 +38,7 @@ from pygls.exceptions import (
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path, uri_scheme
+from pygls.workspace import TextDocument, Workspace
 
 from dtypeguard import __version__
 from dtypeguard.config import Config, load_config
@@ -89,6 +91,31 @@ class Protocol(LanguageServerProtocol):
             self._send_response(message.id, None, JsonRpcInvalidParams(message=text).to_response_error())
             return
         super().handle_message(message)
+
+
+# ---------------------------------------------------------------------------- documents
+_LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+class _Document(TextDocument):
+    """pygls splits a document into lines with `str.splitlines`, which also breaks at form feed,
+    U+2028, U+0085 and other characters that are not line ends for an LSP client (only "\\r\\n",
+    "\\r" and "\\n" are): an incremental edit below such a character was applied on the wrong
+    line, and a fix computed from that text would have corrupted the user's file."""
+
+    @property
+    def lines(self) -> Sequence[str]:
+        return tuple(_LSP_LINE.findall(self.source))
+
+
+class _Workspace(Workspace):
+    def _create_text_document(
+        self, doc_uri: str, source: str | None = None, version: int | None = None, language_id: str | None = None
+    ) -> TextDocument:
+        return _Document(
+            doc_uri, source=source, version=version, language_id=language_id,
+            sync_kind=self._sync_kind, position_codec=self._position_codec,
+        )
 
 
 # ---------------------------------------------------------------------------- server
@@ -348,6 +375,8 @@ def build_server() -> DtypeguardServer:
     # ------------------------------------------------------------ life cycle
     @feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:
+        if type(server.workspace) is Workspace:  # created by pygls just before this handler
+            server.workspace.__class__ = _Workspace
         settings, trusted, problems = settings_from_init(params.initialization_options)
         server.settings = settings
         server.trusted = trusted
@@ -637,6 +666,9 @@ def build_server() -> DtypeguardServer:
             analysis = state.good
         if analysis is None:
             return []
+        if analysis.result.optimizer_sites:
+            # a click is likely: import torch now (no user code runs) so it answers in ~1 s
+            server.verifier.prewarm(server.settings.python, "cpu")
         return server.verifier.lenses(uri, analysis.result.optimizer_sites, analysis.lines, server.encoding)
 
     # ------------------------------------------------------------ inlay hints

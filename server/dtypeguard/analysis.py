@@ -6,6 +6,7 @@ re-derives what the engine knows. Hover and inlay hints read the same `CheckResu
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,19 @@ class CheckResult:
 
 
 def check_source(text: str, path: str | None = None, config: Config | None = None) -> CheckResult:
+    """Analyse one file. The cyclic GC is paused meanwhile: the engine allocates many
+    short-lived, acyclic objects (freed by reference counting), and collections that walk a
+    language server's whole heap would otherwise cost a sixth of the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _check(text, path, config)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _check(text: str, path: str | None, config: Config | None) -> CheckResult:
     config = config or Config()
     index = LineIndex(text)
     tree = parse(text)

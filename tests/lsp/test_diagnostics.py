@@ -101,7 +101,12 @@ async def test_non_python_text(client: LanguageClient) -> None:
 
 async def test_huge_file_is_refused_not_fatal(client: LanguageClient) -> None:
     await start(client)
-    text = "import torch\n" + "x = torch.zeros(3)\n" * 50_000
+    body = H06.read_text(encoding="utf-8")
+    repeats = 50_000 // body.count("\n") + 1
+    fifty_k = "\n".join([body] * repeats)
+    uri, _ = open_doc(client, FIXTURES / "fifty_k.py", fifty_k)  # analysed: about 2 s here
+    assert sum(d.code == "DG004" for d in await wait_published(client, uri, 1)) == repeats
+    text = "import torch\n" + "x = torch.zeros(3)\n" * 120_000
     uri, _ = open_doc(client, FIXTURES / "huge.py", text)
     diags = await wait_published(client, uri, 1)
     assert [d.code for d in diags] == ["DG000"]

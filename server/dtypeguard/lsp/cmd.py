@@ -15,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-file", metavar="FILE", help="write the server's own log here (default: stderr)")
     parser.add_argument(
         "--max-lines", type=int, default=None, metavar="N",
-        help="do not analyse documents longer than N lines (default 20000; 0: no limit)",
+        help="do not analyse documents longer than N lines (default 100000; 0: no limit)",
     )
     parser.add_argument("--verbose", "-v", action="store_true", help="log debug messages")
 
@@ -47,6 +47,9 @@ def run(args: argparse.Namespace) -> int:
     max_lines = getattr(args, "max_lines", None)
     if max_lines is not None:
         server.documents.max_lines = max(0, int(max_lines))
+    import gc
+
+    gc.freeze()  # the server's own long-lived objects: never walked by collections again
     try:
         if tcp:
             server.start_tcp(*address)

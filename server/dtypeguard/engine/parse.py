@@ -73,8 +73,17 @@ def parse(text: str) -> ast.Module | ParseFailure:
         line = exc.lineno or 1
         col = max((exc.offset or 1) - 1, 0)
         return ParseFailure(f"cannot parse: {exc.msg}", Span(line, col, line, col + 1))
-    except (RecursionError, MemoryError, ValueError) as exc:
-        return ParseFailure(f"cannot parse: {type(exc).__name__}", Span(1, 0, 1, 0))
+    except RecursionError:
+        return ParseFailure("cannot parse: the code is nested too deeply for Python's parser", Span(1, 0, 1, 0))
+    except MemoryError:
+        return ParseFailure("cannot parse: out of memory", Span(1, 0, 1, 0))
+    except UnicodeError:  # a lone surrogate: text decoded from non-UTF-8 bytes with surrogateescape
+        bad = next((i for i, c in enumerate(text) if "\ud800" <= c <= "\udfff"), 0)
+        line = text.count("\n", 0, bad) + 1
+        col = bad - (text.rfind("\n", 0, bad) + 1)
+        return ParseFailure("cannot parse: the text is not valid Unicode (a lone surrogate)", Span(line, col, line, col + 1))
+    except ValueError as exc:
+        return ParseFailure(f"cannot parse: {exc}", Span(1, 0, 1, 0))
     finally:
         if enabled:
             gc.enable()

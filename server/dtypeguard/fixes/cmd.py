@@ -58,7 +58,9 @@ def write_atomic(path: Path, text: str, before: Fingerprint) -> None:
 
     The new content goes to a temporary file next to it, flushed to disk, and `os.replace`
     swaps it in, so a crash leaves either the old file or the new one, never half of one.
+    A symlink is written through (its target gets the new content; the link stays a link).
     """
+    path = Path(os.path.realpath(path))
     raw = path.read_bytes()
     bom = b"\xef\xbb\xbf" if raw.startswith(b"\xef\xbb\xbf") else b""
     mode = path.stat().st_mode & 0o7777

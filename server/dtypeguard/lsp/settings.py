@@ -11,6 +11,7 @@ from typing import Any
 
 DEVICES = ("auto", "cpu", "cuda")
 SEVERITIES = ("error", "warning", "information", "hint")
+MAX_VERIFY_TIMEOUT_S = 86_400  # a day; also keeps inf, nan and 1e300 (valid JSON for Python) out
 KNOWN_KEYS = frozenset(
     {
         "interpreter", "verifyTimeout", "verifyDevice", "select", "ignore",
@@ -73,10 +74,10 @@ def parse_settings(raw: object, base: Settings | None = None) -> tuple[Settings,
             problems.append("settings: `interpreter` must be a path or a list of strings; ignored")
     if "verifyTimeout" in raw:
         value = raw["verifyTimeout"]
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= MAX_VERIFY_TIMEOUT_S:
             settings = replace(settings, verify_timeout=float(value))
         else:
-            problems.append("settings: `verifyTimeout` must be a positive number of seconds; ignored")
+            problems.append(f"settings: `verifyTimeout` must be a number of seconds (above 0, at most {MAX_VERIFY_TIMEOUT_S}); ignored")
     if "verifyDevice" in raw:
         value = raw["verifyDevice"]
         if value in DEVICES:

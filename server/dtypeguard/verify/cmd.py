@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -67,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not os.path.isfile(args.file):
         return _usage_error(f"no such file: {args.file}")
-    if args.timeout <= 0:
-        return _usage_error("--timeout must be positive")
+    if not (args.timeout > 0 and math.isfinite(args.timeout)):
+        return _usage_error("--timeout must be a positive, finite number of seconds")
     python = args.python
     if python is not None and os.sep not in python:
         python = shutil.which(python) or python

@@ -12,6 +12,7 @@ errors mapped to rule codes (`explain.py`) and silent hazards turned into warnin
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import signal
@@ -33,6 +34,7 @@ __all__ = ["DEVICES", "HARNESS_FILE", "VerifyResult", "VerifyWarning", "WarmWork
 HARNESS_FILE = str(Path(__file__).with_name("harness.py"))
 DEVICES = ("cpu", "cuda", "auto")
 ALARM_MARGIN_S = 30  # the script's own SIGALRM backstop, in case this process disappears
+MAX_ALARM_S = 10**9
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 _FAULT_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?: in (?P<func>\S+))?')
 
@@ -53,8 +55,8 @@ def run_verify(
     """
     if device not in DEVICES:
         raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
-    if timeout <= 0:
-        raise ValueError("timeout must be positive")
+    if not (timeout > 0 and math.isfinite(timeout)):
+        raise ValueError("timeout must be a positive, finite number of seconds")
     started = time.monotonic()
     file = os.path.abspath(path)
     interpreter = python or sys.executable
@@ -65,7 +67,7 @@ def run_verify(
         )
     if cancel_event is not None and cancel_event.is_set():
         return VerifyResult(status="cancelled", device=device, duration_s=0.0, file=file)
-    alarm_s = int(timeout) + ALARM_MARGIN_S
+    alarm_s = int(min(timeout, MAX_ALARM_S)) + ALARM_MARGIN_S  # signal.alarm takes 32 bits
     notes: list[str] = []
     raw: RawRun | None = None
     mode: str = "cold"

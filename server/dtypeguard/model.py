@@ -87,9 +87,7 @@ class TextEdit:
 class RuleExamples:
     """Code that must trigger a rule (`bad`) and code that must not (`good`).
 
-    Each `bad` example may mark the expected finding line with a `# <-` comment.
-    `fixed` pairs a bad example with the text its safe fixes must produce, when the fix is
-    deterministic enough to pin.
+    Each `bad` example marks the line where the finding must be reported with `# <-`.
     """
 
     bad: list[str] = field(default_factory=list)

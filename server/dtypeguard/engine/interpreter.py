@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from dtypeguard.engine import api
 from dtypeguard.engine.calls import _GENERATORS, CallsMixin
 from dtypeguard.engine.events import Events, Facts, ValueFact
 from dtypeguard.engine.parse import LineIndex
@@ -86,8 +85,6 @@ class Interpreter(CallsMixin):
             self.call_function(func, [], {}, state, params_override=params)
 
     def _instance_for_isolation(self, klass: Klass, state: State) -> Value | None:
-        if klass.node.name == "__isolating__":
-            return None
         oid = self.alloc(state, InstanceObj(klass.node.name, klass))
         return Ref(oid)
 
@@ -323,8 +320,6 @@ class Interpreter(CallsMixin):
         if isinstance(value, TupleV):
             if len(value.items) == count:
                 return list(value.items)
-            if len(value.items) == 1 and isinstance(value.items[0], Const) and value.items[0].value == "*many*":
-                return [None] * count
             return [None] * count
         if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("many",):
             item = value.value[1]
@@ -502,7 +497,7 @@ class Interpreter(CallsMixin):
         other = right if lt is not None else left
         assert tensor is not None
         if not isinstance(other, Const) or not isinstance(other.value, (int, float)) or isinstance(other.value, bool):
-            return replace(tensor, dtype=None) if tensor.dtype and not api.DTYPE_NAMES else None
+            return None  # an operand we cannot read: the result's dtype is unknown
         origin = self.origin(node, "")
         if tensor.kind == "ndarray" or tensor.kind == "npscalar":
             if tensor.dtype and tensor.dtype.startswith(("int", "uint")) and (isinstance(op, ast.Div) or isinstance(other.value, float)):

@@ -99,3 +99,13 @@ def test_prefixes_of_a_sample_as_typed() -> None:
     src = Path(SAMPLES[1]).read_text(encoding="utf-8")
     for end in range(0, len(src), max(1, len(src) // 60)):
         _ok(src[:end])
+
+
+def test_function_with_nested_generator_is_not_a_generator() -> None:
+    src = (
+        "import numpy as np\nimport torch\nfrom torch import nn\n"
+        "def load():\n    def rows():\n        yield 1\n    return torch.from_numpy(np.random.rand(4, 3))\n"
+        "def batches():\n    for _ in range(2):\n        yield torch.from_numpy(np.random.rand(4, 3))\n"
+        "model = nn.Linear(3, 1)\nmodel(load())\nfor xb in batches():\n    model(xb)\n"
+    )
+    assert [(f.code, f.span.line) for f in check_source(src).findings] == [("DG004", 12), ("DG004", 14)]

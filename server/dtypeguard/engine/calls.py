@@ -271,7 +271,7 @@ class CallsMixin:
             self.call_stack.pop()
             returned = self.returns.pop()
         state.adopt(end)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_generator(node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_generator(node, self.index):
             yielded = self.yields.pop(id(node), [])
             value = yielded[0] if yielded else None
             for other in yielded[1:]:
@@ -1152,16 +1152,36 @@ class CallsMixin:
 _GENERATORS: dict[int, tuple[ast.AST, bool]] = {}
 
 
-def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Cached per node: a function is inlined at every call, but its body is walked once."""
+def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef, index: LineIndex) -> bool:
+    """Cached per node: a function is inlined at every call, but its body is examined once.
+
+    Most functions never mention `yield`, and a substring search of their lines is far
+    cheaper than walking their tree; only those that do are walked.
+    """
     cached = _GENERATORS.get(id(node))
     if cached is not None and cached[0] is node:
         return cached[1]
-    result = any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in ast.walk(node))
+    first, last = node.lineno, node.end_lineno or node.lineno
+    if any("yield" in index.line_text(n) for n in range(first, last + 1)):
+        result = any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in _own_nodes(node))
+    else:
+        result = False
     if len(_GENERATORS) > 50_000:
         _GENERATORS.clear()
     _GENERATORS[id(node)] = (node, result)
     return result
+
+
+def _own_nodes(node: ast.AST) -> list[ast.AST]:
+    """The nodes of a function's body, not descending into nested functions or classes."""
+    out: list[ast.AST] = []
+    todo = list(ast.iter_child_nodes(node))
+    while todo:
+        child = todo.pop()
+        out.append(child)
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(child))
+    return out
 
 
 def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str, str]:

@@ -32,10 +32,17 @@ class LineIndex:
         return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
 
     def span(self, node: ast.AST) -> Span:
-        line = getattr(node, "lineno", 1)
-        end_line = getattr(node, "end_lineno", None) or line
-        col = self.char_col(line, getattr(node, "col_offset", 0))
-        end_col = self.char_col(end_line, getattr(node, "end_col_offset", None) or 0)
+        try:  # every expression and statement has all four (the hot path: one per name)
+            line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
+            end_line, end_col = node.end_lineno or line, node.end_col_offset or 0  # type: ignore[attr-defined]
+        except AttributeError:
+            line, col = getattr(node, "lineno", 1), getattr(node, "col_offset", 0)
+            end_line, end_col = getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or 0
+        ascii_flags = self._ascii
+        if ascii_flags.get(line) is not True:
+            col = self.char_col(line, col)
+        if ascii_flags.get(end_line) is not True:
+            end_col = self.char_col(end_line, end_col)
         return Span(line, col, end_line, end_col)
 
     def line_text(self, line: int) -> str:

@@ -21,8 +21,8 @@ from tests.reliability.support import CORPUS, SAMPLES, fuzz_settings, mutate, to
 
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles what it generates
 TEXTS = [p.read_text(encoding="utf-8") for p in SAMPLES + CORPUS]
-S_PER_LINE = 1e-3  # the bound: 1 ms a line (measured: about 0.15 ms), plus a fixed second
-FIXED_S = 1.0
+S_PER_LINE = 1e-3  # the bound: 1 ms a line (measured: about 0.15 ms), plus a fixed 5 s (a loaded shared machine stalls a process for a second at times)
+FIXED_S = 5.0
 
 
 def ok(text: str, path: str | None = None) -> CheckResult:

@@ -304,6 +304,15 @@ def _guard(server: DtypeguardServer, name: str, notification: bool = False) -> C
             text = "".join(traceback.format_exception(exc))
             server.log(f"dtypeguard: {name} failed:\n{text}", types.MessageType.Error)
 
+    def failed(exc: Exception) -> None:
+        """Log it; a notification just ends, a request gets an LSP error (never a crash)."""
+        report(exc)
+        if notification:
+            return
+        if isinstance(exc, JsonRpcException):
+            raise exc
+        raise JsonRpcInternalError(message=f"dtypeguard: {name} failed: {exc!r}") from exc
+
     def decorate(fn: F) -> F:
         if inspect.iscoroutinefunction(fn):
 
@@ -313,16 +322,9 @@ def _guard(server: DtypeguardServer, name: str, notification: bool = False) -> C
                     return await fn(*args, **kwargs)
                 except asyncio.CancelledError:
                     raise
-                except JsonRpcException as exc:
-                    report(exc)
-                    if notification:
-                        return None
-                    raise
                 except Exception as exc:
-                    report(exc)
-                    if notification:
-                        return None
-                    raise JsonRpcInternalError(message=f"dtypeguard: {name} failed: {exc!r}") from exc
+                    failed(exc)
+                    return None
 
             return cast(F, async_wrapper)
 
@@ -330,16 +332,9 @@ def _guard(server: DtypeguardServer, name: str, notification: bool = False) -> C
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(*args, **kwargs)
-            except JsonRpcException as exc:
-                report(exc)
-                if notification:
-                    return None
-                raise
             except Exception as exc:
-                report(exc)
-                if notification:
-                    return None
-                raise JsonRpcInternalError(message=f"dtypeguard: {name} failed: {exc!r}") from exc
+                failed(exc)
+                return None
 
         return cast(F, wrapper)
 

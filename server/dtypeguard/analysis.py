@@ -64,7 +64,7 @@ def _check(text: str, path: str | None, config: Config | None) -> CheckResult:
         return CheckResult([], events=interp.events, facts=interp.facts, index=index, internal_error=f"{type(exc).__name__}: {exc}")
     finally:
         sys.setrecursionlimit(limit)
-    ctx = Context(interp.events, interp.facts, index, text)
+    ctx = Context(interp.events, interp.facts, index, text, tree)
     findings: list[Finding] = []
     seen: set[tuple[str, Span, str]] = set()
     for rule in RULES:

@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     import gc
 
     gc.freeze()  # the server's own long-lived objects: never walked by collections again
+    gc.disable()  # the analysis thread collects when the editor is quiet (lsp.documents)
     try:
         if tcp:
             server.start_tcp(*address)

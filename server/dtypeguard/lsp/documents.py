@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import threading
 import time
@@ -94,8 +95,21 @@ class DocState:
         return None
 
 
+IDLE_COLLECT_S = 1.0  # quiet time before the analysis thread collects cyclic garbage
+COLLECT_EVERY = 200  # analyses between collections when the editor is never quiet (~20k cyclic objects per 32)
+COLLECT, STOP = "collect", "stop"
+
+
 class AnalysisThread:
-    """A daemon thread running jobs, newest-per-document first come first served."""
+    """A daemon thread running jobs, newest-per-document first come first served.
+
+    It also owns the cyclic garbage collector of a server process (`lsp.cmd` turns automatic
+    collection off): an analysis allocates hundreds of thousands of objects, and the automatic
+    collection that followed each one walked them all, in the typing path, for about a third
+    of the analysis time. Nearly all of them are freed by reference counting anyway; the rest
+    is collected here once the editor has been quiet for a second (or every `COLLECT_EVERY`
+    analyses during a long storm of edits), where nobody waits for it.
+    """
 
     def __init__(self, done: Callable[[Job, CheckResult | BaseException, float], None]) -> None:
         self._done = done
@@ -121,15 +135,32 @@ class AnalysisThread:
             self._pending.clear()
             self._cond.notify()
 
+    def _next(self, owed: int) -> Job | str:
+        """The next job, or COLLECT when garbage is owed and it is time, or STOP."""
+        with self._cond:
+            if owed >= COLLECT_EVERY:
+                return COLLECT
+            if owed and not self._pending and not self._stopped:
+                self._cond.wait(IDLE_COLLECT_S)
+                if not self._pending and not self._stopped:
+                    return COLLECT
+            while not self._pending and not self._stopped:
+                self._cond.wait()
+            if self._stopped:
+                return STOP
+            return self._pending.pop(next(iter(self._pending)))
+
     def _loop(self) -> None:
+        owed = 0  # analyses since the last collection
         while True:
-            with self._cond:
-                while not self._pending and not self._stopped:
-                    self._cond.wait()
-                if self._stopped:
-                    return
-                uri = next(iter(self._pending))
-                job = self._pending.pop(uri)
+            job = self._next(owed)
+            if job == STOP:
+                return
+            if not isinstance(job, Job):
+                owed = 0
+                self._collect()
+                continue
+            owed += 1
             started = time.perf_counter()
             outcome: CheckResult | BaseException
             try:
@@ -140,6 +171,12 @@ class AnalysisThread:
                 self._done(job, outcome, time.perf_counter() - started)
             except Exception:  # the loop is gone (shutting down)
                 log.debug("analysis result dropped", exc_info=True)
+
+    @staticmethod
+    def _collect() -> None:
+        started = time.perf_counter()
+        found = gc.collect()
+        log.debug("collected %d objects in %.0f ms", found, (time.perf_counter() - started) * 1000)
 
 
 class Documents:

@@ -6,6 +6,7 @@ is generated from them so a rule and its proof never drift apart.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -25,6 +26,7 @@ class Context:
     facts: Facts
     index: LineIndex
     text: str
+    tree: ast.Module | None = None  # the parsed text, for rules that look at syntax
     _memo: dict[str, Any] = field(default_factory=dict)
 
     def memo(self, key: str, compute: Callable[[], T]) -> T:

@@ -59,9 +59,11 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _fixes(ctx: Context, sd: SetDefault) -> tuple[list[FixSpec], str]:
     """Move the call up when that is safe; otherwise say why, and (for a literal dtype) offer
     the setup block with that dtype instead, which leaves the late call a no-op."""
-    from dtypeguard.fixes.source import move_blocker  # ast only: no libcst while checking
+    from dtypeguard.fixes import source  # ast only: no libcst while checking
 
-    blocker = move_blocker(ctx.text, sd.span)
+    tree = ctx.tree
+    top = ctx.memo("top-level", lambda: source.top_level_of(tree)) if tree is not None else None
+    blocker = source.move_blocker(ctx.text, sd.span, top)
     if blocker is None:
         return [FixSpec("move_to_setup", "Move this call to the top, before anything is created", sd.span, True)], ""
     note = f"No quick fix moves this call: {blocker}."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from dtypeguard.config import Config
@@ -51,13 +52,24 @@ def _check(text: str, path: str | None, config: Config | None) -> CheckResult:
     index = LineIndex(text)
     tree = parse(text)
     if isinstance(tree, ParseFailure):
-        failure = PARSE_ERROR.finding(tree.message, tree.span)
-        return CheckResult([failure] if config.enabled("DG000", path) else [], parsed=False, index=index)
+        return parse_failed(tree, index, path, config)
     interp = Interpreter(tree, index)
+    return interpret(interp, interp.run, text, path, config)
+
+
+def parse_failed(failure: ParseFailure, index: LineIndex, path: str | None, config: Config) -> CheckResult:
+    finding = PARSE_ERROR.finding(failure.message, failure.span)
+    return CheckResult([finding] if config.enabled("DG000", path) else [], parsed=False, index=index)
+
+
+def interpret(interp: Interpreter, run: Callable[[], object], text: str, path: str | None, config: Config) -> CheckResult:
+    """Run the interpreter (`run` drives it: from the start, or resumed from a snapshot), then
+    the rules over what it recorded."""
+    index, tree = interp.index, interp.tree
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 4000))
-        interp.run()
+        run()
     except RecursionError:
         return CheckResult([PARSE_ERROR.finding("not analysed: the code is nested too deeply", Span(1, 0, 1, 0))], parsed=False, index=index)
     except Exception as exc:

@@ -64,12 +64,16 @@ def decode_source(data: bytes) -> str:
     return data.decode("utf-8")
 
 
-def parse(text: str) -> ast.Module | ParseFailure:
+def parse(text: str, first_line: int = 1) -> ast.Module | ParseFailure:
+    """Parse `text`, which starts at line `first_line` of its file (the incremental checker
+    parses a file piece by piece; blank lines in front put the piece's lines in place)."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
+        line = text.count("\n", 0, text.index("\x00")) + first_line
         return ParseFailure("cannot parse: the file contains a NUL byte", Span(line, 0, line, 0))
+    if first_line > 1:
+        text = "\n" * (first_line - 1) + text
     enabled = gc.isenabled()
     gc.disable()  # a parse allocates a million acyclic nodes: collecting during it is quadratic
     try:
@@ -85,7 +89,7 @@ def parse(text: str) -> ast.Module | ParseFailure:
     except MemoryError:
         return ParseFailure("cannot parse: out of memory", Span(1, 0, 1, 0))
     except UnicodeError:  # a lone surrogate: text decoded from non-UTF-8 bytes with surrogateescape
-        bad = next((i for i, c in enumerate(text) if "\ud800" <= c <= "\udfff"), 0)
+        bad = next((i for i, c in enumerate(text) if "\ud800" <= c <= "\udfff"), 0)  # (blank lines in front count)
         line = text.count("\n", 0, bad) + 1
         col = bad - (text.rfind("\n", 0, bad) + 1)
         return ParseFailure("cannot parse: the text is not valid Unicode (a lone surrogate)", Span(line, col, line, col + 1))

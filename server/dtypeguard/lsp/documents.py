@@ -23,6 +23,7 @@ from lsprotocol import types
 
 from dtypeguard.analysis import CheckResult, check_source
 from dtypeguard.config import Config
+from dtypeguard.incremental import IncrementalChecker
 from dtypeguard.lsp.convert import Lines
 
 log = logging.getLogger(__name__)
@@ -41,9 +42,10 @@ class Job:
     max_lines: int = 0
 
 
-def analyse(job: Job) -> CheckResult:
-    """`check_source`, unless the text is beyond the line limit (a 50,000-line file takes about
-    2 s here: beyond the limit, the editor would wait too long for too little)."""
+def analyse(job: Job, checker: IncrementalChecker | None = None) -> CheckResult:
+    """`check_source` (through the document's incremental checker when it has one), unless
+    the text is beyond the line limit (a 50,000-line file takes about 2 s here: beyond the
+    limit, the editor would wait too long for too little)."""
     if job.max_lines > 0:
         count = job.text.count("\n") + 1
         if count > job.max_lines:
@@ -55,6 +57,8 @@ def analyse(job: Job) -> CheckResult:
                 f"{job.max_lines} (`dtypeguard lsp --max-lines`; `dtypeguard check` has no limit)"
             )
             return CheckResult([PARSE_ERROR.finding(message, Span(1, 0, 1, 0))], parsed=False)
+    if checker is not None:
+        return checker.check(job.text, job.path, job.config)
     return check_source(job.text, job.path, job.config)
 
 
@@ -114,6 +118,7 @@ class AnalysisThread:
     def __init__(self, done: Callable[[Job, CheckResult | BaseException, float], None]) -> None:
         self._done = done
         self._pending: dict[str, Job] = {}
+        self._checkers: dict[str, IncrementalChecker] = {}  # per open document; under _cond
         self._cond = threading.Condition()
         self._stopped = False
         self._thread = threading.Thread(target=self._loop, name="dtypeguard-analysis", daemon=True)
@@ -128,11 +133,13 @@ class AnalysisThread:
     def discard(self, uri: str) -> None:
         with self._cond:
             self._pending.pop(uri, None)
+            self._checkers.pop(uri, None)
 
     def stop(self) -> None:
         with self._cond:
             self._stopped = True
             self._pending.clear()
+            self._checkers.clear()
             self._cond.notify()
 
     def _next(self, owed: int) -> Job | str:
@@ -150,6 +157,10 @@ class AnalysisThread:
                 return STOP
             return self._pending.pop(next(iter(self._pending)))
 
+    def _checker(self, uri: str) -> IncrementalChecker:
+        with self._cond:
+            return self._checkers.setdefault(uri, IncrementalChecker())
+
     def _loop(self) -> None:
         owed = 0  # analyses since the last collection
         while True:
@@ -164,7 +175,7 @@ class AnalysisThread:
             started = time.perf_counter()
             outcome: CheckResult | BaseException
             try:
-                outcome = analyse(job)
+                outcome = analyse(job, self._checker(job.uri))
             except BaseException as exc:
                 outcome = exc
             try:

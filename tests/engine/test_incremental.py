@@ -1,0 +1,179 @@
+"""The incremental checker (what the language server runs on every keystroke) must give
+exactly what `check_source` gives: same tree from its chunks, same result after resuming."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from dtypeguard.analysis import CheckResult, check_source
+from dtypeguard.engine.events import Events
+from dtypeguard.engine.interpreter import _marks
+from dtypeguard.incremental import IncrementalChecker, split_chunks
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = sorted((ROOT / "samples").rglob("*.py"))
+CORPUS = sorted((ROOT / "tests" / "corpus").rglob("*.py"))
+
+TRICKY = {
+    "docstring with column-0 lines": '"""Usage:\npython train.py --epochs 3\nimport this\n"""\nimport torch\nx = torch.zeros(3)\n',
+    "bracket with column-0 items": "import torch\nxs = [\n1.0, 2.0,\n3.0]\nt = torch.tensor(xs)\n",
+    "backslash continuation": "import torch\nx = torch.zeros(3) + \\\n1\ny = x.double()\n",
+    "decorators": "import functools\n@functools.cache\n@functools.wraps(print)\ndef f():\n    return 1\nclass A:\n    pass\n@dec\nclass B:\n    pass\n",
+    "if/elif/else and try": "if a:\n    x = 1\nelif b:\n    x = 2\nelse:\n    x = 3\ntry:\n    pass\nexcept ValueError:\n    pass\nelse:\n    pass\nfinally:\n    pass\n",
+    "for/while else": "for i in x:\n    pass\nelse:\n    pass\nwhile y:\n    break\nelse:\n    z = 1\n",
+    "async and match": "async def f():\n    await g()\nmatch x:\n    case 1:\n        pass\n    case _:\n        pass\n",
+    "CRLF": "import torch\r\nx = torch.zeros(3)\r\ndef f():\r\n    return x\r\n",
+    "BOM": "\ufeffimport torch\nx = torch.zeros(3)\n",
+    "no final newline": "import torch\nx = torch.zeros(3)",
+    "comments and blank lines": "# header\n\nimport torch\n# between\n\n\nx = 1  # trailing\n#\n",
+    "triple quotes of both kinds": "a = '''\nb = \"\"\"\n'''\nc = \"\"\"x\"\"\"\nd = 1\n",
+    "string ending in a triple quote": 'a = "x"""\nb = 1\nc = 2\n',
+    "non-ASCII": "s = 'héllo'  # ünïcode\nt = 'ß'\n",
+    "form feed": "x = 1\n\f\ny = 2\n",
+    "only comments": "# nothing\n",
+    "empty": "",
+}
+
+
+def _chunked_tree(text: str) -> ast.Module:
+    parsed = IncrementalChecker()._parse(text)
+    assert isinstance(parsed, tuple), f"not cut into chunks: {parsed!r}"
+    return ast.Module(body=[stmt for body in parsed[1] for stmt in body], type_ignores=[])
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY))
+def test_chunks_parse_to_the_same_tree_as_the_whole_text(name: str) -> None:
+    text = TRICKY[name]
+    expected = ast.dump(ast.parse(text.removeprefix("\ufeff")), include_attributes=True)
+    assert ast.dump(_chunked_tree(text), include_attributes=True) == expected
+
+
+def test_chunks_of_every_sample_and_corpus_file_parse_to_the_same_tree() -> None:
+    for path in SAMPLES + CORPUS:
+        text = path.read_text(encoding="utf-8")
+        try:
+            ast.parse(text)
+        except SyntaxError:
+            assert not IncrementalChecker().check(text).parsed
+            continue
+        expected = ast.dump(ast.parse(text), include_attributes=True)
+        assert ast.dump(_chunked_tree(text), include_attributes=True) == expected, path
+
+
+def test_chunks_concatenate_to_the_text() -> None:
+    for text in TRICKY.values():
+        assert "".join(chunk for _, chunk in split_chunks(text)) == text
+        firsts = [line for line, _ in split_chunks(text)]
+        assert firsts == sorted(firsts) and firsts[0] == 1
+
+
+def test_a_bad_cut_is_merged_rather_than_reported() -> None:
+    text = TRICKY["bracket with column-0 items"]
+    assert len(split_chunks(text)) > len(ast.parse(text).body)  # the guess cut inside [...]
+    result = IncrementalChecker().check(text)
+    assert result.parsed and result.findings == check_source(text).findings
+
+
+def _normal(result: CheckResult) -> tuple[object, ...]:
+    """Everything a shell reads, with AST node identities (object addresses) left out."""
+
+    def plain(x: object) -> str:
+        return re.sub(r" at 0x[0-9a-f]+", "", repr(x))
+
+    return (result.findings, result.parsed, plain(result.events), plain(result.facts), result.optimizer_sites, result.internal_error)
+
+
+SNIPPETS = [
+    "x", " ", "\n", "torch.zeros(3)", "model.half()\n", "(", ")", '"""', "#", "    ", "\n\n",
+    "torch.set_default_dtype(torch.float64)\n", "y = x.cuda()\n", "def f():\n    pass\n", "@dec\n",
+    "else:\n", "opt.step()\n", "\nfor i in range(3):\n    model(x)\n", ".double()", "dtype=torch.float16",
+]
+
+
+def test_random_edits_give_what_check_source_gives() -> None:
+    """Edits land mostly near the previous one, as typing does, and a typo that breaks the
+    syntax is mostly undone at once, so many checks resume."""
+    rng = random.Random(20261202)
+    checks = resumed = 0
+    for path in SAMPLES[:14] + CORPUS[:10]:
+        text = path.read_text(encoding="utf-8")
+        checker, last, before = IncrementalChecker(), 0, text
+        for step in range(20):
+            result = checker.check(text)
+            checks += 1
+            resumed += checker.resumed_from > 0
+            expected = check_source(text)
+            assert _normal(result) == _normal(expected), f"{path.name} after {step} edits:\n{text}"
+            if not expected.parsed and rng.random() < 0.7:
+                text = before
+                continue
+            before = text
+            near = step and rng.random() < 0.8
+            pos = min(len(text), max(0, last + rng.randint(-30, 30))) if near else rng.randrange(len(text) + 1)
+            if rng.random() < 0.3:
+                text = text[:pos] + text[pos + rng.randint(1, 8) :]
+            else:
+                text = text[:pos] + rng.choice(SNIPPETS) + text[pos:]
+            last = pos
+    assert checks == 480
+    assert resumed >= 40, f"only {resumed} of {checks} checks resumed: the test no longer exercises resuming"
+
+
+def _typed(text: str, anchor: str, typed: str) -> list[str]:
+    at = text.index(anchor)
+    return [text[:at] + typed[:k] + text[at:] for k in range(1, len(typed) + 1)]
+
+
+def test_typing_in_the_last_function_resumes_there() -> None:
+    text = (ROOT / "samples" / "hazards" / "h06_numpy_float64_linear.py").read_text(encoding="utf-8")
+    text += "\n\ndef later():\n    x = torch.zeros(2)\n    return x\n"
+    checker = IncrementalChecker()
+    checker.check(text)
+    versions = _typed(text, "    return x\n", "    y = x.double()\n")
+    resumed = []
+    for version in versions:
+        result = checker.check(version)
+        resumed.append(checker.resumed_from)
+        assert _normal(result) == _normal(check_source(version))
+    last_chunk = len(split_chunks(text)) - 1
+    assert resumed[0] == -1  # the first edit: no snapshot there yet
+    parsed = [r for v, r in zip(versions, resumed, strict=True) if check_source(v).parsed]
+    assert parsed and all(r == last_chunk for r in parsed[1:])
+
+
+def test_an_edit_above_the_snapshot_starts_again_from_the_top() -> None:
+    text = "import torch\nx = torch.zeros(3)\ny = x.double()\nz = y.float()\n"
+    checker = IncrementalChecker()
+    checker.check(text)
+    checker.check(text.replace("z = y", "z  = y"))
+    checker.check(text.replace("z = y", "z   = y"))
+    assert checker.resumed_from == 3
+    edited = text.replace("x = torch.zeros(3)", "x = torch.ones(3)").replace("z = y", "z   = y")
+    result = checker.check(edited)
+    assert checker.resumed_from == -1
+    assert _normal(result) == _normal(check_source(edited))
+
+
+def test_texts_it_leaves_to_the_full_analysis() -> None:
+    for text in ("x = 1\ry = 2\r", "x = 1\x00", "x = (\n", "import torch\nx = torch.zeros(3\n"):
+        checker = IncrementalChecker()
+        assert _normal(checker.check(text)) == _normal(check_source(text))
+
+
+def test_a_snapshot_refuses_a_record_field_it_does_not_know() -> None:
+    events = Events()
+    events.__dict__["surprise"] = 3.5  # not a field: ignored
+    _marks(events)
+
+    class Odd(Events):
+        pass
+
+    odd = Odd()
+    odd.uses_cuda_check = "yes"  # type: ignore[assignment]
+    with pytest.raises(TypeError, match="uses_cuda_check"):
+        _marks(odd)

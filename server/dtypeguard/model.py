@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from dtypeguard.quick import quick_init
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -18,6 +20,7 @@ class Severity(str, Enum):
     HINT = "hint"
 
 
+@quick_init
 @dataclass(frozen=True, order=True)
 class Span:
     """A source range: lines 1-based, columns 0-based code points, end exclusive."""
@@ -33,6 +36,7 @@ class Span:
         return (line, col) <= (self.end_line, self.end_col)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Related:
     """The other end of a hazard (where the model was built, where the default was set)."""
@@ -41,6 +45,7 @@ class Related:
     message: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class FixSpec:
     """A remedy a rule knows to be mechanical; `fixes/` turns it into text edits.
@@ -63,6 +68,7 @@ class FixSpec:
         return default
 
 
+@quick_init
 @dataclass(frozen=True)
 class Finding:
     code: str
@@ -75,6 +81,7 @@ class Finding:
     note: str = ""  # extra explanation specific to this occurrence (e.g. why no fix is offered)
 
 
+@quick_init
 @dataclass(frozen=True)
 class TextEdit:
     """Replace `span` with `new_text` (an insertion has an empty span)."""

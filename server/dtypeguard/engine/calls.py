@@ -1195,25 +1195,41 @@ def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str
     params = [a.arg for a in forward.node.args.args[1:]]
     if not params:
         return "any", ""
-    first_param = params[0]
-    for node in ast.walk(forward.node):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            target = node.func.value
-            if isinstance(target, ast.Name) and target.id == first_param and node.func.attr in (*api.DTYPE_METHODS, "to", "type", "cuda"):
-                return "any", ""
-    calls: list[tuple[int, int, str]] = []
-    for node in ast.walk(forward.node):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            base = node.func.value
-            if isinstance(base, ast.Name) and base.id == "self" and node.func.attr in layers:
-                if any(_rooted_at(arg, first_param) for arg in node.args[:1]):
-                    calls.append((node.lineno, node.col_offset, node.func.attr))
+    converts, calls = _scan_forward(forward.node, params[0])
+    if converts:
+        return "any", ""
+    calls = [call for call in calls if call[2] in layers]
     for _, _, attr in sorted(calls):
         layer = layers[attr]
         if layer.first_layer == "passthrough":
             continue
         return layer.input_kind, layer.first_layer
     return "any", ""
+
+
+_FORWARD_SCANS: dict[int, tuple[ast.AST, tuple[bool, list[tuple[int, int, str]]]]] = {}
+
+
+def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str) -> tuple[bool, list[tuple[int, int, str]]]:
+    """Does forward convert its input, and which `self.layer(input...)` calls does it make?
+    Cached per node: a model class is instantiated many times, its forward walked once."""
+    cached = _FORWARD_SCANS.get(id(node))
+    if cached is not None and cached[0] is node:
+        return cached[1]
+    converts = False
+    calls: list[tuple[int, int, str]] = []
+    for child in ast.walk(node):
+        if not (isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute)):
+            continue
+        base = child.func.value
+        if isinstance(base, ast.Name) and base.id == first_param and child.func.attr in (*api.DTYPE_METHODS, "to", "type", "cuda"):
+            converts = True
+        if isinstance(base, ast.Name) and base.id == "self" and any(_rooted_at(arg, first_param) for arg in child.args[:1]):
+            calls.append((child.lineno, child.col_offset, child.func.attr))
+    if len(_FORWARD_SCANS) > 50_000:
+        _FORWARD_SCANS.clear()
+    _FORWARD_SCANS[id(node)] = (node, (converts, calls))
+    return converts, calls
 
 
 def _rooted_at(expr: ast.expr, name: str) -> bool:

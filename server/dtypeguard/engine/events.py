@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 
 from dtypeguard.engine.values import ModuleObj, OptimizerObj, Origin, Value
 from dtypeguard.model import Span
+from dtypeguard.quick import quick_init
 
 
+@quick_init
 @dataclass(frozen=True)
 class Default:
     """The default dtype or device in force, and where it was set (None: PyTorch's own)."""
@@ -21,6 +23,7 @@ class Default:
     call: str = ""
 
 
+@quick_init
 @dataclass(frozen=True)
 class SetDefault:
     span: Span
@@ -34,6 +37,7 @@ class SetDefault:
     arg: str  # the argument as written
 
 
+@quick_init
 @dataclass(frozen=True)
 class Forward:
     span: Span
@@ -46,6 +50,7 @@ class Forward:
     nested: bool = False  # inside a user forward() inlined for an outer call (already checked)
 
 
+@quick_init
 @dataclass(frozen=True)
 class LossCall:
     span: Span
@@ -58,6 +63,7 @@ class LossCall:
     autocast: str | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class OptimizerNew:
     span: Span
@@ -67,6 +73,7 @@ class OptimizerNew:
     module: ModuleObj | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class OptimizerStep:
     span: Span
@@ -76,6 +83,7 @@ class OptimizerStep:
     scaler: bool = False
 
 
+@quick_init
 @dataclass(frozen=True)
 class ModuleCast:
     span: Span
@@ -86,6 +94,7 @@ class ModuleCast:
     stepped_optimizers: tuple[OptimizerObj, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class LoaderNew:
     span: Span
@@ -96,6 +105,7 @@ class LoaderNew:
     default_device: Default
 
 
+@quick_init
 @dataclass(frozen=True)
 class TorchLoad:
     span: Span
@@ -105,6 +115,7 @@ class TorchLoad:
     call_end: Span  # where a keyword can be inserted (the closing paren)
 
 
+@quick_init
 @dataclass(frozen=True)
 class TorchSave:
     span: Span
@@ -131,6 +142,7 @@ class Events:
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
 
 
+@quick_init
 @dataclass(frozen=True)
 class ValueFact:
     span: Span

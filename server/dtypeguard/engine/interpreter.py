@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, fields, replace
 
-from dtypeguard.engine.calls import _GENERATORS, CallsMixin
+from dtypeguard.engine.calls import _FORWARD_SCANS, _GENERATORS, CallsMixin
 from dtypeguard.engine.events import Default, Events, Facts, ValueFact
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.state import Scope, State, join_states
@@ -71,7 +71,8 @@ class Interpreter(CallsMixin):
         `resume.chunk` chunks: the same node objects), start there instead of at the top.
         Returns a snapshot taken before chunk `keep` (-1: none), for the next run to resume."""
         if resume is None:
-            _GENERATORS.clear()  # per-analysis cache: do not keep old trees alive in a server
+            _GENERATORS.clear()  # per-analysis caches: do not keep old trees alive in a server
+            _FORWARD_SCANS.clear()
             state, start = State.fresh(), 0
         else:
             state, start = self._restore(resume), resume.chunk

@@ -19,6 +19,7 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self.lines = text.split("\n")
         self._ascii: dict[int, bool] = {}
+        self.all_ascii = text.isascii()  # the usual case: byte columns are code-point columns
 
     def char_col(self, line: int, byte_col: int) -> int:
         if not 1 <= line <= len(self.lines):
@@ -35,6 +36,8 @@ class LineIndex:
         try:  # every expression and statement has all four (the hot path: one per name)
             line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
             end_line, end_col = node.end_lineno or line, node.end_col_offset or 0  # type: ignore[attr-defined]
+            if self.all_ascii:
+                return Span(line, col, end_line, end_col)
         except AttributeError:
             line, col = getattr(node, "lineno", 1), getattr(node, "col_offset", 0)
             end_line, end_col = getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or 0

@@ -11,6 +11,7 @@ import ast
 from dataclasses import dataclass, field, replace
 
 from dtypeguard.model import Span
+from dtypeguard.quick import quick_init
 
 FLOAT_DTYPES = ("float64", "float32", "float16", "bfloat16")
 INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8", "bool")
@@ -25,6 +26,7 @@ def is_int(dtype: str | None) -> bool:
     return dtype in INT_DTYPES
 
 
+@quick_init
 @dataclass(frozen=True)
 class Origin:
     """Where a dtype or device came from, in words a hover can show."""
@@ -37,6 +39,7 @@ class Value:
     """Base of every abstract value."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Sym(Value):
     """A module, function, class or constant of a known library, by qualified name."""
@@ -44,22 +47,26 @@ class Sym(Value):
     name: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class Const(Value):
     value: object
 
 
+@quick_init
 @dataclass(frozen=True)
 class DType(Value):
     name: str  # canonical torch spelling: float32, int64, ...
     lib: str = "torch"
 
 
+@quick_init
 @dataclass(frozen=True)
 class Device(Value):
     name: str  # cpu, cuda, auto (cuda when available), mps, meta
 
 
+@quick_init
 @dataclass(frozen=True)
 class Tensor(Value):
     kind: str  # tensor | ndarray | pyfloat | pyint | npscalar
@@ -78,11 +85,13 @@ class Tensor(Value):
         return replace(self, device=device, dev_origin=origin)
 
 
+@quick_init
 @dataclass(frozen=True)
 class TupleV(Value):
     items: tuple[Value | None, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Ref(Value):
     """A heap object: module, optimizer, loader, dataset, scaler or user instance."""
@@ -90,6 +99,7 @@ class Ref(Value):
     oid: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class Params(Value):
     """`model.parameters()` (or a list of it): the optimizer learns which module it owns."""
@@ -97,6 +107,7 @@ class Params(Value):
     oid: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class Func(Value):
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -104,6 +115,7 @@ class Func(Value):
     owner: str | None = None  # class name for methods
 
 
+@quick_init
 @dataclass(frozen=True)
 class Klass(Value):
     node: ast.ClassDef
@@ -125,6 +137,7 @@ class Klass(Value):
         return any(b.startswith("torch.utils.data") or b.startswith("user:dataset:") for b in self.bases)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Bound(Value):
     func: Func
@@ -134,6 +147,7 @@ class Bound(Value):
 # --- heap objects -------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True)
 class ModuleObj:
     cls: str
@@ -152,6 +166,7 @@ class ModuleObj:
     device_expr: str = ""  # how the code names the device it moved to (`device`, `"cuda"`)
 
 
+@quick_init
 @dataclass(frozen=True)
 class OptimizerObj:
     cls: str
@@ -162,6 +177,7 @@ class OptimizerObj:
     step_span: Span | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class LoaderObj:
     origin: Origin
@@ -170,6 +186,7 @@ class LoaderObj:
     shuffle: bool = False
 
 
+@quick_init
 @dataclass(frozen=True)
 class InstanceObj:
     cls: str
@@ -178,6 +195,7 @@ class InstanceObj:
     is_dataset: bool = False
 
 
+@quick_init
 @dataclass(frozen=True)
 class ScalerObj:
     origin: Origin

@@ -68,7 +68,7 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lines", type=int, default=2000)
-    parser.add_argument("--iterations", type=int, default=40)
+    parser.add_argument("--iterations", type=int, default=30, help="keystrokes per place")
     parser.add_argument("--server-arg", action="append", default=[], help="extra `dtypeguard lsp` argument")
     parser.add_argument("--warm-wait", type=float, default=20.0, help="seconds between showing the lens and clicking it")
     args = parser.parse_args()

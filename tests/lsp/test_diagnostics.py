@@ -248,3 +248,41 @@ async def test_pull_diagnostics(client: LanguageClient) -> None:
     assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport)
     await asyncio.sleep(0.3)
     assert uri not in record(client).published, "pull clients get no pushed duplicates"
+
+
+async def test_typing_keystroke_by_keystroke_publishes_what_check_source_finds(client: LanguageClient) -> None:
+    """The server analyses each version incrementally (resuming where the last keystroke was);
+    what it publishes for every version is still exactly what a fresh analysis finds. The
+    typed line makes a new hazard (a float64 tensor into the model), passing through versions
+    that do not parse."""
+    await start(client)
+    uri, text = open_doc(client, H06)
+    await wait_published(client, uri, 1)
+    anchor = text.index("preds = model(inputs)")
+    typed = "extra = model(torch.zeros(4, 8, dtype=torch.float64))\n    "
+    version, done = 1, 0
+    while done < len(typed):
+        piece = typed[done : done + 3]
+        before = text[:anchor] + typed[:done] + text[anchor:]
+        at = _pos(before, anchor + done)
+        done += len(piece)
+        version += 1
+        current = text[:anchor] + typed[:done] + text[anchor:]
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start=at, end=at), text=piece)],
+            )
+        )
+        diags = await wait_published(client, uri, version)
+        if check_source(current).parsed:
+            assert _key(diags) == _expected(current), f"version {version}: {typed[:done]!r}"
+        else:
+            assert any(d.code == "DG000" for d in diags)
+    assert check_source(current).parsed
+    assert ("DG004", 33, 12, 33, 57) in _key(diags)  # the new line is a hazard
+
+
+def _pos(text: str, offset: int) -> types.Position:
+    line = text.count("\n", 0, offset)
+    return types.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))

@@ -69,11 +69,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lines", type=int, default=2000)
     parser.add_argument("--iterations", type=int, default=30, help="keystrokes per place")
+    parser.add_argument("--shape", choices=("calls", "main"), default="calls", help="each function called after its def, or all from main() at the end")
     parser.add_argument("--server-arg", action="append", default=[], help="extra `dtypeguard lsp` argument")
     parser.add_argument("--warm-wait", type=float, default=20.0, help="seconds between showing the lens and clicking it")
     args = parser.parse_args()
 
-    text = big_training_file(args.lines)
+    text = big_training_file(args.lines, args.shape)
     lines = text.split("\n")
     uri = "file:///tmp/dtypeguard_bench_lsp.py"
     proc = subprocess.Popen(
@@ -130,7 +131,7 @@ def main() -> int:
         check_source(text)
         engine.append(1000 * (time.perf_counter() - t0))
     every: list[float] = [t for times in scenarios.values() for t in times]
-    print(f"didChange -> publishDiagnostics over stdio, debounce 0, one keystroke at a time ({len(lines)} lines):")
+    print(f"didChange -> publishDiagnostics over stdio, debounce 0, one keystroke at a time ({len(lines)} lines, shape {args.shape}):")
     for name, times in scenarios.items():
         print(f"  {name:<44} median {statistics.median(times):4.0f} ms   p95 {percentile(times, 0.95):4.0f} ms   max {max(times):4.0f} ms   ({len(times)} edits)")
     p95 = percentile(every, 0.95)

@@ -6,6 +6,7 @@ re-derives what the engine knows. Hover and inlay hints read the same `CheckResu
 
 from __future__ import annotations
 
+import ast
 import gc
 import re
 import sys
@@ -76,7 +77,12 @@ def interpret(interp: Interpreter, run: Callable[[], object], text: str, path: s
         return CheckResult([], events=interp.events, facts=interp.facts, index=index, internal_error=f"{type(exc).__name__}: {exc}")
     finally:
         sys.setrecursionlimit(limit)
-    ctx = Context(interp.events, interp.facts, index, text, tree)
+    return apply_rules(interp.events, interp.facts, index, text, tree, path, config)
+
+
+def apply_rules(events: Events, facts: Facts, index: LineIndex, text: str, tree: ast.Module, path: str | None, config: Config) -> CheckResult:
+    """The rules over what an interpretation of `tree` recorded, suppressions read in `text`."""
+    ctx = Context(events, facts, index, text, tree)
     findings: list[Finding] = []
     seen: set[tuple[str, Span, str]] = set()
     for rule in RULES:
@@ -94,9 +100,9 @@ def interpret(interp: Interpreter, run: Callable[[], object], text: str, path: s
     findings = [f for f in findings if not _suppressed(f, index)]
     findings.sort(key=lambda f: (f.span, f.code))
     sites: dict[Span, str] = {}
-    for new in interp.events.optimizers:
+    for new in events.optimizers:
         sites.setdefault(new.span, new.opt.cls)
-    return CheckResult(findings, True, interp.events, interp.facts, index, sorted(sites.items()))
+    return CheckResult(findings, True, events, facts, index, sorted(sites.items()))
 
 
 def _suppressed(finding: Finding, index: LineIndex) -> bool:

@@ -26,14 +26,19 @@ import gc
 import logging
 import re
 
-from dtypeguard.analysis import CheckResult, check_source, interpret, parse_failed
+from dtypeguard.analysis import CheckResult, apply_rules, check_source, interpret, parse_failed
 from dtypeguard.config import Config
-from dtypeguard.engine.interpreter import Interpreter, Snapshot
+from dtypeguard.engine.events import Events, Facts
+from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
+from dtypeguard.engine.resume import EntryKeep, EntryTrace, Patch, Snapshot
+from dtypeguard.engine.values import Func
 
 log = logging.getLogger(__name__)
 
 Chunk = tuple[int, str]  # (first line, text)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+MAX_COMPARED_LINES = 200  # a changed chunk up to this long is compared with its last tree
 
 _CONTINUES = re.compile(r"(?:else|elif|except|finally)\b")
 _DEFINES = re.compile(r"(?:def|class|async)\b")
@@ -75,8 +80,15 @@ class IncrementalChecker:
         self._parsed: dict[Chunk, list[ast.stmt] | ParseFailure] = {}  # the last text's chunks (and failures)
         self._chunks: list[Chunk] = []  # the chunks the last run interpreted...
         self._good: dict[Chunk, list[ast.stmt]] = {}  # ...and their statements: kept while
+        self._bodies: list[list[ast.stmt]] = []
+        self._last: tuple[Events, Facts] | None = None  # what the last run recorded...
+        self._last_tree = ast.Module(body=[], type_ignores=[])  # ...of this tree
+        self.reused = False  # the last check reused the last run whole (for tests)
         self._snapshot: Snapshot | None = None  # the text does not parse, to resume after it
+        self._entry_snapshot: Snapshot | None = None  # inside the entry call (`main()`)
+        self._trace: EntryTrace | None = None  # what the last run's entry call ran, statement by statement
         self.resumed_from = -1  # the chunk the last check resumed at (-1: from the top); for tests
+        self.resumed_in_entry = -1  # ...and the entry call's statement, when it resumed inside it
 
     def check(self, text: str, path: str | None = None, config: Config | None = None) -> CheckResult:
         config = config or Config()
@@ -94,7 +106,7 @@ class IncrementalChecker:
                 gc.enable()
 
     def _check(self, text: str, path: str | None, config: Config) -> CheckResult:
-        self.resumed_from = -1
+        self.resumed_from, self.resumed_in_entry, self.reused = -1, -1, False
         parsed = self._parse(text)
         if isinstance(parsed, ParseFailure):  # mid-typing: keep what the last run knew
             return parse_failed(parsed, LineIndex(text), path, config)
@@ -102,25 +114,81 @@ class IncrementalChecker:
             self._forget()
             return check_source(text, path, config)
         keys, bodies = parsed
-        changed = _first_difference(self._chunks, keys)
-        resume = self._snapshot if self._snapshot is not None and self._snapshot.chunk <= changed else None
+        bodies = self._same_as_before(keys, bodies)
+        changed = _first_difference(self._bodies, bodies)
+        if changed == len(bodies) == len(self._bodies) and self._last is not None:
+            self.reused = True  # nothing but comments and blank space changed: only the rules run
+            self._chunks, self._good = keys, dict(zip(keys, bodies, strict=True))
+            return apply_rules(*self._last, LineIndex(text), text, self._last_tree, path, config)
+        resume, entry_keep, patch = self._entry_plan(keys, bodies, changed)
+        if resume is None and self._snapshot is not None and self._snapshot.chunk <= changed:
+            resume = self._snapshot
         tree = ast.Module(body=[stmt for body in bodies for stmt in body], type_ignores=[])
         interp = Interpreter(tree, LineIndex(text))
-        kept: list[Snapshot | None] = [None]
+        kept: list[Snapshot | None] = [None, None]
 
         def run() -> None:
-            kept[0] = interp.run_chunks(bodies, resume, keep=changed)
+            kept[:] = interp.run_chunks(bodies, resume, keep=changed, entry_keep=entry_keep, patch=patch)
 
         result = interpret(interp, run, text, path, config)
-        if result.parsed and not result.internal_error and kept[0] is not None:
-            self._chunks, self._good, self._snapshot = keys, dict(zip(keys, bodies, strict=True)), kept[0]
-            self.resumed_from = resume.chunk if resume is not None else -1
-        else:
+        if not result.parsed or result.internal_error:
             self._forget()
+            return result
+        if resume is not None and resume.frame is not None:  # resumed inside the entry call
+            self.resumed_from, self.resumed_in_entry = resume.chunk, resume.frame.index
+            if self._snapshot is not None and self._snapshot.chunk > changed:
+                self._snapshot = None  # it ran the old chunk `changed`
+        else:
+            self.resumed_from = resume.chunk if resume is not None else -1
+            self._snapshot = kept[0]
+        self._entry_snapshot, self._trace = kept[1], interp.entry_trace
+        self._chunks, self._good, self._bodies = keys, dict(zip(keys, bodies, strict=True)), bodies
+        self._last, self._last_tree = (interp.events, interp.facts), tree
         return result
 
+    def _same_as_before(self, keys: list[Chunk], bodies: list[list[ast.stmt]]) -> list[list[ast.stmt]]:
+        """Where a chunk's text changed but not its tree (a comment, spaces at a line's end),
+        keep the last run's statements for it: for the interpreter it did not change."""
+        old_keys, old_bodies = self._chunks, self._bodies
+        if len(old_keys) != len(keys):
+            return bodies
+        out = list(bodies)
+        for i, (key, old) in enumerate(zip(keys, old_keys, strict=True)):
+            if out[i] is old_bodies[i] or key[0] != old[0] or key[1].count("\n") != old[1].count("\n"):
+                continue
+            if old[1].count("\n") <= MAX_COMPARED_LINES and _dump(out[i]) == _dump(old_bodies[i]):
+                out[i] = old_bodies[i]
+        return out
+
+    def _entry_plan(self, keys: list[Chunk], bodies: list[list[ast.stmt]], changed: int) -> tuple[Snapshot | None, EntryKeep | None, Patch | None]:
+        """When the one chunk that changed is `def f` and the last run's entry call (`main()`)
+        reaches `f` only at its statement j: a snapshot to take before statement j, and, if
+        the last run took one there for this very `def f`, the snapshot to resume from."""
+        trace, old = self._trace, self._bodies
+        if trace is None or changed >= trace.chunk or len(old) != len(bodies):
+            return None, None, None
+        if any(a is not b for a, b in zip(old[changed + 1 :], bodies[changed + 1 :], strict=True)):
+            return None, None, None
+        before, after = old[changed], bodies[changed]
+        if not (len(before) == len(after) == 1 and isinstance(before[0], _DEFS) and type(after[0]) is type(before[0])):
+            return None, None, None
+        old_def, new_def = before[0], after[0]
+        assert isinstance(old_def, _DEFS) and isinstance(new_def, _DEFS)
+        if old_def.name != new_def.name or old_def is trace.node:
+            return None, None, None
+        index = next((i for i, ran in enumerate(trace.touched) if id(old_def) in ran), len(trace.touched))
+        keep = EntryKeep(index, new_def.name, new_def)
+        snap = self._entry_snapshot
+        if snap is None or snap.frame is None or snap.frame.target is not old_def or snap.frame.index != index:
+            return None, keep, None
+        if snap.chunk != trace.chunk or id(old_def) in snap.executed:
+            return None, keep, None
+        return snap, keep, Patch(old_def, Func(new_def, new_def.name))
+
     def _forget(self) -> None:
-        self._chunks, self._good, self._snapshot = [], {}, None
+        self._chunks, self._good, self._bodies, self._snapshot = [], {}, [], None
+        self._last = None
+        self._entry_snapshot, self._trace = None, None
 
     def _parse(self, text: str) -> tuple[list[Chunk], list[list[ast.stmt]]] | ParseFailure | None:
         """The chunks and their statements, or why the text does not parse; None: not for
@@ -165,8 +233,13 @@ class IncrementalChecker:
         return tree if isinstance(tree, ParseFailure) else tree.body
 
 
-def _first_difference(old: list[Chunk], new: list[Chunk]) -> int:
+def _first_difference(old: list[list[ast.stmt]], new: list[list[ast.stmt]]) -> int:
+    """The first chunk whose statements are not the very objects the last run had."""
     for i, (a, b) in enumerate(zip(old, new, strict=False)):
-        if a != b:
+        if a is not b:
             return i
     return min(len(old), len(new))
+
+
+def _dump(body: list[ast.stmt]) -> str:
+    return ast.dump(ast.Module(body=body, type_ignores=[]), include_attributes=True)

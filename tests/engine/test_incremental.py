@@ -12,7 +12,7 @@ import pytest
 
 from dtypeguard.analysis import CheckResult, check_source
 from dtypeguard.engine.events import Events
-from dtypeguard.engine.interpreter import _marks
+from dtypeguard.engine.resume import _marks
 from dtypeguard.incremental import IncrementalChecker, split_chunks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,7 +106,7 @@ def test_random_edits_give_what_check_source_gives() -> None:
         for step in range(20):
             result = checker.check(text)
             checks += 1
-            resumed += checker.resumed_from > 0
+            resumed += checker.resumed_from > 0 or checker.reused
             expected = check_source(text)
             assert _normal(result) == _normal(expected), f"{path.name} after {step} edits:\n{text}"
             if not expected.parsed and rng.random() < 0.7:
@@ -177,3 +177,75 @@ def test_a_snapshot_refuses_a_record_field_it_does_not_know() -> None:
     odd.uses_cuda_check = "yes"  # type: ignore[assignment]
     with pytest.raises(TypeError, match="uses_cuda_check"):
         _marks(odd)
+
+
+def _main_layout(count: int = 6) -> str:
+    """Sample scripts wrapped as functions, all called from `main()` at the end."""
+    parts = ["import numpy as np\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"]
+    for i, path in enumerate(SAMPLES[:count]):
+        body = re.sub(r'^"""[\s\S]*?"""\n', "", path.read_text(encoding="utf-8"))
+        body = "\n".join("    " + line if line.strip() else "" for line in body.splitlines())
+        parts.append(f"\ndef block_{i}():\n{body}\n    return None\n")
+    calls = "".join(f"    block_{i}()\n" for i in range(count))
+    parts.append(f"\ndef main():\n    torch.manual_seed(0)\n{calls}\n\nif __name__ == \"__main__\":\n    main()\n")
+    return "".join(parts)
+
+
+def test_typing_in_a_function_main_calls_resumes_inside_main() -> None:
+    """`main()` runs everything, so resuming before its chunk would save nothing: the checker
+    resumes inside `main()`, at the first statement that calls the edited function."""
+    text = _main_layout()
+    anchor = text.index("    return None\n\ndef block_4")
+    text = text[:anchor] + "    \n" + text[anchor:]  # a new line in block_3, typed into below
+    anchor += 4
+    checker = IncrementalChecker()
+    checker.check(text)
+    inside: list[int] = []
+    typed = "extra = torch.zeros(4, dtype=torch.float64).cuda()"
+    for k in range(1, len(typed) + 1):
+        version = text[:anchor] + typed[:k] + text[anchor:]
+        result = checker.check(version)
+        assert _normal(result) == _normal(check_source(version)), typed[:k]
+        inside.append(checker.resumed_in_entry)
+    assert inside.count(4) >= 10, inside  # `block_3()` is main's statement 4
+    assert set(inside) <= {-1, 4}
+
+
+def test_main_layout_random_edits_give_what_check_source_gives() -> None:
+    """Typing statements character by character at random places inside the functions
+    `main()` calls (a new line, then the statement: half-typed states do not parse)."""
+    rng = random.Random(7)
+    text = _main_layout()
+    statements = ["x = torch.zeros(3).half()", "model = model.double()", "print(1)", "y = np.ones(2)", "opt = None"]
+    checker, checks, resumed = IncrementalChecker(), 0, 0
+    for _ in range(8):
+        starts = [m.start() + 1 for m in re.finditer(r"\n    [a-z]", text[: text.index("def main")])]
+        at = rng.choice(starts)
+        text = text[:at] + "    \n" + text[at:]
+        at += 4
+        for char in rng.choice(statements):
+            text = text[:at] + char + text[at:]
+            at += 1
+            result = checker.check(text)
+            checks += 1
+            assert _normal(result) == _normal(check_source(text)), text[at - 40 : at + 10]
+            resumed += checker.resumed_in_entry >= 0
+    assert resumed >= checks // 4, f"{resumed} of {checks}"
+
+
+def test_a_comment_edit_reuses_the_last_run_and_still_reads_suppressions() -> None:
+    text = (ROOT / "samples" / "hazards" / "h06_numpy_float64_linear.py").read_text(encoding="utf-8")
+    line = next(ln for ln in text.splitlines() if "model(inputs)" in ln)
+    checker = IncrementalChecker()
+    checker.check(text)
+    codes = []
+    for comment in ["  # note", "  # dtypeguard: ignore[DG004]", "  # dtypeguard: ignore[DG001]"]:
+        edited = text.replace(line, line.split("#")[0].rstrip() + comment)
+        result = checker.check(edited)
+        assert checker.reused
+        assert _normal(result) == _normal(check_source(edited))
+        codes.append(sorted(f.code for f in result.findings))
+    assert "DG004" in codes[0] and "DG004" not in codes[1] and codes[2] == codes[0]
+    code_edit = text.replace(line, line.replace("model(inputs)", "model(inputs.float())"))
+    result = checker.check(code_edit)
+    assert not checker.reused and _normal(result) == _normal(check_source(code_edit))

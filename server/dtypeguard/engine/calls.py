@@ -73,6 +73,7 @@ class CallsMixin:
     time: int
     yields: dict[int, list[Value | None]]
     optimizers_of: dict[int, list[int]]
+    touched: set[int] | None  # while set: the function nodes run (for the incremental checker)
 
     def eval(self, node: ast.expr | None, state: State) -> Value | None:
         raise NotImplementedError
@@ -248,18 +249,10 @@ class CallsMixin:
         state: State,
         params_override: dict[str, Value | None] | None = None,
     ) -> Value | None:
-        node = func.node
-        self.executed.add(id(node))
-        if node in self.call_stack or len(self.call_stack) >= MAX_DEPTH or self.statements > 60_000:
+        callee = self.enter_call(func, args, kwargs, state, params_override)
+        if callee is None:
             return None
-        params = self.bind_params(node.args, args, kwargs, state)
-        if params_override:
-            params.update(params_override)
-        from dtypeguard.engine.state import State as _State
-
-        callee = _State(state.globals, params, state.heap, state.ddtype, state.ddevice, state.autocast)
-        self.call_stack.append(node)
-        self.returns.append([])
+        node = func.node
         try:
             if isinstance(node, ast.Lambda):
                 result: Value | None = self.eval(node.body, callee)
@@ -270,6 +263,35 @@ class CallsMixin:
         finally:
             self.call_stack.pop()
             returned = self.returns.pop()
+        return self.leave_call(node, state, end, returned)
+
+    def enter_call(
+        self,
+        func: Func,
+        args: list[Value | None],
+        kwargs: dict[str, Value | None],
+        state: State,
+        params_override: dict[str, Value | None] | None = None,
+    ) -> State | None:
+        """The callee's state, its frame pushed; None when the call is not inlined."""
+        node = func.node
+        self.executed.add(id(node))
+        if self.touched is not None:
+            self.touched.add(id(node))
+        if node in self.call_stack or len(self.call_stack) >= MAX_DEPTH or self.statements > 60_000:
+            return None
+        params = self.bind_params(node.args, args, kwargs, state)
+        if params_override:
+            params.update(params_override)
+        from dtypeguard.engine.state import State as _State
+
+        callee = _State(state.globals, params, state.heap, state.ddtype, state.ddevice, state.autocast)
+        self.call_stack.append(node)
+        self.returns.append([])
+        return callee
+
+    def leave_call(self, node: ast.AST, state: State, end: State, returned: list[Value | None]) -> Value | None:
+        """After the callee's frame is popped: the caller takes its state; the return value."""
         state.adopt(end)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_generator(node, self.index):
             yielded = self.yields.pop(id(node), [])

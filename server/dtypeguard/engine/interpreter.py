@@ -11,19 +11,19 @@ only appears on the second iteration (a cast after the first `step()`) is seen.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 
-from dtypeguard.engine.calls import _FORWARD_SCANS, _GENERATORS, CallsMixin
-from dtypeguard.engine.events import Default, Events, Facts, ValueFact
+from dtypeguard.engine.calls import CallsMixin
+from dtypeguard.engine.events import Events, Facts, ValueFact
 from dtypeguard.engine.parse import LineIndex
-from dtypeguard.engine.state import Scope, State, join_states
+from dtypeguard.engine.resume import ResumeMixin, is_main_guard
+from dtypeguard.engine.state import State, join_states
 from dtypeguard.engine.values import (
     Bound,
     Const,
     Device,
     DType,
     Func,
-    HeapObj,
     InstanceObj,
     Klass,
     LoaderObj,
@@ -41,7 +41,7 @@ from dtypeguard.engine.values import (
 MAX_STATEMENTS = 60_000  # work budget per file: beyond it, calls are no longer inlined
 
 
-class Interpreter(CallsMixin):
+class Interpreter(ResumeMixin, CallsMixin):
     def __init__(self, tree: ast.Module, index: LineIndex) -> None:
         self.tree = tree
         self.index = index
@@ -59,67 +59,12 @@ class Interpreter(CallsMixin):
         self.forward_depth = 0
         self.yields: dict[int, list[Value | None]] = {}
         self.optimizers_of: dict[int, list[int]] = {}
+        self.touched: set[int] | None = None
 
     # --- driver ----------------------------------------------------------------------------
 
     def run(self) -> None:
         self.run_chunks([self.tree.body])
-
-    def run_chunks(self, chunks: list[list[ast.stmt]], resume: Snapshot | None = None, keep: int = -1) -> Snapshot | None:
-        """Run the module's top-level statements, given in consecutive chunks, then the
-        functions nobody called. With `resume` (taken by an earlier run over the same first
-        `resume.chunk` chunks: the same node objects), start there instead of at the top.
-        Returns a snapshot taken before chunk `keep` (-1: none), for the next run to resume."""
-        if resume is None:
-            _GENERATORS.clear()  # per-analysis caches: do not keep old trees alive in a server
-            _FORWARD_SCANS.clear()
-            state, start = State.fresh(), 0
-        else:
-            state, start = self._restore(resume), resume.chunk
-        kept: Snapshot | None = None
-        for i in range(start, len(chunks)):
-            if i == keep:
-                kept = self._snapshot(i, state)
-            state = self.exec_block(chunks[i], state)
-        if keep == len(chunks):
-            kept = self._snapshot(keep, state)
-        self._run_uncalled(state)
-        return kept
-
-    def _snapshot(self, chunk: int, state: State) -> Snapshot:
-        return Snapshot(
-            chunk=chunk,
-            globals=state.globals.flat(),
-            heap=state.heap.flat(),
-            defaults=(state.ddtype, state.ddevice, state.autocast, state.dead),
-            counters=(self.time, self.next_oid, self.statements),
-            events=self.events,
-            events_marks=_marks(self.events),
-            facts=self.facts,
-            facts_marks=_marks(self.facts),
-            executed=frozenset(self.executed),
-            functions=self.functions,
-            functions_mark=len(self.functions),
-            classes=dict(self.classes),
-            yields={k: list(v) for k, v in self.yields.items()},
-            optimizers_of={k: list(v) for k, v in self.optimizers_of.items()},
-        )
-
-    def _restore(self, snap: Snapshot) -> State:
-        if self.call_stack or self.returns or self.loop_depth or self.forward_depth:
-            raise RuntimeError("a snapshot is restored only into a new interpreter")
-        _rewind(self.events, snap.events, snap.events_marks)
-        _rewind(self.facts, snap.facts, snap.facts_marks)
-        self.time, self.next_oid, self.statements = snap.counters
-        self.executed = set(snap.executed)
-        self.functions = snap.functions[: snap.functions_mark]
-        self.classes = dict(snap.classes)
-        self.yields = {k: list(v) for k, v in snap.yields.items()}
-        self.optimizers_of = {k: list(v) for k, v in snap.optimizers_of.items()}
-        ddtype, ddevice, autocast, dead = snap.defaults
-        state = State(Scope(None, dict(snap.globals)), None, Scope(None, dict(snap.heap)), ddtype, ddevice, autocast)
-        state.dead = dead
-        return state
 
     def _run_uncalled(self, final: State) -> None:
         """Analyse functions nobody called, with unknown arguments, after the module ran."""
@@ -160,12 +105,16 @@ class Interpreter(CallsMixin):
         for stmt in body:
             if state.dead:
                 break
-            self.statements += 1
-            line = stmt.lineno
-            if line not in self.facts.defaults_at:
-                self.facts.defaults_at[line] = (state.ddtype, state.ddevice)
+            self.begin(stmt, state)
             state = self.exec_stmt(stmt, state)
         return state
+
+    def begin(self, stmt: ast.stmt, state: State) -> None:
+        """The bookkeeping before each statement runs."""
+        self.statements += 1
+        line = stmt.lineno
+        if line not in self.facts.defaults_at:
+            self.facts.defaults_at[line] = (state.ddtype, state.ddevice)
 
     def exec_stmt(self, stmt: ast.stmt, state: State) -> State:
         if isinstance(stmt, ast.Expr):
@@ -244,7 +193,7 @@ class Interpreter(CallsMixin):
             state.bind(alias.asname or alias.name, self.sym(f"{stmt.module}.{alias.name}"))
 
     def exec_if(self, stmt: ast.If, state: State) -> State:
-        if _is_main_guard(stmt.test):
+        if is_main_guard(stmt.test):
             return self.exec_block(stmt.body, state)
         self.eval(stmt.test, state)
         then = self.exec_block(stmt.body, state.copy())
@@ -587,15 +536,6 @@ class Interpreter(CallsMixin):
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map"})
 
 
-def _is_main_guard(test: ast.expr) -> bool:
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
-        sides = [test.left, *test.comparators]
-        names = [s.id for s in sides if isinstance(s, ast.Name)]
-        consts = [s.value for s in sides if isinstance(s, ast.Constant)]
-        return names == ["__name__"] and consts == ["__main__"]
-    return False
-
-
 def _canonical(name: str) -> str:
     """Collapse private module paths to the public spelling rules match on."""
     parts = name.split(".")
@@ -607,57 +547,3 @@ def _canonical(name: str) -> str:
         return f"torch.utils.data.{parts[-1]}"
     return name
 
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The interpreter between two top-level statements, enough to resume there.
-
-    Between top-level statements nothing is on the call stack, so the machine is its state
-    (copied flat: later joins write into scopes in place), its counters, and how far each
-    append-only record had grown. Records are not copied: a resumed run takes the prefix of
-    the earlier run's lists, which that run's own result keeps unchanged.
-    """
-
-    chunk: int
-    globals: dict[object, Value | None]
-    heap: dict[object, HeapObj]
-    defaults: tuple[Default, Default, str | None, bool]
-    counters: tuple[int, int, int]
-    events: Events
-    events_marks: dict[str, object]
-    facts: Facts
-    facts_marks: dict[str, object]
-    executed: frozenset[int]
-    functions: list[Func]
-    functions_mark: int
-    classes: dict[str, Klass]
-    yields: dict[int, list[Value | None]]
-    optimizers_of: dict[int, list[int]]
-
-
-def _marks(record: Events | Facts) -> dict[str, object]:
-    """Lists by length, dicts by copy, flags by value: a new field of another kind must be
-    taught here before it can be snapshotted."""
-    marks: dict[str, object] = {}
-    for f in fields(record):
-        value = getattr(record, f.name)
-        if isinstance(value, list):
-            marks[f.name] = len(value)
-        elif isinstance(value, dict):
-            marks[f.name] = dict(value)
-        elif isinstance(value, bool):
-            marks[f.name] = value
-        else:
-            raise TypeError(f"cannot snapshot {type(record).__name__}.{f.name}")
-    return marks
-
-
-def _rewind(target: Events | Facts, source: Events | Facts, marks: dict[str, object]) -> None:
-    for name, mark in marks.items():
-        value = getattr(source, name)
-        if isinstance(value, list) and isinstance(mark, int):
-            setattr(target, name, value[:mark])
-        elif isinstance(mark, dict):
-            setattr(target, name, dict(mark))
-        else:
-            setattr(target, name, mark)

@@ -1,0 +1,380 @@
+"""Running a module in chunks, and resuming a later run where an earlier one left off.
+
+The incremental checker (`dtypeguard.incremental`) re-analyses a file on every keystroke. A
+run is deterministic, so up to the first statement that the edit can affect, a new run does
+exactly what the last one did: it may start from a `Snapshot` of the machine at that point.
+
+Snapshots are taken at two kinds of places, where the machine is small and Python's own stack
+is not part of it:
+
+* between two top-level chunks (nothing is on the call stack);
+* between two statements of the *entry call*: a last chunk that is `main()` or
+  `if __name__ == "__main__": main()`, which is where most training scripts do everything.
+  It is run statement by statement here (the same steps `exec_block`/`eval_call`/
+  `call_function` take), and for each statement the function nodes it ran are recorded, so
+  that an edit inside `def train(...)` resumes at the first statement of `main()` that calls
+  `train`, not at the top of `main()`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
+
+from dtypeguard.engine.calls import _FORWARD_SCANS, _GENERATORS, _is_generator
+from dtypeguard.engine.events import Default, Events, Facts
+from dtypeguard.engine.state import Scope, State
+from dtypeguard.engine.values import Func, HeapObj, Klass, Value
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Inside the entry call, before body statement `index` runs."""
+
+    index: int
+    node: FunctionNode  # the entry function
+    locals: dict[str, Value | None]
+    returned: tuple[Value | None, ...]  # what its `return`s gave so far
+    caller_autocast: str | None
+    touched: tuple[frozenset[int], ...]  # per statement before `index`: the function nodes it ran
+    target: ast.AST | None  # the function this snapshot was taken for (see `EntryKeep`)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The machine before top-level chunk `chunk` runs, or (with `frame`) inside the entry
+    call that chunk `chunk` makes.
+
+    The state is copied flat (later joins write into scopes in place), and so are the small
+    tables; the append-only records are not copied: a resumed run takes the prefix of the
+    earlier run's lists, which that run's own result keeps unchanged.
+    """
+
+    chunk: int
+    globals: dict[object, Value | None]
+    heap: dict[object, HeapObj]
+    defaults: tuple[Default, Default, str | None, bool]  # dtype, device, autocast, dead
+    counters: tuple[int, int, int]  # time, next_oid, statements
+    events: Events
+    events_marks: dict[str, object]
+    facts: Facts
+    facts_marks: dict[str, object]
+    executed: frozenset[int]
+    functions: list[Func]
+    functions_mark: int
+    classes: dict[str, Klass]
+    yields: dict[int, list[Value | None]]
+    optimizers_of: dict[int, list[int]]
+    frame: Frame | None = None
+
+
+@dataclass(frozen=True)
+class EntryTrace:
+    """What a run recorded of its entry call: the chunk that made it, the function, and for
+    each of its body statements the function nodes that statement ran."""
+
+    chunk: int
+    node: FunctionNode
+    touched: tuple[frozenset[int], ...]
+
+
+@dataclass(frozen=True)
+class EntryKeep:
+    """Take a snapshot inside the entry call before statement `index`: the first that runs
+    the function `target` (just edited: the next keystroke probably edits it again). Not
+    taken if the state refers to `target` anywhere but its own global `name`."""
+
+    index: int
+    name: str
+    target: ast.AST
+
+
+@dataclass(frozen=True)
+class Patch:
+    """Resuming inside the entry call after `def name` changed: the old function's value
+    becomes the new one's."""
+
+    old: ast.AST
+    new: Func
+
+
+class ResumeMixin:
+    # provided by Interpreter
+    events: Events
+    facts: Facts
+    time: int
+    next_oid: int
+    statements: int
+    call_stack: list[ast.AST]
+    returns: list[list[Value | None]]
+    executed: set[int]
+    functions: list[Func]
+    classes: dict[str, Klass]
+    yields: dict[int, list[Value | None]]
+    optimizers_of: dict[int, list[int]]
+    loop_depth: int
+    forward_depth: int
+    touched: set[int] | None
+    index: Any
+
+    if TYPE_CHECKING:  # provided by Interpreter and CallsMixin (stubs here would shadow them)
+
+        def exec_block(self, body: list[ast.stmt], state: State) -> State:
+            raise NotImplementedError
+
+        def exec_stmt(self, stmt: ast.stmt, state: State) -> State:
+            raise NotImplementedError
+
+        def begin(self, stmt: ast.stmt, state: State) -> None:
+            raise NotImplementedError
+
+        def eval(self, node: ast.expr | None, state: State) -> Value | None:
+            raise NotImplementedError
+
+        def enter_call(
+            self,
+            func: Func,
+            args: list[Value | None],
+            kwargs: dict[str, Value | None],
+            state: State,
+            params_override: dict[str, Value | None] | None = None,
+        ) -> State | None:
+            raise NotImplementedError
+
+        def leave_call(self, node: ast.AST, state: State, end: State, returned: list[Value | None]) -> Value | None:
+            raise NotImplementedError
+
+        def _run_uncalled(self, final: State) -> None:
+            raise NotImplementedError
+
+    # --- driver ----------------------------------------------------------------------------
+
+    def run_chunks(
+        self,
+        chunks: list[list[ast.stmt]],
+        resume: Snapshot | None = None,
+        keep: int = -1,
+        entry_keep: EntryKeep | None = None,
+        patch: Patch | None = None,
+    ) -> tuple[Snapshot | None, Snapshot | None]:
+        """Run the module's top-level statements, given in consecutive chunks, then the
+        functions nobody called. With `resume` (taken by an earlier run whose chunks before
+        `resume.chunk` are these very node objects), start there instead of at the top.
+
+        Returns the snapshots taken for the next run: before chunk `keep` (-1: none), and
+        inside the entry call as `entry_keep` asks."""
+        self.entry_trace: EntryTrace | None = None
+        kept: Snapshot | None = None
+        self._entry_kept: Snapshot | None = None
+        if resume is None:
+            _GENERATORS.clear()  # per-analysis caches: do not keep old trees alive in a server
+            _FORWARD_SCANS.clear()
+            state, start = State.fresh(), 0
+        elif resume.frame is None:
+            state, start = self._restore(resume), resume.chunk
+        else:
+            state = self._resume_entry(resume, chunks, entry_keep, patch)
+            start = resume.chunk + 1
+        for i in range(start, len(chunks)):
+            if i == keep:
+                kept = self._snapshot(i, state)
+            call = _entry_call(chunks[i], i == len(chunks) - 1)
+            func = self._entry_function(call, state) if call is not None else None
+            if call is not None and func is not None:
+                state = self._run_entry(i, chunks[i][0], call, func, state, entry_keep)
+            else:
+                state = self.exec_block(chunks[i], state)
+        if keep == len(chunks):
+            kept = self._snapshot(keep, state)
+        self._run_uncalled(state)
+        return kept, self._entry_kept
+
+    # --- the entry call ----------------------------------------------------------------------
+
+    def _entry_function(self, call: ast.Call, state: State) -> Func | None:
+        """The user function the entry chunk calls, if it is run statement by statement."""
+        if state.dead or not isinstance(call.func, ast.Name):
+            return None
+        value = state.lookup(call.func.id)
+        if not isinstance(value, Func) or not isinstance(value.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        return None if _is_generator(value.node, self.index) else value
+
+    def _run_entry(self, chunk: int, stmt: ast.stmt, call: ast.Call, func: Func, state: State, keep: EntryKeep | None) -> State:
+        """`exec_block([stmt])` for the entry chunk, the call's body one statement at a time."""
+        self.begin(stmt, state)
+        if isinstance(stmt, ast.If):  # the main guard: exec_if runs its body as a block
+            self.begin(stmt.body[0], state)
+        self.eval(call.func, state)  # as eval_call does (records what it records)
+        callee = self.enter_call(func, [], {}, state)
+        if callee is None:
+            return state
+        node = func.node
+        assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        return self._entry_body(chunk, node, callee, state, 0, (), keep)
+
+    def _entry_body(
+        self,
+        chunk: int,
+        node: FunctionNode,
+        callee: State,
+        caller: State,
+        start: int,
+        touched: tuple[frozenset[int], ...],
+        keep: EntryKeep | None,
+    ) -> State:
+        trace = list(touched)
+        end = callee
+        try:
+            for i in range(start, len(node.body) + 1):
+                if keep is not None and i == keep.index:
+                    self._entry_kept = self._frame_snapshot(chunk, end, caller, node, i, tuple(trace), keep)
+                if i == len(node.body) or end.dead:
+                    break
+                stmt = node.body[i]
+                self.touched = set()
+                self.begin(stmt, end)
+                end = self.exec_stmt(stmt, end)
+                trace.append(frozenset(self.touched))
+                self.touched = None
+        finally:
+            self.touched = None
+            self.call_stack.pop()
+            returned = self.returns.pop()
+        self.leave_call(node, caller, end, returned)
+        self.entry_trace = EntryTrace(chunk, node, tuple(trace))
+        return caller
+
+    def _frame_snapshot(
+        self, chunk: int, callee: State, caller: State, node: FunctionNode, index: int,
+        touched: tuple[frozenset[int], ...], keep: EntryKeep,
+    ) -> Snapshot | None:
+        locals_ = dict(callee.locals or {})
+        returned = tuple(self.returns[-1])
+        snap = self._snapshot(chunk, callee)
+        if _mentions((snap.heap, locals_, returned, {k: v for k, v in snap.globals.items() if k != keep.name}), keep.target):
+            return None  # the old function's value is held elsewhere: a patch could not find it
+        return replace(snap, frame=Frame(index, node, locals_, returned, caller.autocast, touched, keep.target))
+
+    def _resume_entry(self, snap: Snapshot, chunks: list[list[ast.stmt]], keep: EntryKeep | None, patch: Patch | None) -> State:
+        frame = snap.frame
+        assert frame is not None
+        callee = self._restore(snap)
+        if patch is not None:
+            for name, value in callee.globals.vars.items():
+                if isinstance(value, Func) and value.node is patch.old:
+                    callee.globals.vars[name] = patch.new
+            self.functions = [patch.new if f.node is patch.old else f for f in self.functions]
+        callee.locals = dict(frame.locals)
+        caller = State(callee.globals, None, callee.heap, callee.ddtype, callee.ddevice, frame.caller_autocast)
+        self.call_stack = [frame.node]
+        self.returns = [list(frame.returned)]
+        return self._entry_body(snap.chunk, frame.node, callee, caller, frame.index, frame.touched, keep)
+
+    # --- snapshots ---------------------------------------------------------------------------
+
+    def _snapshot(self, chunk: int, state: State) -> Snapshot:
+        return Snapshot(
+            chunk=chunk,
+            globals=state.globals.flat(),
+            heap=state.heap.flat(),
+            defaults=(state.ddtype, state.ddevice, state.autocast, state.dead),
+            counters=(self.time, self.next_oid, self.statements),
+            events=self.events,
+            events_marks=_marks(self.events),
+            facts=self.facts,
+            facts_marks=_marks(self.facts),
+            executed=frozenset(self.executed),
+            functions=self.functions,
+            functions_mark=len(self.functions),
+            classes=dict(self.classes),
+            yields={k: list(v) for k, v in self.yields.items()},
+            optimizers_of={k: list(v) for k, v in self.optimizers_of.items()},
+        )
+
+    def _restore(self, snap: Snapshot) -> State:
+        if self.call_stack or self.returns or self.loop_depth or self.forward_depth:
+            raise RuntimeError("a snapshot is restored only into a new interpreter")
+        _rewind(self.events, snap.events, snap.events_marks)
+        _rewind(self.facts, snap.facts, snap.facts_marks)
+        self.time, self.next_oid, self.statements = snap.counters
+        self.executed = set(snap.executed)
+        self.functions = snap.functions[: snap.functions_mark]
+        self.classes = dict(snap.classes)
+        self.yields = {k: list(v) for k, v in snap.yields.items()}
+        self.optimizers_of = {k: list(v) for k, v in snap.optimizers_of.items()}
+        ddtype, ddevice, autocast, dead = snap.defaults
+        state = State(Scope(None, dict(snap.globals)), None, Scope(None, dict(snap.heap)), ddtype, ddevice, autocast)
+        state.dead = dead
+        return state
+
+
+def _entry_call(chunk: list[ast.stmt], last: bool) -> ast.Call | None:
+    """`main()` or `if __name__ == "__main__": main()` alone in the last chunk."""
+    if not last or len(chunk) != 1:
+        return None
+    stmt = chunk[0]
+    if isinstance(stmt, ast.If) and len(stmt.body) == 1 and is_main_guard(stmt.test):
+        stmt = stmt.body[0]
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        if isinstance(call.func, ast.Name) and not call.args and not call.keywords:
+            return call
+    return None
+
+
+def is_main_guard(test: ast.expr) -> bool:
+    """`__name__ == "__main__"` (either way round)."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+        sides = [test.left, *test.comparators]
+        names = [s.id for s in sides if isinstance(s, ast.Name)]
+        consts = [s.value for s in sides if isinstance(s, ast.Constant)]
+        return names == ["__name__"] and consts == ["__main__"]
+    return False
+
+
+def _mentions(value: object, target: ast.AST, seen: set[int] | None = None) -> bool:
+    """Does `value` (values, heap objects, containers of them) hold `target` anywhere?"""
+    seen = set() if seen is None else seen
+    if value is target:
+        return True
+    if id(value) in seen or isinstance(value, (str, int, float, bool, type(None), ast.AST)):
+        return False
+    seen.add(id(value))
+    if isinstance(value, dict):
+        return any(_mentions(v, target, seen) for v in value.values())
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return any(_mentions(v, target, seen) for v in value)
+    attrs = getattr(value, "__dict__", None)
+    return attrs is not None and any(_mentions(v, target, seen) for v in attrs.values())
+
+
+def _marks(record: Events | Facts) -> dict[str, object]:
+    """Lists by length, dicts by copy, flags by value: a new field of another kind must be
+    taught here before it can be snapshotted."""
+    marks: dict[str, object] = {}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if isinstance(value, list):
+            marks[f.name] = len(value)
+        elif isinstance(value, dict):
+            marks[f.name] = dict(value)
+        elif isinstance(value, bool):
+            marks[f.name] = value
+        else:
+            raise TypeError(f"cannot snapshot {type(record).__name__}.{f.name}")
+    return marks
+
+
+def _rewind(target: Events | Facts, source: Events | Facts, marks: dict[str, object]) -> None:
+    for name, mark in marks.items():
+        value = getattr(source, name)
+        if isinstance(value, list) and isinstance(mark, int):
+            setattr(target, name, value[:mark])
+        elif isinstance(mark, dict):
+            setattr(target, name, dict(mark))
+        else:
+            setattr(target, name, mark)

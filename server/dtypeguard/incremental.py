@@ -133,6 +133,9 @@ class IncrementalChecker:
         result = interpret(interp, run, text, path, config)
         if not result.parsed or result.internal_error:
             self._forget()
+            if result.internal_error and resume is not None:  # never a reuse bug's fault
+                log.warning("resumed analysis failed (%s); analysing from scratch", result.internal_error)
+                return check_source(text, path, config)
             return result
         if resume is not None and resume.frame is not None:  # resumed inside the entry call
             self.resumed_from, self.resumed_in_entry = resume.chunk, resume.frame.index

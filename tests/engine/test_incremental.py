@@ -249,3 +249,50 @@ def test_a_comment_edit_reuses_the_last_run_and_still_reads_suppressions() -> No
     code_edit = text.replace(line, line.replace("model(inputs)", "model(inputs.float())"))
     result = checker.check(code_edit)
     assert not checker.reused and _normal(result) == _normal(check_source(code_edit))
+
+
+def test_a_function_held_as_a_value_before_its_call_is_not_patched_but_run_again() -> None:
+    """`main()` keeps `train` in a list before calling it: a snapshot inside `main()` would
+    hold the old function, so none is taken there and the result is still exact."""
+    text = (
+        "import torch\n\n\ndef train():\n    x = torch.zeros(2)\n    return x\n\n\n"
+        "def main():\n    steps = [train]\n    torch.manual_seed(0)\n    for step in steps:\n        step()\n\n\n"
+        'if __name__ == "__main__":\n    main()\n'
+    )
+    checker = IncrementalChecker()
+    anchor = text.index("    return x")
+    for k, typed in enumerate(["    y = x.double()\n", "    y = x.half()\n", "    y = x.cuda()\n"]):
+        edited = text[:anchor] + typed + text[anchor:]
+        result = checker.check(edited)
+        assert _normal(result) == _normal(check_source(edited))
+        assert checker.resumed_in_entry == -1, k
+
+
+def test_mentions_finds_a_function_inside_values_and_heap_objects() -> None:
+    from dtypeguard.engine.resume import _mentions
+    from dtypeguard.engine.values import (
+        Bound,
+        Const,
+        Func,
+        InstanceObj,
+        ModuleObj,
+        Origin,
+        Tensor,
+        TupleV,
+    )
+    from dtypeguard.model import Span
+
+    node = ast.parse("def f():\n    pass\n").body[0]
+    other = ast.parse("def g():\n    pass\n").body[0]
+    assert isinstance(node, ast.FunctionDef) and isinstance(other, ast.FunctionDef)
+    f, g = Func(node, "f"), Func(other, "g")
+    origin = Origin(Span(1, 0, 1, 1), "x")
+    holders = [
+        f, TupleV((None, f)), Bound(f, Const(1)), Const(("many", f)), {"k": f},
+        ModuleObj("torch.nn.Linear", origin, attrs={"act": f}), InstanceObj("A", None, attrs={"cb": TupleV((f,))}),
+    ]
+    for holder in holders:
+        assert _mentions(holder, node), holder
+        assert not _mentions(holder, other), holder
+    assert not _mentions(Tensor("tensor", "float32", "cpu", origin), node)
+    assert not _mentions(g, node)

@@ -25,7 +25,20 @@ from typing import TYPE_CHECKING, Any
 from dtypeguard.engine.calls import _FORWARD_SCANS, _GENERATORS, _is_generator
 from dtypeguard.engine.events import Default, Events, Facts
 from dtypeguard.engine.state import Scope, State
-from dtypeguard.engine.values import Func, HeapObj, Klass, Value
+from dtypeguard.engine.values import (
+    Device,
+    DType,
+    Func,
+    HeapObj,
+    Klass,
+    Origin,
+    Params,
+    Ref,
+    ScalerObj,
+    Sym,
+    Tensor,
+    Value,
+)
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -337,11 +350,13 @@ def is_main_guard(test: ast.expr) -> bool:
 
 
 def _mentions(value: object, target: ast.AST, seen: set[int] | None = None) -> bool:
-    """Does `value` (values, heap objects, containers of them) hold `target` anywhere?"""
+    """Does `value` (values, heap objects, containers of them) hold a function of `target`?"""
+    if isinstance(value, _CANNOT_HOLD_FUNCTIONS):
+        return False
+    if isinstance(value, Func):
+        return value.node is target
     seen = set() if seen is None else seen
-    if value is target:
-        return True
-    if id(value) in seen or isinstance(value, (str, int, float, bool, type(None), ast.AST)):
+    if id(value) in seen:
         return False
     seen.add(id(value))
     if isinstance(value, dict):
@@ -350,6 +365,9 @@ def _mentions(value: object, target: ast.AST, seen: set[int] | None = None) -> b
         return any(_mentions(v, target, seen) for v in value)
     attrs = getattr(value, "__dict__", None)
     return attrs is not None and any(_mentions(v, target, seen) for v in attrs.values())
+
+
+_CANNOT_HOLD_FUNCTIONS = (str, int, float, type(None), ast.AST, Tensor, Sym, DType, Device, Ref, Params, Origin, ScalerObj, Default)
 
 
 def _marks(record: Events | Facts) -> dict[str, object]:

@@ -177,8 +177,8 @@ class IncrementalChecker:
             return None, None, None
         old_def, new_def = before[0], after[0]
         assert isinstance(old_def, _DEFS) and isinstance(new_def, _DEFS)
-        if old_def.name != new_def.name or old_def is trace.node:
-            return None, None, None
+        if old_def.name != new_def.name or old_def is trace.node or id(old_def) in trace.ran_before:
+            return None, None, None  # (run before the entry call: resuming inside it is too late)
         index = next((i for i, ran in enumerate(trace.touched) if id(old_def) in ran), len(trace.touched))
         keep = EntryKeep(index, new_def.name, new_def)
         snap = self._entry_snapshot

@@ -54,6 +54,7 @@ class Frame:
     caller_autocast: str | None
     touched: tuple[frozenset[int], ...]  # per statement before `index`: the function nodes it ran
     target: ast.AST | None  # the function this snapshot was taken for (see `EntryKeep`)
+    ran_before: frozenset[int]  # the function nodes run before the entry call
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class EntryTrace:
     chunk: int
     node: FunctionNode
     touched: tuple[frozenset[int], ...]
+    ran_before: frozenset[int]  # the function nodes run before the entry call
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,7 @@ class ResumeMixin:
             return state
         node = func.node
         assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        self._ran_before = frozenset(self.executed)
         return self._entry_body(chunk, node, callee, state, 0, (), keep)
 
     def _entry_body(
@@ -258,7 +261,7 @@ class ResumeMixin:
             self.call_stack.pop()
             returned = self.returns.pop()
         self.leave_call(node, caller, end, returned)
-        self.entry_trace = EntryTrace(chunk, node, tuple(trace))
+        self.entry_trace = EntryTrace(chunk, node, tuple(trace), self._ran_before)
         return caller
 
     def _frame_snapshot(
@@ -270,7 +273,8 @@ class ResumeMixin:
         snap = self._snapshot(chunk, callee)
         if _mentions((snap.heap, locals_, returned, {k: v for k, v in snap.globals.items() if k != keep.name}), keep.target):
             return None  # the old function's value is held elsewhere: a patch could not find it
-        return replace(snap, frame=Frame(index, node, locals_, returned, caller.autocast, touched, keep.target))
+        frame = Frame(index, node, locals_, returned, caller.autocast, touched, keep.target, self._ran_before)
+        return replace(snap, frame=frame)
 
     def _resume_entry(self, snap: Snapshot, chunks: list[list[ast.stmt]], keep: EntryKeep | None, patch: Patch | None) -> State:
         frame = snap.frame
@@ -282,6 +286,7 @@ class ResumeMixin:
                     callee.globals.vars[name] = patch.new
             self.functions = [patch.new if f.node is patch.old else f for f in self.functions]
         callee.locals = dict(frame.locals)
+        self._ran_before = frame.ran_before
         caller = State(callee.globals, None, callee.heap, callee.ddtype, callee.ddevice, frame.caller_autocast)
         self.call_stack = [frame.node]
         self.returns = [list(frame.returned)]

@@ -77,3 +77,26 @@ def test_no_collection_while_jobs_keep_coming(monkeypatch) -> None:
         time.sleep(0.05)
     worker.stop()
     assert len(collections) == 1 and collections[0] >= finished[-1] + 0.4
+
+
+def test_garbage_made_without_any_analysis_is_collected_too(monkeypatch) -> None:
+    """Hovers and verify runs allocate as well: the thread looks now and then."""
+    monkeypatch.setattr(documents, "IDLE_POLL_S", 0.1)
+    monkeypatch.setattr(documents, "IDLE_COLLECT_S", 0.1)
+    monkeypatch.setattr(documents, "YOUNG_LIMIT", 10)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        worker = AnalysisThread(lambda job, outcome, elapsed: None)
+        garbage = _Cycle()
+        alive = weakref.ref(garbage)
+        del garbage
+        _ = [[] for _ in range(1000)]  # allocations the collector counts (lists are tracked)
+        deadline = time.monotonic() + 10
+        while alive() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        worker.stop()
+        assert alive() is None
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -101,6 +101,8 @@ class DocState:
 
 IDLE_COLLECT_S = 1.0  # quiet time before the analysis thread collects cyclic garbage
 COLLECT_EVERY = 200  # analyses between collections when the editor is never quiet (~20k cyclic objects per 32)
+IDLE_POLL_S = 10.0  # with no analysis owed, how often the thread looks at other allocations
+YOUNG_LIMIT = 100_000  # allocations since the last collection that make one worth it
 COLLECT, STOP = "collect", "stop"
 
 
@@ -147,12 +149,12 @@ class AnalysisThread:
         with self._cond:
             if owed >= COLLECT_EVERY:
                 return COLLECT
-            if owed and not self._pending and not self._stopped:
-                self._cond.wait(IDLE_COLLECT_S)
-                if not self._pending and not self._stopped:
-                    return COLLECT
             while not self._pending and not self._stopped:
-                self._cond.wait()
+                # garbage: from analyses, or from the rest of the server (hovers, verify runs)
+                garbage = owed > 0 or gc.get_count()[0] > YOUNG_LIMIT
+                quiet = not self._cond.wait(IDLE_COLLECT_S if garbage else IDLE_POLL_S)
+                if quiet and garbage and not self._pending and not self._stopped:
+                    return COLLECT
             if self._stopped:
                 return STOP
             return self._pending.pop(next(iter(self._pending)))

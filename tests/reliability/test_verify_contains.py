@@ -213,24 +213,41 @@ def test_cold_run_is_stopped_with_its_whole_tree(name: str, cold_runs: dict[str,
         assert len(run.pids) == 7
 
 
-@pytest.mark.xfail(strict=True, reason="not covered: a double-forked setsid() daemon leaves the process group (needs a cgroup or a subreaper)")
-def test_a_daemon_that_leaves_the_session_is_killed(tmp_path: Path, warm_worker: WarmWorker) -> None:
-    SCRIPTS["daemonizes"] = """
+DAEMON = """
+    if os.fork() == 0:
+        os.setsid()
         if os.fork() == 0:
-            os.setsid()
-            if os.fork() == 0:
-                note()
-                while True:
-                    time.sleep(0.05)
-            os._exit(0)
-        while True:
-            time.sleep(0.05)
-    """
+            note()
+            while True:
+                time.sleep(0.05)
+        os._exit(0)
+    while True:
+        time.sleep(0.05)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the worker is a child subreaper on Linux only")
+def test_a_daemon_that_leaves_the_session_is_killed_warm(tmp_path: Path, warm_worker: WarmWorker) -> None:
+    """The warm worker is a child subreaper: the daemon is re-parented to it, not to init,
+    and it kills it after the run."""
+    run = _daemon_run(tmp_path, "warm", warm_worker)
+    assert len(run.pids) == 2 and not run.left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="found through /proc on Linux only")
+def test_a_daemon_that_leaves_the_session_is_killed_cold(tmp_path: Path) -> None:
+    """A cold run's environment carries a mark; whatever still carries it after the run is
+    killed, wherever it was re-parented."""
+    run = _daemon_run(tmp_path, "cold", None)
+    assert len(run.pids) == 2 and not run.left
+
+
+def _daemon_run(tmp_path: Path, mode: str, worker: WarmWorker | None) -> Run:
+    SCRIPTS["daemonizes"] = DAEMON
     try:
-        run = run_one(tmp_path, "daemonizes", "warm", warm_worker)
+        return run_one(tmp_path, "daemonizes", mode, worker)
     finally:
         del SCRIPTS["daemonizes"]
-    assert len(run.pids) == 2 and not run.left
 
 
 def test_kill_latency_summary() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import selectors
 import signal
 import threading
@@ -101,6 +102,48 @@ class Pipes:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._open.clear()
+
+
+RUN_MARK = "DTYPEGUARD_VERIFY_RUN"  # in the environment of a run and all it starts
+
+
+def kill_marked(mark: bytes, limit_s: float = 2.0) -> list[int]:
+    """Linux: SIGKILL every process whose environment holds `mark` (KEY=token), until none
+    is left. A script that leaves its process group (a daemon) still inherits the run's
+    environment; one that also scrubs it escapes (docs/reliability.md). Returns the pids."""
+    killed: list[int] = []
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        found = _marked(mark)
+        if not found:
+            break
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        killed.extend(found)
+        time.sleep(0.01)
+    return killed
+
+
+def _marked(mark: bytes) -> list[int]:
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    me, found = os.getpid(), []
+    for name in names:
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                environ = f.read()
+            with open(f"/proc/{name}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[-1].split()[:1]
+        except OSError:
+            continue
+        if state != [b"Z"] and mark in environ.split(b"\0"):
+            found.append(int(name))
+    return found
 
 
 def kill_group(pgid: int, sig: int) -> None:
@@ -228,6 +271,8 @@ def run_group(
 
     read_ends, write_ends = open_pipes()
     channel_fd = write_ends["channel"]
+    mark = f"{RUN_MARK}={secrets.token_hex(12)}"
+    env = {**env, RUN_MARK: mark.partition("=")[2]}
     try:
         proc = subprocess.Popen(
             build_argv(channel_fd),
@@ -257,6 +302,7 @@ def run_group(
             proc.wait(timeout=KILL_WAIT_S)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process immune to SIGKILL
             notes.append(f"process {proc.pid} did not exit after SIGKILL")
+        kill_marked(mark.encode())  # and what left the group (a daemon: fork, setsid, fork)
     if exited is None and proc.returncode is not None:
         exited = Exited(proc.returncode)
     return finish(pipes, reason, exited, notes)

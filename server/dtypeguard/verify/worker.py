@@ -132,7 +132,65 @@ def _wait_child(sock: socket.socket, pid: int) -> int | None:
                 time.sleep(0.05)  # a message for later (e.g. a ping); keep waiting for the child
     _kill_group(pid, signal.SIGKILL)  # leftovers the script spawned, before the pid is reaped
     _, status = os.waitpid(pid, 0)
+    _kill_strays()
     return os.waitstatus_to_exitcode(status)
+
+
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+def _become_subreaper() -> bool:
+    """Linux: a process a run orphans (a script that forks twice and calls setsid() to leave
+    its process group, as daemons do) is re-parented to this worker instead of to init, so
+    `_kill_strays` can find it. Elsewhere such a daemon escapes (docs/reliability.md)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except Exception:
+        return False
+
+
+def _children() -> list[int]:
+    """This process's children (running or not yet reaped), from /proc."""
+    me = os.getpid()
+    found: list[int] = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 1 and int(fields[1]) == me:
+            found.append(int(name))
+    return found
+
+
+def _kill_strays(limit_s: float = 2.0) -> None:
+    """After a run: kill and reap every child this worker still has (between runs it has
+    none of its own: they are a run's orphans), then the orphans those leave, in turn."""
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        strays = _children()
+        if not strays:
+            return
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.005)
 
 
 def _kill_group(pgid: int, sig: int) -> None:
@@ -187,6 +245,7 @@ def main(argv: list[str]) -> int:
     sock_fd = int(argv[argv.index("--sock") + 1])
     device = argv[argv.index("--device") + 1]
     sock = socket.socket(fileno=sock_fd)
+    _become_subreaper()
     if device == "cpu":
         os.environ["CUDA_VISIBLE_DEVICES"] = ""  # must precede `import torch`
     started = time.perf_counter()

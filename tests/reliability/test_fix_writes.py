@@ -106,6 +106,18 @@ def test_a_symlink_stays_a_symlink(tmp_path: Path, capsys: pytest.CaptureFixture
     capsys.readouterr()
 
 
+def test_a_hard_link_keeps_seeing_the_fixed_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    real = _copy(tmp_path)
+    other = tmp_path / "same_file.py"
+    os.link(real, other)
+    inode = real.stat().st_ino
+    assert main(["fix", str(real)]) == 0
+    assert real.stat().st_ino == inode and real.stat().st_nlink == 2, "the fix gave the path a new inode"
+    assert FIXED_LINE in other.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["same_file.py", "train.py"]  # no temporary left
+    capsys.readouterr()
+
+
 def test_crlf_bom_and_mode_survive_and_nothing_else_changes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "train.py"
     original = b"\xef\xbb\xbf" + H06.read_text(encoding="utf-8").replace("\n", "\r\n").encode("utf-8")

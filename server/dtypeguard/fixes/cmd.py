@@ -59,6 +59,8 @@ def write_atomic(path: Path, text: str, before: Fingerprint) -> None:
     The new content goes to a temporary file next to it, flushed to disk, and `os.replace`
     swaps it in, so a crash leaves either the old file or the new one, never half of one.
     A symlink is written through (its target gets the new content; the link stays a link).
+    A file with hard links is rewritten in place instead, so every name keeps seeing the one
+    file (a rename would leave the other names on the old content); that write is not atomic.
     """
     path = Path(os.path.realpath(path))
     raw = path.read_bytes()
@@ -73,7 +75,15 @@ def write_atomic(path: Path, text: str, before: Fingerprint) -> None:
         os.chmod(tmp, mode)
         if fingerprint(path) != before:
             raise ChangedOnDisk("changed on disk since it was read; not overwritten (run `dtypeguard fix` again)")
-        os.replace(tmp, path)
+        if path.stat().st_nlink > 1:
+            with open(path, "r+b") as target:
+                target.write(bom + text.encode("utf-8"))
+                target.truncate()
+                target.flush()
+                os.fsync(target.fileno())
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -14,7 +14,7 @@ from typing import Any
 from dtypeguard import __version__
 from dtypeguard.analysis import check_source
 from dtypeguard.config import Config, load_config
-from dtypeguard.engine.parse import decode_source
+from dtypeguard.engine.parse import decode_source, split_lines
 from dtypeguard.files import iter_python_files
 from dtypeguard.model import Finding, Severity
 from dtypeguard.rules import ALL_RULES, BY_CODE
@@ -111,7 +111,7 @@ def _print_text(results: list[tuple[Path, str, list[Finding]]], color: bool) -> 
     total = 0
     counts: dict[str, int] = {}
     for path, text, findings in results:
-        lines = text.splitlines()
+        lines = split_lines(text)
         for f in findings:
             total += 1
             counts[f.code] = counts.get(f.code, 0) + 1

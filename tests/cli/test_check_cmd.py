@@ -32,6 +32,18 @@ def test_text_output_shows_location_code_message_and_source(project: Path) -> No
     assert "Found 1 finding in 1 file" in proc.stdout
 
 
+@pytest.mark.parametrize("before", ["# section\f\n", "# a \u2028 in a comment\n", ""])
+@pytest.mark.parametrize("end", ["\n", "\r", "\r\n"])
+def test_the_source_line_shown_is_the_finding_line(tmp_path: Path, before: str, end: str) -> None:
+    """Form feeds and U+2028 do not end lines (str.splitlines would say they do); \\r does."""
+    path = tmp_path / "train.py"
+    path.write_bytes((before + HAZARD).replace("\n", end).encode("utf-8"))
+    proc = run("check", str(path))
+    line = 5 + before.count("\n")
+    assert f"train.py:{line}:1: DG004" in proc.stdout
+    assert f"{line:>4} | nn.Linear(3, 1)(x)" in proc.stdout, proc.stdout
+
+
 def test_clean_file_exits_zero(project: Path) -> None:
     proc = run("check", str(project / "ok.py"))
     assert proc.returncode == 0, proc.stdout

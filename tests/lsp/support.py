@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -159,10 +160,12 @@ async def wait_published(
 
 
 def offset(text: str, pos: types.Position) -> int:
-    """UTF-16 LSP position -> string offset (lines split on \\n as the server does)."""
-    lines = text.split("\n")
-    start = sum(len(line) + 1 for line in lines[: pos.line])
-    line = lines[pos.line] if pos.line < len(lines) else ""
+    """UTF-16 LSP position -> string offset (lines end at \\r\\n, \\r or \\n, as in LSP)."""
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    if pos.line >= len(starts):
+        return len(text)
+    start = starts[pos.line]
+    line = re.split(r"\r\n|\r|\n", text[start:], maxsplit=1)[0]
     units = 0
     for index, char in enumerate(line):
         if units >= pos.character:

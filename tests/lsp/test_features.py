@@ -242,3 +242,21 @@ async def test_inlay_hints_off_by_default_then_on(client: LanguageClient) -> Non
 
 def test_fixture_paths_exist() -> None:
     assert Path(H06).is_file()
+
+
+async def test_a_file_with_old_mac_line_ends_gets_the_same_positions_and_fixes(client: LanguageClient) -> None:
+    """Lines ending in a lone \\r: LSP clients count them as lines, and so does the server."""
+    await start(client)
+    lf = H06.read_text(encoding="utf-8")
+    cr_path = H06.with_name("h06_as_old_mac_text.py")  # only a URI: the text is sent, not read
+    uri_lf, _ = open_doc(client, H06, lf)
+    uri_cr, cr = open_doc(client, cr_path, lf.replace("\n", "\r"))
+    want = await wait_published(client, uri_lf, 1)
+    got = await wait_published(client, uri_cr, 1)
+    assert [(d.code, d.range) for d in got] == [(d.code, d.range) for d in want] and got
+    dg004 = next(d for d in got if d.code == "DG004")
+    actions = [a for a in await _actions(client, uri_cr, dg004.range, [dg004]) if a.kind == types.CodeActionKind.QuickFix]
+    edit = await _edit_of(client, actions[0])
+    fixed = apply_workspace_edit(cr, uri_cr, edit)
+    assert "\n" not in fixed and fixed != cr
+    assert "DG004" not in {f.code for f in check_source(fixed).findings}

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dtypeguard.analysis import CheckResult, check_source
-from dtypeguard.engine.parse import decode_source
+from dtypeguard.engine.parse import decode_source, split_lines
 from tests.reliability.support import CORPUS, SAMPLES, fuzz_settings, mutate, torch_programs
 
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles what it generates
@@ -30,12 +30,10 @@ def ok(text: str, path: str | None = None) -> CheckResult:
     the text, and a failure to parse is exactly one DG000 error."""
     result = check_source(text, path)
     assert not result.internal_error, f"internal error: {result.internal_error}"
-    n_lines = text.count("\n") + 1
+    n_lines = len(split_lines(text))  # lines end at \r\n, \r or \n, as Python and LSP count them
     for f in result.findings:
         assert f.code.startswith("DG") and f.message, f
-        assert 1 <= f.span.line <= f.span.end_line, f
-        if "\r" not in text.replace("\r\n", ""):  # lone CR: Python's lines, see docs/reliability.md
-            assert f.span.end_line <= n_lines, (f, n_lines)
+        assert 1 <= f.span.line <= f.span.end_line <= n_lines, (f, n_lines)
     if not result.parsed:
         assert [f.code for f in result.findings] == ["DG000"], result.findings
         assert result.findings[0].message.startswith(("cannot parse", "not analysed"))
@@ -178,3 +176,18 @@ def test_cost_grows_about_linearly() -> None:
     t_small = min(timed(small, parses=True) for _ in range(2))
     t_big = timed(big, parses=True)
     assert t_big < 40 * t_small + 0.5, f"{t_small:.2f} s -> {t_big:.2f} s for 10x the text"
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_findings_sit_at_the_same_places_whatever_the_line_ends(end: str) -> None:
+    """Old Mac (lone CR) and Windows line ends: the same lines and columns as with LF, on a
+    line with a non-ASCII string before the hazard, and a suppression comment is read."""
+    lf = next(p for p in SAMPLES if p.name == "h06_numpy_float64_linear.py" and p.parent.name == "hazards").read_text(encoding="utf-8")
+    lf = lf.replace("preds = model(inputs)", 'tag = "é"; preds = model(inputs)')
+    for text in (lf, lf.replace("# expect: DG004", "# dtypeguard: ignore[DG004]")):
+        expected = [(f.code, f.span, [r.span for r in f.related]) for f in check_source(text).findings]
+        other = [(f.code, f.span, [r.span for r in f.related]) for f in check_source(text.replace("\n", end)).findings]
+        assert other == expected
+    assert "DG004" in {f.code for f in check_source(lf.replace("\n", end)).findings}
+    suppressed = lf.replace("# expect: DG004", "# dtypeguard: ignore[DG004]").replace("\n", end)
+    assert "DG004" not in {f.code for f in check_source(suppressed).findings}

@@ -9,15 +9,27 @@ from __future__ import annotations
 
 import ast
 import gc
+import re
 import warnings
 from dataclasses import dataclass
 
 from dtypeguard.model import Span
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The text's lines without their ends, which are "\r\n", "\r" or "\n": the lines Python
+    numbers in `ast` and an LSP client numbers in positions (not `str.splitlines`, which also
+    breaks at form feeds and U+2028)."""
+    if "\r" not in text:
+        return text.split("\n")
+    return _LINE_END.split(text)
+
 
 class LineIndex:
     def __init__(self, text: str) -> None:
-        self.lines = text.split("\n")
+        self.lines = split_lines(text)
         self._ascii: dict[int, bool] = {}
         self.all_ascii = text.isascii()  # the usual case: byte columns are code-point columns
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from dtypeguard.engine.parse import split_lines
 from dtypeguard.fixes.textedit import LineOffsets
 from dtypeguard.model import Finding, Span, TextEdit
 
@@ -17,7 +18,7 @@ _IGNORE = re.compile(r"#\s*dtypeguard:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 def suppression_edit(text: str, finding: Finding) -> TextEdit:
     index = LineOffsets(text)
     line_no = finding.span.line
-    lines = text.split("\n")
+    lines = split_lines(text)
     if not 1 <= line_no <= len(lines):
         line_no = max(1, min(len(lines), line_no))
     line = lines[line_no - 1]

@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 
 from dtypeguard.model import Span, TextEdit
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_KEEP = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class LineOffsets:
@@ -25,6 +29,9 @@ class LineOffsets:
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts = [0]
+        if "\r" in text:  # lines end at "\r\n", "\r" or "\n", as in `ast` and LSP
+            self.starts.extend(m.end() for m in _LINE_END.finditer(text))
+            return
         pos = text.find("\n")
         while pos != -1:
             self.starts.append(pos + 1)
@@ -130,12 +137,8 @@ def diff_edits(old: str, new: str) -> list[TextEdit]:
 
 
 def _split_keep(text: str) -> list[str]:
-    """Lines split on "\\n" only, keeping the newline (what `Span` lines mean)."""
-    parts = text.split("\n")
-    lines = [p + "\n" for p in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
+    """Lines with their ends ("\\r\\n", "\\r" or "\\n": what `Span` lines mean)."""
+    return _LINE_KEEP.findall(text)
 
 
 def _common_prefix(a: str, b: str) -> int:

@@ -8,10 +8,12 @@ on "\\n" exactly as the engine splits them.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 
 from lsprotocol import types
 
+from dtypeguard.engine.parse import split_lines
 from dtypeguard.model import Finding, Related, Severity, Span
 from dtypeguard.model import TextEdit as ModelEdit
 
@@ -30,7 +32,7 @@ class Lines:
     """A text's lines, for column conversion (built once per text)."""
 
     def __init__(self, text: str) -> None:
-        self.lines = text.split("\n")
+        self.lines = split_lines(text)
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -153,12 +155,11 @@ def diff_edits(old: str, new: str, encoding: str) -> list[types.TextEdit]:
     return out
 
 
+LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # a line with its end, as LSP counts
+
+
 def _keep_lines(text: str) -> list[str]:
-    parts = text.split("\n")
-    out = [part + "\n" for part in parts[:-1]]
-    if parts[-1]:
-        out.append(parts[-1])
-    return out
+    return LSP_LINE.findall(text)
 
 
 def _line_start(a: Sequence[str], index: int, lines: Lines, encoding: str) -> types.Position:

@@ -20,7 +20,6 @@ import contextlib
 import functools
 import inspect
 import logging
-import re
 import threading
 import traceback
 import uuid
@@ -94,7 +93,6 @@ class Protocol(LanguageServerProtocol):
 
 
 # ---------------------------------------------------------------------------- documents
-_LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class _Document(TextDocument):
@@ -105,7 +103,7 @@ class _Document(TextDocument):
 
     @property
     def lines(self) -> Sequence[str]:
-        return tuple(_LSP_LINE.findall(self.source))
+        return tuple(convert.LSP_LINE.findall(self.source))
 
 
 class _Workspace(Workspace):

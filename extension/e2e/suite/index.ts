@@ -289,6 +289,26 @@ function trustedTests(config: E2EConfig): TestCase[] {
       },
     },
     {
+      name: 'Insert Setup Block adds the default dtype/device block after the imports',
+      fn: async () => {
+        const doc = await open(H06);
+        await dgDiagnostics(doc.uri, 'DG004');
+        const before = doc.getText();
+        assert.ok(!before.includes('torch.set_default_dtype('));
+        const importLine = lineOf(doc, 'from torch import nn');
+        await vscode.commands.executeCommand('dtypeguard.insertSetupBlockInFile', doc.uri);
+        await waitFor('the setup block to be inserted', () =>
+          doc.getText().includes('torch.set_default_dtype(torch.float32)') || undefined, 20000);
+        const block = lineOf(doc, 'torch.set_default_dtype(torch.float32)');
+        assert.ok(block > importLine, `the block (line ${block}) comes after the imports (line ${importLine})`);
+        assert.match(doc.lineAt(block + 1).text, /^device = torch\.device\("cuda" if torch\.cuda\.is_available\(\) else "cpu"\)$/);
+        assert.equal(doc.getText().replace(/\n# Default dtype and device[^\n]*\n[^\n]*\n[^\n]*\n/, ''), before);
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        assert.equal(doc.isDirty, false);
+      },
+    },
+    {
       name: 'an interpreter older than 3.10 is refused with a clear message, then recovery',
       fn: async () => {
         const doc = await open(H06);

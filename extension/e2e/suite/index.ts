@@ -289,6 +289,27 @@ function trustedTests(config: E2EConfig): TestCase[] {
       },
     },
     {
+      name: 'typing a hazard key by key: DG004 appears on the new line, and goes when it is undone',
+      fn: async () => {
+        const doc = await open(H06_FIXED);
+        const editor = await vscode.window.showTextDocument(doc);
+        await waitFor('the first analysis', () =>
+          (vscode.languages.getDiagnostics(doc.uri).every((d) => codeOf(d) !== 'DG004') ? true : undefined), 20000);
+        const at = lineOf(doc, 'loss = criterion(preds, targets)');
+        await editor.edit((b) => b.insert(new vscode.Position(at, 0), '    \n'));
+        const typed = 'extra = model(torch.zeros(4, 4, dtype=torch.float64))';
+        for (let i = 0; i < typed.length; i++) {  // one change per keystroke, as typing sends them
+          await editor.edit((b) => b.insert(new vscode.Position(at, 4 + i), typed[i]));
+        }
+        const found = await waitFor('DG004 on the typed line', () =>
+          vscode.languages.getDiagnostics(doc.uri).find((d) => codeOf(d) === 'DG004' && d.range.start.line === at), 20000);
+        assert.equal(doc.getText(found.range), 'model(torch.zeros(4, 4, dtype=torch.float64))');
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        await waitFor('DG004 to go with the revert', () =>
+          (vscode.languages.getDiagnostics(doc.uri).every((d) => codeOf(d) !== 'DG004') ? true : undefined), 20000);
+      },
+    },
+    {
       name: 'Insert Setup Block adds the default dtype/device block after the imports',
       fn: async () => {
         const doc = await open(H06);

@@ -181,7 +181,8 @@ def change_and_wait(stdin: IO[bytes], inbox: queue.Queue[tuple[float, dict[str, 
     return stamp
 
 
-SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "fixed" / "h06_numpy_float64_linear.py"
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "samples" / "fixed" / "h06_numpy_float64_linear.py"
 
 
 def bench_verify_click(stdin: IO[bytes], inbox: queue.Queue[tuple[float, dict[str, Any]]], warm_wait: float) -> list[tuple[str, float, str]]:
@@ -200,6 +201,22 @@ def bench_verify_click(stdin: IO[bytes], inbox: queue.Queue[tuple[float, dict[st
             "command": "dtypeguard.verify", "arguments": [uri, "cpu"]}})
         stamp, reply = wait_for(inbox, lambda m, n=60 + i: m.get("id") == n, timeout=180)
         out.append((label, stamp - t0, str((reply.get("result") or {}).get("summary", reply.get("error")))))
+    # then every bundled sample once, as a user clicking through them would
+    samples = sorted((ROOT / "samples").rglob("*.py"))
+    times: list[tuple[float, str, str]] = []
+    for k, path in enumerate(samples):
+        uri = path.as_uri()
+        send(stdin, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": path.read_text(encoding="utf-8")}}})
+        t0 = time.perf_counter()
+        send(stdin, {"jsonrpc": "2.0", "id": 100 + k, "method": "workspace/executeCommand", "params": {
+            "command": "dtypeguard.verify", "arguments": [uri, "cpu"]}})
+        stamp, reply = wait_for(inbox, lambda m, n=100 + k: m.get("id") == n, timeout=180)
+        summary = str((reply.get("result") or {}).get("summary", reply.get("error")))
+        times.append((stamp - t0, path.relative_to(ROOT / "samples").as_posix(), summary))
+    seconds = sorted(t for t, _, _ in times)
+    slowest = max(times)
+    out.append((f"each of the {len(times)} samples, median", statistics.median(seconds), f"slowest {slowest[0]:.2f} s: {slowest[1]}: {slowest[2]}"))
     return out
 
 

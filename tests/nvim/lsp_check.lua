@@ -86,6 +86,27 @@ local ok, err = pcall(function()
   if not gone then return fail('DG004 still reported after the fix') end
   out('FIXED')
 
+  -- type a new hazard one key at a time (each an incremental didChange) above the loss line
+  local at
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    if l:find('loss = criterion(preds, targets)', 1, true) then at = i - 1 end
+  end
+  if not at then return fail('no loss line') end
+  vim.api.nvim_buf_set_lines(bufnr, at, at, false, { '    ' })
+  local typed = 'extra = model(torch.zeros(4, 4, dtype=torch.float64))'
+  for i = 1, #typed do
+    vim.api.nvim_buf_set_text(bufnr, at, 3 + i, at, 3 + i, { typed:sub(i, i) })
+    vim.wait(5)
+  end
+  local typed_hazard = vim.wait(20000, function()
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.lnum == at and d.user_data and d.user_data.lsp and d.user_data.lsp.code == 'DG004' then return true end
+    end
+    return false
+  end, 50)
+  if not typed_hazard then return fail('no DG004 on the typed line') end
+  out(string.format('TYPED DG004 at line %d', at))
+
   vim.lsp.stop_client(client_id)
   vim.wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 50)
 end)

@@ -33,3 +33,4 @@ def test_neovim_diagnostics_hover_and_code_actions(tmp_path: Path) -> None:
     assert "ACTION Ignore DG004 on this line kind=quickfix" in output
     assert "APPLIED Convert where it is created" in output
     assert "FIXED" in output and output.rstrip().endswith("OK")
+    assert "TYPED DG004 at line 34" in output  # typed key by key above `loss = ...` (0-based line 34)

@@ -296,3 +296,27 @@ def test_mentions_finds_a_function_inside_values_and_heap_objects() -> None:
         assert not _mentions(holder, other), holder
     assert not _mentions(Tensor("tensor", "float32", "cpu", origin), node)
     assert not _mentions(g, node)
+
+
+def test_old_trees_are_freed_while_typing() -> None:
+    """Caches keyed by AST node (generators, forward scans) hold them weakly: typing for long in
+    one function does not keep every old version of its tree alive."""
+    import gc
+
+    text = _main_layout(3)
+    anchor = text.index("    return None\n\ndef block_2")
+    text = text[:anchor] + "    \n" + text[anchor:]
+    anchor += 4
+    checker = IncrementalChecker()
+
+    def live_defs() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, ast.FunctionDef))
+
+    counts = []
+    for k in range(300):
+        text = text[:anchor] + "x" + text[anchor:]  # `xxx...` is a valid statement each time
+        assert checker.check(text).parsed
+        if k in (20, 299):
+            counts.append(live_defs())
+    assert counts[1] <= counts[0] + 5, counts

@@ -7,6 +7,7 @@ machine: the tables live in `api.py`, the mechanics of applying them live here.
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -1171,7 +1172,9 @@ class CallsMixin:
             state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span)
 
 
-_GENERATORS: dict[int, tuple[ast.AST, bool]] = {}
+# Per-node caches, weak: a language server analyses new trees on every keystroke, and an entry
+# must not keep an old tree alive (nor outlive it and be found again by a recycled id()).
+_GENERATORS: weakref.WeakKeyDictionary[ast.AST, bool] = weakref.WeakKeyDictionary()
 
 
 def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef, index: LineIndex) -> bool:
@@ -1180,17 +1183,15 @@ def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef, index: LineIndex
     Most functions never mention `yield`, and a substring search of their lines is far
     cheaper than walking their tree; only those that do are walked.
     """
-    cached = _GENERATORS.get(id(node))
-    if cached is not None and cached[0] is node:
-        return cached[1]
+    cached = _GENERATORS.get(node)
+    if cached is not None:
+        return cached
     first, last = node.lineno, node.end_lineno or node.lineno
     if any("yield" in index.line_text(n) for n in range(first, last + 1)):
         result = any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in _own_nodes(node))
     else:
         result = False
-    if len(_GENERATORS) > 50_000:
-        _GENERATORS.clear()
-    _GENERATORS[id(node)] = (node, result)
+    _GENERATORS[node] = result
     return result
 
 
@@ -1229,15 +1230,15 @@ def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str
     return "any", ""
 
 
-_FORWARD_SCANS: dict[int, tuple[ast.AST, tuple[bool, list[tuple[int, int, str]]]]] = {}
+_FORWARD_SCANS: weakref.WeakKeyDictionary[ast.AST, tuple[bool, list[tuple[int, int, str]]]] = weakref.WeakKeyDictionary()
 
 
 def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str) -> tuple[bool, list[tuple[int, int, str]]]:
     """Does forward convert its input, and which `self.layer(input...)` calls does it make?
     Cached per node: a model class is instantiated many times, its forward walked once."""
-    cached = _FORWARD_SCANS.get(id(node))
-    if cached is not None and cached[0] is node:
-        return cached[1]
+    cached = _FORWARD_SCANS.get(node)
+    if cached is not None:
+        return cached
     converts = False
     calls: list[tuple[int, int, str]] = []
     for child in ast.walk(node):
@@ -1248,9 +1249,7 @@ def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str
             converts = True
         if isinstance(base, ast.Name) and base.id == "self" and any(_rooted_at(arg, first_param) for arg in child.args[:1]):
             calls.append((child.lineno, child.col_offset, child.func.attr))
-    if len(_FORWARD_SCANS) > 50_000:
-        _FORWARD_SCANS.clear()
-    _FORWARD_SCANS[id(node)] = (node, (converts, calls))
+    _FORWARD_SCANS[node] = (converts, calls)
     return converts, calls
 
 

@@ -22,7 +22,7 @@ import ast
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from dtypeguard.engine.calls import _FORWARD_SCANS, _GENERATORS, _is_generator
+from dtypeguard.engine.calls import _is_generator
 from dtypeguard.engine.events import Default, Events, Facts
 from dtypeguard.engine.state import Scope, State
 from dtypeguard.engine.values import (
@@ -185,8 +185,6 @@ class ResumeMixin:
         kept: Snapshot | None = None
         self._entry_kept: Snapshot | None = None
         if resume is None:
-            _GENERATORS.clear()  # per-analysis caches: do not keep old trees alive in a server
-            _FORWARD_SCANS.clear()
             state, start = State.fresh(), 0
         elif resume.frame is None:
             state, start = self._restore(resume), resume.chunk

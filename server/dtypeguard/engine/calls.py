@@ -75,6 +75,7 @@ class CallsMixin:
     yields: dict[int, list[Value | None]]
     optimizers_of: dict[int, list[int]]
     touched: set[int] | None  # while set: the function nodes run (for the incremental checker)
+    return_states: list[list[State]]  # per frame: the state on each path that returned
 
     def eval(self, node: ast.expr | None, state: State) -> Value | None:
         raise NotImplementedError
@@ -264,7 +265,8 @@ class CallsMixin:
         finally:
             self.call_stack.pop()
             returned = self.returns.pop()
-        return self.leave_call(node, state, end, returned)
+            exits = self.return_states.pop()
+        return self.leave_call(node, state, end, returned, exits)
 
     def enter_call(
         self,
@@ -289,10 +291,20 @@ class CallsMixin:
         callee = _State(state.globals, params, state.heap, state.ddtype, state.ddevice, state.autocast)
         self.call_stack.append(node)
         self.returns.append([])
+        self.return_states.append([])
         return callee
 
-    def leave_call(self, node: ast.AST, state: State, end: State, returned: list[Value | None]) -> Value | None:
-        """After the callee's frame is popped: the caller takes its state; the return value."""
+    def leave_call(self, node: ast.AST, state: State, end: State, returned: list[Value | None], exits: list[State]) -> Value | None:
+        """After the callee's frame is popped: the caller takes its state (joined over every
+        path that returned, and the one that fell off the end); the return value."""
+        from dtypeguard.engine.state import join_states
+
+        falls_off = not end.dead
+        paths = [*exits, end] if falls_off else exits
+        if paths:
+            end = paths[0]
+            for path in paths[1:]:
+                end = join_states(end, path)
         state.adopt(end)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_generator(node, self.index):
             yielded = self.yields.pop(id(node), [])
@@ -300,7 +312,7 @@ class CallsMixin:
             for other in yielded[1:]:
                 value = join(value, other)
             return _many(value)
-        if not isinstance(node, ast.Lambda) and not end.dead:
+        if not isinstance(node, ast.Lambda) and falls_off:
             returned.append(Const(None))
         if not returned:
             return None

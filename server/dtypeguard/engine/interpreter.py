@@ -17,7 +17,7 @@ from dtypeguard.engine.calls import CallsMixin
 from dtypeguard.engine.events import Events, Facts, ValueFact
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, is_main_guard
-from dtypeguard.engine.state import State, join_states
+from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
     Bound,
     Const,
@@ -60,6 +60,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.yields: dict[int, list[Value | None]] = {}
         self.optimizers_of: dict[int, list[int]] = {}
         self.touched: set[int] | None = None
+        self.return_states: list[list[State]] = []
 
     # --- driver ----------------------------------------------------------------------------
 
@@ -109,6 +110,20 @@ class Interpreter(ResumeMixin, CallsMixin):
             state = self.exec_stmt(stmt, state)
         return state
 
+    def _returning(self, stmt: ast.Return, state: State) -> State:
+        """The state a `return` leaves with, for the caller to join over every returning path.
+
+        The function's last statement needs no copy: nothing runs after it in this frame. An
+        earlier `return` (inside an `if`, a loop, a `try`) is copied flat, because joining the
+        branches that go on later writes into the scopes it shares with them."""
+        frame = self.call_stack[-1] if self.call_stack else None
+        last = isinstance(frame, (ast.FunctionDef, ast.AsyncFunctionDef)) and frame.body[-1] is stmt
+        if last:
+            kept = State(state.globals, None, state.heap, state.ddtype, state.ddevice, state.autocast)
+        else:
+            kept = State(Scope(None, state.globals.flat()), None, Scope(None, state.heap.flat()), state.ddtype, state.ddevice, state.autocast)
+        return kept
+
     def begin(self, stmt: ast.stmt, state: State) -> None:
         """The bookkeeping before each statement runs."""
         self.statements += 1
@@ -153,6 +168,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             value = self.eval(stmt.value, state) if stmt.value is not None else Const(None)
             if self.returns:
                 self.returns[-1].append(value)
+                self.return_states[-1].append(self._returning(stmt, state))
             state.dead = True
         elif isinstance(stmt, (ast.Raise, ast.Break, ast.Continue)):
             if isinstance(stmt, ast.Raise) and stmt.exc is not None:

@@ -51,6 +51,7 @@ class Frame:
     node: FunctionNode  # the entry function
     locals: dict[str, Value | None]
     returned: tuple[Value | None, ...]  # what its `return`s gave so far
+    exits: tuple[State, ...]  # and the states they left with
     caller_autocast: str | None
     touched: tuple[frozenset[int], ...]  # per statement before `index`: the function nodes it ran
     target: ast.AST | None  # the function this snapshot was taken for (see `EntryKeep`)
@@ -133,6 +134,7 @@ class ResumeMixin:
     loop_depth: int
     forward_depth: int
     touched: set[int] | None
+    return_states: list[list[State]]
     index: Any
 
     if TYPE_CHECKING:  # provided by Interpreter and CallsMixin (stubs here would shadow them)
@@ -159,7 +161,7 @@ class ResumeMixin:
         ) -> State | None:
             raise NotImplementedError
 
-        def leave_call(self, node: ast.AST, state: State, end: State, returned: list[Value | None]) -> Value | None:
+        def leave_call(self, node: ast.AST, state: State, end: State, returned: list[Value | None], exits: list[State]) -> Value | None:
             raise NotImplementedError
 
         def _run_uncalled(self, final: State) -> None:
@@ -258,7 +260,8 @@ class ResumeMixin:
             self.touched = None
             self.call_stack.pop()
             returned = self.returns.pop()
-        self.leave_call(node, caller, end, returned)
+            exits = self.return_states.pop()
+        self.leave_call(node, caller, end, returned, exits)
         self.entry_trace = EntryTrace(chunk, node, tuple(trace), self._ran_before)
         return caller
 
@@ -268,10 +271,13 @@ class ResumeMixin:
     ) -> Snapshot | None:
         locals_ = dict(callee.locals or {})
         returned = tuple(self.returns[-1])
+        exits = tuple(self.return_states[-1])  # flat copies, never written again
         snap = self._snapshot(chunk, callee)
         if _mentions((snap.heap, locals_, returned, {k: v for k, v in snap.globals.items() if k != keep.name}), keep.target):
             return None  # the old function's value is held elsewhere: a patch could not find it
-        frame = Frame(index, node, locals_, returned, caller.autocast, touched, keep.target, self._ran_before)
+        if _mentions([(s.globals.vars, s.heap.vars) for s in exits], keep.target):
+            return None
+        frame = Frame(index, node, locals_, returned, exits, caller.autocast, touched, keep.target, self._ran_before)
         return replace(snap, frame=frame)
 
     def _resume_entry(self, snap: Snapshot, chunks: list[list[ast.stmt]], keep: EntryKeep | None, patch: Patch | None) -> State:
@@ -288,6 +294,7 @@ class ResumeMixin:
         caller = State(callee.globals, None, callee.heap, callee.ddtype, callee.ddevice, frame.caller_autocast)
         self.call_stack = [frame.node]
         self.returns = [list(frame.returned)]
+        self.return_states = [list(frame.exits)]
         return self._entry_body(snap.chunk, frame.node, callee, caller, frame.index, frame.touched, keep)
 
     # --- snapshots ---------------------------------------------------------------------------
@@ -312,7 +319,7 @@ class ResumeMixin:
         )
 
     def _restore(self, snap: Snapshot) -> State:
-        if self.call_stack or self.returns or self.loop_depth or self.forward_depth:
+        if self.call_stack or self.returns or self.return_states or self.loop_depth or self.forward_depth:
             raise RuntimeError("a snapshot is restored only into a new interpreter")
         _rewind(self.events, snap.events, snap.events_marks)
         _rewind(self.facts, snap.facts, snap.facts_marks)

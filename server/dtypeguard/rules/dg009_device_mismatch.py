@@ -96,11 +96,13 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3)\nmodel(x)  # <-\n",
             "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3, device=device)\ny = torch.randn(4, 1)\nloss = F.mse_loss(model(x), y)  # <-\n",
             "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\nmodel = nn.Linear(3, 1)\nmodel.cuda()\nloader = DataLoader(TensorDataset(torch.randn(8, 3), torch.randn(8, 1)), batch_size=4)\nfor xb, yb in loader:\n    pred = model(xb)  # <-\n",
+            "import torch\nimport torch.nn as nn\ndef to_gpu(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\nmodel = to_gpu(nn.Linear(3, 1))\nmodel(torch.randn(4, 3))  # <-\n",
         ],
         good=[
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3).to(device)\nmodel(x)\n",
             "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\nmodel(torch.randn(4, 3))\n",
             "import torch\nimport torch.nn as nn\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = nn.Linear(3, 1).to(device)\nmodel(torch.randn(4, 3, device=device))\n",
+            "import torch\nimport torch.nn as nn\ndef build(debug):\n    m = nn.Linear(3, 1)\n    if debug:\n        return m\n    return m\nmodel = build(False)\nmodel(torch.randn(4, 3))\n",
         ],
     ),
 )

@@ -320,3 +320,28 @@ def test_old_trees_are_freed_while_typing() -> None:
         if k in (20, 299):
             counts.append(live_defs())
     assert counts[1] <= counts[0] + 5, counts
+
+
+def test_resuming_at_the_end_of_a_main_that_returns() -> None:
+    """`main()` ends with `return 0` and the edited function is never called (it is analysed
+    alone at the end): the snapshot sits after main's last statement, with the state its
+    `return` left, which later work must not change under it."""
+    text = (
+        "import torch\nfrom torch import nn\n\n\ndef unused():\n    x = torch.zeros(2)\n"
+        "    if torch.cuda.is_available():\n        layer = nn.Linear(2, 2).half()\n        layer(x)\n    return x\n\n\n"
+        "def helper(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\n\n\n"
+        "def main():\n    model = helper(nn.Linear(3, 1))\n    out = model(torch.randn(4, 3))\n    return 0\n\n\n"
+        'if __name__ == "__main__":\n    main()\n'
+    )
+    checker = IncrementalChecker()
+    anchor = text.index("    return x")
+    text = text[:anchor] + "    \n" + text[anchor:]
+    anchor += 4
+    resumed = []
+    for char in "y = x.double().cuda()":
+        text = text[:anchor] + char + text[anchor:]
+        anchor += 1
+        result = checker.check(text)
+        assert _normal(result) == _normal(check_source(text)), text[anchor - 30 : anchor]
+        resumed.append(checker.resumed_in_entry)
+    assert resumed.count(3) >= 5, resumed  # main has 3 statements: resumed after all of them

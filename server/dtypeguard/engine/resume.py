@@ -51,7 +51,7 @@ class Frame:
     node: FunctionNode  # the entry function
     locals: dict[str, Value | None]
     returned: tuple[Value | None, ...]  # what its `return`s gave so far
-    exits: tuple[State, ...]  # and the states they left with
+    exits: tuple[State, ...]  # and the states they left with (detached copies)
     caller_autocast: str | None
     touched: tuple[frozenset[int], ...]  # per statement before `index`: the function nodes it ran
     target: ast.AST | None  # the function this snapshot was taken for (see `EntryKeep`)
@@ -271,12 +271,12 @@ class ResumeMixin:
     ) -> Snapshot | None:
         locals_ = dict(callee.locals or {})
         returned = tuple(self.returns[-1])
-        exits = tuple(self.return_states[-1])  # flat copies, never written again
+        exits = tuple(_detached(state) for state in self.return_states[-1])
         snap = self._snapshot(chunk, callee)
-        if _mentions((snap.heap, locals_, returned, {k: v for k, v in snap.globals.items() if k != keep.name}), keep.target):
+        held = [snap.heap, locals_, returned, {k: v for k, v in snap.globals.items() if k != keep.name}]
+        held += [(e.heap.vars, {k: v for k, v in e.globals.vars.items() if k != keep.name}) for e in exits]
+        if _mentions(held, keep.target):
             return None  # the old function's value is held elsewhere: a patch could not find it
-        if _mentions([(s.globals.vars, s.heap.vars) for s in exits], keep.target):
-            return None
         frame = Frame(index, node, locals_, returned, exits, caller.autocast, touched, keep.target, self._ran_before)
         return replace(snap, frame=frame)
 
@@ -284,17 +284,19 @@ class ResumeMixin:
         frame = snap.frame
         assert frame is not None
         callee = self._restore(snap)
+        exits = [_detached(state) for state in frame.exits]  # joins after this run must not reach the snapshot
         if patch is not None:
-            for name, value in callee.globals.vars.items():
-                if isinstance(value, Func) and value.node is patch.old:
-                    callee.globals.vars[name] = patch.new
+            for scope in (callee.globals, *(e.globals for e in exits)):
+                for name, value in scope.vars.items():
+                    if isinstance(value, Func) and value.node is patch.old:
+                        scope.vars[name] = patch.new
             self.functions = [patch.new if f.node is patch.old else f for f in self.functions]
         callee.locals = dict(frame.locals)
         self._ran_before = frame.ran_before
         caller = State(callee.globals, None, callee.heap, callee.ddtype, callee.ddevice, frame.caller_autocast)
         self.call_stack = [frame.node]
         self.returns = [list(frame.returned)]
-        self.return_states = [list(frame.exits)]
+        self.return_states = [exits]
         return self._entry_body(snap.chunk, frame.node, callee, caller, frame.index, frame.touched, keep)
 
     # --- snapshots ---------------------------------------------------------------------------
@@ -333,6 +335,11 @@ class ResumeMixin:
         state = State(Scope(None, dict(snap.globals)), None, Scope(None, dict(snap.heap)), ddtype, ddevice, autocast)
         state.dead = dead
         return state
+
+
+def _detached(state: State) -> State:
+    """A copy that shares no scope with `state` (joins write into shared scopes in place)."""
+    return State(Scope(None, state.globals.flat()), None, Scope(None, state.heap.flat()), state.ddtype, state.ddevice, state.autocast)
 
 
 def _entry_call(chunk: list[ast.stmt], last: bool) -> ast.Call | None:

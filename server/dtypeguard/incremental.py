@@ -78,9 +78,9 @@ class IncrementalChecker:
 
     def __init__(self) -> None:
         self._parsed: dict[Chunk, list[ast.stmt] | ParseFailure] = {}  # the last text's chunks (and failures)
-        self._chunks: list[Chunk] = []  # the chunks the last run interpreted...
-        self._good: dict[Chunk, list[ast.stmt]] = {}  # ...and their statements: kept while
-        self._bodies: list[list[ast.stmt]] = []
+        # the chunks the last run interpreted, in order, and their statements: kept while the
+        # text does not parse, to resume after it
+        self._good: dict[Chunk, list[ast.stmt]] = {}
         self._last: tuple[Events, Facts] | None = None  # what the last run recorded...
         self._last_tree = ast.Module(body=[], type_ignores=[])  # ...of this tree
         self.reused = False  # the last check reused the last run whole (for tests)
@@ -115,12 +115,13 @@ class IncrementalChecker:
             return check_source(text, path, config)
         keys, bodies = parsed
         bodies = self._same_as_before(keys, bodies)
-        changed = _first_difference(self._bodies, bodies)
-        if changed == len(bodies) == len(self._bodies) and self._last is not None:
+        old_bodies = list(self._good.values())
+        changed = _first_difference(old_bodies, bodies)
+        if changed == len(bodies) == len(old_bodies) and self._last is not None:
             self.reused = True  # nothing but comments and blank space changed: only the rules run
-            self._chunks, self._good = keys, dict(zip(keys, bodies, strict=True))
+            self._good = dict(zip(keys, bodies, strict=True))
             return apply_rules(*self._last, LineIndex(text), text, self._last_tree, path, config)
-        resume, entry_keep, patch = self._entry_plan(keys, bodies, changed)
+        resume, entry_keep, patch = self._entry_plan(old_bodies, bodies, changed)
         if resume is None and self._snapshot is not None and self._snapshot.chunk <= changed:
             resume = self._snapshot
         tree = ast.Module(body=[stmt for body in bodies for stmt in body], type_ignores=[])
@@ -145,14 +146,14 @@ class IncrementalChecker:
             self.resumed_from = resume.chunk if resume is not None else -1
             self._snapshot = kept[0]
         self._entry_snapshot, self._trace = kept[1], interp.entry_trace
-        self._chunks, self._good, self._bodies = keys, dict(zip(keys, bodies, strict=True)), bodies
+        self._good = dict(zip(keys, bodies, strict=True))
         self._last, self._last_tree = (interp.events, interp.facts), tree
         return result
 
     def _same_as_before(self, keys: list[Chunk], bodies: list[list[ast.stmt]]) -> list[list[ast.stmt]]:
         """Where a chunk's text changed but not its tree (a comment, spaces at a line's end),
         keep the last run's statements for it: for the interpreter it did not change."""
-        old_keys, old_bodies = self._chunks, self._bodies
+        old_keys, old_bodies = list(self._good), list(self._good.values())
         if len(old_keys) != len(keys):
             return bodies
         out = list(bodies)
@@ -163,11 +164,11 @@ class IncrementalChecker:
                 out[i] = old_bodies[i]
         return out
 
-    def _entry_plan(self, keys: list[Chunk], bodies: list[list[ast.stmt]], changed: int) -> tuple[Snapshot | None, EntryKeep | None, Patch | None]:
+    def _entry_plan(self, old: list[list[ast.stmt]], bodies: list[list[ast.stmt]], changed: int) -> tuple[Snapshot | None, EntryKeep | None, Patch | None]:
         """When the one chunk that changed is `def f` and the last run's entry call (`main()`)
         reaches `f` only at its statement j: a snapshot to take before statement j, and, if
         the last run took one there for this very `def f`, the snapshot to resume from."""
-        trace, old = self._trace, self._bodies
+        trace = self._trace
         if trace is None or changed >= trace.chunk or len(old) != len(bodies):
             return None, None, None
         if any(a is not b for a, b in zip(old[changed + 1 :], bodies[changed + 1 :], strict=True)):
@@ -189,7 +190,7 @@ class IncrementalChecker:
         return snap, keep, Patch(old_def, Func(new_def, new_def.name))
 
     def _forget(self) -> None:
-        self._chunks, self._good, self._bodies, self._snapshot = [], {}, [], None
+        self._good, self._snapshot = {}, None
         self._last = None
         self._entry_snapshot, self._trace = None, None
 

@@ -16,8 +16,8 @@ from dataclasses import replace
 from dtypeguard.engine.calls import CallsMixin
 from dtypeguard.engine.events import Events, Facts, ValueFact
 from dtypeguard.engine.parse import LineIndex
-from dtypeguard.engine.resume import ResumeMixin, is_main_guard
-from dtypeguard.engine.state import Scope, State, join_states
+from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
+from dtypeguard.engine.state import State, join_states
 from dtypeguard.engine.values import (
     Bound,
     Const,
@@ -117,12 +117,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         earlier `return` (inside an `if`, a loop, a `try`) is copied flat, because joining the
         branches that go on later writes into the scopes it shares with them."""
         frame = self.call_stack[-1] if self.call_stack else None
-        last = isinstance(frame, (ast.FunctionDef, ast.AsyncFunctionDef)) and frame.body[-1] is stmt
-        if last:
-            kept = State(state.globals, None, state.heap, state.ddtype, state.ddevice, state.autocast)
-        else:
-            kept = State(Scope(None, state.globals.flat()), None, Scope(None, state.heap.flat()), state.ddtype, state.ddevice, state.autocast)
-        return kept
+        if isinstance(frame, (ast.FunctionDef, ast.AsyncFunctionDef)) and frame.body[-1] is stmt:
+            return State(state.globals, None, state.heap, state.ddtype, state.ddevice, state.autocast)
+        return detached(state)
 
     def begin(self, stmt: ast.stmt, state: State) -> None:
         """The bookkeeping before each statement runs."""

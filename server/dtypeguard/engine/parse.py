@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from dtypeguard.model import Span
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
+LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 def split_lines(text: str) -> list[str]:
@@ -24,7 +25,12 @@ def split_lines(text: str) -> list[str]:
     breaks at form feeds and U+2028)."""
     if "\r" not in text:
         return text.split("\n")
-    return _LINE_END.split(text)
+    return LINE_END.split(text)
+
+
+def lines_with_ends(text: str) -> list[str]:
+    """The same lines, each with its end (the last may have none): they join to `text`."""
+    return _LINE_WITH_END.findall(text)
 
 
 class LineIndex:

@@ -271,7 +271,7 @@ class ResumeMixin:
     ) -> Snapshot | None:
         locals_ = dict(callee.locals or {})
         returned = tuple(self.returns[-1])
-        exits = tuple(_detached(state) for state in self.return_states[-1])
+        exits = tuple(detached(state) for state in self.return_states[-1])
         snap = self._snapshot(chunk, callee)
         held = [snap.heap, locals_, returned, {k: v for k, v in snap.globals.items() if k != keep.name}]
         held += [(e.heap.vars, {k: v for k, v in e.globals.vars.items() if k != keep.name}) for e in exits]
@@ -284,7 +284,7 @@ class ResumeMixin:
         frame = snap.frame
         assert frame is not None
         callee = self._restore(snap)
-        exits = [_detached(state) for state in frame.exits]  # joins after this run must not reach the snapshot
+        exits = [detached(state) for state in frame.exits]  # joins after this run must not reach the snapshot
         if patch is not None:
             for scope in (callee.globals, *(e.globals for e in exits)):
                 for name, value in scope.vars.items():
@@ -337,7 +337,7 @@ class ResumeMixin:
         return state
 
 
-def _detached(state: State) -> State:
+def detached(state: State) -> State:
     """A copy that shares no scope with `state` (joins write into shared scopes in place)."""
     return State(Scope(None, state.globals.flat()), None, Scope(None, state.heap.flat()), state.ddtype, state.ddevice, state.autocast)
 

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import re
 from collections.abc import Iterable, Sequence
 
+from dtypeguard.engine.parse import LINE_END, lines_with_ends
 from dtypeguard.model import Span, TextEdit
-
-_LINE_END = re.compile(r"\r\n|\r|\n")
-_LINE_KEEP = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class LineOffsets:
@@ -30,7 +27,7 @@ class LineOffsets:
         self.text = text
         self.starts = [0]
         if "\r" in text:  # lines end at "\r\n", "\r" or "\n", as in `ast` and LSP
-            self.starts.extend(m.end() for m in _LINE_END.finditer(text))
+            self.starts.extend(m.end() for m in LINE_END.finditer(text))
             return
         pos = text.find("\n")
         while pos != -1:
@@ -110,7 +107,7 @@ def diff_edits(old: str, new: str) -> list[TextEdit]:
     if old == new:
         return []
     index = LineOffsets(old)
-    old_lines, new_lines = _split_keep(old), _split_keep(new)
+    old_lines, new_lines = lines_with_ends(old), lines_with_ends(new)
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     line_starts = [0]
     for line in old_lines:
@@ -134,11 +131,6 @@ def diff_edits(old: str, new: str) -> list[TextEdit]:
     if apply_edits(old, edits) != new:  # pragma: no cover - a bug here must never reach a file
         raise AssertionError("derived edits do not reproduce the new text")
     return edits
-
-
-def _split_keep(text: str) -> list[str]:
-    """Lines with their ends ("\\r\\n", "\\r" or "\\n": what `Span` lines mean)."""
-    return _LINE_KEEP.findall(text)
 
 
 def _common_prefix(a: str, b: str) -> int:

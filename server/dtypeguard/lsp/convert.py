@@ -8,12 +8,11 @@ on "\\n" exactly as the engine splits them.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable, Sequence
 
 from lsprotocol import types
 
-from dtypeguard.engine.parse import split_lines
+from dtypeguard.engine.parse import lines_with_ends, split_lines
 from dtypeguard.model import Finding, Related, Severity, Span
 from dtypeguard.model import TextEdit as ModelEdit
 
@@ -141,8 +140,8 @@ def diff_edits(old: str, new: str, encoding: str) -> list[types.TextEdit]:
     """Minimal line-level edits turning `old` into `new` (whole lines replaced, in order)."""
     if old == new:
         return []
-    a = _keep_lines(old)
-    b = _keep_lines(new)
+    a = lines_with_ends(old)
+    b = lines_with_ends(new)
     lines = Lines(old)
     out: list[types.TextEdit] = []
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
@@ -153,13 +152,6 @@ def diff_edits(old: str, new: str, encoding: str) -> list[types.TextEdit]:
         end = _line_start(a, i2, lines, encoding)
         out.append(types.TextEdit(range=types.Range(start=start, end=end), new_text="".join(b[j1:j2])))
     return out
-
-
-LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # a line with its end, as LSP counts
-
-
-def _keep_lines(text: str) -> list[str]:
-    return LSP_LINE.findall(text)
 
 
 def _line_start(a: Sequence[str], index: int, lines: Lines, encoding: str) -> types.Position:

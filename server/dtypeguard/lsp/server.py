@@ -41,6 +41,7 @@ from pygls.workspace import TextDocument, Workspace
 
 from dtypeguard import __version__
 from dtypeguard.config import Config, load_config
+from dtypeguard.engine.parse import lines_with_ends
 from dtypeguard.lsp import actions, convert
 from dtypeguard.lsp.documents import Analysis, DocState, Documents
 from dtypeguard.lsp.lens import VERIFY_COMMAND, Verifier, message_type, spawn, verify_diagnostic
@@ -103,7 +104,7 @@ class _Document(TextDocument):
 
     @property
     def lines(self) -> Sequence[str]:
-        return tuple(convert.LSP_LINE.findall(self.source))
+        return tuple(lines_with_ends(self.source))
 
 
 class _Workspace(Workspace):

@@ -11,7 +11,7 @@ import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypeguard.engine import api
+from dtypeguard.engine import api, library
 from dtypeguard.engine.events import (
     Default,
     Forward,
@@ -24,6 +24,8 @@ from dtypeguard.engine.events import (
     TorchLoad,
     TorchSave,
 )
+from dtypeguard.engine.library.apply import apply as apply_entry
+from dtypeguard.engine.library.spec import Entry
 from dtypeguard.engine.values import (
     Bound,
     Const,
@@ -220,6 +222,9 @@ class CallsMixin:
                 kwargs[kw.arg] = value
         if isinstance(callee, Sym):
             self.facts.calls.append((self.index.span(func), callee.name))
+            entry = library.function(callee.name)
+            if entry is not None:
+                return self.call_entry(entry, args, kwargs, node, state)
             return self.call_sym(callee.name, args, kwargs, node, state)
         if isinstance(callee, DType):
             return self.call_dtype(callee, args, node)
@@ -234,6 +239,13 @@ class CallsMixin:
         if receiver is not None and method:
             return self.call_method(receiver, method, args, kwargs, node, state)
         return None
+
+    def call_entry(self, entry: Entry, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        """A library function known from the tables: bind as Python would, apply its rule."""
+        bound = entry.signature.bind(args, kwargs, splat=_has_splat(node))
+        if bound is None:
+            return None  # a call Python would refuse, or a splat we cannot read: unknown
+        return apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
 
     def call_dtype(self, dtype: DType, args: list[Value | None], node: ast.Call) -> Value | None:
         """`np.float32(x)`: a NumPy scalar or array of that dtype."""
@@ -473,60 +485,11 @@ class CallsMixin:
         return None
 
     def call_numpy(self, name: str, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
-        dtype_kw = self.dtype_of(kwargs.get("dtype"), numpy=True) if "dtype" in kwargs else None
-        arg0 = args[0] if args else None
-        if name in api.NUMPY_FLOAT64_SOURCES:
-            dtype = dtype_kw or ("float64" if "dtype" not in kwargs else None)
-            return Tensor("ndarray", dtype, "cpu", self.origin(node, f"`np.{name[6:]}` creates float64 arrays by default" if dtype == "float64" else f"np.{name[6:]}(dtype=...)"))
-        if name in api.NUMPY_INT64_SOURCES:
-            return Tensor("ndarray", dtype_kw or "int64", "cpu", self.origin(node, "NumPy integer array"))
-        if name in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
-            return Sym("numpy.random.__rng__")
-        if name.startswith("numpy.random.__rng__."):
-            if last in api.NUMPY_RNG_FLOAT64:
-                return Tensor("ndarray", dtype_kw or "float64", "cpu", self.origin(node, f"`rng.{last}` returns float64"))
-            if last in api.NUMPY_RNG_INT64:
-                return Tensor("ndarray", dtype_kw or "int64", "cpu", self.origin(node, "NumPy integer array"))
-            return None
-        if name in api.NUMPY_ARRAY_CTORS:
-            if dtype_kw:
-                return Tensor("ndarray", dtype_kw, "cpu", self.origin(node, f"np.{last}(..., dtype={dtype_kw})"))
-            if "dtype" in kwargs:
-                return Tensor("ndarray", None, "cpu")
-            data = self.literal_dtype(arg0, numpy=True)
-            if data is not None:
-                return Tensor("ndarray", data, "cpu", self.origin(node, "NumPy makes float64 arrays from Python floats" if data == "float64" else f"np.{last}(...)"))
-            if isinstance(arg0, Tensor):
-                return replace(arg0, kind="ndarray", device="cpu")
-            items: list[Value | None] = []
-            if isinstance(arg0, TupleV):
-                items = list(arg0.items)
-            elif isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
-                items = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]
-            arrays = [i for i in items if isinstance(i, Tensor) and i.kind == "ndarray"]
-            if arrays and len(arrays) == len(items) and len({a.dtype for a in arrays}) == 1:
-                return replace(arrays[0], kind="ndarray")
-            return Tensor("ndarray", None, "cpu")
-        if name in ("numpy.mean", "numpy.sum", "numpy.std", "numpy.max", "numpy.min", "numpy.median", "numpy.var"):
-            if isinstance(arg0, TupleV) or (isinstance(arg0, Const) and arg0.value is None) or arg0 is None:
-                if "axis" not in kwargs and len(args) == 1 and name != "numpy.sum":
-                    return Tensor("npscalar", "float64", "cpu", self.origin(node, f"np.{last} returns a NumPy float64 scalar"))
-                return None
-            if isinstance(arg0, Tensor) and arg0.kind == "ndarray" and "axis" not in kwargs and len(args) == 1:
-                dtype = arg0.dtype if is_float(arg0.dtype) else ("float64" if name in ("numpy.mean", "numpy.std", "numpy.var", "numpy.median") else arg0.dtype)
-                return Tensor("npscalar", dtype, "cpu", self.origin(node, f"np.{last} returns a NumPy scalar"))
-            return None
-        if name == "numpy.arange":
-            if dtype_kw:
-                return Tensor("ndarray", dtype_kw, "cpu")
-            kinds = {type(a.value) for a in args if isinstance(a, Const)}
-            if float in kinds:
-                return Tensor("ndarray", "float64", "cpu", self.origin(node, "np.arange with float steps"))
-            if kinds == {int} and len(kinds) == 1 and all(isinstance(a, Const) for a in args):
-                return Tensor("ndarray", "int64", "cpu", self.origin(node, "np.arange of ints gives int64"))
-            return Tensor("ndarray", None, "cpu")
-        if name in api.NUMPY_SAME_DTYPE_FUNCS and isinstance(arg0, Tensor):
-            return arg0
+        """NumPy names that are not functions in the tables: the random generators."""
+        if name in ("numpy.random.default_rng", "numpy.random.Generator"):
+            return Sym("numpy.random.Generator")
+        if name == "numpy.random.RandomState":
+            return Sym("numpy.random")  # a RandomState's methods are the legacy functions
         return None
 
     def literal_dtype(self, value: Value | None, numpy: bool) -> str | None:
@@ -1042,26 +1005,29 @@ class CallsMixin:
         return None
 
     def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
-        arg0 = args[0] if args else None
         here = self.origin(node, f".{method}(...)")
-        if t.kind in ("ndarray", "npscalar"):
-            if method == "astype":
-                dtype: str | None = self.dtype_of(arg0, numpy=True)
-                from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(dtype))
-                return Tensor(t.kind, dtype, "cpu", Origin(here.span, f".astype({dtype})") if dtype else None, from_ints=from_ints)
-            if method in api.NUMPY_ARRAY_SAME_METHODS or method in ("mean", "sum", "std", "max", "min"):
-                return t
-            if method in ("item", "tolist"):
+        if t.kind in ("ndarray", "npscalar", "frame", "series"):
+            entry = library.method("ndarray" if t.kind == "npscalar" else t.kind, method)
+            if entry is None:
                 return None
-            return None
+            bound = entry.signature.bind([t, *args], kwargs, splat=_has_splat(node))
+            if bound is None:
+                return None
+            made = apply_entry(entry, bound, self, here, None)
+            if isinstance(made, Tensor) and method == "astype":
+                from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(made.dtype))
+                made = replace(made, from_ints=from_ints, origin=Origin(here.span, f".astype({made.dtype})") if made.dtype else None)
+            if isinstance(made, Tensor) and t.kind == "npscalar" and made.kind == "ndarray":
+                made = replace(made, kind="npscalar")
+            return made
         if t.kind != "tensor":
             return None
         if method in api.DTYPE_METHODS and not args:
-            dtype = api.DTYPE_METHODS[method]
-            from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(dtype))
-            return replace(t, dtype=dtype, origin=Origin(here.span, f".{method}() makes it {dtype}"), from_ints=from_ints)
+            cast = api.DTYPE_METHODS[method]
+            from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(cast))
+            return replace(t, dtype=cast, origin=Origin(here.span, f".{method}() makes it {cast}"), from_ints=from_ints)
         if method in ("to", "type"):
-            dtype = t.dtype
+            dtype: str | None = t.dtype
             dev: str | None = t.device
             origin, dev_origin = t.origin, t.dev_origin
             changed_dtype = changed_dev = False
@@ -1288,6 +1254,11 @@ def _device_text(node: ast.Call) -> str:
         if kw.arg == "device":
             return ast.unparse(kw.value)
     return ""
+
+
+def _has_splat(node: ast.Call) -> bool:
+    """`f(*args)` / `f(**kwargs)`: which parameters get what cannot be read."""
+    return any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords)
 
 
 def _device_words(device: str | None) -> str:

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from dtypeguard.engine.calls import CallsMixin
 from dtypeguard.engine.events import Events, Facts, ValueFact
+from dtypeguard.engine.library import promotion
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
 from dtypeguard.engine.state import State, join_states
@@ -34,6 +35,7 @@ from dtypeguard.engine.values import (
     Tensor,
     TupleV,
     Value,
+    is_float,
     join,
     join_device,
 )
@@ -452,6 +454,11 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return Device(base.device) if base.device else None
             if attr in ("T", "mT", "data", "real", "values") and base.kind in ("tensor", "ndarray"):
                 return base
+            if base.kind in ("frame", "series"):
+                if attr == "values":
+                    return replace(base, kind="ndarray")
+                if attr in ("iloc", "loc", "T"):
+                    return base
             return None
         if isinstance(base, Ref):
             obj = state.heap.get(base.oid)
@@ -481,6 +488,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Tensor) and base.kind in ("tensor", "ndarray"):
             if isinstance(node.slice, ast.Constant) and base.kind == "ndarray":
                 return replace(base, kind="npscalar")
+            return base
+        if isinstance(base, Tensor) and base.kind in ("frame", "series"):
+            if base.kind == "frame" and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                return replace(base, kind="series")  # one column of a one-dtype frame
             return base
         if isinstance(base, TupleV) and isinstance(index, Const) and isinstance(index.value, int):
             if -len(base.items) <= index.value < len(base.items):
@@ -514,11 +525,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         assert tensor is not None
         if not isinstance(other, Const) or not isinstance(other.value, (int, float)) or isinstance(other.value, bool):
             return None  # an operand we cannot read: the result's dtype is unknown
-        origin = self.origin(node, "")
         if tensor.kind == "ndarray" or tensor.kind == "npscalar":
-            if tensor.dtype and tensor.dtype.startswith(("int", "uint")) and (isinstance(op, ast.Div) or isinstance(other.value, float)):
-                return replace(tensor, dtype="float64", origin=replace(origin, why="NumPy int / number gives float64"))
-            return tensor
+            number = Tensor("pyfloat" if isinstance(other.value, float) else "pyint")
+            return self._numpy_with_python_number(tensor, number, op, node)
         if tensor.kind in ("pyfloat", "pyint"):
             if tensor.kind == "pyint" and not isinstance(op, ast.Div) and isinstance(other.value, int):
                 return tensor
@@ -531,6 +540,8 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def _binop_tensors(self, a: Tensor, b: Tensor, op: ast.operator, node: ast.AST) -> Value | None:
         kind = "tensor" if "tensor" in (a.kind, b.kind) else ("ndarray" if "ndarray" in (a.kind, b.kind) else a.kind)
+        if kind in ("ndarray", "npscalar") and "tensor" not in (a.kind, b.kind) and {a.kind, b.kind} & {"pyfloat", "pyint"}:
+            return self._numpy_with_python_number(a if b.kind in ("pyfloat", "pyint") else b, b if b.kind in ("pyfloat", "pyint") else a, op, node)
         if a.kind == "tensor" and b.kind in ("npscalar", "pyfloat"):
             return a  # a NumPy/Python scalar does not promote a tensor's float width
         if b.kind == "tensor" and a.kind in ("npscalar", "pyfloat"):
@@ -544,6 +555,23 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(op, ast.Div) and dtype and dtype.startswith(("int", "uint")):
             dtype, origin = (("float64", self.origin(node, "integer division result")) if kind == "ndarray" else (None, None))
         return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin)
+
+
+    def _numpy_with_python_number(self, arr: Tensor, number: Tensor, op: ast.operator, node: ast.AST) -> Value | None:
+        """NEP 50: a Python number does not widen an array; it only makes integers float."""
+        if arr.kind in ("pyfloat", "pyint"):
+            return Tensor("pyfloat") if "pyfloat" in (arr.kind, number.kind) or isinstance(op, ast.Div) else Tensor("pyint")
+        if arr.dtype is None:
+            return Tensor(arr.kind, None, "cpu")
+        row = promotion.NUMPY_WITH_PYFLOAT if number.kind == "pyfloat" else promotion.NUMPY_WITH_PYINT
+        dtype = row.get(arr.dtype)
+        if dtype is not None and isinstance(op, ast.Div):
+            dtype = promotion.NUMPY_TRUE_DIVIDE.get(dtype)
+        if dtype is None:
+            return Tensor(arr.kind, None, "cpu")
+        if dtype == arr.dtype:
+            return arr
+        return replace(arr, dtype=dtype, origin=self.origin(node, f"NumPy {arr.dtype} with a Python number gives {dtype}"), from_ints=not is_float(arr.dtype))
 
 
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map"})

@@ -1,0 +1,288 @@
+"""Apply a library entry's result rule to a call's bound arguments.
+
+This is mechanics only: which dtype a rule gives is decided by the generated promotion tables
+(`promotion.py`) and by the entry; nothing here names a library function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from dtypeguard.engine.library import promotion
+from dtypeguard.engine.library.spec import Entry
+from dtypeguard.engine.values import FLOAT_DTYPES, Const, Origin, Tensor, TupleV, Value, is_float
+
+MANY = "many"
+ARRAY_KINDS = ("ndarray", "tensor", "frame", "series")
+
+
+class Env(Protocol):
+    """What applying a rule needs from the interpreter."""
+
+    def dtype_of(self, value: Value | None, numpy: bool = False) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Strong:
+    dtype: str
+    origin: Origin | None = None
+    from_ints: bool = False
+
+
+@dataclass(frozen=True)
+class Weak:
+    """A Python number: it does not decide a result's width when an array takes part."""
+
+    kind: str  # float | int | bool
+
+
+def _items(value: Value | None) -> list[Value | None] | None:
+    if isinstance(value, TupleV):
+        return list(value.items)
+    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,):
+        item = value.value[1]
+        return [item if isinstance(item, Value) else None]
+    return None
+
+
+def _operand(value: Value | None, numpy: bool) -> Strong | Weak | None:
+    """One operand of a promotion: an array/tensor (strong), a Python number (weak), a list
+    (an array NumPy infers: strong), or unknown (None)."""
+    if isinstance(value, Tensor):
+        if value.kind in ARRAY_KINDS or value.kind == "npscalar":
+            return Strong(value.dtype, value.origin, value.from_ints) if value.dtype else None
+        if value.kind == "pyfloat":
+            return Weak("float")
+        if value.kind == "pyint":
+            return Weak("int")
+        return None
+    if isinstance(value, Const):
+        if isinstance(value.value, bool):
+            return Weak("bool")
+        if isinstance(value.value, int):
+            return Weak("int")
+        if isinstance(value.value, float):
+            return Weak("float")
+        if _items(value) is None:
+            return None
+    items = _items(value)
+    if items is not None:
+        dtype = infer_dtype(value, numpy, "")
+        return Strong(dtype) if dtype else None
+    return None
+
+
+def _table(numpy: bool) -> dict[tuple[str, str], str]:
+    return promotion.NUMPY_ARRAYS if numpy else promotion.TORCH_TENSORS
+
+
+def promote_operands(ops: list[Strong | Weak], numpy: bool, default: str | None) -> Strong | None:
+    strong = [op for op in ops if isinstance(op, Strong)]
+    weak = [op for op in ops if isinstance(op, Weak)]
+    table = _table(numpy)
+    if not strong:
+        if not weak:
+            return None
+        kinds = {w.kind for w in weak}
+        if "float" in kinds:
+            float_dtype = "float64" if numpy else default
+            return Strong(float_dtype) if float_dtype else None
+        return Strong("int64" if "int" in kinds else "bool")
+    result = strong[0]
+    for op in strong[1:]:
+        dtype = table.get((result.dtype, op.dtype))
+        if dtype is None:
+            return None
+        if dtype != result.dtype:
+            result = op if dtype == op.dtype else Strong(dtype)
+    for w in weak:
+        if w.kind == "float":
+            row = promotion.NUMPY_WITH_PYFLOAT if numpy else promotion.TORCH_WITH_PYFLOAT
+            dtype = row.get(result.dtype)
+            if dtype is None:
+                return None
+            if not numpy and not is_float(result.dtype):
+                dtype = default  # an integer tensor times a Python float: the default dtype
+                if dtype is None:
+                    return None
+            if dtype != result.dtype:
+                result = Strong(dtype)
+        elif w.kind == "int" and result.dtype == "bool":
+            result = Strong("int64")
+    return result
+
+
+def infer_dtype(value: Value | None, numpy: bool, default: str | None) -> str | None:
+    """The dtype `np.array(value)` / `torch.tensor(value)` infers from nested data."""
+    ops: list[Strong | Weak] = []
+
+    def walk(v: Value | None, depth: int) -> bool:
+        items = _items(v)
+        if items is not None and depth < 8:
+            return all(walk(i, depth + 1) for i in items)
+        op = _operand(v, numpy)
+        if op is None:
+            return False
+        ops.append(op)
+        return True
+
+    if not walk(value, 0) or not ops:
+        return None
+    if numpy:
+        # NumPy discovers Python numbers as float64/int64/bool: they are not weak here
+        ops = [Strong({"float": "float64", "int": "int64", "bool": "bool"}[o.kind]) if isinstance(o, Weak) else o for o in ops]
+        result = promote_operands(ops, True, default)
+        return result.dtype if result else None
+    strong = [o for o in ops if isinstance(o, Strong)]
+    weak = {o.kind for o in ops if isinstance(o, Weak)}
+    if strong:
+        dtypes = {s.dtype for s in strong}
+        if len(dtypes) == 1 and (not weak or next(iter(dtypes)) in FLOAT_DTYPES):
+            return next(iter(dtypes))
+        return None
+    if "float" in weak:
+        return default
+    return "int64" if "int" in weak else "bool"
+
+
+def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, default: str | None) -> Value | None:
+    """The value a call of `entry` returns, given its bound arguments."""
+    result = entry.result
+    numpy = result.kind not in ("tensor",)
+    kind = result.kind
+    if result.scalar_param:
+        given = bound.get(result.scalar_param, Const(None))  # absent: as if None; unknown: an array
+        if given == Const(None) or given == ():
+            kind = result.scalar_kind
+    if result.dtype_param and result.dtype_param in bound and bound[result.dtype_param] != Const(None):
+        dtype = env.dtype_of(bound[result.dtype_param], numpy=numpy)  # type: ignore[arg-type]
+        return _make(kind, dtype, Origin(origin.span, f"{_short(entry)}(..., dtype={dtype})") if dtype else None)
+    rule = result.rule
+    if rule == "fixed":
+        return _make(kind, result.dtype or None, Origin(origin.span, entry.why or f"{_short(entry)} returns {result.dtype}") if result.dtype else None)
+    if rule == "default":
+        return _make(kind, default, Origin(origin.span, entry.why or f"{_short(entry)} follows the default dtype ({default})"))
+    values = [_as_value(bound.get(name)) for name in result.arg.split(",")] if result.arg else []
+    if rule == "same":
+        value = values[0] if values else None
+        if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and value.dtype:
+            return _make(kind, value.dtype, value.origin, value.from_ints)
+        op = _operand(value, numpy)
+        if isinstance(op, Weak) and numpy:
+            dtype = {"float": "float64", "int": "int64", "bool": "bool"}[op.kind]
+            return _make(kind, dtype, Origin(origin.span, entry.why or f"{_short(entry)} gives {dtype}"))
+        return _make(kind, None, None)
+    if rule == "sum":
+        value = values[0] if values else None
+        if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and is_float(value.dtype):
+            return _make(kind, value.dtype, value.origin, value.from_ints)
+        return _make(kind, None, None)  # integer sums widen by platform: not claimed
+    if rule == "infer":
+        present = [v for v in values if v is not None and v != Const(None)]
+        if not present:
+            return _make(kind, None, None)
+        dtype = infer_dtype(TupleV(tuple(present)), numpy, default)
+        single = present[0] if len(present) == 1 else None
+        keep = isinstance(single, Tensor) and single.dtype == dtype and single.origin is not None
+        why = entry.why or f"{_short(entry)} infers {dtype}"
+        return _make(kind, dtype, single.origin if keep else Origin(origin.span, why) if dtype else None)  # type: ignore[union-attr]
+    if rule == "columns":
+        return _columns(kind, values[0] if values else None, origin)
+    if rule == "dummies":
+        data = values[0] if values else None
+        if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
+            return _make(kind, "bool", Origin(origin.span, entry.why))
+        return _make(kind, None, None)
+    if rule in ("promote", "float", "ufunc"):
+        ops: list[Strong | Weak] = []
+        sequence = len(values) == 1 and _items(values[0]) is not None
+        seq = _items(values[0]) if sequence else values
+        assert seq is not None
+        for value in seq:
+            if value is None and not sequence:
+                continue  # an optional argument not given
+            op = _operand(value, numpy)
+            if op is None:
+                return _make(kind, None, None)
+            if sequence and isinstance(op, Weak):
+                op = Strong({"float": "float64", "int": "int64", "bool": "bool"}[op.kind]) if numpy else op
+            ops.append(op)
+        joined = promote_operands(ops, numpy, default)
+        if joined is None:
+            return _make(kind, None, None)
+        dtype, why_origin, from_ints = joined.dtype, joined.origin, joined.from_ints
+        if rule in ("float", "ufunc") and not is_float(dtype):
+            row = promotion.NUMPY_FLOAT_UFUNC if rule == "ufunc" else promotion.NUMPY_TRUE_DIVIDE
+            dtype = row.get(dtype) if numpy else default
+            why_origin = Origin(origin.span, entry.why or f"{_short(entry)} of integers gives {dtype}") if dtype else None
+            from_ints = True
+        return _make(kind, dtype, why_origin or (Origin(origin.span, f"{_short(entry)} gives {dtype}") if dtype else None), from_ints)
+    return _make(kind, None, None)
+
+
+def _columns(kind: str, data: object, origin: Origin) -> Value | None:
+    """A frame's dtype as `.values` sees it: one dtype, or numbers promoted (bools among
+    numbers make an object array: unknown)."""
+    cols: list[Value | None] | None
+    if isinstance(data, Const) and isinstance(data.value, tuple) and data.value[:1] == ("dict",):
+        cols = list(data.value[2])
+    elif isinstance(data, Tensor) and data.kind in ARRAY_KINDS:
+        cols = [data]
+    else:
+        cols = _items(data)  # type: ignore[arg-type]
+    if not cols:
+        return _make(kind, None, None)
+    dtypes: list[Strong] = []
+    for col in cols:
+        if isinstance(col, Tensor) and col.kind in ARRAY_KINDS and col.dtype:
+            dtypes.append(Strong(col.dtype, col.origin, col.from_ints))
+        elif _items(col) is not None:
+            dtype = infer_dtype(col, True, None)
+            if dtype is None:
+                return _make(kind, None, None)
+            dtypes.append(Strong(dtype))
+        else:
+            return _make(kind, None, None)
+    names = {d.dtype for d in dtypes}
+    if len(names) > 1 and "bool" in names:
+        return _make(kind, None, None)
+    joined = promote_operands(list(dtypes), True, None)
+    if joined is None:
+        return _make(kind, None, None)
+    why = joined.origin or Origin(origin.span, f"the frame's columns are {joined.dtype}")
+    return _make(kind, joined.dtype, why, joined.from_ints)
+
+
+def _as_value(bound: object) -> Value | None:
+    """A bound `*args` is a Python tuple of values: the engine's tuple value."""
+    if isinstance(bound, tuple):
+        return TupleV(bound)
+    return bound if isinstance(bound, Value) else None
+
+
+def _short(entry: Entry) -> str:
+    name = entry.name
+    for prefix, short in (("numpy.random.Generator.", "rng."), ("numpy.", "np."), ("pandas.", "pd."), ("ndarray.", "."), ("DataFrame.", "."), ("Series.", ".")):
+        if name.startswith(prefix):
+            return f"`{short}{name[len(prefix):]}`"
+    return f"`{name}`"
+
+
+def _make(kind: str, dtype: str | None, origin: Origin | None, from_ints: bool = False) -> Value | None:
+    if kind == "pylist":
+        if dtype is None:
+            return None
+        return Const((MANY, Tensor("pyfloat" if is_float(dtype) else "pyint") if dtype != "bool" else None))
+    if kind == "pyscalar":
+        if dtype is None:
+            return None
+        return Tensor("pyfloat") if is_float(dtype) else Tensor("pyint") if dtype != "bool" else None
+    if kind in ("pyfloat", "pyint"):
+        return Tensor(kind)
+    device = None if kind == "tensor" else "cpu"
+    return Tensor(kind, dtype, device, origin if dtype else None, None, False, None, from_ints)
+
+
+def with_kind(value: Tensor, kind: str) -> Tensor:
+    return replace(value, kind=kind)

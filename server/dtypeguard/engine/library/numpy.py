@@ -1,0 +1,202 @@
+"""NumPy as the engine knows it: one row per function or method, checked against NumPy.
+
+Rows: (name, signature, result rule, probe[, why]). `{a}`/`{b}` in a probe stand for arrays
+of each dtype the conformance test tries. Legacy `np.random.*` functions (and the methods of a
+`RandomState`) return a Python float or int when no size is given, an array otherwise;
+`Generator` methods likewise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dtypeguard.engine.library.spec import (
+    Entry,
+    Result,
+    fixed,
+    floating,
+    infer,
+    promote,
+    same,
+    summed,
+    table,
+    ufunc,
+    unknown,
+)
+
+ND = "ndarray"
+
+
+def _sized(dtype: str, dtype_param: str = "", scalar: str = "pyfloat", size: str = "size") -> Result:
+    """A random source: an array when `size` (or a shape) is given, else a scalar."""
+    return replace(fixed(ND, dtype, dtype_param), scalar_param=size, scalar_kind=scalar)
+
+
+_UFUNC = "(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True)"
+_UFUNC2 = "(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True)"
+_REDUCE = "(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)"
+_STACK = "(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')"
+_LEGACY_FLOAT = ("random", "random_sample", "sample", "ranf")
+
+FUNCTIONS: dict[str, Entry] = table("numpy", [
+    # sources: float64 unless told otherwise
+    ("zeros", "(shape, dtype=float, order='C', *, device=None, like=None)", fixed(ND, "float64", "dtype"), "np.zeros(3)", "`np.zeros` makes float64 arrays by default"),
+    ("ones", "(shape, dtype=None, order='C', *, device=None, like=None)", fixed(ND, "float64", "dtype"), "np.ones(3)", "`np.ones` makes float64 arrays by default"),
+    ("empty", "(shape, dtype=float, order='C', *, device=None, like=None)", fixed(ND, "float64", "dtype"), "np.empty(3)", "`np.empty` makes float64 arrays by default"),
+    ("full", "(shape, fill_value, dtype=None, order='C', *, device=None, like=None)", infer(ND, "fill_value"), "np.full(3, {s})", "`np.full` takes the fill value's dtype"),
+    ("zeros_like", "(a, dtype=None, order='K', subok=True, shape=None, *, device=None)", same(ND, "a", "dtype"), "np.zeros_like({a})"),
+    ("ones_like", "(a, dtype=None, order='K', subok=True, shape=None, *, device=None)", same(ND, "a", "dtype"), "np.ones_like({a})"),
+    ("empty_like", "(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None)", same(ND, "prototype", "dtype"), "np.empty_like({a})"),
+    ("full_like", "(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None)", same(ND, "a", "dtype"), "np.full_like({a}, 1)"),
+    ("linspace", "(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None)", fixed(ND, "float64", "dtype"), "np.linspace(0, 1, 5)", "`np.linspace` makes float64 arrays"),
+    ("logspace", "(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0)", fixed(ND, "float64", "dtype"), "np.logspace(0, 1, 5)", "`np.logspace` makes float64 arrays"),
+    ("eye", "(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None)", fixed(ND, "float64", "dtype"), "np.eye(3)", "`np.eye` makes float64 arrays"),
+    ("identity", "(n, dtype=None, *, like=None)", fixed(ND, "float64", "dtype"), "np.identity(3)", "`np.identity` makes float64 arrays"),
+    ("arange", "(start, stop=None, step=None, dtype=None, *, device=None, like=None)", infer(ND, "start,stop,step"), "np.arange({s}, 5)", "`np.arange` takes the dtype of its arguments"),
+    ("loadtxt", "(fname, dtype=float, *args, **kwargs)", fixed(ND, "float64", "dtype"), "", "`np.loadtxt` reads float64 by default"),
+    ("genfromtxt", "(fname, dtype=float, *args, **kwargs)", fixed(ND, "float64", "dtype"), "", "`np.genfromtxt` reads float64 by default"),
+    ("load", "(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding='ASCII', *, max_header_size=10000)", unknown(ND), ""),
+    # conversions
+    ("array", "(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None)", infer(ND, "object"), "np.array([{s}, {s}])", "NumPy infers the array's dtype from its data"),
+    ("asarray", "(a, dtype=None, order=None, *, device=None, copy=None, like=None)", infer(ND, "a"), "np.asarray({a})", "NumPy infers the array's dtype from its data"),
+    ("asanyarray", "(a, dtype=None, order=None, *, device=None, copy=None, like=None)", infer(ND, "a"), "np.asanyarray({a})"),
+    ("ascontiguousarray", "(a, dtype=None, *, like=None)", infer(ND, "a"), "np.ascontiguousarray({a})"),
+    ("asfortranarray", "(a, dtype=None, *, like=None)", infer(ND, "a"), "np.asfortranarray({a})"),
+    ("copy", "(a, order='K', subok=False)", same(ND, "a"), "np.copy({a})"),
+    # joining and selecting: NumPy's promotion over the arrays
+    ("stack", _STACK, promote(ND, "arrays", "dtype"), "np.stack([{a}, {b}])"),
+    ("concatenate", "(arrays, axis=0, out=None, dtype=None, casting='same_kind')", promote(ND, "arrays", "dtype"), "np.concatenate([{a}, {b}])"),
+    ("concat", "(arrays, axis=0, out=None, dtype=None, casting='same_kind')", promote(ND, "arrays", "dtype"), "np.concat([{a}, {b}])"),
+    ("vstack", "(tup, *, dtype=None, casting='same_kind')", promote(ND, "tup", "dtype"), "np.vstack([{a}, {b}])"),
+    ("hstack", "(tup, *, dtype=None, casting='same_kind')", promote(ND, "tup", "dtype"), "np.hstack([{a}, {b}])"),
+    ("dstack", "(tup)", promote(ND, "tup"), "np.dstack([{a}, {b}])"),
+    ("column_stack", "(tup)", promote(ND, "tup"), "np.column_stack([{a}, {b}])"),
+    ("where", "(condition, x=None, y=None, /)", promote(ND, "x,y"), "np.where({a} > 0, {a}, {b})"),
+    ("append", "(arr, values, axis=None)", promote(ND, "arr,values"), "np.append({a}, {b})"),
+    ("delete", "(arr, obj, axis=None)", same(ND, "arr"), "np.delete({a}, 0)"),
+    ("insert", "(arr, obj, values, axis=None)", same(ND, "arr"), "np.insert({a}, 0, 1)"),
+    ("take", "(a, indices, axis=None, out=None, mode='raise')", same(ND, "a"), "np.take({a}, [0, 1])"),
+    ("dot", "(a, b, out=None)", promote(ND, "a,b"), "np.dot({a}, {b})"),
+    ("matmul", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.matmul({a}, {b})"),
+    # shape
+    ("reshape", "(a, /, shape=None, order='C', *, newshape=None, copy=None)", same(ND, "a"), "np.reshape({a}, (2, 2))"),
+    ("transpose", "(a, axes=None)", same(ND, "a"), "np.transpose({a})"),
+    ("squeeze", "(a, axis=None)", same(ND, "a"), "np.squeeze({a})"),
+    ("expand_dims", "(a, axis)", same(ND, "a"), "np.expand_dims({a}, 0)"),
+    ("flip", "(m, axis=None)", same(ND, "m"), "np.flip({a})"),
+    ("tile", "(A, reps)", same(ND, "A"), "np.tile({a}, 2)"),
+    ("repeat", "(a, repeats, axis=None)", same(ND, "a"), "np.repeat({a}, 2)"),
+    ("roll", "(a, shift, axis=None)", same(ND, "a"), "np.roll({a}, 1)"),
+    ("ravel", "(a, order='C')", same(ND, "a"), "np.ravel({a})"),
+    ("atleast_2d", "(*arys)", promote(ND, "arys"), "np.atleast_2d({a})"),
+    ("nan_to_num", "(x, copy=True, nan=0.0, posinf=None, neginf=None)", same(ND, "x"), "np.nan_to_num({a})"),
+    ("sort", "(a, axis=-1, kind=None, order=None, *, stable=None)", same(ND, "a"), "np.sort({a})"),
+    ("unique", "(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True, sorted=True)", unknown(ND), ""),
+    # elementwise
+    ("abs", _UFUNC, same(ND, "x", "dtype"), "np.abs({a})"),
+    ("absolute", _UFUNC, same(ND, "x", "dtype"), "np.absolute({a})"),
+    ("negative", _UFUNC, same(ND, "x", "dtype"), "np.negative({a})"),
+    ("exp", _UFUNC, ufunc(ND, "x"), "np.exp({a})"),
+    ("log", _UFUNC, ufunc(ND, "x"), "np.log({a})"),
+    ("log1p", _UFUNC, ufunc(ND, "x"), "np.log1p({a})"),
+    ("log2", _UFUNC, ufunc(ND, "x"), "np.log2({a})"),
+    ("log10", _UFUNC, ufunc(ND, "x"), "np.log10({a})"),
+    ("expm1", _UFUNC, ufunc(ND, "x"), "np.expm1({a})"),
+    ("sqrt", _UFUNC, ufunc(ND, "x"), "np.sqrt({a})"),
+    ("tanh", _UFUNC, ufunc(ND, "x"), "np.tanh({a})"),
+    ("sin", _UFUNC, ufunc(ND, "x"), "np.sin({a})"),
+    ("cos", _UFUNC, ufunc(ND, "x"), "np.cos({a})"),
+    ("floor", _UFUNC, ufunc(ND, "x"), "np.floor({a} * 1.0)"),
+    ("ceil", _UFUNC, ufunc(ND, "x"), "np.ceil({a} * 1.0)"),
+    ("add", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.add({a}, {b})"),
+    ("subtract", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.subtract({a}, {a})"),
+    ("multiply", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.multiply({a}, {b})"),
+    ("maximum", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.maximum({a}, {b})"),
+    ("minimum", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.minimum({a}, {b})"),
+    ("divide", _UFUNC2, floating(ND, "x1,x2"), "np.divide({a}, {b})"),
+    ("true_divide", _UFUNC2, floating(ND, "x1,x2"), "np.true_divide({a}, {b})"),
+    ("clip", "(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs)", promote(ND, "a,a_min,a_max"), "np.clip({a}, 0, 1)"),
+    # reductions: a NumPy scalar without `axis`
+    ("mean", _REDUCE, floating(ND, "a"), "np.mean({a}, axis=0)", "`np.mean` gives float64 for integer data"),
+    ("std", "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", floating(ND, "a"), "np.std({a}, axis=0)"),
+    ("var", "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", floating(ND, "a"), "np.var({a}, axis=0)"),
+    ("sum", "(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", summed(ND, "a"), "np.sum({a}, axis=0)"),
+    ("cumsum", "(a, axis=None, dtype=None, out=None)", summed(ND, "a"), "np.cumsum({a})"),
+    ("max", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "a"), "np.max({a}, axis=0)"),
+    ("min", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "a"), "np.min({a}, axis=0)"),
+    ("amax", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "a"), "np.amax({a}, axis=0)"),
+    ("amin", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "a"), "np.amin({a}, axis=0)"),
+    ("argmax", "(a, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "np.argmax({a}, axis=0)"),
+    ("argmin", "(a, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "np.argmin({a}, axis=0)"),
+    ("argsort", "(a, axis=-1, kind=None, order=None, *, stable=None)", fixed(ND, "int64", ""), "np.argsort({a})"),
+    # legacy global random state (also the methods of a RandomState)
+    *[(f"random.{name}", "(size=None)", _sized("float64"), f"np.random.{name}((2,))", f"`np.random.{name}` returns float64") for name in _LEGACY_FLOAT],
+    ("random.rand", "(*shape)", _sized("float64", size="shape"), "np.random.rand(2)", "`np.random.rand` returns float64"),
+    ("random.randn", "(*shape)", _sized("float64", size="shape"), "np.random.randn(2)", "`np.random.randn` returns float64"),
+    ("random.normal", "(loc=0.0, scale=1.0, size=None)", _sized("float64"), "np.random.normal(0, 1, 2)", "`np.random.normal` returns float64"),
+    ("random.uniform", "(low=0.0, high=1.0, size=None)", _sized("float64"), "np.random.uniform(0, 1, 2)", "`np.random.uniform` returns float64"),
+    ("random.standard_normal", "(size=None)", _sized("float64"), "np.random.standard_normal(2)", "`np.random.standard_normal` returns float64"),
+    ("random.exponential", "(scale=1.0, size=None)", _sized("float64"), "np.random.exponential(1.0, 2)", "`np.random.exponential` returns float64"),
+    ("random.beta", "(a, b, size=None)", _sized("float64"), "np.random.beta(1.0, 1.0, 2)", "`np.random.beta` returns float64"),
+    ("random.gamma", "(shape, scale=1.0, size=None)", _sized("float64"), "np.random.gamma(1.0, 1.0, 2)", "`np.random.gamma` returns float64"),
+    ("random.lognormal", "(mean=0.0, sigma=1.0, size=None)", _sized("float64"), "np.random.lognormal(0.0, 1.0, 2)", "`np.random.lognormal` returns float64"),
+    ("random.laplace", "(loc=0.0, scale=1.0, size=None)", _sized("float64"), "np.random.laplace(0.0, 1.0, 2)", "`np.random.laplace` returns float64"),
+    ("random.multivariate_normal", "(mean, cov, size=None, check_valid='warn', tol=1e-8)", fixed(ND, "float64", ""), "np.random.multivariate_normal([0, 0], [[1, 0], [0, 1]], 2)", "`np.random.multivariate_normal` returns float64"),
+    ("random.randint", "(low, high=None, size=None, dtype=int)", _sized("int64", "dtype", scalar="pyint"), "np.random.randint(0, 5, 3)", "`np.random.randint` returns int64"),
+    ("random.poisson", "(lam=1.0, size=None)", _sized("int64", scalar="pyint"), "np.random.poisson(1.0, 3)", "`np.random.poisson` returns int64"),
+    ("random.binomial", "(n, p, size=None)", _sized("int64", scalar="pyint"), "np.random.binomial(3, 0.5, 3)", "`np.random.binomial` returns int64"),
+    ("random.permutation", "(x)", same(ND, "x"), "np.random.permutation({a})"),
+    ("random.choice", "(a, size=None, replace=True, p=None)", unknown(ND), ""),
+])
+
+# `np.random.default_rng()` Generator methods
+GENERATOR: dict[str, Entry] = table("numpy.random.Generator", [
+    ("random", "(size=None, dtype=float, out=None)", _sized("float64", "dtype"), "rng.random(2)", "`rng.random` returns float64"),
+    ("standard_normal", "(size=None, dtype=float, out=None)", _sized("float64", "dtype"), "rng.standard_normal(2)", "`rng.standard_normal` returns float64"),
+    ("normal", "(loc=0.0, scale=1.0, size=None)", _sized("float64"), "rng.normal(0, 1, 2)", "`rng.normal` returns float64"),
+    ("uniform", "(low=0.0, high=1.0, size=None)", _sized("float64"), "rng.uniform(0, 1, 2)", "`rng.uniform` returns float64"),
+    ("exponential", "(scale=1.0, size=None)", _sized("float64"), "rng.exponential(1.0, 2)", "`rng.exponential` returns float64"),
+    ("beta", "(a, b, size=None)", _sized("float64"), "rng.beta(1.0, 1.0, 2)", "`rng.beta` returns float64"),
+    ("gamma", "(shape, scale=1.0, size=None)", _sized("float64"), "rng.gamma(1.0, 1.0, 2)", "`rng.gamma` returns float64"),
+    ("lognormal", "(mean=0.0, sigma=1.0, size=None)", _sized("float64"), "rng.lognormal(0.0, 1.0, 2)", "`rng.lognormal` returns float64"),
+    ("multivariate_normal", "(mean, cov, size=None, check_valid='warn', tol=1e-8, *, method='svd')", fixed(ND, "float64", ""), "rng.multivariate_normal([0, 0], [[1, 0], [0, 1]], 2)", "`rng.multivariate_normal` returns float64"),
+    ("integers", "(low, high=None, size=None, dtype=int, endpoint=False)", _sized("int64", "dtype", scalar="npscalar"), "rng.integers(0, 5, 3)", "`rng.integers` returns int64"),
+    ("poisson", "(lam=1.0, size=None)", _sized("int64", scalar="pyint"), "rng.poisson(1.0, 3)", "`rng.poisson` returns int64"),
+    ("binomial", "(n, p, size=None)", _sized("int64", scalar="pyint"), "rng.binomial(3, 0.5, 3)", "`rng.binomial` returns int64"),
+    ("permutation", "(x, axis=0)", same(ND, "x"), "rng.permutation({a})"),
+    ("choice", "(a, size=None, replace=True, p=None, axis=0, shuffle=True)", unknown(ND), ""),
+])
+
+_ARRAY_REDUCE = "(axis=None, dtype=None, out=None, keepdims=False, *, where=True)"
+# methods of an ndarray; `self` is the array
+METHODS: dict[str, Entry] = table("ndarray", [
+    ("astype", "(self, dtype, order='K', casting='unsafe', subok=True, copy=True)", fixed(ND, "", "dtype"), "{a}.astype(np.float32)"),
+    ("reshape", "(self, *shape, order='C', copy=None)", same(ND, "self"), "{a}.reshape(2, 2)"),
+    ("transpose", "(self, *axes)", same(ND, "self"), "{a}.transpose()"),
+    ("copy", "(self, order='C')", same(ND, "self"), "{a}.copy()"),
+    ("squeeze", "(self, axis=None)", same(ND, "self"), "{a}.squeeze()"),
+    ("flatten", "(self, order='C')", same(ND, "self"), "{a}.flatten()"),
+    ("ravel", "(self, order='C')", same(ND, "self"), "{a}.ravel()"),
+    ("swapaxes", "(self, axis1, axis2)", same(ND, "self"), "{a}.reshape(2, 2).swapaxes(0, 1)"),
+    ("repeat", "(self, repeats, axis=None)", same(ND, "self"), "{a}.repeat(2)"),
+    ("take", "(self, indices, axis=None, out=None, mode='raise')", same(ND, "self"), "{a}.take([0])"),
+    ("clip", "(self, min=None, max=None, out=None, **kwargs)", promote(ND, "self,min,max"), "{a}.clip(0, 1)"),
+    ("mean", "(self, " + _ARRAY_REDUCE[1:], floating(ND, "self"), "{a}.mean(axis=0)"),
+    ("std", "(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", floating(ND, "self"), "{a}.std(axis=0)"),
+    ("var", "(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", floating(ND, "self"), "{a}.var(axis=0)"),
+    ("sum", "(self, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", summed(ND, "self"), "{a}.sum(axis=0)"),
+    ("cumsum", "(self, axis=None, dtype=None, out=None)", summed(ND, "self"), "{a}.cumsum()"),
+    ("max", "(self, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "self"), "{a}.max(axis=0)"),
+    ("min", "(self, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "self"), "{a}.min(axis=0)"),
+    ("argmax", "(self, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "{a}.argmax(axis=0)"),
+    ("argmin", "(self, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "{a}.argmin(axis=0)"),
+    ("argsort", "(self, axis=-1, kind=None, order=None, *, stable=None)", fixed(ND, "int64", ""), "{a}.argsort()"),
+    ("tolist", "(self)", same("pylist", "self"), "torch.tensor({v}.tolist())"),
+    ("item", "(self, *args)", same("pyscalar", "self"), "{a}.item(0)"),
+])
+
+# mean/std/var of a whole array, and the sources above without `size`, give scalars
+for _name in ("mean", "std", "var", "max", "min", "amax", "amin", "sum"):
+    FUNCTIONS[f"numpy.{_name}"] = replace(FUNCTIONS[f"numpy.{_name}"], result=replace(FUNCTIONS[f"numpy.{_name}"].result, scalar_param="axis", scalar_kind="npscalar"))
+for _name in ("mean", "std", "var", "max", "min", "sum"):
+    METHODS[f"ndarray.{_name}"] = replace(METHODS[f"ndarray.{_name}"], result=replace(METHODS[f"ndarray.{_name}"].result, scalar_param="axis", scalar_kind="npscalar"))

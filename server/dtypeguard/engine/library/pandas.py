@@ -1,0 +1,41 @@
+"""pandas as the engine knows it: frames and series carry one dtype when all their columns
+share it (or promote without a bool among numbers); `read_csv` and friends are unknown.
+
+A DataFrame is a `Tensor` of kind "frame" and a Series of kind "series" to the engine: what
+matters is the dtype `.values` / `.to_numpy()` hand to torch.
+"""
+
+from __future__ import annotations
+
+from dtypeguard.engine.library.spec import Entry, Result, fixed, infer, same, table, unknown
+
+FR, SE, ND = "frame", "series", "ndarray"
+_SAME_FRAME = {"copy": "", "head": "", "tail": "", "dropna": "", "fillna": "0", "sort_index": "", "sample": "2", "abs": ""}
+
+FUNCTIONS: dict[str, Entry] = table("pandas", [
+    ("DataFrame", "(data=None, index=None, columns=None, dtype=None, copy=None)", Result("columns", FR, arg="data", dtype_param="dtype"), "pd.DataFrame({{'x': {v}, 'y': {w}}})"),
+    ("Series", "(data=None, index=None, dtype=None, name=None, copy=None)", infer(SE, "data"), "pd.Series({v})"),
+    ("concat", "(objs, *, axis=0, join='outer', ignore_index=False, keys=None, levels=None, names=None, verify_integrity=False, sort=False, copy=None)", Result("columns", FR, arg="objs"), "pd.concat([pd.DataFrame({{'x': {v}}}), pd.DataFrame({{'y': {w}}})], axis=1)"),
+    ("get_dummies", "(data, prefix=None, prefix_sep='_', dummy_na=False, columns=None, sparse=False, drop_first=False, dtype=None)", Result("dummies", FR, arg="data", dtype_param="dtype"), "pd.get_dummies(pd.Series(['a', 'b', 'a']))", "`pd.get_dummies` makes bool columns"),
+    ("read_csv", "(filepath_or_buffer, *args, **kwargs)", unknown(FR), ""),
+    ("read_excel", "(io, *args, **kwargs)", unknown(FR), ""),
+    ("read_parquet", "(path, *args, **kwargs)", unknown(FR), ""),
+    ("read_json", "(path_or_buf, *args, **kwargs)", unknown(FR), ""),
+    ("read_table", "(filepath_or_buffer, *args, **kwargs)", unknown(FR), ""),
+])
+
+METHODS: dict[str, Entry] = {
+    **table("DataFrame", [
+        ("to_numpy", "(self, dtype=None, copy=False, na_value=None)", same(ND, "self", "dtype"), "pd.DataFrame({{'x': {v}}}).to_numpy()"),
+        ("astype", "(self, dtype, copy=None, errors='raise')", fixed(FR, "", "dtype"), "pd.DataFrame({{'x': {v}}}).astype('float32').to_numpy()"),
+        ("drop", "(self, labels=None, *, axis=0, index=None, columns=None, level=None, inplace=False, errors='raise')", same(FR, "self"), "pd.DataFrame({{'x': {v}, 'y': {v}}}).drop(columns=['y']).to_numpy()"),
+        *[(name, "(self, *args, **kwargs)", same(FR, "self"), f"pd.DataFrame({{{{'x': {{v}}}}}}).{name}({args}).to_numpy()") for name, args in _SAME_FRAME.items()],
+    ]),
+    **table("Series", [
+        ("to_numpy", "(self, dtype=None, copy=False, na_value=None)", same(ND, "self", "dtype"), "pd.Series({v}).to_numpy()"),
+        ("astype", "(self, dtype, copy=None, errors='raise')", fixed(SE, "", "dtype"), "pd.Series({v}).astype('float32').to_numpy()"),
+        ("tolist", "(self)", same("pylist", "self"), "torch.tensor(pd.Series({v}).tolist())"),
+        ("unique", "(self)", same(ND, "self"), "pd.Series({v}).unique()"),
+        *[(name, "(self, *args, **kwargs)", same(SE, "self"), f"pd.Series({{v}}).{name}({args}).to_numpy()") for name, args in _SAME_FRAME.items()],
+    ]),
+}

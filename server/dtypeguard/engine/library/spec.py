@@ -1,0 +1,172 @@
+"""What a library function is to the engine: a signature and a rule for its result.
+
+Knowledge about torch, numpy and pandas lives in tables of `Entry`s (one module per library);
+the interpreter binds a call's arguments to the entry's signature the way Python would and
+applies the entry's result rule. It never contains a fact about a function itself.
+
+Every entry also carries a `probe`: a call written as a user would write it, with `{a}` / `{b}`
+standing for arrays, tensors or frames of each dtype. `tests/engine/test_library_conformance.py`
+runs each probe through the engine *and* through the real library and fails when the
+engine states a dtype the library contradicts. Unknown stays unknown: a rule returns None
+whenever it cannot justify a dtype, and the conformance test allows that, never a wrong one.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dtypeguard.engine.values import Value
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # positional | keyword | varargs | varkw
+    has_default: bool
+
+
+class Signature:
+    """A Python signature parsed from its text, `(x, axis=0, *, dtype=None)`.
+
+    `bind` maps a call's evaluated arguments to parameter names as Python does, and gives
+    None when the call cannot bind (too many positionals, a duplicate, a missing argument) or
+    when a `*args`/`**kwargs` splat of unknown content makes the binding unknowable.
+    """
+
+    __slots__ = ("params", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        tree = ast.parse(f"def _{text}: pass").body[0]
+        assert isinstance(tree, ast.FunctionDef)
+        spec = tree.args
+        params: list[Param] = []
+        positional = spec.posonlyargs + spec.args
+        first_default = len(positional) - len(spec.defaults)
+        for i, arg in enumerate(positional):
+            params.append(Param(arg.arg, "positional", i >= first_default))
+        if spec.vararg:
+            params.append(Param(spec.vararg.arg, "varargs", True))
+        for arg, default in zip(spec.kwonlyargs, spec.kw_defaults, strict=True):
+            params.append(Param(arg.arg, "keyword", default is not None))
+        if spec.kwarg:
+            params.append(Param(spec.kwarg.arg, "varkw", True))
+        self.params = tuple(params)
+
+    def bind(self, args: list[Value | None], kwargs: dict[str, Value | None], splat: bool = False) -> dict[str, object] | None:
+        if splat:
+            return None
+        bound: dict[str, object] = {}
+        positional = [p for p in self.params if p.kind == "positional"]
+        varargs = next((p for p in self.params if p.kind == "varargs"), None)
+        varkw = next((p for p in self.params if p.kind == "varkw"), None)
+        if len(args) > len(positional) and varargs is None:
+            return None
+        for param, value in zip(positional, args, strict=False):
+            bound[param.name] = value
+        if varargs is not None:
+            bound[varargs.name] = tuple(args[len(positional):])
+        extra: dict[str, Value | None] = {}
+        names = {p.name for p in self.params if p.kind in ("positional", "keyword")}
+        for key, value in kwargs.items():
+            if key in bound:
+                return None  # got multiple values for argument
+            if key in names:
+                bound[key] = value
+            elif varkw is not None:
+                extra[key] = value
+            else:
+                return None
+        for param in self.params:
+            if param.kind in ("positional", "keyword") and param.name not in bound and not param.has_default:
+                return None
+        if varkw is not None:
+            bound[varkw.name] = extra
+        return bound
+
+
+@dataclass(frozen=True)
+class Result:
+    """How the result's dtype follows from the bound arguments.
+
+    rule: `fixed` (always `dtype`), `same` (the dtype of argument `arg`), `promote` (type
+    promotion over the arrays in `arg`, a sequence, or over several comma-separated arguments),
+    `float` (float inputs keep their dtype, integers and bools become float64 in NumPy or the
+    default dtype in torch), `infer` (the dtype NumPy/torch infers from data in `arg`),
+    `default` (torch's default float dtype), `unknown`.
+    `dtype_param` names the parameter that overrides the dtype when given (`dtype=`).
+    `kind` is what comes back: ndarray, npscalar, tensor, frame, series, pyfloat, pyint.
+    """
+
+    rule: str
+    kind: str
+    dtype: str = ""
+    arg: str = ""
+    dtype_param: str = ""
+    scalar_param: str = ""  # without this argument (or with None) the result is a scalar...
+    scalar_kind: str = ""  # ...of this kind: pyfloat, pyint, npscalar
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str  # `numpy.stack`; methods: `ndarray.astype`, `Tensor.float`, `DataFrame.to_numpy`
+    signature: Signature
+    result: Result
+    probe: str  # a call for the conformance test; "" when it cannot be called without setup
+    why: str = ""  # the origin's words in hovers and related information
+
+
+def table(prefix: str, rows: list[tuple[str, str, Result, str] | tuple[str, str, Result, str, str]]) -> dict[str, Entry]:
+    out: dict[str, Entry] = {}
+    for row in rows:
+        name, sig, result, probe = row[0], row[1], row[2], row[3]
+        why = row[4] if len(row) > 4 else ""
+        full = f"{prefix}.{name}" if prefix else name
+        assert full not in out, f"duplicate library entry {full}"
+        out[full] = Entry(full, Signature(sig), result, probe, why)
+    return out
+
+
+# Small constructors keep the tables one line per function.
+def fixed(kind: str, dtype: str, dtype_param: str = "dtype") -> Result:
+    return Result("fixed", kind, dtype=dtype, dtype_param=dtype_param)
+
+
+def same(kind: str, arg: str, dtype_param: str = "") -> Result:
+    return Result("same", kind, arg=arg, dtype_param=dtype_param)
+
+
+def promote(kind: str, arg: str, dtype_param: str = "") -> Result:
+    return Result("promote", kind, arg=arg, dtype_param=dtype_param)
+
+
+def floating(kind: str, arg: str, dtype_param: str = "dtype") -> Result:
+    return Result("float", kind, arg=arg, dtype_param=dtype_param)
+
+
+def summed(kind: str, arg: str) -> Result:
+    """Sums keep a float dtype; integer sums widen by platform, which is not claimed."""
+    return Result("sum", kind, arg=arg)
+
+
+def ufunc(kind: str, arg: str) -> Result:
+    """exp/log/sqrt/sin...: floats keep their dtype; integers get the smallest float that
+    holds them (uint8 and bool give float16, int16 float32, wider ints float64)."""
+    return Result("ufunc", kind, arg=arg, dtype_param="dtype")
+
+
+def infer(kind: str, arg: str, dtype_param: str = "dtype") -> Result:
+    return Result("infer", kind, arg=arg, dtype_param=dtype_param)
+
+
+def default(kind: str = "tensor", dtype_param: str = "dtype") -> Result:
+    return Result("default", kind, dtype_param=dtype_param)
+
+
+def unknown(kind: str) -> Result:
+    return Result("unknown", kind)

@@ -1,0 +1,159 @@
+"""Every fact the engine's library tables state is checked against the real library.
+
+Each table entry's probe is run twice: through the engine (which never imports torch/numpy)
+and through the installed torch / NumPy / pandas, for arrays of every dtype. A dtype the
+engine states must be the one the library produces; "unknown" is always allowed (never a
+guess), but an entry whose probes are all unknown is dead weight and fails too.
+The generated promotion table is regenerated in memory and compared with the committed one.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from dtypeguard.analysis import check_source
+from dtypeguard.engine import library
+from dtypeguard.engine.library.spec import Entry
+from dtypeguard.engine.values import Const, Tensor
+
+ROOT = Path(__file__).resolve().parents[2]
+NUMPY_DTYPES = ("float64", "float32", "float16", "int64", "int32", "uint8", "bool")
+SCALARS = ("2", "2.5", "True")
+HEADER = "import numpy as np\nimport pandas as pd\nimport torch\nrng = np.random.default_rng(0)\n" + "".join(
+    f"a_{d} = np.ones((2, 2), dtype=np.{d})\nv_{d} = np.ones(4, dtype=np.{d})\n" for d in NUMPY_DTYPES
+)
+
+
+def _cases(entry: Entry) -> list[tuple[str, str]]:
+    """(label, source expression) for each combination of the probe's placeholders."""
+    probe = entry.probe
+    holes = sorted(set(re.findall(r"\{([abvws])\}", probe)))
+    arrays = [f"a_{d}" for d in NUMPY_DTYPES]
+    vectors = [f"v_{d}" for d in NUMPY_DTYPES]  # 1-D: pandas columns
+    choices = {"a": arrays, "b": arrays, "v": vectors, "w": vectors, "s": list(SCALARS)}
+    out = []
+    for combo in itertools.product(*(choices[h] for h in holes)):
+        filled = probe
+        for hole, value in zip(holes, combo, strict=True):
+            filled = filled.replace("{" + hole + "}", value)
+        filled = filled.replace("{{", "{").replace("}}", "}")
+        out.append(("/".join(combo) or "-", filled))
+    return out
+
+
+def _real(value: Any) -> tuple[str, str | None]:
+    """(kind, dtype) of a real result, in the engine's words."""
+    if isinstance(value, pd.DataFrame):
+        return "frame", str(value.to_numpy().dtype)
+    if isinstance(value, pd.Series):
+        return "series", str(value.to_numpy().dtype)
+    if isinstance(value, np.ndarray):
+        return "ndarray", str(value.dtype)
+    if isinstance(value, np.generic):
+        return "npscalar", str(value.dtype)
+    if isinstance(value, torch.Tensor):
+        return "tensor", str(value.dtype).removeprefix("torch.")
+    if isinstance(value, bool):
+        return "pybool", None
+    if isinstance(value, float):
+        return "pyfloat", None
+    if isinstance(value, int):
+        return "pyint", None
+    if isinstance(value, list):
+        kinds = {_real(v)[0] for v in value}
+        return "pylist", kinds.pop() if len(kinds) == 1 else None
+    return type(value).__name__, None
+
+
+def _engine(value: object) -> tuple[str, str | None] | None:
+    """(kind, dtype) the engine states, or None when it says nothing."""
+    if isinstance(value, Tensor):
+        if value.kind in ("pyfloat", "pyint"):
+            return value.kind, None
+        return (value.kind, value.dtype) if value.dtype else None
+    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("many",):
+        item = value.value[1]
+        return ("pylist", item.kind) if isinstance(item, Tensor) else None
+    return None
+
+
+def _run(entries: list[Entry]) -> tuple[list[str], dict[str, int], int]:
+    lines, where = [], []
+    for entry in entries:
+        for label, expr in _cases(entry):
+            lines.append(expr)
+            where.append((entry.name, label))
+    source = HEADER + "".join(f"r_{i} = {expr}\n" for i, expr in enumerate(lines))
+    result = check_source(source)
+    assert result.facts is not None and not result.internal_error, result.internal_error
+    stated: dict[str, object] = {}
+    for fact in result.facts.values:
+        if fact.store and fact.name.startswith("r_"):
+            stated[fact.name] = fact.value
+    namespace: dict[str, Any] = {}
+    exec(HEADER, namespace)
+    wrong: list[str] = []
+    known: dict[str, int] = {}
+    checked = 0
+    for i, expr in enumerate(lines):
+        name, label = where[i]
+        try:
+            real = _real(eval(expr, namespace))
+        except Exception:
+            continue  # the library refuses this combination: nothing to compare
+        checked += 1
+        said = _engine(stated.get(f"r_{i}"))
+        if said is None:
+            continue
+        known[name] = known.get(name, 0) + 1
+        if said != real:
+            wrong.append(f"{name} [{label}] `{expr}`: engine says {said}, the library gives {real}")
+    return wrong, known, checked
+
+
+def test_every_table_fact_matches_the_real_library(capsys: pytest.CaptureFixture[str]) -> None:
+    entries = [e for e in library.entries() if e.probe]
+    wrong, known, checked = _run(entries)
+    assert wrong == [], "\n".join(wrong)
+    silent = [e.name for e in entries if e.result.rule != "unknown" and not known.get(e.name)]
+    assert silent == [], f"entries whose probes the engine never answers: {silent}"
+    with capsys.disabled():
+        total = len(library.entries())
+        print(f"\nlibrary conformance: {total} entries, {len(entries)} probed, {checked} calls compared, {sum(known.values())} with a stated dtype")
+
+
+def test_unprobed_entries_say_nothing_or_are_sources_of_files() -> None:
+    """An entry without a probe must be a reader of files or an `unknown` rule."""
+    for entry in library.entries():
+        if not entry.probe:
+            assert entry.result.rule == "unknown" or "fname" in entry.signature.text, entry.name
+
+
+def test_promotion_table_is_what_the_installed_libraries_compute() -> None:
+    spec = importlib.util.spec_from_file_location("gen_library_data", ROOT / "tools/gen_library_data.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_library_data"] = module
+    spec.loader.exec_module(module)
+    committed = (ROOT / "server/dtypeguard/engine/library/promotion.py").read_text()
+    assert committed == module.render(module.tables()), "run tools/gen_library_data.py"
+
+
+def test_signatures_bind_the_way_python_binds() -> None:
+    stack = library.function("numpy.stack")
+    assert stack is not None
+    assert stack.signature.bind([Const(1)], {"axis": Const(0)}) is not None
+    assert stack.signature.bind([Const(1), Const(0)], {"axis": Const(0)}) is None  # multiple values
+    assert stack.signature.bind([], {}) is None  # missing `arrays`
+    assert stack.signature.bind([Const(1)], {"bogus": Const(0)}) is None
+    assert stack.signature.bind([Const(1)], {}, splat=True) is None

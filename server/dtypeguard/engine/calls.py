@@ -27,6 +27,7 @@ from dtypeguard.engine.events import (
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.spec import Entry
 from dtypeguard.engine.values import (
+    BATCH_WHY,
     Bound,
     Const,
     Device,
@@ -178,8 +179,10 @@ class CallsMixin:
         if isinstance(element, TupleV):
             return TupleV(tuple(self.collate(i) for i in element.items))
         if isinstance(element, Tensor):
+            if element.kind == "tensor" and element.device == "cpu":
+                return replace(element, dev_origin=_batch_origin(element.dev_origin))
             if element.kind in ("ndarray", "npscalar"):
-                return replace(element, kind="tensor", device="cpu")
+                return replace(element, kind="tensor", device="cpu", dev_origin=_batch_origin(element.dev_origin))
             if element.kind == "pyfloat":
                 return Tensor("tensor", "float64", "cpu", element.origin and replace(element.origin, why="the DataLoader collates Python floats into float64 tensors"))
             if element.kind == "pyint":
@@ -428,6 +431,10 @@ class CallsMixin:
         arg0 = args[0] if args else None
         if root == "builtins":
             return self.call_builtin(last, args, state)
+        if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
+            return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
+        if root == "math" and len(parts) == 2 and last in _MATH_FLOAT:
+            return Tensor("pyfloat")
         if root == "torch":
             return self.call_torch(name, parts, last, args, kwargs, node, state)
         if root == "numpy":
@@ -862,6 +869,9 @@ class CallsMixin:
         default_origin = self.origin(node, f"torch.{last} follows the default dtype ({state.ddtype.value})" + (f" set at line {state.ddtype.span.line}" if state.ddtype.span else ""))
         if last in ("tensor", "as_tensor", "Tensor"):
             if isinstance(arg0, Tensor):
+                if arg0.kind in ("ndarray", "npscalar") and last == "Tensor":
+                    from_ints = bool(arg0.dtype and not is_float(arg0.dtype))
+                    return Tensor("tensor", state.ddtype.value, dev, self.origin(node, f"the legacy torch.Tensor(...) makes {state.ddtype.value} (the default dtype), whatever the array's dtype"), dev_origin, from_ints=from_ints)
                 if arg0.kind in ("ndarray", "npscalar"):
                     why = f"torch.{last} keeps the NumPy dtype ({arg0.dtype})"
                     origin = replace(arg0.origin, why=why + (f"; the array was created at line {arg0.origin.span.line}" if arg0.origin else "")) if arg0.origin else self.origin(node, why)
@@ -1254,6 +1264,16 @@ def _device_text(node: ast.Call) -> str:
         if kw.arg == "device":
             return ast.unparse(kw.value)
     return ""
+
+
+_MATH_FLOAT = frozenset({"sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "pow", "fabs", "tanh", "atan", "atan2", "hypot", "expm1", "log1p"})
+
+
+def _batch_origin(origin: Origin | None) -> Origin | None:
+    """A collated batch is moved where it is used: its device's origin says it is a batch."""
+    if origin is None:
+        return None
+    return Origin(origin.span, f"{BATCH_WHY} (from the data created here)")
 
 
 def _has_splat(node: ast.Call) -> bool:

@@ -165,6 +165,9 @@ class Interpreter(ResumeMixin, CallsMixin):
             self.exec_class(stmt, state)
         elif isinstance(stmt, ast.Return):
             value = self.eval(stmt.value, state) if stmt.value is not None else Const(None)
+            frame = self.call_stack[-1] if self.call_stack else None
+            if isinstance(frame, ast.FunctionDef) and frame.name == "__getitem__" and stmt.value is not None:
+                value = self._item_origins(stmt.value, value)
             if self.returns:
                 self.returns[-1].append(value)
                 self.return_states[-1].append(self._returning(stmt, state))
@@ -334,6 +337,19 @@ class Interpreter(ResumeMixin, CallsMixin):
         elif isinstance(target, ast.Starred):
             self.assign(target.value, None, state)
 
+    def _item_origins(self, node: ast.expr, value: Value | None) -> Value | None:
+        """A Dataset item's Python numbers are collated into int64/float64 tensors: where the
+        item returns them is where a conversion belongs."""
+        if isinstance(value, TupleV) and isinstance(node, ast.Tuple) and len(node.elts) == len(value.items):
+            return TupleV(tuple(self._item_origins(n, v) for n, v in zip(node.elts, value.items, strict=True)))
+        if isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint") and value.origin is None:
+            words = "a Python float, which the DataLoader collates into float64" if value.kind == "pyfloat" else "a Python int, which the DataLoader collates into int64"
+            return replace(value, origin=self.origin(node, f"the Dataset returns {words}"))
+        if isinstance(value, Const) and type(value.value) in (int, float):
+            kind = "pyfloat" if isinstance(value.value, float) else "pyint"
+            return self._item_origins(node, Tensor(kind))
+        return value
+
     def unpack(self, value: Value | None, count: int) -> list[Value | None]:
         if isinstance(value, TupleV):
             if len(value.items) == count:
@@ -382,6 +398,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, ast.IfExp):
             self.eval(node.test, state)
             a, b = self.eval(node.body, state), self.eval(node.orelse, state)
+            number = _number_kind(a), _number_kind(b)
+            if number[0] and number[1] and a != b:
+                return Tensor("pyfloat" if "pyfloat" in number else "pyint")  # `1.0 if c else 0.0`
             da, db = self.device_of(a), self.device_of(b)
             if da and db and not isinstance(a, Tensor):
                 joined = join_device(da, db)
@@ -575,6 +594,14 @@ class Interpreter(ResumeMixin, CallsMixin):
 
 
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map"})
+
+
+def _number_kind(value: Value | None) -> str:
+    if isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint"):
+        return value.kind
+    if isinstance(value, Const) and type(value.value) in (int, float):
+        return "pyfloat" if isinstance(value.value, float) else "pyint"
+    return ""
 
 
 def _canonical(name: str) -> str:

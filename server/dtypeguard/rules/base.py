@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.parse import LineIndex
-from dtypeguard.engine.values import Tensor, Value
+from dtypeguard.engine.values import BATCH_WHY, Tensor, Value
 from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
 
 T = TypeVar("T")
@@ -108,3 +108,40 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     if use_span is not None:
         return [FixSpec("append_call", f"Convert here: `.{method}()` ({why})", use_span, True, (("method", method),))]
     return []
+
+
+
+def dtype_root(value: Tensor, fallback: Span) -> Span:
+    """Where the fix for a wrong dtype goes: the call that made the value a torch tensor, or
+    the later cast that changed its dtype; the creation when neither is known; else `fallback`
+    (the line that fails)."""
+    site, origin = value.site, value.origin
+    if site is not None and origin is not None:
+        explicit = origin.why.startswith(".")  # a cast: `.astype(np.int32)`, `.float()`
+        return origin.span if explicit or origin.span.line > site.line else site
+    if site is not None:
+        return site
+    if origin is not None:
+        return origin.span
+    return fallback
+
+
+def device_root(value: Tensor, fallback: Span) -> Span:
+    """Where the fix for a wrong device goes: a torch factory that made the tensor on the
+    default device because it was given no `device=` (a hidden state or mask built in
+    `forward`). Data (a batch, `from_numpy`, a Dataset item) is moved where it is used, so
+    that stays at `fallback`."""
+    origin = value.dev_origin
+    if origin is None or origin.why.startswith(BATCH_WHY) or "follows the default device" not in origin.why:
+        return fallback
+    return origin.span
+
+
+def fails_here(span: Span, words: str) -> Related:
+    """The related information at the line that will fail."""
+    return Related(span, f"fails here: {words}")
+
+
+def fix_here(span: Span, what: str) -> Related:
+    """The related information at the root cause: where the fix goes."""
+    return Related(span, f"fix here ({what})")

@@ -9,8 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.values import is_float
-from dtypeguard.model import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
+from dtypeguard.model import Finding, Related, RuleExamples, Severity, Span
+from dtypeguard.rules.base import (
+    Context,
+    Rule,
+    convert_fix,
+    dtype_root,
+    dtype_words,
+    fix_here,
+    tensor,
+)
 
 _ERRORS = {
     "linear": "mat1 and mat2 must have the same dtype, but got {got} and {want}",
@@ -28,9 +36,10 @@ def expected_error(layer: str, got: str, want: str) -> str:
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
     for fw in ctx.events.forwards:
         module = fw.module
-        if fw.nested or module.input_kind != "float" or fw.autocast or not fw.inputs:
+        if module.input_kind != "float" or fw.autocast or not fw.inputs:
             continue
         x = tensor(fw.inputs[0])
         if x is None or module.dtype is None or not is_float(module.dtype) or x.autocast:
@@ -58,6 +67,14 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"input is {dtype_words(x.dtype)} but the model's parameters are {dtype_words(module.dtype)}: "
                 f"the forward pass fails with \"{expected_error(module.first_layer, x.dtype, module.dtype)}\""
             )
+        model_side = module.dtype != "float32" and x.dtype == "float32"
+        model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
+        root = (model_root or fw.span) if model_side else dtype_root(x, fw.span)
+        if root in seen or (fw.nested and root == fw.span):
+            continue  # reported already, or an inner layer of a forward reported at its call
+        seen.add(root)
+        if root != fw.span:
+            related.insert(0, fix_here(root, "the model's cast" if model_side else "where the input gets its dtype"))
         yield RULE.finding(message, fw.span, related=related, fixes=fixes)
 
 

@@ -5,22 +5,37 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.values import is_float, is_int
-from dtypeguard.model import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
+from dtypeguard.model import Finding, Related, RuleExamples, Severity, Span
+from dtypeguard.rules.base import (
+    Context,
+    Rule,
+    convert_fix,
+    dtype_root,
+    dtype_words,
+    fix_here,
+    tensor,
+)
 
 _NAMES = {"int64": "Long", "int32": "Int", "uint8": "Byte", "bool": "Bool", "int16": "Short", "int8": "Char"}
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
     for fw in ctx.events.forwards:
         module = fw.module
-        if fw.nested or not fw.inputs or module.dtype is None:
+        if not fw.inputs or module.dtype is None:
             continue
         x = tensor(fw.inputs[0])
         if x is None or x.dtype is None:
             continue
         use = fw.arg_spans[0] if fw.arg_spans else None
         related = [Related(x.origin.span, f"the input becomes {x.dtype} here: {x.origin.why}")] if x.origin else []
+        root = dtype_root(x, fw.span)
+        if root in seen or (fw.nested and root == fw.span):
+            continue
+        seen.add(root)
+        if root != fw.span:
+            related.insert(0, fix_here(root, "where the input gets its dtype"))
         if module.input_kind == "float" and is_int(x.dtype) and not (x.dtype == "uint8" and module.first_layer == "conv") and is_float(module.dtype):
             want = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}[module.dtype]
             yield RULE.finding(

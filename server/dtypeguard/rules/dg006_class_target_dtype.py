@@ -6,7 +6,15 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.values import Tensor
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
+from dtypeguard.rules.base import (
+    Context,
+    Rule,
+    convert_fix,
+    dtype_root,
+    dtype_words,
+    fix_here,
+    tensor,
+)
 
 _WORD = {"float32": "Float", "float64": "Double", "int32": "Int", "int16": "Short", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool"}
 
@@ -32,6 +40,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             if not _looks_like_labels(target):
                 continue
         related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
+        if dtype_root(target, loss.span) != loss.span:
+            related.insert(0, fix_here(dtype_root(target, loss.span), "where the target gets its dtype"))
         yield RULE.finding(
             f"class-index targets are {dtype_words(target.dtype)}: {loss.name} fails with "
             f"\"expected target dtype to be Long or Byte, but got {_WORD.get(target.dtype, target.dtype)}\"",

@@ -6,7 +6,15 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.values import is_int
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_words, tensor
+from dtypeguard.rules.base import (
+    Context,
+    Rule,
+    convert_fix,
+    dtype_root,
+    dtype_words,
+    fix_here,
+    tensor,
+)
 
 _WORD = {"int64": "Long", "int32": "Int", "float64": "Double", "uint8": "Byte", "bool": "Bool"}
 
@@ -29,6 +37,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         if not bad:
             continue
         related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
+        if dtype_root(target, loss.span) != loss.span:
+            related.insert(0, fix_here(dtype_root(target, loss.span), "where the target gets its dtype"))
         want = out_dtype if out_dtype and out_dtype.startswith(("float", "bfloat")) else "float32"
         yield RULE.finding(
             f"{loss.name} targets are {dtype_words(target.dtype)}: it fails with \"{error}\"",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, convert_fix, tensor
+from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_root, fix_here, tensor
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -20,6 +20,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         if target is None or output is None or output.dtype != "float32" or target.dtype != "float64":
             continue
         related = [Related(target.origin.span, f"the target becomes float64 here: {target.origin.why}")] if target.origin else []
+        if dtype_root(target, loss.span) != loss.span:
+            related.insert(0, fix_here(dtype_root(target, loss.span), "where the target gets its dtype"))
         yield RULE.finding(
             f"float64 target with float32 predictions: {loss.name} silently computes in float64 "
             "(no error in current PyTorch, but the data pipeline is producing float64)",

@@ -66,27 +66,6 @@ DTYPE_METHODS: dict[str, str] = {
 }
 INT_RESULT_METHODS = frozenset({"argmax", "argmin", "argsort", "nonzero"})
 
-# numpy sources (H20): float64 unless a dtype says otherwise
-NUMPY_FLOAT64_SOURCES = frozenset({
-    "numpy.random.rand", "numpy.random.randn", "numpy.random.random", "numpy.random.normal",
-    "numpy.random.uniform", "numpy.random.standard_normal", "numpy.random.random_sample",
-    "numpy.random.sample", "numpy.random.exponential", "numpy.random.beta", "numpy.random.gamma",
-    "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.linspace", "numpy.logspace",
-    "numpy.loadtxt", "numpy.genfromtxt", "numpy.eye", "numpy.identity",
-})
-NUMPY_INT64_SOURCES = frozenset({"numpy.random.randint", "numpy.random.permutation", "numpy.random.poisson", "numpy.random.binomial"})
-NUMPY_RNG_FLOAT64 = frozenset({"random", "normal", "standard_normal", "uniform", "exponential", "beta", "gamma", "lognormal", "randn", "rand", "random_sample", "sample"})
-NUMPY_RNG_INT64 = frozenset({"integers", "permutation", "poisson", "binomial", "geometric", "randint"})
-NUMPY_ARRAY_CTORS = frozenset({"numpy.array", "numpy.asarray", "numpy.ascontiguousarray", "numpy.stack", "numpy.concatenate", "numpy.vstack", "numpy.hstack", "numpy.column_stack"})
-NUMPY_SAME_DTYPE_FUNCS = frozenset({
-    "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.clip",
-    "numpy.abs", "numpy.exp", "numpy.log", "numpy.tanh", "numpy.sqrt", "numpy.flip", "numpy.sin",
-    "numpy.cos", "numpy.square", "numpy.maximum", "numpy.minimum",
-})
-NUMPY_ARRAY_SAME_METHODS = frozenset({
-    "reshape", "transpose", "copy", "squeeze", "flatten", "ravel", "clip", "T", "swapaxes",
-    "repeat", "take",
-})
 
 # sklearn: (X dtype, y dtype) for synthetic data sets; transformers return float64 for
 # float64/int input and keep float32 (H20)

@@ -25,6 +25,7 @@ from dtypeguard.engine.events import (
     TorchSave,
 )
 from dtypeguard.engine.library.apply import apply as apply_entry
+from dtypeguard.engine.library.apply import infer_dtype
 from dtypeguard.engine.library.spec import Entry
 from dtypeguard.engine.values import (
     BATCH_WHY,
@@ -499,48 +500,6 @@ class CallsMixin:
             return Sym("numpy.random")  # a RandomState's methods are the legacy functions
         return None
 
-    def literal_dtype(self, value: Value | None, numpy: bool) -> str | None:
-        """dtype of a nested Python literal: floats -> float64 (numpy) / default (torch)."""
-        kinds = set()
-
-        def walk(v: Value | None) -> None:
-            if isinstance(v, TupleV):
-                for item in v.items:
-                    walk(item)
-            elif isinstance(v, Const) and isinstance(v.value, bool):
-                kinds.add("bool")
-            elif isinstance(v, Const) and isinstance(v.value, int):
-                kinds.add("int")
-            elif isinstance(v, Const) and isinstance(v.value, float):
-                kinds.add("float")
-            elif isinstance(v, Tensor) and v.kind == "npscalar" and v.dtype:
-                kinds.add("np:" + v.dtype)
-            elif isinstance(v, Tensor) and v.kind == "pyfloat":
-                kinds.add("float")
-            elif isinstance(v, Tensor) and v.kind == "pyint":
-                kinds.add("int")
-            elif isinstance(v, Const) and isinstance(v.value, tuple) and v.value[:1] == (MANY,):
-                item = v.value[1]
-                walk(item if isinstance(item, Value) else None)
-            else:
-                kinds.add("?")
-
-        if not isinstance(value, TupleV) and not (isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,)):
-            return None
-        walk(value)
-        if "?" in kinds or not kinds:
-            return None
-        np_kinds = {k for k in kinds if k.startswith("np:")}
-        if np_kinds:
-            if len(np_kinds) == 1 and kinds <= np_kinds | {"int", "float"}:
-                return next(iter(np_kinds))[3:]
-            return None
-        if "float" in kinds:
-            return "float64" if numpy else "default"
-        if kinds == {"bool"}:
-            return "bool"
-        return "int64"
-
     def call_torch(
         self, name: str, parts: list[str], last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State
     ) -> Value | None:
@@ -863,7 +822,7 @@ class CallsMixin:
             dev = state.ddevice.value
             dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else ""))
         if explicit is not None:
-            source = arg0.dtype if isinstance(arg0, Tensor) else self.literal_dtype(arg0, numpy=False)
+            source = arg0.dtype if isinstance(arg0, Tensor) else infer_dtype(arg0, False, "default")
             from_ints = bool(source and source != "default" and not is_float(source) and is_float(explicit))
             return Tensor("tensor", explicit, dev, self.origin(node, f"dtype={explicit}"), dev_origin, from_ints=from_ints)
         default_origin = self.origin(node, f"torch.{last} follows the default dtype ({state.ddtype.value})" + (f" set at line {state.ddtype.span.line}" if state.ddtype.span else ""))
@@ -885,7 +844,7 @@ class CallsMixin:
                 return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
             if isinstance(arg0, Const) and isinstance(arg0.value, int) and not isinstance(arg0.value, bool) and last != "Tensor":
                 return Tensor("tensor", "int64", dev, self.origin(node, "Python ints make int64 tensors"), dev_origin)
-            lit = self.literal_dtype(arg0, numpy=False)
+            lit = infer_dtype(arg0, False, "default")
             if lit == "default" or (last == "Tensor" and lit is not None):
                 return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
             if lit is not None:

@@ -575,7 +575,6 @@ class Interpreter(ResumeMixin, CallsMixin):
             dtype, origin = (("float64", self.origin(node, "integer division result")) if kind == "ndarray" else (None, None))
         return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin)
 
-
     def _numpy_with_python_number(self, arr: Tensor, number: Tensor, op: ast.operator, node: ast.AST) -> Value | None:
         """NEP 50: a Python number does not widen an array; it only makes integers float."""
         if arr.kind in ("pyfloat", "pyint"):

@@ -110,7 +110,6 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     return []
 
 
-
 def dtype_root(value: Tensor, fallback: Span) -> Span:
     """Where the fix for a wrong dtype goes: the call that made the value a torch tensor, or
     the later cast that changed its dtype; the creation when neither is known; else `fallback`

@@ -114,7 +114,8 @@ def promote_operands(ops: list[Strong | Weak], numpy: bool, default: str | None)
 
 
 def infer_dtype(value: Value | None, numpy: bool, default: str | None) -> str | None:
-    """The dtype `np.array(value)` / `torch.tensor(value)` infers from nested data."""
+    """The dtype `np.array(value)` / `torch.tensor(value)` infers from nested data. For torch,
+    Python floats give `default` (pass the default dtype, or a marker the caller reads)."""
     ops: list[Strong | Weak] = []
 
     def walk(v: Value | None, depth: int) -> bool:

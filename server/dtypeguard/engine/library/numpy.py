@@ -13,6 +13,7 @@ from dataclasses import replace
 from dtypeguard.engine.library.spec import (
     Entry,
     Result,
+    Signature,
     fixed,
     floating,
     infer,
@@ -25,6 +26,11 @@ from dtypeguard.engine.library.spec import (
 )
 
 ND = "ndarray"
+
+
+def _reduction(result: Result) -> Result:
+    """Without `axis`, a reduction gives a NumPy scalar."""
+    return replace(result, scalar_param="axis", scalar_kind="npscalar")
 
 
 def _sized(dtype: str, dtype_param: str = "", scalar: str = "pyfloat", size: str = "size") -> Result:
@@ -117,15 +123,15 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("true_divide", _UFUNC2, floating(ND, "x1,x2"), "np.true_divide({a}, {b})"),
     ("clip", "(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs)", promote(ND, "a,a_min,a_max"), "np.clip({a}, 0, 1)"),
     # reductions: a NumPy scalar without `axis`
-    ("mean", _REDUCE, floating(ND, "a"), "np.mean({a}, axis=0)", "`np.mean` gives float64 for integer data"),
-    ("std", "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", floating(ND, "a"), "np.std({a}, axis=0)"),
-    ("var", "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", floating(ND, "a"), "np.var({a}, axis=0)"),
-    ("sum", "(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", summed(ND, "a"), "np.sum({a}, axis=0)"),
+    ("mean", _REDUCE, _reduction(floating(ND, "a")), "np.mean({a}, axis=0)", "`np.mean` gives float64 for integer data"),
+    ("std", "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", _reduction(floating(ND, "a")), "np.std({a}, axis=0)"),
+    ("var", "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", _reduction(floating(ND, "a")), "np.var({a}, axis=0)"),
+    ("sum", "(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", _reduction(summed(ND, "a")), "np.sum({a}, axis=0)"),
     ("cumsum", "(a, axis=None, dtype=None, out=None)", summed(ND, "a"), "np.cumsum({a})"),
-    ("max", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "a"), "np.max({a}, axis=0)"),
-    ("min", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "a"), "np.min({a}, axis=0)"),
-    ("amax", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "a"), "np.amax({a}, axis=0)"),
-    ("amin", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "a"), "np.amin({a}, axis=0)"),
+    ("max", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", _reduction(same(ND, "a")), "np.max({a}, axis=0)"),
+    ("min", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", _reduction(same(ND, "a")), "np.min({a}, axis=0)"),
+    ("amax", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", _reduction(same(ND, "a")), "np.amax({a}, axis=0)"),
+    ("amin", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", _reduction(same(ND, "a")), "np.amin({a}, axis=0)"),
     ("argmax", "(a, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "np.argmax({a}, axis=0)"),
     ("argmin", "(a, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "np.argmin({a}, axis=0)"),
     ("argsort", "(a, axis=-1, kind=None, order=None, *, stable=None)", fixed(ND, "int64", ""), "np.argsort({a})"),
@@ -167,36 +173,30 @@ GENERATOR: dict[str, Entry] = table("numpy.random.Generator", [
     ("choice", "(a, size=None, replace=True, p=None, axis=0, shuffle=True)", unknown(ND), ""),
 ])
 
-_ARRAY_REDUCE = "(axis=None, dtype=None, out=None, keepdims=False, *, where=True)"
-# methods of an ndarray; `self` is the array
-METHODS: dict[str, Entry] = table("ndarray", [
-    ("astype", "(self, dtype, order='K', casting='unsafe', subok=True, copy=True)", fixed(ND, "", "dtype"), "{a}.astype(np.float32)"),
-    ("reshape", "(self, *shape, order='C', copy=None)", same(ND, "self"), "{a}.reshape(2, 2)"),
-    ("transpose", "(self, *axes)", same(ND, "self"), "{a}.transpose()"),
-    ("copy", "(self, order='C')", same(ND, "self"), "{a}.copy()"),
-    ("squeeze", "(self, axis=None)", same(ND, "self"), "{a}.squeeze()"),
-    ("flatten", "(self, order='C')", same(ND, "self"), "{a}.flatten()"),
-    ("ravel", "(self, order='C')", same(ND, "self"), "{a}.ravel()"),
-    ("swapaxes", "(self, axis1, axis2)", same(ND, "self"), "{a}.reshape(2, 2).swapaxes(0, 1)"),
-    ("repeat", "(self, repeats, axis=None)", same(ND, "self"), "{a}.repeat(2)"),
-    ("take", "(self, indices, axis=None, out=None, mode='raise')", same(ND, "self"), "{a}.take([0])"),
-    ("clip", "(self, min=None, max=None, out=None, **kwargs)", promote(ND, "self,min,max"), "{a}.clip(0, 1)"),
-    ("mean", "(self, " + _ARRAY_REDUCE[1:], floating(ND, "self"), "{a}.mean(axis=0)"),
-    ("std", "(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", floating(ND, "self"), "{a}.std(axis=0)"),
-    ("var", "(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", floating(ND, "self"), "{a}.var(axis=0)"),
-    ("sum", "(self, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", summed(ND, "self"), "{a}.sum(axis=0)"),
-    ("cumsum", "(self, axis=None, dtype=None, out=None)", summed(ND, "self"), "{a}.cumsum()"),
-    ("max", "(self, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "self"), "{a}.max(axis=0)"),
-    ("min", "(self, axis=None, out=None, keepdims=False, initial=None, where=True)", same(ND, "self"), "{a}.min(axis=0)"),
-    ("argmax", "(self, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "{a}.argmax(axis=0)"),
-    ("argmin", "(self, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "{a}.argmin(axis=0)"),
-    ("argsort", "(self, axis=-1, kind=None, order=None, *, stable=None)", fixed(ND, "int64", ""), "{a}.argsort()"),
-    ("tolist", "(self)", same("pylist", "self"), "torch.tensor({v}.tolist())"),
-    ("item", "(self, *args)", same("pyscalar", "self"), "{a}.item(0)"),
-])
+_DERIVED = ("squeeze", "ravel", "repeat", "take", "mean", "std", "var", "sum", "cumsum", "max", "min", "argmax", "argmin", "argsort")
 
-# mean/std/var of a whole array, and the sources above without `size`, give scalars
-for _name in ("mean", "std", "var", "max", "min", "amax", "amin", "sum"):
-    FUNCTIONS[f"numpy.{_name}"] = replace(FUNCTIONS[f"numpy.{_name}"], result=replace(FUNCTIONS[f"numpy.{_name}"].result, scalar_param="axis", scalar_kind="npscalar"))
-for _name in ("mean", "std", "var", "max", "min", "sum"):
-    METHODS[f"ndarray.{_name}"] = replace(METHODS[f"ndarray.{_name}"], result=replace(METHODS[f"ndarray.{_name}"].result, scalar_param="axis", scalar_kind="npscalar"))
+
+def _method_of(name: str) -> Entry:
+    """`arr.mean(...)` is `np.mean(arr, ...)`: the method row comes from the function's."""
+    fn = FUNCTIONS[f"numpy.{name}"]
+    first = fn.signature.params[0].name
+    result = replace(fn.result, arg=",".join("self" if a == first else a for a in fn.result.arg.split(",")))
+    probe = fn.probe.replace(f"np.{name}({{a}}, ", f"{{a}}.{name}(").replace(f"np.{name}({{a}})", f"{{a}}.{name}()")
+    return Entry(f"ndarray.{name}", Signature("(self" + fn.signature.text[1 + len(first):]), result, probe)
+
+
+# methods of an ndarray; `self` is the array
+METHODS: dict[str, Entry] = {
+    **table("ndarray", [
+        ("astype", "(self, dtype, order='K', casting='unsafe', subok=True, copy=True)", fixed(ND, "", "dtype"), "{a}.astype(np.float32)"),
+        ("reshape", "(self, *shape, order='C', copy=None)", same(ND, "self"), "{a}.reshape(2, 2)"),
+        ("transpose", "(self, *axes)", same(ND, "self"), "{a}.transpose()"),
+        ("copy", "(self, order='C')", same(ND, "self"), "{a}.copy()"),
+        ("flatten", "(self, order='C')", same(ND, "self"), "{a}.flatten()"),
+        ("swapaxes", "(self, axis1, axis2)", same(ND, "self"), "{a}.reshape(2, 2).swapaxes(0, 1)"),
+        ("clip", "(self, min=None, max=None, out=None, **kwargs)", promote(ND, "self,min,max"), "{a}.clip(0, 1)"),
+        ("tolist", "(self)", same("pylist", "self"), "torch.tensor({v}.tolist())"),
+        ("item", "(self, *args)", same("pyscalar", "self"), "{a}.item(0)"),
+    ]),
+    **{f"ndarray.{name}": _method_of(name) for name in _DERIVED},
+}

@@ -14,7 +14,7 @@ rng = np.random.default_rng(0)
 features = rng.normal(size=(128, 3))  # NumPy arrays are float64
 labels = (features.sum(axis=1) > 0).astype(np.int64)
 
-x = torch.from_numpy(features)  # still float64
+x = torch.from_numpy(features)  # still float64  # expect: DG004
 y = torch.from_numpy(labels)
 
 model = nn.Sequential(nn.Linear(3, 16), nn.ReLU(), nn.Linear(16, 2))
@@ -22,7 +22,7 @@ optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
 
 for epoch in range(5):
     optimizer.zero_grad()
-    logits = model(x)  # expect: DG004
+    logits = model(x)
     loss = F.cross_entropy(logits, y)
     loss.backward()
     optimizer.step()

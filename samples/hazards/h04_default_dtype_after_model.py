@@ -12,7 +12,7 @@ def build_model():
 
 
 def make_data(n=200):
-    x = torch.randn(n, 8)
+    x = torch.randn(n, 8)  # expect: DG004
     y = (2.0 * x[:, 0] - x[:, 1] > 0).long()
     return x, y
 
@@ -25,7 +25,7 @@ optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
 loss_fn = nn.CrossEntropyLoss()
 for step in range(20):
     optimizer.zero_grad()
-    loss = loss_fn(model(x), y)  # expect: DG004
+    loss = loss_fn(model(x), y)
     loss.backward()
     optimizer.step()
 print(f"final loss {loss.item():.4f}")

@@ -22,7 +22,7 @@ rng = np.random.default_rng(42)
 X = rng.uniform(-1, 1, size=(500, 4))
 y = (X @ np.array([1.5, -2.0, 0.5, 3.0]) + 0.1 * rng.normal(size=500)).astype(np.float32)
 
-inputs = torch.from_numpy(X)
+inputs = torch.from_numpy(X)  # expect: DG004
 targets = torch.from_numpy(y).unsqueeze(1)
 
 model = Regressor(n_features=4)
@@ -31,7 +31,7 @@ criterion = nn.MSELoss()
 
 for epoch in range(10):
     optimizer.zero_grad()
-    preds = model(inputs)  # expect: DG004
+    preds = model(inputs)
     loss = criterion(preds, targets)
     loss.backward()
     optimizer.step()

@@ -27,7 +27,7 @@ def load_images(n=64):
     rng = np.random.default_rng(0)
     images = rng.integers(0, 256, size=(n, 3, 32, 32), dtype=np.uint8)
     labels = rng.integers(0, 10, size=n)
-    return torch.from_numpy(images), torch.from_numpy(labels)
+    return torch.from_numpy(images), torch.from_numpy(labels)  # expect: DG004
 
 
 images, labels = load_images()
@@ -37,7 +37,7 @@ optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
 
 for images_batch, labels_batch in loader:
     optimizer.zero_grad()
-    outputs = model(images_batch)  # expect: DG004
+    outputs = model(images_batch)
     loss = F.cross_entropy(outputs, labels_batch)
     loss.backward()
     optimizer.step()

@@ -13,7 +13,7 @@ features = rng.normal(size=(300, 10)).astype(np.float32)
 labels = rng.integers(0, 3, size=300).astype(np.float32)  # e.g. read from a float CSV column
 
 X = torch.tensor(features)
-y = torch.tensor(labels)
+y = torch.tensor(labels)  # expect: DG006
 
 model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 3))
 optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
@@ -21,6 +21,6 @@ optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
 for epoch in range(20):
     optimizer.zero_grad()
     logits = model(X)
-    loss = F.cross_entropy(logits, y)  # expect: DG006
+    loss = F.cross_entropy(logits, y)
     loss.backward()
     optimizer.step()

@@ -18,7 +18,7 @@ class SpamClassifier(nn.Module):
 
 def fake_bag_of_words(n=128, vocab=50):
     x = torch.rand(n, vocab)
-    y = (x[:, :5].sum(dim=1, keepdim=True) > 2.5).long()  # 0/1 labels as int64
+    y = (x[:, :5].sum(dim=1, keepdim=True) > 2.5).long()  # 0/1 labels as int64  # expect: DG007
     return x, y
 
 
@@ -30,6 +30,6 @@ optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
 for epoch in range(10):
     optimizer.zero_grad()
     probs = model(x)
-    loss = criterion(probs, y)  # expect: DG007
+    loss = criterion(probs, y)
     loss.backward()
     optimizer.step()

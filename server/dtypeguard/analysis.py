@@ -106,7 +106,10 @@ def apply_rules(events: Events, facts: Facts, index: LineIndex, text: str, tree:
 
 
 def _suppressed(finding: Finding, index: LineIndex) -> bool:
-    for line in {finding.span.line, finding.span.end_line}:
+    """A suppression comment on the finding's line, or on the line it says fails."""
+    lines = {finding.span.line, finding.span.end_line}
+    lines |= {r.span.line for r in finding.related if r.message.startswith("fails here")}
+    for line in lines:
         text = index.line_text(line)
         if "dtypeguard" not in text:
             continue

@@ -27,8 +27,8 @@ def project(tmp_path: Path) -> Path:
 def test_text_output_shows_location_code_message_and_source(project: Path) -> None:
     proc = run("check", str(project / "train.py"))
     assert proc.returncode == 1
-    assert f"{project / 'train.py'}:5:1: DG004 [error]" in proc.stdout
-    assert "nn.Linear(3, 1)(x)" in proc.stdout and "^^^^" in proc.stdout
+    assert f"{project / 'train.py'}:4:5: DG004 [error]" in proc.stdout  # where the fix goes
+    assert "x = torch.from_numpy(np.random.rand(4, 3))" in proc.stdout and "^^^^" in proc.stdout
     assert "Found 1 finding in 1 file" in proc.stdout
 
 
@@ -39,9 +39,9 @@ def test_the_source_line_shown_is_the_finding_line(tmp_path: Path, before: str, 
     path = tmp_path / "train.py"
     path.write_bytes((before + HAZARD).replace("\n", end).encode("utf-8"))
     proc = run("check", str(path))
-    line = 5 + before.count("\n")
-    assert f"train.py:{line}:1: DG004" in proc.stdout
-    assert f"{line:>4} | nn.Linear(3, 1)(x)" in proc.stdout, proc.stdout
+    line = 4 + before.count("\n")
+    assert f"train.py:{line}:5: DG004" in proc.stdout
+    assert f"{line:>4} | x = torch.from_numpy(np.random.rand(4, 3))" in proc.stdout, proc.stdout
 
 
 def test_clean_file_exits_zero(project: Path) -> None:
@@ -56,7 +56,7 @@ def test_json_format_has_the_documented_keys(project: Path) -> None:
     assert proc.returncode == 1 and len(items) == 1
     item = items[0]
     assert {"path", "line", "column", "end_line", "end_column", "code", "severity", "message"} <= item.keys()
-    assert (item["line"], item["column"], item["end_line"], item["end_column"]) == (5, 1, 5, 19)
+    assert (item["line"], item["column"], item["end_line"], item["end_column"]) == (4, 5, 4, 43)
     assert item["code"] == "DG004" and item["severity"] == "error"
 
 

@@ -30,14 +30,14 @@ def test_diff_prints_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFi
     before = path.read_bytes(), path.stat().st_mtime_ns
     assert main(["fix", "--diff", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "-inputs = torch.from_numpy(X)\n+inputs = torch.from_numpy(X).float()\n" in out
+    assert "-inputs = torch.from_numpy(X)  # expect: DG004\n+inputs = torch.from_numpy(X).float()  # expect: DG004\n" in out
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
 
 
 def test_fix_in_place_then_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = copy(tmp_path, "h06_numpy_float64_linear.py")
     assert main(["fix", str(path)]) == 0
-    assert "inputs = torch.from_numpy(X).float()\n" in path.read_text(encoding="utf-8")
+    assert "inputs = torch.from_numpy(X).float()  # expect: DG004\n" in path.read_text(encoding="utf-8")
     assert main(["check", str(path)]) == 0
     assert main(["fix", str(path)]) == 0  # idempotent
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temp files left

@@ -110,14 +110,14 @@ def test_fix_all_equals_fixes_one_by_one(src: str) -> None:
 
 
 def test_suppression_edit_adds_and_extends() -> None:
-    src = "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))\nmodel = nn.Linear(3, 1)\ny = model(x)   \n"
+    src = "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))   \nmodel = nn.Linear(3, 1)\ny = model(x)\n"
     finding = next(f for f in check_source(src).findings if f.code == "DG004")
     edit = suppression_edit(src, finding)
     once = apply_edits(src, [edit])
-    assert once.splitlines()[5] == "y = model(x)  # dtypeguard: ignore[DG004]"
+    assert once.splitlines()[3] == "x = torch.from_numpy(np.random.rand(8, 3))  # dtypeguard: ignore[DG004]"
     assert not [f for f in check_source(once).findings if f.code == "DG004"]
     other = once.replace("ignore[DG004]", "ignore[DG008]")
-    assert apply_edits(other, [suppression_edit(other, finding)]).splitlines()[5] == "y = model(x)  # dtypeguard: ignore[DG008, DG004]"
+    assert apply_edits(other, [suppression_edit(other, finding)]).splitlines()[3] == "x = torch.from_numpy(np.random.rand(8, 3))  # dtypeguard: ignore[DG008, DG004]"
     assert apply_edits(once, [suppression_edit(once, finding)]) == once
     crlf = src.replace("\n", "\r\n")
-    assert apply_edits(crlf, [suppression_edit(crlf, finding)]).split("\r\n")[5] == "y = model(x)  # dtypeguard: ignore[DG004]"
+    assert apply_edits(crlf, [suppression_edit(crlf, finding)]).split("\r\n")[3] == "x = torch.from_numpy(np.random.rand(8, 3))  # dtypeguard: ignore[DG004]"

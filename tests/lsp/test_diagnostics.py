@@ -42,14 +42,15 @@ async def test_sample_diagnostics(client: LanguageClient) -> None:
     diags = await wait_published(client, uri, 1)
     assert _key(diags) == _expected(text)
     dg004 = next(d for d in diags if d.code == "DG004")
-    assert dg004.range.start.line == 33  # `preds = model(inputs)  # expect: DG004`
+    assert dg004.range.start.line == 24  # `inputs = torch.from_numpy(X)  # expect: DG004`: the fix goes here
     assert dg004.source == "dtypeguard"
     assert dg004.severity == types.DiagnosticSeverity.Error
     assert dg004.code_description is not None and dg004.code_description.href == BY_CODE["DG004"].url
     assert "float64" in dg004.message
     related = dg004.related_information or []
     assert related, "the other end of the hazard is pointed at"
-    assert any(r.location.range.start.line == 21 for r in related)  # torch.from_numpy(X)
+    assert any(r.location.range.start.line == 33 and r.message.startswith("fails here") for r in related)  # model(inputs)
+    assert any(r.location.range.start.line == 21 for r in related)  # rng.uniform: where float64 comes from
     assert all(r.location.uri == uri for r in related)
 
 
@@ -67,12 +68,12 @@ async def test_close_clears(client: LanguageClient) -> None:
 
 async def test_unicode_columns_are_utf16(client: LanguageClient) -> None:
     await start(client)
-    text = H06.read_text().replace("    preds = model(inputs)", "    𝔭 = '😀'; preds = model(inputs)")
+    text = H06.read_text().replace("inputs = torch.from_numpy(X)", "𝔭 = '😀'; inputs = torch.from_numpy(X)")
     uri, _ = open_doc(client, FIXTURES / "unicode_h06.py", text)
     diags = await wait_published(client, uri, 1)
     dg004 = next(d for d in diags if d.code == "DG004")
     line = text.split("\n")[dg004.range.start.line]
-    col = line.index("model(inputs)")
+    col = line.index("torch.from_numpy(X)")
     # two astral characters before the call: each is two UTF-16 code units
     assert dg004.range.start.character == col + 2
 
@@ -280,7 +281,7 @@ async def test_typing_keystroke_by_keystroke_publishes_what_check_source_finds(c
         else:
             assert any(d.code == "DG000" for d in diags)
     assert check_source(current).parsed
-    assert ("DG004", 33, 12, 33, 57) in _key(diags)  # the new line is a hazard
+    assert ("DG004", 33, 18, 33, 56) in _key(diags)  # the new line is a hazard: at the float64 tensor it creates
 
 
 def _pos(text: str, offset: int) -> types.Position:

@@ -28,7 +28,7 @@ def test_neovim_diagnostics_hover_and_code_actions(tmp_path: Path) -> None:
     )
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output
-    assert "DIAG 33:12-33:25 sev=1 source=dtypeguard code=DG004" in output
+    assert "DIAG 24:9-24:28 sev=1 source=dtypeguard code=DG004" in output  # at torch.from_numpy(X), where the fix goes
     assert "HOVER " in output
     assert "ACTION Ignore DG004 on this line kind=quickfix" in output
     assert "APPLIED Convert where it is created" in output

@@ -31,16 +31,10 @@ class Script:
     roots: set[int] = field(default_factory=set)
     expect: set[str] = field(default_factory=set)
     findings: list[tuple[int, int, str, str]] = field(default_factory=list)  # line, end, code, severity
-    fix_lines: set[int] = field(default_factory=set)  # lines a finding's "fix here" information names
 
     @property
     def root_hit(self) -> bool:
         return any(start <= r <= end for start, end, _, _ in self.findings for r in self.roots)
-
-    @property
-    def fix_hit(self) -> bool:
-        """The root cause is the primary range, or named as "fix here" in a finding's related information."""
-        return self.root_hit or bool(self.roots & self.fix_lines)
 
     @property
     def code_hit(self) -> bool:
@@ -65,7 +59,6 @@ def analyse(scripts: list[Script]) -> None:
         text = script.path.read_text(encoding="utf-8")
         result = check_source(text, str(script.path))
         script.findings = [(f.span.line, f.span.end_line, f.code, f.severity.value) for f in result.findings]
-        script.fix_lines = {r.span.line for f in result.findings for r in f.related if r.message.startswith("fix here")}
 
 
 def score() -> dict[str, object]:
@@ -76,7 +69,6 @@ def score() -> dict[str, object]:
         "broken": len(marked),
         "root_hits": sum(s.root_hit for s in marked),
         "code_hits": sum(s.code_hit for s in marked),
-        "fix_hits": sum(s.fix_hit for s in marked),
         "any_line_hits": sum(bool(s.findings) for s in marked),
         "correct": len(correct),
         "false_alarms": sorted(f"{s.path.name}:{f[0]}:{f[2]}" for s in correct for f in s.findings),
@@ -85,7 +77,7 @@ def score() -> dict[str, object]:
         "misses": sorted(
             f"{s.path.name} root={sorted(s.roots)} expect={','.join(sorted(s.expect))} got={[(f[0], f[2]) for f in s.findings]}"
             for s in marked
-            if not s.fix_hit
+            if not s.root_hit
         ),
     }
 
@@ -103,7 +95,6 @@ def main() -> int:
     print(
         f"root-cause recall {result['root_hits']}/{result['broken']} ({result['root_hits'] / n:.2f}), "  # type: ignore[operator]
         f"with the expected code {result['code_hits']}/{result['broken']}, "
-        f"root cause primary or named 'fix here' {result['fix_hits']}/{result['broken']}, "
         f"any line {result['any_line_hits']}/{result['broken']} ({result['any_line_hits'] / n:.2f}); "  # type: ignore[operator]
         f"false alarms: {len(result['false_alarms'])} on {result['correct']} correct scripts, "  # type: ignore[arg-type]
         f"{len(result['repo_false_alarms'])} on {result['repo_fp']} repo reductions"  # type: ignore[arg-type]

@@ -130,5 +130,5 @@ def test_crlf_bom_and_mode_survive_and_nothing_else_changes(tmp_path: Path, caps
     new_lines = data.split(b"\r\n")
     assert len(old_lines) == len(new_lines)
     changed = [(a, b) for a, b in zip(old_lines, new_lines, strict=True) if a != b]
-    assert changed == [(b"inputs = torch.from_numpy(X)", FIXED_LINE.encode())]
+    assert changed == [(b"inputs = torch.from_numpy(X)  # expect: DG004", (FIXED_LINE + "  # expect: DG004").encode())]
     capsys.readouterr()

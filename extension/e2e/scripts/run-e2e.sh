@@ -119,7 +119,7 @@ run_vsix() {
   XDG_CONFIG_HOME=$RUN/xdg-config XDG_DATA_HOME=$RUN/xdg-data "$CS" --config "$RUN/config.yaml" \
     --user-data-dir "$RUN/user-data" --extensions-dir "$RUN/extensions" --install-extension "$VSIX" 2>&1 | tail -1
   start_code_server yes || { RESULT[$name]=FAIL; TIME[$name]=$((SECONDS - t0)); return; }
-  PORT=$PORT FOLDER=$RUN/ws FILE=h06_numpy_float64_linear.py EXPECT=DG004 LINE_TEXT='preds = model(inputs)' OUTDIR=$RUN node "$DRIVER/ui-vsix.js"
+  PORT=$PORT FOLDER=$RUN/ws FILE=h06_numpy_float64_linear.py EXPECT=DG004 LINE_TEXT='inputs = torch.from_numpy(X)' OUTDIR=$RUN node "$DRIVER/ui-vsix.js"
   rc=$?
   ((rc == 0)) || show_logs "$name"
   stop_code_server

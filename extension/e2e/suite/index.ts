@@ -155,20 +155,26 @@ function trustedTests(config: E2EConfig): TestCase[] {
       },
     },
     {
-      name: 'diagnostics: h06 reports DG004 at the forward call model(inputs)',
+      name: 'diagnostics: h06 reports DG004 where the fix goes, torch.from_numpy(X), naming the failing forward call',
       fn: async () => {
         const doc = await open(H06);
         const diags = await dgDiagnostics(doc.uri, 'DG004');
         log(`h06 diagnostics ${describeDiags(vscode.languages.getDiagnostics(doc.uri))}`);
+        const creation = lineOf(doc, 'inputs = torch.from_numpy(X)');
         const forward = lineOf(doc, 'preds = model(inputs)');
-        assert.ok(diags.some((d) => d.range.start.line === forward), `no DG004 on line ${forward + 1}`);
+        const at = diags.find((d) => d.range.start.line === creation);
+        assert.ok(at, `no DG004 on line ${creation + 1}`);
+        assert.ok(
+          (at.relatedInformation ?? []).some((r) => r.location.range.start.line === forward && /fails here/.test(r.message)),
+          `DG004 does not point at the failing forward call on line ${forward + 1}`,
+        );
         for (const d of vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source !== VERIFY_SOURCE)) {
           assert.match(codeOf(d), /^DG\d{3}$/, 'every static finding carries a DGxxx code');
         }
       },
     },
     {
-      name: 'hover: the DG004 forward call explains the dtype state behind it',
+      name: 'hover: the DG004 root cause explains the dtype state behind it',
       fn: async () => {
         const doc = await open(H06);
         const [diag] = await dgDiagnostics(doc.uri, 'DG004');
@@ -264,9 +270,9 @@ function trustedTests(config: E2EConfig): TestCase[] {
         }
         await waitFor('the fix to land in the document', () =>
           doc.lineAt(creation).text.includes('.float()') || undefined, 10000);
-        assert.equal(doc.lineAt(creation).text.trim(), 'inputs = torch.from_numpy(X).float()');
+        assert.equal(doc.lineAt(creation).text.trim(), 'inputs = torch.from_numpy(X).float()  # expect: DG004');
         // The rest of the file is untouched, and the finding goes away once re-analysed.
-        assert.equal(doc.lineAt(lineOf(doc, 'preds = model(inputs)')).text.trim(), 'preds = model(inputs)  # expect: DG004');
+        assert.equal(doc.lineAt(lineOf(doc, 'preds = model(inputs)')).text.trim(), 'preds = model(inputs)');
         await waitFor('DG004 to disappear after the fix', () =>
           vscode.languages.getDiagnostics(doc.uri).every((d) => codeOf(d) !== 'DG004') || undefined, 20000);
         await vscode.commands.executeCommand('workbench.action.files.revert');
@@ -282,7 +288,7 @@ function trustedTests(config: E2EConfig): TestCase[] {
         log(`fixAll result ${String(JSON.stringify(result)).slice(0, 200)}`);
         await waitFor('fix all to edit the document', () =>
           doc.lineAt(creation).text.includes('.float()') || undefined, 20000);
-        assert.equal(doc.lineAt(creation).text.trim(), 'inputs = torch.from_numpy(X).float()');
+        assert.equal(doc.lineAt(creation).text.trim(), 'inputs = torch.from_numpy(X).float()  # expect: DG004');
         await vscode.window.showTextDocument(doc);
         await vscode.commands.executeCommand('workbench.action.files.revert');
         assert.equal(doc.isDirty, false);
@@ -303,7 +309,7 @@ function trustedTests(config: E2EConfig): TestCase[] {
         }
         const found = await waitFor('DG004 on the typed line', () =>
           vscode.languages.getDiagnostics(doc.uri).find((d) => codeOf(d) === 'DG004' && d.range.start.line === at), 20000);
-        assert.equal(doc.getText(found.range), 'model(torch.zeros(4, 4, dtype=torch.float64))');
+        assert.equal(doc.getText(found.range), 'torch.zeros(4, 4, dtype=torch.float64)');
         await vscode.commands.executeCommand('workbench.action.files.revert');
         await waitFor('DG004 to go with the revert', () =>
           (vscode.languages.getDiagnostics(doc.uri).every((d) => codeOf(d) !== 'DG004') ? true : undefined), 20000);

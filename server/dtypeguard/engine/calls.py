@@ -540,11 +540,13 @@ class CallsMixin:
         if parts[:3] == ["torch", "utils", "data"] or (len(parts) == 2 and last in ("TensorDataset", "DataLoader")):
             return self.call_data(last, args, kwargs, node, state)
         if last == "load" and len(parts) == 2:
-            self.events.loads.append(TorchLoad(span, self.tick(), frozenset(k for k in kwargs), kwargs.get("weights_only"), span))
+            path = _path_text(node, 0, "f")
+            self.events.loads.append(TorchLoad(span, self.tick(), frozenset(k for k in kwargs), kwargs.get("weights_only"), span, path, _has_splat(node)))
             return None
         if last == "save" and len(parts) == 2:
             what = self.pickled_what(arg0, state)
-            self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what))
+            saved = self.saved_device(arg0 if args else kwargs.get("obj"), state)
+            self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved))
             return None
         if last == "autocast":
             return self.autocast_ctx(parts, args, kwargs)
@@ -554,6 +556,23 @@ class CallsMixin:
         if last == "GradScaler":
             return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
         return self.call_tensor_function(name, parts, last, args, kwargs, node, state)
+
+    def saved_device(self, value: Value | None, state: State, depth: int = 0) -> str | None:
+        """The one device every tensor in a saved object lives on (None: unknown or mixed)."""
+        if depth > 4:
+            return None
+        if isinstance(value, Tensor) and value.kind == "tensor":
+            return value.device if value.device in ("cpu", "cuda", "mps", "auto") else None
+        if isinstance(value, Ref):
+            obj = state.heap.get(value.oid)
+            return obj.device if isinstance(obj, ModuleObj) else None
+        items: tuple[object, ...] = ()
+        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
+            items = value.value[2]
+        elif isinstance(value, TupleV):
+            items = value.items
+        devices = {self.saved_device(i if isinstance(i, Value) else None, state, depth + 1) for i in items}
+        return devices.pop() if len(devices) == 1 else None
 
     def pickled_what(self, value: Value | None, state: State, depth: int = 0) -> str:
         """What in a `torch.save`d object the weights-only unpickler will refuse ("" if nothing known)."""
@@ -686,7 +705,7 @@ class CallsMixin:
         layered = [c for c in children if c.first_layer not in ("", "passthrough")]
         dtypes = {c.dtype for c in layered}
         devices = {c.device for c in layered}
-        first = layered[0] if layered and cls == "Sequential" else None
+        first = _first_stage(items, state) if cls == "Sequential" else None
         obj = ModuleObj(
             f"torch.nn.{cls}",
             origin,
@@ -1233,6 +1252,30 @@ def _batch_origin(origin: Origin | None) -> Origin | None:
     if origin is None:
         return None
     return Origin(origin.span, f"{BATCH_WHY} (from the data created here)")
+
+
+def _first_stage(items: list[Value | None], state: State) -> ModuleObj | None:
+    """What a Sequential's input meets first: the first child that is not a parameter-free
+    passthrough. A user module there (a positional embedding) may convert the input, so it,
+    not the first Linear behind it, says what the input may be; an unknown child says nothing."""
+    for item in items:
+        child = state.heap.get(item.oid) if isinstance(item, Ref) else None
+        if not isinstance(child, ModuleObj):
+            return None
+        if child.first_layer == "passthrough":
+            continue
+        return child if child.first_layer else None
+    return None
+
+
+def _path_text(node: ast.Call, position: int, keyword: str) -> str:
+    """The file argument of `torch.save`/`torch.load` as written, to match a load to a save."""
+    if len(node.args) > position and not isinstance(node.args[position], ast.Starred):
+        return ast.unparse(node.args[position])
+    for kw in node.keywords:
+        if kw.arg == keyword:
+            return ast.unparse(kw.value)
+    return ""
 
 
 def _has_splat(node: ast.Call) -> bool:

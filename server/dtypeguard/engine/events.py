@@ -113,6 +113,8 @@ class TorchLoad:
     keywords: frozenset[str]
     weights_only: Value | None
     call_end: Span  # where a keyword can be inserted (the closing paren)
+    path: str = ""  # the file argument as written
+    splat: bool = False  # `torch.load(path, **kwargs)`: its keywords cannot be read
 
 
 @quick_init
@@ -122,6 +124,8 @@ class TorchSave:
     time: int
     saves_module: bool
     saves_pickled: str  # "" or what non-weights object is saved (a whole module, Namespace...)
+    path: str = ""  # the file argument as written
+    device: str | None = None  # where every tensor saved lives, when known
 
 
 @dataclass

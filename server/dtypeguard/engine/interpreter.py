@@ -11,7 +11,9 @@ only appears on the second iteration (a cast after the first `step()`) is seen.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from dtypeguard.engine.calls import CallsMixin
 from dtypeguard.engine.events import Events, Facts, ValueFact
@@ -213,9 +215,14 @@ class Interpreter(ResumeMixin, CallsMixin):
     def exec_if(self, stmt: ast.If, state: State) -> State:
         if is_main_guard(stmt.test):
             return self.exec_block(stmt.body, state)
-        self.eval(stmt.test, state)
+        test = self.eval(stmt.test, state)
+        if isinstance(test, Const) and isinstance(test.value, bool):
+            return self.exec_block(stmt.body if test.value else stmt.orelse, state)  # known: one branch runs
+        device_test = _compares_to_device_name(stmt.test)
         then = self.exec_block(stmt.body, state.copy())
-        other = self.exec_block(stmt.orelse, state.copy()) if stmt.orelse else state
+        other = self.exec_block(stmt.orelse, state.copy()) if stmt.orelse else state.copy() if device_test else state
+        if device_test:
+            _blur_devices(then, other)
         return join_states(then, other)
 
     def exec_for(self, stmt: ast.For | ast.AsyncFor, state: State) -> State:
@@ -420,6 +427,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             first = values[0]
             if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray"):
                 return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin)
+            if isinstance(node, ast.Compare):
+                return _fold_compare(node.ops, values)
             return None
         if isinstance(node, ast.Lambda):
             return Func(node, "<lambda>")
@@ -593,6 +602,73 @@ class Interpreter(ResumeMixin, CallsMixin):
 
 
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map"})
+
+
+_DEVICE_NAMES = frozenset({"cpu", "cuda", "mps", "xpu"})
+
+
+def _plain(value: Value | None) -> object:
+    """A value a comparison can be decided on, or `_UNKNOWN`."""
+    if isinstance(value, Device):
+        return value.name if value.name in _DEVICE_NAMES else _UNKNOWN
+    if isinstance(value, Const) and (value.value is None or type(value.value) in (str, int, float, bool)):
+        return value.value
+    if isinstance(value, TupleV):
+        items = tuple(_plain(v) for v in value.items)
+        return _UNKNOWN if _UNKNOWN in items else items
+    return _UNKNOWN
+
+
+_UNKNOWN = object()
+_COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b, ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+}
+
+
+def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | None:
+    """`device != "cpu"` with `device` known to be "cpu": a known truth prunes a branch that
+    cannot run. Only equality and membership of plain constants; anything else is unknown."""
+    plain = [_plain(v) for v in values]
+    if _UNKNOWN in plain:
+        return None
+    for op, a, b in zip(ops, plain, plain[1:], strict=False):
+        decide = _COMPARE.get(type(op))
+        if decide is None or (isinstance(op, (ast.Is, ast.IsNot)) and None not in (a, b)):
+            return None
+        try:
+            if not decide(a, b):
+                return Const(False)
+        except TypeError:
+            return None
+    return Const(True)
+
+
+def _compares_to_device_name(test: ast.expr) -> bool:
+    """`if device != "cpu":` / `if dev not in ["cpu"]:`: the branch depends on the device."""
+    if not isinstance(test, ast.Compare):
+        return False
+    for part in [test.left, *test.comparators]:
+        items = part.elts if isinstance(part, (ast.List, ast.Tuple, ast.Set)) else [part]
+        if any(isinstance(i, ast.Constant) and isinstance(i.value, str) and i.value.split(":")[0] in _DEVICE_NAMES for i in items):
+            return True
+    return False
+
+
+def _blur_devices(a: State, b: State) -> None:
+    """After a branch on an unknown device test, a tensor moved in one branch only has an
+    unknown device (not "cuda when available"): the test usually follows the model's device."""
+    pairs: list[tuple[dict[object, Value | None], dict[object, Value | None]]] = []
+    if a.locals is not None and b.locals is not None:
+        pairs.append((a.locals, b.locals))  # type: ignore[arg-type]
+    pairs.append((a.globals.vars, b.globals.vars))
+    for va, vb in pairs:
+        for key in va.keys() | vb.keys():
+            x = va.get(key) if key in va else (b.lookup(key) if isinstance(key, str) else None)
+            y = vb.get(key) if key in vb else (a.lookup(key) if isinstance(key, str) else None)
+            if isinstance(x, Tensor) and isinstance(y, Tensor) and x.device != y.device:
+                va[key] = replace(x, device=None, dev_origin=None)
+                vb[key] = replace(y, device=None, dev_origin=None)
 
 
 def _number_kind(value: Value | None) -> str:

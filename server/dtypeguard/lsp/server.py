@@ -481,11 +481,14 @@ def build_server() -> DtypeguardServer:
         out: list[str] = []
         seen: set[str] = set()
         for finding in analysis.result.findings:
-            if not finding.span.contains(line, col) or finding.code in seen:
+            fails = any(r.message.startswith("fails here") and r.span.contains(line, col) for r in finding.related)
+            if not (finding.span.contains(line, col) or fails) or finding.code in seen:
                 continue
             seen.add(finding.code)
             rule = BY_CODE.get(finding.code)
             text = f"**{finding.code}**"
+            if fails and not finding.span.contains(line, col):
+                text = f"This line fails because of line {finding.span.line}: {finding.message}.\n\n{text}"
             if rule is not None:
                 text += f" ({rule.name}): {rule.explanation}"
                 if rule.url:

@@ -140,7 +140,3 @@ def fails_here(span: Span, words: str) -> Related:
     """The related information at the line that will fail."""
     return Related(span, f"fails here: {words}")
 
-
-def fix_here(span: Span, what: str) -> Related:
-    """The related information at the root cause: where the fix goes."""
-    return Related(span, f"fix here ({what})")

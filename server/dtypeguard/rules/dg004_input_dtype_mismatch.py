@@ -16,7 +16,7 @@ from dtypeguard.rules.base import (
     convert_fix,
     dtype_root,
     dtype_words,
-    fix_here,
+    fails_here,
     tensor,
 )
 
@@ -56,26 +56,38 @@ def check(ctx: Context) -> Iterator[Finding]:
         use = fw.arg_spans[0] if fw.arg_spans else None
         why = f"matches the model's {module.dtype}"
         fixes = convert_fix(ctx, x, use, module.dtype, why)
+        line = fw.span.line
+        model_side = module.dtype != "float32" and x.dtype == "float32"
+        if model_side:
+            model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
+            root = model_root or fw.span
+        else:
+            root = dtype_root(x, fw.span)
         if uint8_image:
+            error = expected_error("conv", "uint8", module.dtype)
             message = (
-                f"uint8 images reach a {module.dtype} convolution: the forward pass fails with "
-                f"\"{expected_error('conv', 'uint8', module.dtype)}\"; convert with `.float() / 255`"
+                f"uint8 images reach a {module.dtype} convolution: the forward pass at line {line} fails with "
+                f"\"{error}\"; convert with `.float() / 255`"
             )
             fixes = []
         else:
-            message = (
-                f"input is {dtype_words(x.dtype)} but the model's parameters are {dtype_words(module.dtype)}: "
-                f"the forward pass fails with \"{expected_error(module.first_layer, x.dtype, module.dtype)}\""
-            )
-        model_side = module.dtype != "float32" and x.dtype == "float32"
-        model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
-        root = (model_root or fw.span) if model_side else dtype_root(x, fw.span)
+            error = expected_error(module.first_layer, x.dtype, module.dtype)
+            if model_side:
+                message = (
+                    f"the model's parameters become {dtype_words(module.dtype)} here but its input is {dtype_words(x.dtype)}: "
+                    f"the forward pass at line {line} fails with \"{error}\""
+                )
+            else:
+                message = (
+                    f"this input is {dtype_words(x.dtype)} but the model's parameters are {dtype_words(module.dtype)}: "
+                    f"the forward pass at line {line} fails with \"{error}\""
+                )
         if root in seen or (fw.nested and root == fw.span):
             continue  # reported already, or an inner layer of a forward reported at its call
         seen.add(root)
         if root != fw.span:
-            related.insert(0, fix_here(root, "the model's cast" if model_side else "where the input gets its dtype"))
-        yield RULE.finding(message, fw.span, related=related, fixes=fixes)
+            related.insert(0, fails_here(fw.span, error))
+        yield RULE.finding(message, root, related=related, fixes=fixes)
 
 
 RULE = Rule(
@@ -97,10 +109,10 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))\nmodel = nn.Linear(3, 1)\ny = model(x)  # <-\n",
-            "import numpy as onp\nimport torch as T\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\ndef make_data():\n    X = onp.random.randn(64, 10)\n    y = onp.random.randn(64, 1)\n    return T.tensor(X), T.tensor(y)\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(10, 1)\n\n    def forward(self, x):\n        return self.fc(x)\n\ndef train():\n    X, y = make_data()\n    loader = DataLoader(TensorDataset(X, y), batch_size=8, shuffle=True)\n    net = Net()\n    for xb, yb in loader:\n        out = net(xb)  # <-\n\nif __name__ == '__main__':\n    train()\n",
-            "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1).double()\nx = torch.randn(4, 3)\nmodel(x)  # <-\n",
-            "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)\nconv(img)  # <-\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))  # <-\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
+            "import numpy as onp\nimport torch as T\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\ndef make_data():\n    X = onp.random.randn(64, 10)\n    y = onp.random.randn(64, 1)\n    return T.tensor(X), T.tensor(y)  # <-\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(10, 1)\n\n    def forward(self, x):\n        return self.fc(x)\n\ndef train():\n    X, y = make_data()\n    loader = DataLoader(TensorDataset(X, y), batch_size=8, shuffle=True)\n    net = Net()\n    for xb, yb in loader:\n        out = net(xb)\n\nif __name__ == '__main__':\n    train()\n",
+            "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1).double()  # <-\nx = torch.randn(4, 3)\nmodel(x)\n",
+            "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)  # <-\nconv(img)\n",
         ],
         good=[
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3)).float()\nmodel = nn.Linear(3, 1)\ny = model(x)\n",

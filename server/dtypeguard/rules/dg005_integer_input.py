@@ -12,7 +12,7 @@ from dtypeguard.rules.base import (
     convert_fix,
     dtype_root,
     dtype_words,
-    fix_here,
+    fails_here,
     tensor,
 )
 
@@ -30,27 +30,30 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         use = fw.arg_spans[0] if fw.arg_spans else None
         related = [Related(x.origin.span, f"the input becomes {x.dtype} here: {x.origin.why}")] if x.origin else []
-        root = dtype_root(x, fw.span)
-        if root in seen or (fw.nested and root == fw.span):
-            continue
-        seen.add(root)
-        if root != fw.span:
-            related.insert(0, fix_here(root, "where the input gets its dtype"))
         if module.input_kind == "float" and is_int(x.dtype) and not (x.dtype == "uint8" and module.first_layer == "conv") and is_float(module.dtype):
             want = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}[module.dtype]
+            error = f"mat1 and mat2 must have the same dtype, but got {_NAMES.get(x.dtype, x.dtype)} and {want}"
+            root = dtype_root(x, fw.span)
+            if root in seen or (fw.nested and root == fw.span):
+                continue
+            seen.add(root)
             yield RULE.finding(
-                f"integer input ({dtype_words(x.dtype)}) reaches a {module.dtype} layer: the forward pass fails with "
-                f"\"mat1 and mat2 must have the same dtype, but got {_NAMES.get(x.dtype, x.dtype)} and {want}\"",
-                fw.span,
-                related=related,
+                f"integer input ({dtype_words(x.dtype)}) reaches a {module.dtype} layer: the forward pass at line {fw.span.line} fails with "
+                f"\"{error}\"",
+                root,
+                related=[fails_here(fw.span, error), *related] if root != fw.span else related,
                 fixes=convert_fix(ctx, x, use, module.dtype, "features must be floating point"),
             )
         elif module.input_kind == "index" and is_float(x.dtype):
+            error = "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int"
+            root = dtype_root(x, fw.span)
+            if root in seen or (fw.nested and root == fw.span):
+                continue
+            seen.add(root)
             yield RULE.finding(
-                f"an Embedding needs integer indices but gets {dtype_words(x.dtype)}: \"Expected tensor for argument #1 "
-                "'indices' to have one of the following scalar types: Long, Int\"",
-                fw.span,
-                related=related,
+                f"an Embedding needs integer indices but gets {dtype_words(x.dtype)}: the forward pass at line {fw.span.line} fails with \"{error}\"",
+                root,
+                related=[fails_here(fw.span, error), *related] if root != fw.span else related,
                 fixes=convert_fix(ctx, x, use, "int64", "embedding indices must be integers"),
             )
 
@@ -70,11 +73,12 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]])\nnn.Linear(3, 1)(x)  # <-\n",
-            "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nidx = torch.rand(5) * 10\nemb(idx)  # <-\n",
+            "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]])  # <-\nnn.Linear(3, 1)(x)\n",
+            "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nidx = torch.rand(5) * 10  # <-\nemb(idx)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nlabels = np.random.randint(0, 5, size=(8, 4))\nlayer = nn.Linear(4, 2)\nlayer(torch.from_numpy(labels))  # <-\n",
         ],
         good=[
+            "import math\nimport torch\nfrom torch import nn\nclass PosEmb(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n        self.dim = dim\n    def forward(self, t):\n        freqs = torch.exp(torch.arange(self.dim // 2) * -math.log(10000.0))\n        emb = t[:, None] * freqs[None, :]\n        return torch.cat((emb.sin(), emb.cos()), dim=-1)\ntime_mlp = nn.Sequential(PosEmb(16), nn.Linear(16, 64), nn.GELU())\nt = torch.randint(0, 1000, (4,)).long()\ntime_mlp(t)\n",
             "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]]).float()\nnn.Linear(3, 1)(x)\n",
             "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nemb(torch.randint(0, 10, (5,)))\n",
             "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Embedding(10, 4), nn.Flatten(), nn.Linear(8, 1))\nmodel(torch.tensor([[1, 2]]))\n",

@@ -12,7 +12,7 @@ from dtypeguard.rules.base import (
     convert_fix,
     dtype_root,
     dtype_words,
-    fix_here,
+    fails_here,
     tensor,
 )
 
@@ -40,13 +40,12 @@ def check(ctx: Context) -> Iterator[Finding]:
             if not _looks_like_labels(target):
                 continue
         related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
-        if dtype_root(target, loss.span) != loss.span:
-            related.insert(0, fix_here(dtype_root(target, loss.span), "where the target gets its dtype"))
+        error = f"expected target dtype to be Long or Byte, but got {_WORD.get(target.dtype, target.dtype)}"
+        root = dtype_root(target, loss.span)
         yield RULE.finding(
-            f"class-index targets are {dtype_words(target.dtype)}: {loss.name} fails with "
-            f"\"expected target dtype to be Long or Byte, but got {_WORD.get(target.dtype, target.dtype)}\"",
-            loss.span,
-            related=related,
+            f"class-index targets are {dtype_words(target.dtype)}: {loss.name} at line {loss.span.line} fails with \"{error}\"",
+            root,
+            related=[fails_here(loss.span, error), *related] if root != loss.span else related,
             fixes=convert_fix(ctx, target, loss.target_span, "int64", "class indices must be int64"),
         )
 
@@ -71,9 +70,9 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(4, 3)\nlabels = torch.tensor([0, 1, 2, 1], dtype=torch.int32)\nF.cross_entropy(logits, labels)  # <-\n",
+            "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(4, 3)\nlabels = torch.tensor([0, 1, 2, 1], dtype=torch.int32)  # <-\nF.cross_entropy(logits, labels)\n",
             "import torch\nimport torch.nn.functional as F\nfrom torch.utils.data import Dataset\n\nclass Digits(Dataset):\n    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return torch.randn(3), int(i % 2)\n\nmodel = torch.nn.Linear(3, 2)\nfor x, y in Digits():\n    loss = F.cross_entropy(model(x), y)  # <-\n",
-            "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()\nloss = crit(model(torch.randn(8, 5)), y)  # <-\n",
+            "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()  # <-\nloss = crit(model(torch.randn(8, 5)), y)\n",
         ],
         good=[
             "import torch\nimport torch.nn.functional as F\nF.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]))\n",

@@ -12,7 +12,7 @@ from dtypeguard.rules.base import (
     convert_fix,
     dtype_root,
     dtype_words,
-    fix_here,
+    fails_here,
     tensor,
 )
 
@@ -37,13 +37,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         if not bad:
             continue
         related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
-        if dtype_root(target, loss.span) != loss.span:
-            related.insert(0, fix_here(dtype_root(target, loss.span), "where the target gets its dtype"))
         want = out_dtype if out_dtype and out_dtype.startswith(("float", "bfloat")) else "float32"
+        root = dtype_root(target, loss.span)
         yield RULE.finding(
-            f"{loss.name} targets are {dtype_words(target.dtype)}: it fails with \"{error}\"",
-            loss.span,
-            related=related,
+            f"{loss.name} targets are {dtype_words(target.dtype)}: the loss at line {loss.span.line} fails with \"{error}\"",
+            root,
+            related=[fails_here(loss.span, error), *related] if root != loss.span else related,
             fixes=convert_fix(ctx, target, loss.target_span, want, "BCE targets must match the predictions' float dtype"),
         )
 
@@ -64,8 +63,8 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\ny = torch.randint(0, 2, (8, 1))\nnn.BCELoss()(model(torch.randn(8, 4)), y)  # <-\n",
-            "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(8, 1)\ntarget = torch.tensor([[1], [0], [1], [0], [1], [0], [1], [0]])\nF.binary_cross_entropy_with_logits(logits, target)  # <-\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\ny = torch.randint(0, 2, (8, 1))  # <-\nnn.BCELoss()(model(torch.randn(8, 4)), y)\n",
+            "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(8, 1)\ntarget = torch.tensor([[1], [0], [1], [0], [1], [0], [1], [0]])  # <-\nF.binary_cross_entropy_with_logits(logits, target)\n",
         ],
         good=[
             "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\ny = torch.randint(0, 2, (8, 1)).float()\nnn.BCELoss()(model(torch.randn(8, 4)), y)\n",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_root, fix_here, tensor
+from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_root, tensor
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -20,13 +20,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         if target is None or output is None or output.dtype != "float32" or target.dtype != "float64":
             continue
         related = [Related(target.origin.span, f"the target becomes float64 here: {target.origin.why}")] if target.origin else []
-        if dtype_root(target, loss.span) != loss.span:
-            related.insert(0, fix_here(dtype_root(target, loss.span), "where the target gets its dtype"))
+        root = dtype_root(target, loss.span)
         yield RULE.finding(
-            f"float64 target with float32 predictions: {loss.name} silently computes in float64 "
+            f"this target is float64 while the predictions are float32: {loss.name} at line {loss.span.line} silently computes in float64 "
             "(no error in current PyTorch, but the data pipeline is producing float64)",
-            loss.span,
-            related=related,
+            root,
+            related=[Related(loss.span, "the loss is computed in float64 here"), *related] if root != loss.span else related,
             fixes=convert_fix(ctx, target, loss.target_span, "float32", "matches the predictions"),
         )
 
@@ -47,7 +46,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1))\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)  # <-\n",
+            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1))  # <-\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)\n",
         ],
         good=[
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1)).float()\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)\n",

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, tensor
+from dtypeguard.engine.events import Forward
+from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
+from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
+from dtypeguard.rules.base import Context, Rule, device_root, fails_here, tensor
 
 
 def _mismatch(model: str | None, data: str | None) -> bool:
@@ -14,33 +16,59 @@ def _mismatch(model: str | None, data: str | None) -> bool:
     return {model, data} in ({"cuda", "cpu"}, {"auto", "cpu"})
 
 
+def _tensors(inputs: tuple[Value | None, ...]) -> list[tuple[int, Tensor]]:
+    """Each tensor argument with its position; a tuple argument (an RNN's `(h0, c0)`) too."""
+    out: list[tuple[int, Tensor]] = []
+    for i, value in enumerate(inputs):
+        items = value.items if isinstance(value, TupleV) else (value,)
+        out += [(i, t) for t in (tensor(item) for item in items) if t is not None]
+    return out
+
+
 def check(ctx: Context) -> Iterator[Finding]:
+    seen: set[Span] = set()
     for fw in ctx.events.forwards:
         module = fw.module
-        if fw.nested or not fw.inputs or module.dtype is None:
+        if not fw.inputs or module.dtype is None:
             continue
-        x = tensor(fw.inputs[0])
-        if x is None or not _mismatch(module.device, x.device):
-            continue
-        maybe = "auto" in (module.device, x.device)
-        where_model = "on the GPU when CUDA is available" if module.device == "auto" else f"on {module.device}"
-        where_data = "on the GPU when CUDA is available" if x.device == "auto" else f"on {x.device}"
-        message = (
-            f"the model is {where_model} but this input stays {where_data}: the forward pass fails with "
-            "\"Expected all tensors to be on the same device\""
-        )
-        related = []
-        if module.device_origin is not None:
-            related.append(Related(module.device_origin.span, f"the model's device: {module.device_origin.why}"))
-        if x.dev_origin is not None:
-            related.append(Related(x.dev_origin.span, f"the input's device: {x.dev_origin.why}"))
-        fixes = []
-        device_expr = module.device_expr if module.device in ("cuda", "auto") else '"cpu"'
-        use = fw.arg_spans[0] if fw.arg_spans else None
-        if device_expr and use is not None:
-            fixes.append(FixSpec("to_device", f"Move the input to the model's device: `.to({device_expr})`", use, True, (("device", device_expr),)))
-        yield RULE.finding(message, fw.span, related=related, fixes=fixes, severity=Severity.WARNING if maybe else Severity.ERROR)
+        for position, x in _tensors(fw.inputs):
+            if not _mismatch(module.device, x.device):
+                continue
+            if fw.nested and position == 0 and x.dev_origin is None:
+                continue  # the outer call's input, reported there
+            model_side = x.device in ("cuda", "auto") and module.device == "cpu"
+            if model_side:
+                moved = module.device_origin is not None and "default device" not in module.device_origin.why
+                root = module.device_origin.span if moved and module.device_origin else module.origin.span
+            else:
+                root = device_root(x, fw.span)
+            if root in seen:
+                continue
+            seen.add(root)
+            yield _forward_finding(ctx, fw, module, x, position, root)
     yield from _loss_targets(ctx)
+
+
+def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, position: int, root: Span) -> Finding:
+    maybe = "auto" in (module.device, x.device)
+    where_model = "on the GPU when CUDA is available" if module.device == "auto" else f"on {module.device}"
+    where_data = "on the GPU when CUDA is available" if x.device == "auto" else f"on {x.device}"
+    what = "this input" if position == 0 else "this tensor argument"
+    message = (
+        f"the model is {where_model} but {what} stays {where_data}: the forward pass at line {fw.span.line} fails with "
+        "\"Expected all tensors to be on the same device\""
+    )
+    related = [fails_here(fw.span, "Expected all tensors to be on the same device")] if root != fw.span else []
+    if module.device_origin is not None:
+        related.append(Related(module.device_origin.span, f"the model's device: {module.device_origin.why}"))
+    if x.dev_origin is not None:
+        related.append(Related(x.dev_origin.span, f"the input's device: {x.dev_origin.why}"))
+    fixes = []
+    device_expr = module.device_expr if module.device in ("cuda", "auto") else '"cpu"'
+    use = fw.arg_spans[position] if len(fw.arg_spans) > position and position == 0 else None
+    if device_expr and use is not None:
+        fixes.append(FixSpec("to_device", f"Move the input to the model's device: `.to({device_expr})`", use, True, (("device", device_expr),)))
+    return RULE.finding(message, root, related=related, fixes=fixes, severity=Severity.WARNING if maybe else Severity.ERROR)
 
 
 def _loss_targets(ctx: Context) -> Iterator[Finding]:
@@ -53,14 +81,17 @@ def _loss_targets(ctx: Context) -> Iterator[Finding]:
         where_out = "on the GPU when CUDA is available" if out.device == "auto" else f"on {out.device}"
         where_target = "on the GPU when CUDA is available" if target.device == "auto" else f"on {target.device}"
         related = [Related(target.dev_origin.span, f"the target's device: {target.dev_origin.why}")] if target.dev_origin else []
+        root = device_root(target, loss.span)
+        if root != loss.span:
+            related.insert(0, fails_here(loss.span, "Expected all tensors to be on the same device"))
         fixes = []
         device_expr = _device_expr_of(ctx, out)
         if device_expr and loss.target_span is not None:
             fixes.append(FixSpec("to_device", f"Move the target to the predictions' device: `.to({device_expr})`", loss.target_span, True, (("device", device_expr),)))
         yield RULE.finding(
-            f"the predictions are {where_out} but the target stays {where_target}: {loss.name} fails with "
+            f"the predictions are {where_out} but this target stays {where_target}: {loss.name} at line {loss.span.line} fails with "
             "\"Expected all tensors to be on the same device\"",
-            loss.span,
+            root,
             related=related,
             fixes=fixes,
             severity=Severity.WARNING if maybe else Severity.ERROR,
@@ -93,12 +124,14 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3)\nmodel(x)  # <-\n",
-            "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3, device=device)\ny = torch.randn(4, 1)\nloss = F.mse_loss(model(x), y)  # <-\n",
+            "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3)  # <-\nmodel(x)\n",
+            "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3, device=device)\ny = torch.randn(4, 1)  # <-\nloss = F.mse_loss(model(x), y)\n",
             "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\nmodel = nn.Linear(3, 1)\nmodel.cuda()\nloader = DataLoader(TensorDataset(torch.randn(8, 3), torch.randn(8, 1)), batch_size=4)\nfor xb, yb in loader:\n    pred = model(xb)  # <-\n",
             "import torch\nimport torch.nn as nn\ndef to_gpu(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\nmodel = to_gpu(nn.Linear(3, 1))\nmodel(torch.randn(4, 3))  # <-\n",
         ],
         good=[
+            "import torch\nimport torch.nn as nn\nnet = nn.Linear(4, 2)\ndef act(net, device='cpu'):\n    state = torch.randn(1, 4)\n    if device not in ['cpu']:\n        state = state.cuda(device)\n    return net(state)\nact(net)\n",
+            "import sys\nimport torch\nimport torch.nn as nn\ndef step(net, x, device):\n    if device != 'cpu':\n        x = x.cuda()\n    return net(x)\nstep(nn.Linear(4, 2), torch.randn(1, 4), sys.argv[1])\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3).to(device)\nmodel(x)\n",
             "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\nmodel(torch.randn(4, 3))\n",
             "import torch\nimport torch.nn as nn\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = nn.Linear(3, 1).to(device)\nmodel(torch.randn(4, 3, device=device))\n",

@@ -13,9 +13,13 @@ def check(ctx: Context) -> Iterator[Finding]:
     if not ev.uses_cuda_check:
         return  # a script that never asks for CUDA gives no evidence it runs on both
     device = ctx.device_name() or "'cpu'"
+    cpu_files = {s.path for s in ev.saves if s.path and s.device == "cpu"}
+    other_files = {s.path for s in ev.saves if s.path and s.device != "cpu"}
     for load in ev.loads:
-        if "map_location" in load.keywords:
-            continue
+        if "map_location" in load.keywords or load.splat:
+            continue  # given, or perhaps given through `**kwargs`
+        if load.path and load.path in cpu_files - other_files:
+            continue  # this script writes that file itself, from CPU tensors
         yield RULE.finding(
             "`torch.load` without `map_location` in a script that also runs on CPU: a checkpoint saved "
             "on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",
@@ -43,6 +47,8 @@ RULE = Rule(
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt')  # <-\n",
         ],
         good=[
+            "import os\nimport tempfile\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ncache = os.path.join(tempfile.gettempdir(), 'vectors.pt')\nif os.path.isfile(cache):\n    vectors = torch.load(cache)\nelse:\n    vectors = torch.zeros(10, 4, device='cpu')\n    torch.save(vectors, cache)\n",
+            "import torch\ndef load_checkpoint(path, **kwargs):\n    return torch.load(path, **kwargs)\nif torch.cuda.is_available():\n    state = load_checkpoint('ckpt.pt', map_location='cuda')\n",
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt', map_location=device)\n",
             "import torch\nstate = torch.load('model.pt')\n",
         ],

@@ -15,7 +15,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     if not pickled or ev.safe_globals:  # allow-listed classes load fine with weights_only=True
         return
     for load in ev.loads:
-        if isinstance(load.weights_only, Const) and load.weights_only.value is False:
+        if load.splat or (isinstance(load.weights_only, Const) and load.weights_only.value is False):
             continue
         if "weights_only" in load.keywords and not isinstance(load.weights_only, Const):
             continue

@@ -7,7 +7,7 @@ def load(n=100):
     rng = np.random.default_rng(9)
     x = rng.normal(size=(n, 4)).astype(np.float32)
     y = (x[:, :1] > 0) * 1.0  # bool * Python float -> float64
-    return torch.from_numpy(x), torch.from_numpy(y)
+    return torch.from_numpy(x), torch.from_numpy(y)  # expect: DG007
 
 
 class Detector(nn.Module):
@@ -26,7 +26,7 @@ def main():
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     for _ in range(10):
         optimizer.zero_grad()
-        loss = criterion(model(x), y)  # expect: DG007
+        loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
 

@@ -18,11 +18,11 @@ def batches(n_batches=4, size=32):
         yield x, x.mean(dim=1, keepdim=True)
 
 
-net = Net().double()
+net = Net().double()  # expect: DG004
 opt = torch.optim.Adam(net.parameters(), lr=1e-3)
 for x, y in batches():
     opt.zero_grad()
-    pred = net(x)  # expect: DG004
+    pred = net(x)
     loss = ((pred - y) ** 2).mean()
     loss.backward()
     opt.step()

@@ -19,7 +19,7 @@ class Net(nn.Module):
 def load_batch(batch_size=8):
     images = np.random.rand(batch_size, 3, 32, 32)  # already in [0, 1], but float64
     labels = np.random.randint(0, 10, size=batch_size)
-    return torch.from_numpy(images), torch.from_numpy(labels)
+    return torch.from_numpy(images), torch.from_numpy(labels)  # expect: DG004
 
 
 net = Net()
@@ -29,7 +29,7 @@ optimizer = torch.optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
 for i in range(5):
     inputs, labels = load_batch()
     optimizer.zero_grad()
-    outputs = net(inputs)  # expect: DG004
+    outputs = net(inputs)
     loss = criterion(outputs, labels)
     loss.backward()
     optimizer.step()

@@ -4,7 +4,7 @@ from torch import nn, optim
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((120, 9)).astype(np.float32)
-y = rng.integers(0, 5, size=120).astype(np.int32)  # "int32 is enough for class ids"
+y = rng.integers(0, 5, size=120).astype(np.int32)  # "int32 is enough for class ids"  # expect: DG006
 
 features = torch.from_numpy(X)
 classes = torch.from_numpy(y)
@@ -15,6 +15,6 @@ optimizer = optim.Adam(model.parameters(), lr=1e-3)
 
 for epoch in range(10):
     optimizer.zero_grad()
-    loss = criterion(model(features), classes)  # expect: DG006
+    loss = criterion(model(features), classes)
     loss.backward()
     optimizer.step()

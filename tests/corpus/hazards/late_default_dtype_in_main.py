@@ -12,7 +12,7 @@ class Classifier(nn.Module):
 
 
 def make_grid(n=100):
-    t = torch.linspace(0, 1, n).unsqueeze(1)
+    t = torch.linspace(0, 1, n).unsqueeze(1)  # expect: DG004
     x = torch.cat([t, t**2, torch.sin(t), torch.cos(t)], dim=1)
     return x, (torch.sin(6 * t) > 0).long().squeeze(1)
 
@@ -25,7 +25,7 @@ def main():
     opt = torch.optim.Adam(model.parameters(), lr=1e-2)
     for _ in range(10):
         opt.zero_grad()
-        logits = model(x)  # expect: DG004
+        logits = model(x)
         loss = nn.functional.cross_entropy(logits, y)
         loss.backward()
         opt.step()

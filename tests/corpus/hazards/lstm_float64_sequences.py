@@ -20,12 +20,12 @@ def sliding_windows(series, width):
     return torch.from_numpy(xs[..., None]), torch.from_numpy(ys[:, None]).float()
 
 
-series = np.sin(np.arange(200) * 0.1)
+series = np.sin(np.arange(200) * 0.1)  # expect: DG004
 x, y = sliding_windows(series, width=12)
 model = Forecaster()
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
 for epoch in range(3):
     optimizer.zero_grad()
-    loss = nn.functional.mse_loss(model(x), y)  # expect: DG004
+    loss = nn.functional.mse_loss(model(x), y)
     loss.backward()
     optimizer.step()

@@ -14,7 +14,7 @@ def read_features(n_rows=300, seed=0):
 
 def make_loader(batch_size=64):
     X, y = read_features()
-    dataset = TensorDataset(torch.from_numpy(X), torch.from_numpy(y))
+    dataset = TensorDataset(torch.from_numpy(X), torch.from_numpy(y))  # expect: DG004
     return DataLoader(dataset, batch_size=batch_size, shuffle=True)
 
 
@@ -34,7 +34,7 @@ def train(model, loader, epochs=2):
     for _ in range(epochs):
         for batch_x, batch_y in loader:
             optimizer.zero_grad()
-            logits = model(batch_x)  # expect: DG004
+            logits = model(batch_x)
             loss = criterion(logits, batch_y)
             loss.backward()
             optimizer.step()

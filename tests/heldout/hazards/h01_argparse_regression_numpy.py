@@ -23,7 +23,7 @@ def main():
     X = rng.normal(size=(args.n_samples, args.n_features))
     y = X @ rng.normal(size=(args.n_features, 1)) + 0.1 * rng.normal(size=(args.n_samples, 1))
 
-    ds = TensorDataset(torch.from_numpy(X), torch.from_numpy(y))
+    ds = TensorDataset(torch.from_numpy(X), torch.from_numpy(y))  # expect: DG004
     loader = DataLoader(ds, batch_size=args.batch_size, shuffle=True)
 
     model = nn.Sequential(nn.Linear(args.n_features, 32), nn.ReLU(), nn.Linear(32, 1))
@@ -34,7 +34,7 @@ def main():
         running = 0.0
         for step, (xb, yb) in enumerate(loader):
             optimizer.zero_grad()
-            pred = model(xb)  # expect: DG004
+            pred = model(xb)
             loss = criterion(pred, yb)
             loss.backward()
             optimizer.step()

@@ -10,7 +10,7 @@ from torch.utils.data import Dataset, DataLoader
 class SensorWindows(Dataset):
     def __init__(self, n=64, seq_len=20, channels=6, n_classes=4, seed=0):
         rng = np.random.RandomState(seed)
-        self.signals = rng.randn(n, seq_len, channels)  # float64
+        self.signals = rng.randn(n, seq_len, channels)  # float64  # expect: DG004
         self.labels = rng.randint(0, n_classes, size=n)  # int64
 
     def __len__(self):
@@ -39,7 +39,7 @@ def train():
     opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
     for epoch in range(2):
         for i, (seq, label) in enumerate(loader):
-            logits = model(seq)  # expect: DG004
+            logits = model(seq)
             loss = F.cross_entropy(logits, label)
             opt.zero_grad()
             loss.backward()

@@ -5,7 +5,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 
 def build_fake_cifar(n=64):
-    images = torch.randint(0, 256, (n, 3, 32, 32), dtype=torch.uint8)
+    images = torch.randint(0, 256, (n, 3, 32, 32), dtype=torch.uint8)  # expect: DG004
     labels = torch.randint(0, 10, (n,))
     return TensorDataset(images, labels)
 
@@ -35,7 +35,7 @@ class Trainer:
         self.model.train()
         for images, labels in self.train_loader:
             self.optimizer.zero_grad()
-            outputs = self.model(images)  # expect: DG004
+            outputs = self.model(images)
             loss = self.criterion(outputs, labels)
             loss.backward()
             self.optimizer.step()

@@ -17,12 +17,12 @@ def get_batches(n_batches=4, bs=8):
         yield T.randn(bs, 16), T.randint(0, 3, (bs,))
 
 
-model = MLP().half()
+model = MLP().half()  # expect: DG004
 opt = T.optim.SGD(model.parameters(), lr=0.01)
 loss_fn = nn.CrossEntropyLoss()
 
 for step, (x, y) in enumerate(get_batches()):
-    logits = model(x)  # expect: DG004
+    logits = model(x)
     loss = loss_fn(logits, y)
     opt.zero_grad()
     loss.backward()

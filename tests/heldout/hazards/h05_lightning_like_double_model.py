@@ -16,7 +16,7 @@ class LitRegressor(nn.Module):
 
     def training_step(self, batch, batch_idx):
         x, y = batch
-        y_hat = self(x)  # expect: DG004
+        y_hat = self(x)
         loss = self.loss(y_hat, y)
         return loss
 
@@ -40,5 +40,5 @@ def fit(module, batches, max_epochs=1):
 
 
 if __name__ == "__main__":
-    module = LitRegressor().double()
+    module = LitRegressor().double()  # expect: DG004
     fit(module, make_batches())

@@ -9,7 +9,7 @@ net = nn.Sequential(nn.Linear(1, 32), nn.Tanh(), nn.Linear(32, 32), nn.Tanh(), n
 
 torch.set_default_dtype(torch.float64)  # expect: DG001
 
-t = torch.linspace(0, 2 * math.pi, 128).unsqueeze(1)
+t = torch.linspace(0, 2 * math.pi, 128).unsqueeze(1)  # expect: DG004
 target = torch.sin(t)
 
 optimizer = torch.optim.LBFGS(net.parameters(), lr=0.5, max_iter=5)
@@ -17,7 +17,7 @@ optimizer = torch.optim.LBFGS(net.parameters(), lr=0.5, max_iter=5)
 
 def closure():
     optimizer.zero_grad()
-    u = net(t)  # expect: DG004
+    u = net(t)
     loss = ((u - target) ** 2).mean()
     loss.backward()
     return loss

@@ -21,7 +21,7 @@ def _fake_csv(n, d):
 
 
 X_np, y_np = load_features()
-X = torch.from_numpy(X_np)
+X = torch.from_numpy(X_np)  # expect: DG004
 y = torch.from_numpy(y_np).float()
 
 model = nn.Linear(X.shape[1], 1)
@@ -29,7 +29,7 @@ optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
 
 for epoch in range(5):
     optimizer.zero_grad()
-    out = model(X)  # expect: DG004
+    out = model(X)
     loss = nn.functional.mse_loss(out, y)
     loss.backward()
     optimizer.step()

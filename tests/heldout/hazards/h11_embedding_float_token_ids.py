@@ -20,7 +20,7 @@ class Sentences(Dataset):
         return len(self.labels)
 
     def __getitem__(self, i):
-        return torch.tensor(self.ids[i]), torch.tensor(self.labels[i])
+        return torch.tensor(self.ids[i]), torch.tensor(self.labels[i])  # expect: DG005
 
 
 class BagOfEmbeddings(nn.Module):
@@ -42,7 +42,7 @@ opt = torch.optim.Adagrad(model.parameters(), lr=0.1)
 for epoch in range(2):
     total = 0.0
     for ids, y in loader:
-        logits = model(ids)  # expect: DG005
+        logits = model(ids)
         loss = nn.functional.cross_entropy(logits, y)
         opt.zero_grad()
         loss.backward()

@@ -16,7 +16,7 @@ class DigitsDataset(Dataset):
 
     def __getitem__(self, idx):
         image = torch.tensor(self.images[idx], dtype=torch.float32)
-        target = torch.tensor(self.targets[idx], dtype=torch.float32)
+        target = torch.tensor(self.targets[idx], dtype=torch.float32)  # expect: DG006
         return image, target
 
 
@@ -30,7 +30,7 @@ for epoch in range(2):
     for batch_idx, (data, target) in enumerate(train_loader):
         optimizer.zero_grad()
         output = net(data)
-        loss = criterion(output, target)  # expect: DG006
+        loss = criterion(output, target)
         loss.backward()
         optimizer.step()
         print(f"Train Epoch: {epoch} [{batch_idx * len(data)}/{len(train_loader.dataset)}]\tLoss: {loss.item():.6f}")

@@ -21,14 +21,14 @@ def load_iris_like(n=150, seed=0):
 
 X_np, y_np = load_iris_like()
 X = torch.from_numpy(X_np)
-y = torch.from_numpy(y_np)
+y = torch.from_numpy(y_np)  # expect: DG006
 
 model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 3))
 optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-2)
 
 for epoch in range(20):
     logits = model(X)
-    loss = F.cross_entropy(logits, y)  # expect: DG006
+    loss = F.cross_entropy(logits, y)
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()

@@ -6,7 +6,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 def make_loader(n=200, d=10, bs=25):
     X = torch.randn(n, d)
-    y = (X[:, 0] + 0.3 * torch.randn(n) > 0).long().unsqueeze(1)
+    y = (X[:, 0] + 0.3 * torch.randn(n) > 0).long().unsqueeze(1)  # expect: DG007
     return DataLoader(TensorDataset(X, y), batch_size=bs, shuffle=True)
 
 
@@ -18,7 +18,7 @@ for epoch in range(3):
     epoch_loss, n_batches = 0.0, 0
     for X_batch, y_batch in make_loader():
         probs = model(X_batch)
-        loss = criterion(probs, y_batch)  # expect: DG007
+        loss = criterion(probs, y_batch)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -6,7 +6,7 @@ N_TAGS = 5
 
 
 def tags_to_multihot(tag_lists):
-    out = torch.zeros(len(tag_lists), N_TAGS, dtype=torch.long)
+    out = torch.zeros(len(tag_lists), N_TAGS, dtype=torch.long)  # expect: DG007
     for i, tags in enumerate(tag_lists):
         out[i, tags] = 1
     return out
@@ -30,7 +30,7 @@ def train(model, steps=5):
         x = torch.randn(16, 12)
         y = tags_to_multihot([[s % N_TAGS, (s * 3) % N_TAGS] for s in range(step, step + 16)])
         logits = model(x)
-        loss = criterion(logits, y)  # expect: DG007
+        loss = criterion(logits, y)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -19,7 +19,7 @@ def make_windows(series, width=12):
 series = np.sin(np.linspace(0, 20, 400)) + 0.05 * np.random.randn(400)
 X, y = make_windows(series)
 X_t = torch.tensor(X, dtype=torch.float32)
-y_t = torch.tensor(y)
+y_t = torch.tensor(y)  # expect: DG008
 
 model = nn.Sequential(nn.Linear(12, 32), nn.ReLU(), nn.Linear(32, 1))
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
@@ -31,7 +31,7 @@ for epoch in range(3):
     losses = []
     for i in range(0, len(X_t), 64):
         pred = model(X_t[i:i + 64])
-        loss = mse(pred, y_t[i:i + 64])  # expect: DG008
+        loss = mse(pred, y_t[i:i + 64])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

@@ -19,12 +19,12 @@ class SiameseScorer(nn.Module):
 left = DataLoader(TensorDataset(torch.randn(128, 16)), batch_size=16)
 right = DataLoader(TensorDataset(torch.randn(128, 16), torch.rand(128)), batch_size=16)
 
-model = SiameseScorer()
+model = SiameseScorer()  # expect: DG009
 opt = optim.Adam(model.parameters(), lr=1e-3)
 
 for i, ((a,), (b, sim)) in enumerate(zip(left, right)):
     a, b, sim = a.to(device), b.to(device), sim.to(device)
-    score = model(a, b)  # expect: DG009
+    score = model(a, b)
     loss = nn.functional.mse_loss(torch.sigmoid(score), sim)
     opt.zero_grad()
     loss.backward()

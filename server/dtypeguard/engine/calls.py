@@ -21,6 +21,7 @@ from dtypeguard.engine.events import (
     OptimizerNew,
     OptimizerStep,
     SetDefault,
+    TensorOp,
     TorchLoad,
     TorchSave,
 )
@@ -41,6 +42,7 @@ from dtypeguard.engine.values import (
     OptimizerObj,
     Origin,
     Params,
+    Placed,
     Ref,
     ScalerObj,
     Sym,
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from dtypeguard.engine.events import Events, Facts
     from dtypeguard.engine.parse import LineIndex
     from dtypeguard.engine.state import State
+    from dtypeguard.model import Span
 
 MAX_DEPTH = 6
 MANY = "many"
@@ -242,6 +245,10 @@ class CallsMixin:
             return self.call_object(callee, args, kwargs, node, state)
         if receiver is not None and method:
             return self.call_method(receiver, method, args, kwargs, node, state)
+        if isinstance(func, ast.Attribute) and method in ("to", "cuda"):
+            # an object we do not know, moved: a `torch.save` of its state_dict is on that device
+            moved = "cuda" if method == "cuda" else next((d for d in map(self.device_of, [*args, kwargs.get("device")]) if d), None)
+            return Placed(moved) if moved in ("cpu", "cuda", "auto") else None
         return None
 
     def call_entry(self, entry: Entry, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
@@ -557,22 +564,38 @@ class CallsMixin:
             return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
         return self.call_tensor_function(name, parts, last, args, kwargs, node, state)
 
-    def saved_device(self, value: Value | None, state: State, depth: int = 0) -> str | None:
-        """The one device every tensor in a saved object lives on (None: unknown or mixed)."""
+    def saved_device(self, value: Value | None, state: State) -> str | None:
+        """Where a saved object's tensors live: "cuda"/"auto" if any known one is on a GPU,
+        "cpu" if all are known to be on the CPU, else None."""
+        devices = self._saved_devices(value, state, 0)
+        gpu = devices & {"cuda", "auto"}
+        if gpu:
+            return "cuda" if "cuda" in gpu else "auto"
+        return "cpu" if devices == {"cpu"} else None
+
+    def _saved_devices(self, value: Value | None, state: State, depth: int) -> set[str | None]:
         if depth > 4:
-            return None
+            return {None}
         if isinstance(value, Tensor) and value.kind == "tensor":
-            return value.device if value.device in ("cpu", "cuda", "mps", "auto") else None
+            return {value.device if value.device in ("cpu", "cuda", "mps", "auto") else None}
         if isinstance(value, Ref):
             obj = state.heap.get(value.oid)
-            return obj.device if isinstance(obj, ModuleObj) else None
+            return {obj.device if isinstance(obj, ModuleObj) else None}
+        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("state_dict",):
+            return {value.value[1] if isinstance(value.value[1], str) else None}
+        if isinstance(value, Const) and type(value.value) in (int, float, str, bool):
+            return {"cpu"}  # a plain Python value holds no tensor: it loads anywhere
         items: tuple[object, ...] = ()
         if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
             items = value.value[2]
         elif isinstance(value, TupleV):
             items = value.items
-        devices = {self.saved_device(i if isinstance(i, Value) else None, state, depth + 1) for i in items}
-        return devices.pop() if len(devices) == 1 else None
+        else:
+            return {None}
+        out: set[str | None] = set()
+        for item in items:
+            out |= self._saved_devices(item if isinstance(item, Value) else None, state, depth + 1)
+        return out
 
     def pickled_what(self, value: Value | None, state: State, depth: int = 0) -> str:
         """What in a `torch.save`d object the weights-only unpickler will refuse ("" if nothing known)."""
@@ -655,7 +678,8 @@ class CallsMixin:
                 output = args[0] if args else kwargs.get("input")
                 target = args[1] if len(args) > 1 else kwargs.get("target")
                 target_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
-                return self.loss_call(api.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state)
+                weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight")
+                return self.loss_call(api.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
             if last in api.TORCH_SAME_DTYPE:
                 return args[0] if args and isinstance(args[0], Tensor) else None
             if last == "one_hot":
@@ -665,10 +689,14 @@ class CallsMixin:
             return args[0] if args and isinstance(args[0], Tensor) else None
         if parts[2] == "utils":
             return None
+        if last in ("DataParallel", "DistributedDataParallel") or parts[2:4] == ["parallel", "DistributedDataParallel"]:
+            return args[0] if args else kwargs.get("module")  # a wrapper: the module's own dtype and device
         cls = last
         origin = self.origin(node, f"nn.{cls}(...)")
         if cls in api.LOSSES:
-            oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, loss=api.LOSSES[cls], created_time=self.time))
+            weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight", args[0] if args and cls in _WEIGHT_FIRST else None)
+            attrs: dict[str, Value | None] = {"weight": weight} if isinstance(weight, Tensor) else {}
+            oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, loss=api.LOSSES[cls], attrs=attrs, created_time=self.time))
             return Ref(oid)
         if cls in api.CONTAINERS:
             return self.make_container(cls, args, origin, state)
@@ -794,6 +822,9 @@ class CallsMixin:
             return replace(arg0, dtype=like_dtype, kind="tensor")
         if len(parts) == 2 and last in api.TORCH_INTEGRAL and isinstance(arg0, Tensor):
             return replace(arg0, from_ints=is_float(arg0.dtype), origin=self.origin(node, f"torch.{last} keeps the float dtype"))
+        if len(parts) == 2 and last in _DEVICE_STRICT:
+            operands = list(arg0.items) if last in _JOINING and isinstance(arg0, TupleV) else args[:2]
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"torch.{last}", tuple(operands), state.autocast))
         if len(parts) == 2 and last in api.TORCH_SAME_DTYPE:
             items: list[Value | None] = list(args)
             if last in ("stack", "cat", "concat", "concatenate", "hstack", "vstack") and isinstance(arg0, TupleV):
@@ -890,10 +921,11 @@ class CallsMixin:
         obj = state.heap.get(ref.oid)
         if isinstance(obj, ModuleObj):
             if obj.loss is not None:
-                target_node = node.args[1] if len(node.args) > 1 else None
-                output = args[0] if args else None
-                target = args[1] if len(args) > 1 else None
-                return self.loss_call(obj.loss, obj.cls.rsplit(".", 1)[-1], output, target, target_node, node, state)
+                target_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
+                output = args[0] if args else kwargs.get("input")
+                target = args[1] if len(args) > 1 else kwargs.get("target")
+                weight = obj.attrs.get("weight")
+                return self.loss_call(obj.loss, obj.cls.rsplit(".", 1)[-1], output, target, target_node, node, state, weight, obj.origin.span)
             return self.forward(ref.oid, obj, args, node, state)
         if isinstance(obj, InstanceObj) and obj.klass is not None:
             call = obj.klass.method("__call__")
@@ -936,9 +968,13 @@ class CallsMixin:
             dtype = state.autocast
         return Tensor("tensor", dtype, module.device, module.dtype_origin, module.device_origin, autocast=bool(state.autocast))
 
-    def loss_call(self, kind: str, name: str, output: Value | None, target: Value | None, target_node: ast.expr | None, node: ast.Call, state: State) -> Value | None:
+    def loss_call(
+        self, kind: str, name: str, output: Value | None, target: Value | None, target_node: ast.expr | None, node: ast.Call, state: State,
+        weight: Value | None = None, weight_at: Span | None = None,
+    ) -> Value | None:
+        target_span = self.index.span(target_node) if target_node is not None else None
         self.events.losses.append(
-            LossCall(self.index.span(node), self.tick(), kind, name, output, target, self.index.span(target_node) if target_node is not None else None, state.autocast)
+            LossCall(self.index.span(node), self.tick(), kind, name, output, target, target_span, state.autocast, weight if isinstance(weight, Tensor) else None, weight_at)
         )
         if isinstance(output, Tensor) and output.kind == "tensor":
             dtype = output.dtype
@@ -954,6 +990,10 @@ class CallsMixin:
     def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(receiver, Tensor):
             return self.tensor_method(receiver, method, args, kwargs, node)
+        if isinstance(receiver, Placed):
+            if method == "state_dict":
+                return Const(("state_dict", receiver.device))
+            return receiver if method in ("train", "eval", "float", "half", "double") else None
         if isinstance(receiver, Ref):
             obj = state.heap.get(receiver.oid)
             if isinstance(obj, ModuleObj):
@@ -1070,6 +1110,8 @@ class CallsMixin:
         span = self.index.span(node)
         if method in ("parameters", "named_parameters"):
             return Params(oid)
+        if method == "state_dict":
+            return Const(("state_dict", obj.device))  # its tensors live where the module does
         if method in ("train", "eval", "requires_grad_", "zero_grad", "share_memory", "apply"):
             return ref
         new_dtype: str | None = obj.dtype
@@ -1244,6 +1286,10 @@ def _device_text(node: ast.Call) -> str:
     return ""
 
 
+_JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
+MATMUL = frozenset({"mm", "matmul", "bmm", "@"})
+_DEVICE_STRICT = _JOINING | MATMUL  # no CPU-scalar exception: every input on one device
+_WEIGHT_FIRST = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})  # weight is the first parameter
 _MATH_FLOAT = frozenset({"sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "pow", "fabs", "tanh", "atan", "atan2", "hypot", "expm1", "log1p"})
 
 

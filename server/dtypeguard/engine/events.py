@@ -61,6 +61,21 @@ class LossCall:
     target: Value | None
     target_span: Span | None
     autocast: str | None
+    weight: Value | None = None  # the loss's `weight=` (or `pos_weight=`) tensor
+    weight_at: Span | None = None  # where that weight is passed (the loss's construction or call)
+
+
+@quick_init
+@dataclass(frozen=True)
+class TensorOp:
+    """A torch op whose inputs must share a device (`cat`, `stack`, `mm`, `@`) or, for the
+    matmul family, a dtype: the op fails on a mismatch, unlike elementwise ops."""
+
+    span: Span
+    time: int
+    name: str  # cat | stack | mm | matmul | bmm | @ ...
+    inputs: tuple[Value | None, ...]
+    autocast: str | None = None
 
 
 @quick_init
@@ -133,6 +148,7 @@ class Events:
     set_defaults: list[SetDefault] = field(default_factory=list)
     forwards: list[Forward] = field(default_factory=list)
     losses: list[LossCall] = field(default_factory=list)
+    ops: list[TensorOp] = field(default_factory=list)
     optimizers: list[OptimizerNew] = field(default_factory=list)
     steps: list[OptimizerStep] = field(default_factory=list)
     casts: list[ModuleCast] = field(default_factory=list)

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from dtypeguard.engine.calls import CallsMixin
-from dtypeguard.engine.events import Events, Facts, ValueFact
+from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
@@ -145,7 +145,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         elif isinstance(stmt, ast.AugAssign):
             left = self.eval(stmt.target, state)
             right = self.eval(stmt.value, state)
-            self.assign(stmt.target, self.binop(left, right, stmt.op, stmt), state)
+            self.assign(stmt.target, self.binop(left, right, stmt.op, stmt, state.autocast), state)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self.exec_import(stmt, state)
         elif isinstance(stmt, ast.If):
@@ -392,7 +392,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, ast.Call):
             return self.eval_call(node, state)
         if isinstance(node, ast.BinOp):
-            return self.binop(self.eval(node.left, state), self.eval(node.right, state), node.op, node)
+            return self.binop(self.eval(node.left, state), self.eval(node.right, state), node.op, node, state.autocast)
         if isinstance(node, ast.UnaryOp):
             operand = self.eval(node.operand, state)
             if isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -537,8 +537,10 @@ class Interpreter(ResumeMixin, CallsMixin):
             return item if isinstance(item, Value) else None
         return None
 
-    def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST) -> Value | None:
+    def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST, autocast: str | None = None) -> Value | None:
         if isinstance(op, ast.MatMult):
+            if isinstance(left, Tensor) and isinstance(right, Tensor) and "tensor" in (left.kind, right.kind):
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), "@", (left, right), autocast))
             if isinstance(left, Tensor) and isinstance(right, Tensor) and left.dtype == right.dtype:
                 return left
             return None

@@ -88,6 +88,15 @@ class Tensor(Value):
 
 @quick_init
 @dataclass(frozen=True)
+class Placed(Value):
+    """An object the engine does not know (a model from another file), moved with
+    `.to(device)` / `.cuda()`: only where its tensors live is known."""
+
+    device: str
+
+
+@quick_init
+@dataclass(frozen=True)
 class TupleV(Value):
     items: tuple[Value | None, ...]
 

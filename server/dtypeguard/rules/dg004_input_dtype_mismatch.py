@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.calls import MATMUL
 from dtypeguard.engine.values import is_float
 from dtypeguard.model import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
@@ -88,6 +89,41 @@ def check(ctx: Context) -> Iterator[Finding]:
         if root != fw.span:
             related.insert(0, fails_here(fw.span, error))
         yield RULE.finding(message, root, related=related, fixes=fixes)
+    yield from _matmuls(ctx, seen)
+
+
+
+def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`torch.mm`/`matmul`/`bmm`/`@` do not promote: a float64 operand meets a float32 one."""
+    for op in ctx.events.ops:
+        if op.autocast or op.name.rsplit(".", 1)[-1] not in MATMUL or len(op.inputs) != 2:
+            continue
+        a, b = tensor(op.inputs[0]), tensor(op.inputs[1])
+        if a is None or b is None or not (is_float(a.dtype) and is_float(b.dtype)) or a.dtype == b.dtype:
+            continue
+        odd = b if a.dtype == "float32" else a
+        other = a if odd is b else b
+        root = dtype_root(odd, op.span)
+        if root in seen:
+            continue
+        seen.add(root)
+        names = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
+        if op.name.endswith("bmm"):
+            error = f"expected scalar type {_NAMES[a.dtype or ''][0]} but found {_NAMES[b.dtype or ''][0]}"
+        else:
+            error = f"expected m1 and m2 to have the same dtype, but got: {names.get(a.dtype or '', a.dtype)} != {names.get(b.dtype or '', b.dtype)}"
+        related = [fails_here(op.span, error)] if root != op.span else []
+        if odd.origin is not None and odd.origin.span != root:
+            related.append(Related(odd.origin.span, f"it becomes {odd.dtype} here: {odd.origin.why}"))
+        if other.origin is not None:
+            related.append(Related(other.origin.span, f"the other operand is {other.dtype}: {other.origin.why}"))
+        yield RULE.finding(
+            f"this tensor is {dtype_words(odd.dtype)} but `{op.name}` at line {op.span.line} multiplies it with "
+            f"{dtype_words(other.dtype)}: it fails with \"{error}\"",
+            root,
+            related=related,
+            fixes=convert_fix(ctx, odd, None, other.dtype or "float32", f"matches the other operand's {other.dtype}"),
+        )
 
 
 RULE = Rule(
@@ -109,12 +145,14 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import numpy as np\nimport torch\nX = torch.from_numpy(np.random.normal(0, 1, (100, 2)))  # <-\nw = torch.normal(0, 0.01, (2, 1), requires_grad=True)\ny_hat = torch.mm(X, w)\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))  # <-\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
             "import numpy as onp\nimport torch as T\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\ndef make_data():\n    X = onp.random.randn(64, 10)\n    y = onp.random.randn(64, 1)\n    return T.tensor(X), T.tensor(y)  # <-\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(10, 1)\n\n    def forward(self, x):\n        return self.fc(x)\n\ndef train():\n    X, y = make_data()\n    loader = DataLoader(TensorDataset(X, y), batch_size=8, shuffle=True)\n    net = Net()\n    for xb, yb in loader:\n        out = net(xb)\n\nif __name__ == '__main__':\n    train()\n",
             "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1).double()  # <-\nx = torch.randn(4, 3)\nmodel(x)\n",
             "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)  # <-\nconv(img)\n",
         ],
         good=[
+            "import numpy as np\nimport torch\nX = torch.from_numpy(np.random.normal(0, 1, (100, 2))).float()\nw = torch.normal(0, 0.01, (2, 1), requires_grad=True)\ny_hat = torch.mm(X, w) + X @ w\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3)).float()\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.tensor(np.random.rand(8, 3), dtype=torch.float32)\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3).astype(np.float32))\nnn.Linear(3, 1)(x)\n",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.values import Tensor
+from dtypeguard.engine.values import Tensor, is_float
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import (
     Context,
@@ -20,6 +20,11 @@ _WORD = {"float32": "Float", "float64": "Double", "int32": "Int", "int16": "Shor
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    yield from _targets(ctx)
+    yield from _weights(ctx)
+
+
+def _targets(ctx: Context) -> Iterator[Finding]:
     for loss in ctx.events.losses:
         if loss.kind != "class":
             continue
@@ -50,6 +55,28 @@ def check(ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _weights(ctx: Context) -> Iterator[Finding]:
+    """A class weight of another float dtype than the predictions (a float64 NumPy weight)."""
+    for loss in ctx.events.losses:
+        out, weight = tensor(loss.output), tensor(loss.weight)
+        if loss.kind != "class" or out is None or weight is None or loss.weight_at is None or loss.autocast:
+            continue
+        if not (is_float(out.dtype) and is_float(weight.dtype)) or out.dtype == weight.dtype:
+            continue
+        error = f"expected scalar type {_WORD.get(out.dtype or '', out.dtype)} but found {_WORD.get(weight.dtype or '', weight.dtype)}"
+        root = dtype_root(weight, loss.weight_at)
+        related = [fails_here(loss.span, error)] if root != loss.span else []
+        if weight.origin is not None and weight.origin.span != root:
+            related.append(Related(weight.origin.span, f"the weight becomes {weight.dtype} here: {weight.origin.why}"))
+        yield RULE.finding(
+            f"the class weights are {dtype_words(weight.dtype)} but the predictions are {dtype_words(out.dtype)}: "
+            f"{loss.name} at line {loss.span.line} fails with \"{error}\"",
+            root,
+            related=related,
+            fixes=convert_fix(ctx, weight, None, out.dtype or "float32", "class weights must match the predictions"),
+        )
+
+
 def _looks_like_labels(target: Tensor) -> bool:
     return target.from_ints
 
@@ -70,11 +97,13 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import numpy as np\nimport torch\nfrom torch import nn\ncounts = np.array([50, 30, 20])\nw = torch.from_numpy(100.0 / counts)  # <-\nmodel = nn.Linear(4, 3)\nnn.CrossEntropyLoss(weight=w)(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))\n",
             "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(4, 3)\nlabels = torch.tensor([0, 1, 2, 1], dtype=torch.int32)  # <-\nF.cross_entropy(logits, labels)\n",
             "import torch\nimport torch.nn.functional as F\nfrom torch.utils.data import Dataset\n\nclass Digits(Dataset):\n    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return torch.randn(3), int(i % 2)\n\nmodel = torch.nn.Linear(3, 2)\nfor x, y in Digits():\n    loss = F.cross_entropy(model(x), y)  # <-\n",
             "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()  # <-\nloss = crit(model(torch.randn(8, 5)), y)\n",
         ],
         good=[
+            "import numpy as np\nimport torch\nfrom torch import nn\ncounts = np.array([50, 30, 20])\nw = torch.from_numpy(100.0 / counts).float()\nmodel = nn.Linear(4, 3)\nnn.CrossEntropyLoss(weight=w)(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))\n",
             "import torch\nimport torch.nn.functional as F\nF.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]))\n",
             "import torch\nimport torch.nn.functional as F\nprobs = torch.softmax(torch.randn(4, 3), dim=1)\nF.cross_entropy(torch.randn(4, 3), probs)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\ny = torch.from_numpy(np.random.randint(0, 3, size=8))\nnn.CrossEntropyLoss()(torch.randn(8, 3), y)\n",

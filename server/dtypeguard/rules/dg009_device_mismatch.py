@@ -47,6 +47,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             seen.add(root)
             yield _forward_finding(ctx, fw, module, x, position, root)
     yield from _loss_targets(ctx)
+    yield from _loss_weights(ctx)
+    yield from _ops(ctx, seen)
 
 
 def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, position: int, root: Span) -> Finding:
@@ -98,6 +100,54 @@ def _loss_targets(ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _where(device: str | None) -> str:
+    return "on the GPU when CUDA is available" if device == "auto" else f"on {device}"
+
+
+def _loss_weights(ctx: Context) -> Iterator[Finding]:
+    """A loss built with `weight=` (or `pos_weight=`) on the CPU, fed CUDA predictions."""
+    for loss in ctx.events.losses:
+        out, weight = tensor(loss.output), tensor(loss.weight)
+        if out is None or weight is None or loss.weight_at is None or not _mismatch(out.device, weight.device):
+            continue
+        error = "Expected all tensors to be on the same device"
+        related = [fails_here(loss.span, error)] if loss.weight_at != loss.span else []
+        if weight.dev_origin is not None:
+            related.append(Related(weight.dev_origin.span, f"the weight's device: {weight.dev_origin.why}"))
+        yield RULE.finding(
+            f"the loss weight stays {_where(weight.device)} but the predictions are {_where(out.device)}: {loss.name} at line "
+            f"{loss.span.line} fails with \"{error}\"; move the weight with `.to(device)` where the loss is built",
+            loss.weight_at,
+            related=related,
+            severity=Severity.WARNING if "auto" in (out.device, weight.device) else Severity.ERROR,
+        )
+
+
+def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`torch.cat`/`stack`/`mm`/`@` need every input on one device (no CPU-scalar exception)."""
+    for op in ctx.events.ops:
+        tensors = [t for t in (tensor(v) for v in op.inputs) if t is not None]
+        accel = next((t for t in tensors if t.device in ("cuda", "auto")), None)
+        cpu = next((t for t in tensors if t.device == "cpu"), None)
+        if accel is None or cpu is None:
+            continue
+        root = device_root(cpu, op.span)
+        if root in seen:
+            continue
+        seen.add(root)
+        error = "Expected all tensors to be on the same device"
+        related = [fails_here(op.span, error)] if root != op.span else []
+        if accel.dev_origin is not None:
+            related.append(Related(accel.dev_origin.span, f"the other input's device: {accel.dev_origin.why}"))
+        yield RULE.finding(
+            f"this tensor stays on cpu but `{op.name}` at line {op.span.line} combines it with one {_where(accel.device)}: "
+            f"it fails with \"{error}\"",
+            root,
+            related=related,
+            severity=Severity.WARNING if accel.device == "auto" else Severity.ERROR,
+        )
+
+
 def _device_expr_of(ctx: Context, out: object) -> str:
     """How the file names the device the model was moved to (from the forward events)."""
     for fw in ctx.events.forwards:
@@ -124,12 +174,16 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import torch\nimport torch.nn as nn\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(8, 4)\n    def forward(self, x):\n        h = torch.zeros(x.shape[0], 4)  # <-\n        return self.lin(torch.cat([x, h], dim=1))\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Cell().to(device)\nmodel(torch.randn(2, 4).to(device))\n",
+            "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nweights = torch.tensor([1.0, 2.0, 0.5])\nloss_fn = nn.CrossEntropyLoss(weight=weights)  # <-\nmodel = nn.Linear(4, 3).to(device)\nx = torch.randn(8, 4).to(device)\ny = torch.randint(0, 3, (8,)).to(device)\nloss_fn(model(x), y)\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3)  # <-\nmodel(x)\n",
             "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3, device=device)\ny = torch.randn(4, 1)  # <-\nloss = F.mse_loss(model(x), y)\n",
             "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\nmodel = nn.Linear(3, 1)\nmodel.cuda()\nloader = DataLoader(TensorDataset(torch.randn(8, 3), torch.randn(8, 1)), batch_size=4)\nfor xb, yb in loader:\n    pred = model(xb)  # <-\n",
             "import torch\nimport torch.nn as nn\ndef to_gpu(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\nmodel = to_gpu(nn.Linear(3, 1))\nmodel(torch.randn(4, 3))  # <-\n",
         ],
         good=[
+            "import torch\nimport torch.nn as nn\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(8, 4)\n    def forward(self, x):\n        h = torch.zeros(x.shape[0], 4, device=x.device)\n        return self.lin(torch.cat([x, h], dim=1))\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Cell().to(device)\nmodel(torch.randn(2, 4).to(device))\n",
+            "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nloss_fn = nn.CrossEntropyLoss(weight=torch.tensor([1.0, 2.0, 0.5]).to(device))\nmodel = nn.Linear(4, 3).to(device)\nloss_fn(model(torch.randn(8, 4).to(device)), torch.randint(0, 3, (8,)).to(device))\n",
             "import torch\nimport torch.nn as nn\nnet = nn.Linear(4, 2)\ndef act(net, device='cpu'):\n    state = torch.randn(1, 4)\n    if device not in ['cpu']:\n        state = state.cuda(device)\n    return net(state)\nact(net)\n",
             "import sys\nimport torch\nimport torch.nn as nn\ndef step(net, x, device):\n    if device != 'cpu':\n        x = x.cuda()\n    return net(x)\nstep(nn.Linear(4, 2), torch.randn(1, 4), sys.argv[1])\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3).to(device)\nmodel(x)\n",

@@ -13,13 +13,13 @@ def check(ctx: Context) -> Iterator[Finding]:
     if not ev.uses_cuda_check:
         return  # a script that never asks for CUDA gives no evidence it runs on both
     device = ctx.device_name() or "'cpu'"
-    cpu_files = {s.path for s in ev.saves if s.path and s.device == "cpu"}
-    other_files = {s.path for s in ev.saves if s.path and s.device != "cpu"}
+    saved = {s.path for s in ev.saves if s.path}
+    from_gpu = {s.path for s in ev.saves if s.path and s.device in ("cuda", "auto")}
     for load in ev.loads:
         if "map_location" in load.keywords or load.splat:
             continue  # given, or perhaps given through `**kwargs`
-        if load.path and load.path in cpu_files - other_files:
-            continue  # this script writes that file itself, from CPU tensors
+        if load.path in saved and load.path not in from_gpu:
+            continue  # this script writes that file itself, and not from GPU tensors that we know of
         yield RULE.finding(
             "`torch.load` without `map_location` in a script that also runs on CPU: a checkpoint saved "
             "on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",

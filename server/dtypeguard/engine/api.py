@@ -86,7 +86,7 @@ LAYER_KINDS: dict[str, tuple[str, str]] = {
     "LayerNorm": ("norm", "float"), "GroupNorm": ("norm", "float"), "InstanceNorm2d": ("norm", "float"),
     "MultiheadAttention": ("attention", "float"), "TransformerEncoder": ("attention", "float"),
     "TransformerEncoderLayer": ("attention", "float"), "Transformer": ("attention", "float"),
-    "TransformerDecoderLayer": ("attention", "float"), "PReLU": ("linear", "float"),
+    "TransformerDecoderLayer": ("attention", "float"), "TransformerDecoder": ("attention", "float"), "PReLU": ("linear", "float"),
     "Embedding": ("embedding", "index"), "EmbeddingBag": ("embedding", "index"),
 }
 # parameter-free layers: pass dtype through, expect nothing

@@ -822,6 +822,8 @@ class CallsMixin:
             return replace(arg0, dtype=like_dtype, kind="tensor")
         if len(parts) == 2 and last in api.TORCH_INTEGRAL and isinstance(arg0, Tensor):
             return replace(arg0, from_ints=is_float(arg0.dtype), origin=self.origin(node, f"torch.{last} keeps the float dtype"))
+        if len(parts) == 2 and isinstance(arg0, Tensor) and _returns_indices(last, args[1:], kwargs):
+            return _values_and_indices(arg0)
         if len(parts) == 2 and last in _DEVICE_STRICT:
             operands = list(arg0.items) if last in _JOINING and isinstance(arg0, TupleV) else args[:2]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"torch.{last}", tuple(operands), state.autocast))
@@ -926,18 +928,19 @@ class CallsMixin:
                 target = args[1] if len(args) > 1 else kwargs.get("target")
                 weight = obj.attrs.get("weight")
                 return self.loss_call(obj.loss, obj.cls.rsplit(".", 1)[-1], output, target, target_node, node, state, weight, obj.origin.span)
-            return self.forward(ref.oid, obj, args, node, state)
+            return self.forward(ref.oid, obj, args, node, state, kwargs)
         if isinstance(obj, InstanceObj) and obj.klass is not None:
             call = obj.klass.method("__call__")
             if call is not None:
                 return self.call_function(call, [ref, *args], kwargs, state)
         return None
 
-    def forward(self, oid: int, module: ModuleObj, args: list[Value | None], node: ast.Call, state: State) -> Value | None:
+    def forward(self, oid: int, module: ModuleObj, args: list[Value | None], node: ast.Call, state: State, kwargs: dict[str, Value | None] | None = None) -> Value | None:
         self.events.forwards.append(
             Forward(
                 self.index.span(node), self.tick(), oid, module, tuple(args), state.autocast,
                 tuple(self.index.span(a) for a in node.args), nested=self.forward_depth > 0,
+                kw_inputs=tuple((kwargs or {}).values()),
             )
         )
         arg0 = args[0] if args else None
@@ -1090,7 +1093,11 @@ class CallsMixin:
         if method == "cpu":
             return replace(t, device="cpu", dev_origin=Origin(here.span, ".cpu()"))
         if method == "numpy":
+            if t.device in ("cuda", "auto") and isinstance(node.func, ast.Attribute):
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), ".numpy()", (t,), None, (self.index.span(node.func.value),)))
             return replace(t, kind="ndarray")
+        if _returns_indices(method, args, kwargs):
+            return _values_and_indices(t)
         if method in api.INT_RESULT_METHODS:
             return replace(t, dtype="int64", origin=Origin(here.span, f".{method}() returns int64"))
         if method == "item":
@@ -1322,6 +1329,20 @@ def _path_text(node: ast.Call, position: int, keyword: str) -> str:
         if kw.arg == keyword:
             return ast.unparse(kw.value)
     return ""
+
+
+def _returns_indices(name: str, rest: list[Value | None], kwargs: dict[str, Value | None]) -> bool:
+    """`torch.max(x, 1)`, `x.topk(k)`, `x.sort()`: a (values, indices) pair, not a tensor."""
+    if name in ("sort", "topk", "kthvalue", "mode"):
+        return True
+    if name in ("max", "min", "median"):
+        dim = rest[0] if rest else kwargs.get("dim")
+        return isinstance(dim, Const) and type(dim.value) is int
+    return False
+
+
+def _values_and_indices(t: Tensor) -> TupleV:
+    return TupleV((t, replace(t, dtype="int64", origin=None, from_ints=False)))
 
 
 def _has_splat(node: ast.Call) -> bool:

@@ -48,6 +48,7 @@ class Forward:
     autocast: str | None
     arg_spans: tuple[Span, ...] = ()
     nested: bool = False  # inside a user forward() inlined for an outer call (already checked)
+    kw_inputs: tuple[Value | None, ...] = ()  # keyword arguments (`tgt_mask=`, `hx=`)
 
 
 @quick_init
@@ -76,6 +77,7 @@ class TensorOp:
     name: str  # cat | stack | mm | matmul | bmm | @ ...
     inputs: tuple[Value | None, ...]
     autocast: str | None = None
+    arg_spans: tuple[Span, ...] = ()
 
 
 @quick_init

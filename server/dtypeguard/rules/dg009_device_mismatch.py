@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.events import Forward
+from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
 from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, Rule, device_root, fails_here, tensor
@@ -29,9 +29,9 @@ def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()
     for fw in ctx.events.forwards:
         module = fw.module
-        if not fw.inputs or module.dtype is None:
+        if not fw.inputs or (module.dtype is None and not module.first_layer):
             continue
-        for position, x in _tensors(fw.inputs):
+        for position, x in _tensors(fw.inputs + fw.kw_inputs):
             if not _mismatch(module.device, x.device):
                 continue
             if fw.nested and position == 0 and x.dev_origin is None:
@@ -126,6 +126,9 @@ def _loss_weights(ctx: Context) -> Iterator[Finding]:
 def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
     """`torch.cat`/`stack`/`mm`/`@` need every input on one device (no CPU-scalar exception)."""
     for op in ctx.events.ops:
+        if op.name == ".numpy()":
+            yield from _numpy_of_gpu(op)
+            continue
         tensors = [t for t in (tensor(v) for v in op.inputs) if t is not None]
         accel = next((t for t in tensors if t.device in ("cuda", "auto")), None)
         cpu = next((t for t in tensors if t.device == "cpu"), None)
@@ -146,6 +149,22 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             related=related,
             severity=Severity.WARNING if accel.device == "auto" else Severity.ERROR,
         )
+
+
+def _numpy_of_gpu(op: TensorOp) -> Iterator[Finding]:
+    t = tensor(op.inputs[0])
+    if t is None or t.device not in ("cuda", "auto"):
+        return
+    error = "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
+    related = [Related(t.dev_origin.span, f"the tensor's device: {t.dev_origin.why}")] if t.dev_origin else []
+    fixes = [FixSpec("append_call", "Copy it to the CPU first: `.cpu()`", op.arg_spans[0], True, (("method", "cpu"),))] if op.arg_spans else []
+    yield RULE.finding(
+        f"this tensor is {_where(t.device)}: `.numpy()` fails with \"{error}\"",
+        op.span,
+        related=related,
+        fixes=fixes,
+        severity=Severity.WARNING if t.device == "auto" else Severity.ERROR,
+    )
 
 
 def _device_expr_of(ctx: Context, out: object) -> str:
@@ -174,6 +193,8 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import numpy as np\nimport torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nnet = nn.Linear(4, 3).to(device)\npreds = []\nwith torch.no_grad():\n    _, pred = torch.max(net(torch.randn(8, 4).to(device)), 1)\n    preds.append(pred.numpy())  # <-\n",
+            "import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        layer = nn.TransformerDecoderLayer(16, 2)\n        self.decoder = nn.TransformerDecoder(layer, num_layers=1)\n    def forward(self, tgt, memory):\n        mask = torch.zeros(tgt.shape[0], tgt.shape[0])  # <-\n        return self.decoder(tgt, memory, tgt_mask=mask)\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Decoder().to(device)\nmodel(torch.randn(5, 2, 16).to(device), torch.randn(7, 2, 16).to(device))\n",
             "import torch\nimport torch.nn as nn\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(8, 4)\n    def forward(self, x):\n        h = torch.zeros(x.shape[0], 4)  # <-\n        return self.lin(torch.cat([x, h], dim=1))\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Cell().to(device)\nmodel(torch.randn(2, 4).to(device))\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nweights = torch.tensor([1.0, 2.0, 0.5])\nloss_fn = nn.CrossEntropyLoss(weight=weights)  # <-\nmodel = nn.Linear(4, 3).to(device)\nx = torch.randn(8, 4).to(device)\ny = torch.randint(0, 3, (8,)).to(device)\nloss_fn(model(x), y)\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3)  # <-\nmodel(x)\n",
@@ -182,6 +203,7 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\ndef to_gpu(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\nmodel = to_gpu(nn.Linear(3, 1))\nmodel(torch.randn(4, 3))  # <-\n",
         ],
         good=[
+            "import numpy as np\nimport torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nnet = nn.Linear(4, 3).to(device)\nwith torch.no_grad():\n    _, pred = torch.max(net(torch.randn(8, 4).to(device)), 1)\n    labels = pred.cpu().numpy()\n",
             "import torch\nimport torch.nn as nn\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(8, 4)\n    def forward(self, x):\n        h = torch.zeros(x.shape[0], 4, device=x.device)\n        return self.lin(torch.cat([x, h], dim=1))\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Cell().to(device)\nmodel(torch.randn(2, 4).to(device))\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nloss_fn = nn.CrossEntropyLoss(weight=torch.tensor([1.0, 2.0, 0.5]).to(device))\nmodel = nn.Linear(4, 3).to(device)\nloss_fn(model(torch.randn(8, 4).to(device)), torch.randint(0, 3, (8,)).to(device))\n",
             "import torch\nimport torch.nn as nn\nnet = nn.Linear(4, 2)\ndef act(net, device='cpu'):\n    state = torch.randn(1, 4)\n    if device not in ['cpu']:\n        state = state.cuda(device)\n    return net(state)\nact(net)\n",

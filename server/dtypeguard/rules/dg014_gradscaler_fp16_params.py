@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.base import Context, Rule, fails_here
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -14,10 +14,16 @@ def check(ctx: Context) -> Iterator[Finding]:
         if not step.scaler or step.module is None or step.module.dtype != "float16" or step.opt.origin in seen:
             continue
         seen.add(step.opt.origin)  # the first unscale raises; later calls on it never run
-        related = [Related(step.module.dtype_origin.span, "the parameters become float16 here")] if step.module.dtype_origin else []
+        error = "Attempting to unscale FP16 gradients."
+        cast = step.module.cast_span or (step.module.dtype_origin.span if step.module.dtype_origin else None)
+        root = cast or step.span
+        related = [fails_here(step.span, error)] if root != step.span else []
+        if step.module.dtype_origin is not None and step.module.dtype_origin.span != root:
+            related.append(Related(step.module.dtype_origin.span, "the parameters become float16 here"))
         yield RULE.finding(
-            "GradScaler with float16 parameters: the step fails with \"Attempting to unscale FP16 gradients.\"",
-            step.span,
+            f"the parameters become float16 here, but a GradScaler steps their optimizer: `scaler` at line {step.span.line} "
+            f"fails with \"{error}\"" if cast else f"GradScaler with float16 parameters: the step fails with \"{error}\"",
+            root,
             related=related,
             note="Do not call `.half()` on the model; keep float32 parameters and run the forward under `torch.autocast(..., dtype=torch.float16)`.",
         )
@@ -37,7 +43,7 @@ RULE = Rule(
     hazards=("H22",),
     check=check,
     examples=RuleExamples(
-        bad=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).half()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)  # <-\n"],
+        bad=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).half()  # <-\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n"],
         good=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n"],
     ),
 )

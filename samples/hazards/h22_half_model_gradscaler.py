@@ -15,7 +15,7 @@ def make_batch(n=64):
     return x.half(), y.half()
 
 
-model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 1)).to(device).half()
+model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 1)).to(device).half()  # expect: DG014
 optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
 scaler = torch.amp.GradScaler(device)
 
@@ -24,5 +24,5 @@ for step in range(10):
     optimizer.zero_grad()
     loss = nn.functional.mse_loss(model(x), y)
     scaler.scale(loss).backward()
-    scaler.step(optimizer)  # expect: DG014
+    scaler.step(optimizer)
     scaler.update()

@@ -41,9 +41,9 @@ class Script:
         return any(start <= r <= end and code in self.expect for start, end, code, _ in self.findings for r in self.roots)
 
 
-def load(group: str) -> list[Script]:
+def load(group: str, base: pathlib.Path = HERE) -> list[Script]:
     out = []
-    for path in sorted((HERE / group).glob("*.py")):
+    for path in sorted((base / group).glob("*.py")):
         text = path.read_text(encoding="utf-8")
         roots = {n for n, line in enumerate(text.splitlines(), 1) if ROOT_MARK.search(line)}
         match = EXPECT.search(text)
@@ -61,8 +61,8 @@ def analyse(scripts: list[Script]) -> None:
         script.findings = [(f.span.line, f.span.end_line, f.code, f.severity.value) for f in result.findings]
 
 
-def score() -> dict[str, object]:
-    broken, correct, repo_fp = load("broken"), load("correct"), load("repo_fp")
+def score(base: pathlib.Path = HERE) -> dict[str, object]:
+    broken, correct, repo_fp = load("broken", base), load("correct", base), load("repo_fp", base)
     analyse(broken + correct + repo_fp)
     marked = [s for s in broken if s.roots]
     return {
@@ -86,8 +86,9 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("-v", action="store_true", help="list misses and false alarms")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("folder", nargs="?", default=str(HERE), help="a set laid out like this one (broken/, correct/)")
     args = parser.parse_args()
-    result = score()
+    result = score(pathlib.Path(args.folder).resolve())
     if args.json:
         print(json.dumps(result, indent=1))
         return 0

@@ -14,7 +14,7 @@ class Head(nn.Module):
 
 class Trainer:
     def __init__(self):
-        self.model = Head().half()
+        self.model = Head().half()  # expect: DG014
         self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.05, momentum=0.9)
         self.scaler = torch.amp.GradScaler("cpu")
 
@@ -22,7 +22,7 @@ class Trainer:
         self.optimizer.zero_grad()
         loss = F.cross_entropy(self.model(x.half()).float(), y)
         self.scaler.scale(loss).backward()
-        self.scaler.step(self.optimizer)  # expect: DG014
+        self.scaler.step(self.optimizer)
         self.scaler.update()
         return loss.item()
 

@@ -7,7 +7,7 @@ import torch.nn as nn
 device_type = "cuda" if torch.cuda.is_available() else "cpu"
 device = torch.device(device_type)
 
-model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10)).to(device).half()
+model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10)).to(device).half()  # expect: DG014
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)  # expect: DG012
 scaler = torch.amp.GradScaler(device_type)
 criterion = nn.CrossEntropyLoss()
@@ -18,6 +18,6 @@ for step in range(5):
     optimizer.zero_grad(set_to_none=True)
     loss = criterion(model(inputs), labels)
     scaler.scale(loss).backward()
-    scaler.step(optimizer)  # expect: DG014
+    scaler.step(optimizer)
     scaler.update()
     print(step, loss.item())

@@ -22,7 +22,7 @@ class ConvNet(nn.Module):
 
 
 device, dtype_name = device_and_type()
-net = ConvNet().to(device).half()
+net = ConvNet().to(device).half()  # expect: DG014
 opt = optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
 scaler = torch.amp.GradScaler(dtype_name)
 
@@ -33,7 +33,7 @@ for it in range(3):
         loss = nn.functional.cross_entropy(net(x), y)
     opt.zero_grad()
     scaler.scale(loss).backward()
-    scaler.unscale_(opt)  # expect: DG014
+    scaler.unscale_(opt)
     torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm=1.0)
     scaler.step(opt)
     scaler.update()

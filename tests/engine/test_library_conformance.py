@@ -34,9 +34,9 @@ HEADER = "import numpy as np\nimport pandas as pd\nimport torch\nrng = np.random
 )
 
 
-def _cases(entry: Entry) -> list[tuple[str, str]]:
+def _cases(entry: Entry | tuple[str, str]) -> list[tuple[str, str]]:
     """(label, source expression) for each combination of the probe's placeholders."""
-    probe = entry.probe
+    probe = entry.probe if isinstance(entry, Entry) else entry[1]
     holes = sorted(set(re.findall(r"\{([abvws])\}", probe)))
     arrays = [f"a_{d}" for d in NUMPY_DTYPES]
     vectors = [f"v_{d}" for d in NUMPY_DTYPES]  # 1-D: pandas columns
@@ -87,12 +87,12 @@ def _engine(value: object) -> tuple[str, str | None] | None:
     return None
 
 
-def _run(entries: list[Entry]) -> tuple[list[str], dict[str, int], int]:
+def _run(entries: list[Entry] | list[tuple[str, str]]) -> tuple[list[str], dict[str, int], int]:
     lines, where = [], []
     for entry in entries:
         for label, expr in _cases(entry):
             lines.append(expr)
-            where.append((entry.name, label))
+            where.append((entry.name if isinstance(entry, Entry) else entry[0], label))
     source = HEADER + "".join(f"r_{i} = {expr}\n" for i, expr in enumerate(lines))
     result = check_source(source)
     assert result.facts is not None and not result.internal_error, result.internal_error
@@ -130,6 +130,28 @@ def test_every_table_fact_matches_the_real_library(capsys: pytest.CaptureFixture
     with capsys.disabled():
         total = len(library.entries())
         print(f"\nlibrary conformance: {total} entries, {len(entries)} probed, {checked} calls compared, {sum(known.values())} with a stated dtype")
+
+
+# How the interpreter combines table facts (columns of a frame, lists, Python constants):
+# the same comparison with the real libraries, for what is not one table entry.
+MECHANICS = [
+    ("frame column", "pd.DataFrame({{'x': {v}, 'y': {w}}})['y'].to_numpy()"),
+    ("frame columns", "pd.DataFrame({{'x': {v}, 'y': {w}}})[['x']].to_numpy()"),
+    ("frame from array with names", "pd.DataFrame(np.ones((2, 2), dtype=np.float32), columns=list('ab'))[['a', 'b']].to_numpy()"),
+    ("frame drop", "pd.DataFrame({{'x': {v}, 'y': {w}}}).drop(columns=['x']).to_numpy()"),
+    ("frame astype", "pd.DataFrame({{'x': {v}, 'y': {w}}}).astype(np.float32).to_numpy()"),
+    ("frame of lists", "pd.DataFrame({{'x': [1.5, np.nan] * 2, 'y': [1, 2, 3, 4]}}).to_numpy()"),
+    ("array with a Python number", "{a} * 0.5"),
+    ("array divided", "{a} / 2"),
+    ("array plus int", "{a} + 1"),
+    ("values and indices", "torch.max(torch.ones(2, 2), 1)[1]"),
+]
+
+
+def test_interpreter_mechanics_match_the_real_libraries() -> None:
+    wrong, known, _ = _run(MECHANICS)
+    assert wrong == [], "\n".join(wrong)
+    assert not [name for name, _ in MECHANICS if not known.get(name)], known
 
 
 def test_unprobed_entries_say_nothing_or_are_sources_of_files() -> None:

@@ -25,8 +25,9 @@ from dtypeguard.engine.events import (
     TorchLoad,
     TorchSave,
 )
+from dtypeguard.engine.library.apply import Strong, infer_dtype
 from dtypeguard.engine.library.apply import apply as apply_entry
-from dtypeguard.engine.library.apply import infer_dtype
+from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.spec import Entry
 from dtypeguard.engine.values import (
     BATCH_WHY,
@@ -119,6 +120,8 @@ class CallsMixin:
                 return DType(table[parts[1]], lib)
             if lib == "torch" and parts[1] in ("double", "half", "long", "short"):
                 return DType(api.DTYPE_NAMES[parts[1]], lib)
+        if name in _FLOAT_CONSTANTS:
+            return Tensor("pyfloat")  # np.nan, math.pi: Python floats
         return Sym(name)
 
     def dtype_of(self, value: Value | None, numpy: bool = False) -> str | None:
@@ -482,6 +485,8 @@ class CallsMixin:
         if name in ("list", "tuple", "iter", "sorted", "reversed"):
             if isinstance(arg0, (Params, Ref, TupleV)):
                 return arg0
+            if name in ("list", "tuple") and isinstance(arg0, Const) and isinstance(arg0.value, str) and len(arg0.value) <= 64:
+                return TupleV(tuple(Const(c) for c in arg0.value))  # list("abcdef"): column names
             if isinstance(arg0, Const) and isinstance(arg0.value, tuple):
                 return arg0
             return None
@@ -1050,6 +1055,8 @@ class CallsMixin:
                 made = replace(made, from_ints=from_ints, origin=Origin(here.span, f".astype({made.dtype})") if made.dtype else None)
             if isinstance(made, Tensor) and t.kind == "npscalar" and made.kind == "ndarray":
                 made = replace(made, kind="npscalar")
+            if isinstance(made, Tensor) and made.kind == "frame" and t.columns is not None:
+                made = _frame_after(t, made, method, kwargs, here)
             return made
         if t.kind != "tensor":
             return None
@@ -1293,6 +1300,7 @@ def _device_text(node: ast.Call) -> str:
     return ""
 
 
+_FLOAT_CONSTANTS = frozenset({"numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
 MATMUL = frozenset({"mm", "matmul", "bmm", "@"})
 _DEVICE_STRICT = _JOINING | MATMUL  # no CPU-scalar exception: every input on one device
@@ -1343,6 +1351,22 @@ def _returns_indices(name: str, rest: list[Value | None], kwargs: dict[str, Valu
 
 def _values_and_indices(t: Tensor) -> TupleV:
     return TupleV((t, replace(t, dtype="int64", origin=None, from_ints=False)))
+
+
+def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Value | None], here: Origin) -> Value | None:
+    """The columns a frame method leaves: all of them (rows dropped or filled), all cast
+    (`astype`), or all but the dropped ones (`drop(columns=[...])`)."""
+    columns = before.columns or ()
+    if method == "astype":
+        return replace(made, columns=tuple((n, made.dtype) for n, _ in columns)) if made.dtype else made
+    if method == "drop":
+        gone = kwargs.get("columns")
+        names = [i.value for i in gone.items if isinstance(i, Const)] if isinstance(gone, TupleV) else [gone.value] if isinstance(gone, Const) else None
+        if names is None:
+            return replace(made, columns=None) if made.dtype is None else made
+        kept = tuple((n, d) for n, d in columns if n not in names)
+        return library_frame(kept, [Strong(d) if d else None for _, d in kept], here)
+    return replace(made, columns=columns)
 
 
 def _has_splat(node: ast.Call) -> bool:

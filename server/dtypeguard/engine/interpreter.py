@@ -18,6 +18,8 @@ from typing import Any
 from dtypeguard.engine.calls import CallsMixin
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
 from dtypeguard.engine.library import promotion
+from dtypeguard.engine.library.apply import Strong, column_dtype
+from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
 from dtypeguard.engine.state import State, join_states
@@ -31,6 +33,7 @@ from dtypeguard.engine.values import (
     Klass,
     LoaderObj,
     ModuleObj,
+    Origin,
     Params,
     Ref,
     Sym,
@@ -340,7 +343,10 @@ class Interpreter(ResumeMixin, CallsMixin):
                     state.heap[owner.oid] = replace(obj, attrs=attrs)
             self.record(target, target.attr, value, state)
         elif isinstance(target, ast.Subscript):
-            self.eval(target.value, state)
+            base = self.eval(target.value, state)
+            index = self.eval(target.slice, state)
+            if isinstance(target.value, ast.Name) and isinstance(base, Tensor) and base.kind == "frame":
+                state.bind(target.value.id, self._frame_with(base, index, value, target))
         elif isinstance(target, ast.Starred):
             self.assign(target.value, None, state)
 
@@ -356,6 +362,34 @@ class Interpreter(ResumeMixin, CallsMixin):
             kind = "pyfloat" if isinstance(value.value, float) else "pyint"
             return self._item_origins(node, Tensor(kind))
         return value
+
+    def _frame_columns(self, df: Tensor, index: Value | None, node: ast.AST) -> Value | None:
+        """`df["col"]` is a series of that column's dtype; `df[["a", "b"]]` a frame of those."""
+        names = dict(df.columns) if df.columns is not None else None
+        if isinstance(index, Const) and isinstance(index.value, str):
+            if names is None:
+                return replace(df, kind="series", columns=None)  # a one-dtype frame: any column has it
+            dtype = names.get(index.value)
+            why = Origin(self.index.span(node), f"the column {index.value!r} is {dtype}")
+            return Tensor("series", dtype, "cpu", why if dtype else None) if index.value in names else None
+        if isinstance(index, TupleV) and all(isinstance(i, Const) and isinstance(i.value, str) for i in index.items):
+            if names is None:
+                return df
+            chosen = tuple((str(i.value), names.get(str(i.value))) for i in index.items if isinstance(i, Const))
+            if any(name not in names for name, _ in chosen):
+                return None
+            return library_frame(chosen, [Strong(d) if d else None for _, d in chosen], self.origin(node, ""))
+        return df if isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, slices): same columns
+
+    def _frame_with(self, df: Tensor, index: Value | None, value: Value | None, node: ast.AST) -> Value | None:
+        """`df["col"] = ...` adds or replaces a column (the name is rebound to the new frame)."""
+        if df.columns is None or not (isinstance(index, Const) and isinstance(index.value, str)):
+            return None
+        part = column_dtype(value)
+        new = (index.value, part.dtype if part else None)
+        names = [n for n, _ in df.columns]
+        columns = tuple(new if n == index.value else (n, d) for n, d in df.columns) if index.value in names else (*df.columns, new)
+        return library_frame(columns, [Strong(d) if d else None for _, d in columns], self.origin(node, ""))
 
     def unpack(self, value: Value | None, count: int) -> list[Value | None]:
         if isinstance(value, TupleV):
@@ -518,8 +552,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return replace(base, kind="npscalar")
             return base
         if isinstance(base, Tensor) and base.kind in ("frame", "series"):
-            if base.kind == "frame" and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-                return replace(base, kind="series")  # one column of a one-dtype frame
+            if base.kind == "frame":
+                return self._frame_columns(base, index, node)
             return base
         if isinstance(base, TupleV) and isinstance(index, Const) and isinstance(index.value, int):
             if -len(base.items) <= index.value < len(base.items):
@@ -544,6 +578,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if isinstance(left, Tensor) and isinstance(right, Tensor) and left.dtype == right.dtype:
                 return left
             return None
+        if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:
+            return left  # `[0.5, 1.0] * 4`: the same kinds of items, repeated
         lt = left if isinstance(left, Tensor) else None
         rt = right if isinstance(right, Tensor) else None
         if lt is None and rt is None:

@@ -189,7 +189,7 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
         why = entry.why or f"{_short(entry)} infers {dtype}"
         return _make(kind, dtype, single.origin if keep else Origin(origin.span, why) if dtype else None)  # type: ignore[union-attr]
     if rule == "columns":
-        return _columns(kind, values[0] if values else None, origin)
+        return _columns(kind, values[0] if values else None, bound.get("columns"), origin)
     if rule == "dummies":
         data = values[0] if values else None
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
@@ -222,37 +222,56 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
     return _make(kind, None, None)
 
 
-def _columns(kind: str, data: object, origin: Origin) -> Value | None:
-    """A frame's dtype as `.values` sees it: one dtype, or numbers promoted (bools among
-    numbers make an object array: unknown)."""
-    cols: list[Value | None] | None
+def column_dtype(value: Value | None) -> Strong | None:
+    """The dtype pandas stores a column in: an array's, or what NumPy infers from a list;
+    strings (object) and anything unknown give None."""
+    if isinstance(value, Tensor) and value.kind in ARRAY_KINDS:
+        return Strong(value.dtype, value.origin, value.from_ints) if value.dtype else None
+    if isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint"):
+        return Strong("float64" if value.kind == "pyfloat" else "int64")
+    if isinstance(value, Const) and type(value.value) in (int, float, bool):
+        return Strong({int: "int64", float: "float64", bool: "bool"}[type(value.value)])
+    if _items(value) is not None:
+        dtype = infer_dtype(value, True, None)
+        return Strong(dtype) if dtype else None
+    return None
+
+
+def frame(columns: tuple[tuple[str, str | None], ...] | None, parts: list[Strong | None], origin: Origin, kind: str = "frame") -> Value | None:
+    """A frame whose `.values` has the columns' common dtype: one dtype, or numbers promoted
+    (a bool or a string column among others makes an object array: unknown)."""
+    dtype: str | None = None
+    why: Origin | None = None
+    from_ints = False
+    known = [p for p in parts if p is not None]
+    if parts and len(known) == len(parts) and not (len({p.dtype for p in known}) > 1 and "bool" in {p.dtype for p in known}):
+        joined = promote_operands(list(known), True, None)
+        if joined is not None:
+            dtype, from_ints = joined.dtype, joined.from_ints
+            why = joined.origin or Origin(origin.span, f"the frame's columns are {dtype}")
+    made = _make(kind, dtype, why, from_ints)
+    if isinstance(made, Tensor) and columns is not None:
+        made = replace(made, columns=columns)
+    return made
+
+
+def _columns(kind: str, data: object, names: object, origin: Origin) -> Value | None:
+    """`pd.DataFrame(dict)`, `pd.DataFrame(array, columns=[...])`, `pd.concat([...])`."""
     if isinstance(data, Const) and isinstance(data.value, tuple) and data.value[:1] == ("dict",):
-        cols = list(data.value[2])
-    elif isinstance(data, Tensor) and data.kind in ARRAY_KINDS:
-        cols = [data]
-    else:
-        cols = _items(data)  # type: ignore[arg-type]
-    if not cols:
-        return _make(kind, None, None)
-    dtypes: list[Strong] = []
-    for col in cols:
-        if isinstance(col, Tensor) and col.kind in ARRAY_KINDS and col.dtype:
-            dtypes.append(Strong(col.dtype, col.origin, col.from_ints))
-        elif _items(col) is not None:
-            dtype = infer_dtype(col, True, None)
-            if dtype is None:
-                return _make(kind, None, None)
-            dtypes.append(Strong(dtype))
-        else:
-            return _make(kind, None, None)
-    names = {d.dtype for d in dtypes}
-    if len(names) > 1 and "bool" in names:
-        return _make(kind, None, None)
-    joined = promote_operands(list(dtypes), True, None)
-    if joined is None:
-        return _make(kind, None, None)
-    why = joined.origin or Origin(origin.span, f"the frame's columns are {joined.dtype}")
-    return _make(kind, joined.dtype, why, joined.from_ints)
+        keys, items = data.value[1], data.value[2]
+        parts = [column_dtype(v) for v in items]
+        named = all(isinstance(k, str) for k in keys)
+        columns = tuple((k, p.dtype if p else None) for k, p in zip(keys, parts, strict=True)) if named else None
+        return frame(columns, parts, origin, kind)
+    if isinstance(data, Tensor) and data.kind in ARRAY_KINDS:
+        part = column_dtype(data)
+        labels = _items(names) if isinstance(names, TupleV) else None
+        if labels and all(isinstance(x, Const) and isinstance(x.value, str) for x in labels):
+            columns = tuple((x.value, part.dtype if part else None) for x in labels)  # type: ignore[union-attr]
+            return frame(columns, [part] * len(columns), origin, kind)
+        return frame(data.columns, [part], origin, kind)
+    items = _items(data)  # type: ignore[arg-type]
+    return frame(None, [column_dtype(i) for i in items], origin, kind) if items else _make(kind, None, None)
 
 
 def _as_value(bound: object) -> Value | None:

@@ -28,19 +28,23 @@ from dtypeguard.engine.values import Const, Tensor
 
 ROOT = Path(__file__).resolve().parents[2]
 NUMPY_DTYPES = ("float64", "float32", "float16", "int64", "int32", "uint8", "bool")
+TORCH_DTYPES = (*NUMPY_DTYPES, "bfloat16")
 SCALARS = ("2", "2.5", "True")
-HEADER = "import numpy as np\nimport pandas as pd\nimport torch\nrng = np.random.default_rng(0)\n" + "".join(
-    f"a_{d} = np.ones((2, 2), dtype=np.{d})\nv_{d} = np.ones(4, dtype=np.{d})\n" for d in NUMPY_DTYPES
+HEADER = (
+    "import numpy as np\nimport pandas as pd\nimport torch\nimport torch.nn.functional as F\nrng = np.random.default_rng(0)\n"
+    + "".join(f"a_{d} = np.ones((2, 2), dtype=np.{d})\nv_{d} = np.ones(4, dtype=np.{d})\n" for d in NUMPY_DTYPES)
+    + "".join(f"t_{d} = torch.ones((2, 2), dtype=torch.{d})\n" for d in TORCH_DTYPES)
 )
 
 
 def _cases(entry: Entry | tuple[str, str]) -> list[tuple[str, str]]:
     """(label, source expression) for each combination of the probe's placeholders."""
     probe = entry.probe if isinstance(entry, Entry) else entry[1]
-    holes = sorted(set(re.findall(r"\{([abvws])\}", probe)))
+    holes = sorted(set(re.findall(r"\{([abvwstu])\}", probe)))
     arrays = [f"a_{d}" for d in NUMPY_DTYPES]
     vectors = [f"v_{d}" for d in NUMPY_DTYPES]  # 1-D: pandas columns
-    choices = {"a": arrays, "b": arrays, "v": vectors, "w": vectors, "s": list(SCALARS)}
+    tensors = [f"t_{d}" for d in TORCH_DTYPES]
+    choices = {"a": arrays, "b": arrays, "v": vectors, "w": vectors, "s": list(SCALARS), "t": tensors, "u": tensors}
     out = []
     for combo in itertools.product(*(choices[h] for h in holes)):
         filled = probe

@@ -259,6 +259,11 @@ class CallsMixin:
         bound = entry.signature.bind(args, kwargs, splat=_has_splat(node))
         if bound is None:
             return None  # a call Python would refuse, or a splat we cannot read: unknown
+        short = entry.name.removeprefix("torch.")
+        if short in _DEVICE_STRICT:  # these fail on mixed devices (and the matmuls on mixed dtypes)
+            arg0 = args[0] if args else None
+            operands = list(arg0.items) if short in _JOINING and isinstance(arg0, TupleV) else args[:2]
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
         return apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
 
     def call_dtype(self, dtype: DType, args: list[Value | None], node: ast.Call) -> Value | None:
@@ -829,9 +834,6 @@ class CallsMixin:
             return replace(arg0, from_ints=is_float(arg0.dtype), origin=self.origin(node, f"torch.{last} keeps the float dtype"))
         if len(parts) == 2 and isinstance(arg0, Tensor) and _returns_indices(last, args[1:], kwargs):
             return _values_and_indices(arg0)
-        if len(parts) == 2 and last in _DEVICE_STRICT:
-            operands = list(arg0.items) if last in _JOINING and isinstance(arg0, TupleV) else args[:2]
-            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"torch.{last}", tuple(operands), state.autocast))
         if len(parts) == 2 and last in api.TORCH_SAME_DTYPE:
             items: list[Value | None] = list(args)
             if last in ("stack", "cat", "concat", "concatenate", "hstack", "vstack") and isinstance(arg0, TupleV):
@@ -997,7 +999,7 @@ class CallsMixin:
 
     def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(receiver, Tensor):
-            return self.tensor_method(receiver, method, args, kwargs, node)
+            return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
         if isinstance(receiver, Placed):
             if method == "state_dict":
                 return Const(("state_dict", receiver.device))
@@ -1040,7 +1042,7 @@ class CallsMixin:
             return receiver
         return None
 
-    def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
+    def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, default: str | None = None) -> Value | None:
         here = self.origin(node, f".{method}(...)")
         if t.kind in ("ndarray", "npscalar", "frame", "series"):
             entry = library.method("ndarray" if t.kind == "npscalar" else t.kind, method)
@@ -1060,10 +1062,14 @@ class CallsMixin:
             return made
         if t.kind != "tensor":
             return None
-        if method in api.DTYPE_METHODS and not args:
-            cast = api.DTYPE_METHODS[method]
-            from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(cast))
-            return replace(t, dtype=cast, origin=Origin(here.span, f".{method}() makes it {cast}"), from_ints=from_ints)
+        if method == "numpy" and t.device in ("cuda", "auto") and isinstance(node.func, ast.Attribute):
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), ".numpy()", (t,), None, (self.index.span(node.func.value),)))
+        if _returns_indices(method, args, kwargs):
+            return _values_and_indices(t)
+        entry = library.method("tensor", method)
+        if entry is not None:
+            bound = entry.signature.bind([t, *args], kwargs, splat=_has_splat(node))
+            return apply_entry(entry, bound, self, here, default) if bound is not None else None
         if method in ("to", "type"):
             dtype: str | None = t.dtype
             dev: str | None = t.device
@@ -1100,22 +1106,8 @@ class CallsMixin:
         if method == "cpu":
             return replace(t, device="cpu", dev_origin=Origin(here.span, ".cpu()"))
         if method == "numpy":
-            if t.device in ("cuda", "auto") and isinstance(node.func, ast.Attribute):
-                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), ".numpy()", (t,), None, (self.index.span(node.func.value),)))
             return replace(t, kind="ndarray")
-        if _returns_indices(method, args, kwargs):
-            return _values_and_indices(t)
-        if method in api.INT_RESULT_METHODS:
-            return replace(t, dtype="int64", origin=Origin(here.span, f".{method}() returns int64"))
-        if method == "item":
-            if t.dtype and is_float(t.dtype):
-                return Tensor("pyfloat", None, None, t.origin)
-            return None
-        if method in api.TORCH_INTEGRAL:
-            return replace(t, from_ints=is_float(t.dtype), origin=Origin(here.span, f".{method}() keeps the float dtype"))
-        if method in api.TRUE_DIV_METHODS:
-            return t if is_float(t.dtype) else replace(t, dtype=None, origin=None)
-        if method in api.TENSOR_SAME_METHODS:
+        if method in ("pin_memory", "share_memory_", "copy_", "requires_grad_"):
             return t
         return None
 

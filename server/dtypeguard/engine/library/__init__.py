@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dtypeguard.engine.library import numpy as _numpy
 from dtypeguard.engine.library import pandas as _pandas
+from dtypeguard.engine.library import torch as _torch
 from dtypeguard.engine.library.spec import Entry
 
-FUNCTIONS: dict[str, Entry] = {**_numpy.FUNCTIONS, **_numpy.GENERATOR, **_pandas.FUNCTIONS}
-METHODS: dict[str, Entry] = {**_numpy.METHODS, **_pandas.METHODS}
-_KIND_PREFIX = {"ndarray": "ndarray", "frame": "DataFrame", "series": "Series"}
+FUNCTIONS: dict[str, Entry] = {**_numpy.FUNCTIONS, **_numpy.GENERATOR, **_pandas.FUNCTIONS, **_torch.FUNCTIONS}
+METHODS: dict[str, Entry] = {**_numpy.METHODS, **_pandas.METHODS, **_torch.METHODS}
+_KIND_PREFIX = {"ndarray": "ndarray", "frame": "DataFrame", "series": "Series", "tensor": "Tensor"}
 
 
 def function(name: str) -> Entry | None:

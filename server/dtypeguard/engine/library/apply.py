@@ -149,6 +149,40 @@ def infer_dtype(value: Value | None, numpy: bool, default: str | None) -> str | 
 
 def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, default: str | None) -> Value | None:
     """The value a call of `entry` returns, given its bound arguments."""
+    made = _apply_dtype(entry, bound, env, origin, default)
+    if entry.result.kind != "tensor" or not isinstance(made, Tensor):
+        return made
+    return _torch_result(entry, bound, made, origin)
+
+
+def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: Origin) -> Tensor:
+    """A torch result lives where its tensor inputs live, and keeps what the engine knows of
+    the input it comes from (where it was made a tensor, its device's origin)."""
+    result = entry.result
+    inputs: list[Tensor] = []
+    for name in result.arg.split(",") if result.arg else ["self"]:  # a method's own tensor
+        value = _as_value(bound.get(name))
+        for item in _items(value) or [value]:
+            if isinstance(item, Tensor) and item.kind == "tensor":
+                inputs.append(item)
+    if not inputs:
+        return made
+    devices = {t.device for t in inputs}
+    device = devices.pop() if len(devices) == 1 else None
+    base = next((t for t in inputs if t.dtype == made.dtype), inputs[0])
+    if result.rule == "integral":
+        why = Origin(origin.span, f"{_short(entry)} keeps the float dtype") if is_float(base.dtype) else base.origin
+        return replace(base, origin=why, from_ints=is_float(base.dtype), device=device)
+    if result.rule == "fixed" and entry.name.startswith("Tensor.") and made.dtype:
+        cast = entry.name.rsplit(".", 1)[1]
+        from_ints = bool(base.dtype and not is_float(base.dtype) and is_float(made.dtype))
+        return replace(base, dtype=made.dtype, origin=Origin(origin.span, f".{cast}() makes it {made.dtype}"), from_ints=from_ints)
+    if made.dtype == base.dtype and base.dtype is not None:
+        return replace(base, device=device, dev_origin=base.dev_origin if device else None)
+    return replace(base, dtype=made.dtype, origin=made.origin, from_ints=made.from_ints, device=device, dev_origin=base.dev_origin if device else None)
+
+
+def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, default: str | None) -> Value | None:
     result = entry.result
     numpy = result.kind not in ("tensor",)
     kind = result.kind
@@ -195,6 +229,9 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
             return _make(kind, "bool", Origin(origin.span, entry.why))
         return _make(kind, None, None)
+    if rule == "integral":
+        value = values[0] if values else None
+        return _make(kind, value.dtype if isinstance(value, Tensor) else None, None)
     if rule in ("promote", "float", "ufunc"):
         ops: list[Strong | Weak] = []
         sequence = len(values) == 1 and _items(values[0]) is not None
@@ -283,7 +320,7 @@ def _as_value(bound: object) -> Value | None:
 
 def _short(entry: Entry) -> str:
     name = entry.name
-    for prefix, short in (("numpy.random.Generator.", "rng."), ("numpy.", "np."), ("pandas.", "pd."), ("ndarray.", "."), ("DataFrame.", "."), ("Series.", ".")):
+    for prefix, short in (("numpy.random.Generator.", "rng."), ("numpy.", "np."), ("pandas.", "pd."), ("ndarray.", "."), ("DataFrame.", "."), ("Series.", "."), ("Tensor.", "."), ("torch.nn.functional.", "F.")):
         if name.startswith(prefix):
             return f"`{short}{name[len(prefix):]}`"
     return f"`{name}`"

@@ -1,0 +1,149 @@
+"""torch functions and Tensor methods whose result follows from their inputs, as data.
+
+Rows: (name, signature, result rule, probe). `{t}`/`{u}` in a probe stand for tensors of each
+dtype the conformance test tries (2x2, CPU). Results keep the input's device. Overloaded
+functions (`torch.max(x)` / `torch.max(x, dim)` / `torch.max(x, y)`), the factories that
+follow the default dtype and device (`zeros`, `tensor`, ...), `.to(...)` and the module,
+optimizer and data classes stay in `calls.py`: a signature cannot say what they do.
+"""
+
+from __future__ import annotations
+
+from dtypeguard.engine.library.spec import (
+    Entry,
+    Result,
+    fixed,
+    floating,
+    promote,
+    same,
+    summed,
+    table,
+)
+
+T = "tensor"
+
+
+def _integral(arg: str) -> Result:
+    """floor/ceil/round/trunc: the dtype is kept, but the values are now whole numbers."""
+    return Result("integral", T, arg=arg)
+
+
+_X = "(input, *, out=None)"
+_SAME = ("flatten", "squeeze", "unsqueeze", "t", "clone", "abs", "neg", "tril", "triu", "flip", "roll", "narrow", "index_select", "gather", "masked_fill", "repeat_interleave", "tile", "transpose", "permute", "reshape", "detach")
+_SAME_SIG = {
+    "flatten": "(input, start_dim=0, end_dim=-1)", "squeeze": "(input, dim=None)", "unsqueeze": "(input, dim)",
+    "t": "(input)", "clone": "(input, *, memory_format=None)", "abs": _X, "neg": _X, "tril": "(input, diagonal=0, *, out=None)",
+    "triu": "(input, diagonal=0, *, out=None)", "flip": "(input, dims)", "roll": "(input, shifts, dims=None)",
+    "narrow": "(input, dim, start, length)", "index_select": "(input, dim, index, *, out=None)",
+    "gather": "(input, dim, index, *, sparse_grad=False, out=None)", "masked_fill": "(input, mask, value)",
+    "clamp": "(input, min=None, max=None, *, out=None)", "clip": "(input, min=None, max=None, *, out=None)",
+    "repeat_interleave": "(input, repeats, dim=None, *, output_size=None)", "tile": "(input, dims)",
+    "transpose": "(input, dim0, dim1)", "permute": "(input, dims)", "reshape": "(input, shape)", "detach": "(input)",
+}
+_SAME_PROBE = {
+    "flatten": "torch.flatten({t})", "squeeze": "torch.squeeze({t})", "unsqueeze": "torch.unsqueeze({t}, 0)", "t": "torch.t({t})",
+    "clone": "torch.clone({t})", "abs": "torch.abs({t})", "neg": "torch.neg({t})", "tril": "torch.tril({t})", "triu": "torch.triu({t})",
+    "flip": "torch.flip({t}, [0])", "roll": "torch.roll({t}, 1)", "narrow": "torch.narrow({t}, 0, 0, 1)",
+    "index_select": "torch.index_select({t}, 0, torch.tensor([0]))", "gather": "torch.gather({t}, 0, torch.tensor([[0, 1]]))",
+    "masked_fill": "torch.masked_fill({t}, torch.ones(2, 2, dtype=torch.bool), 0)", "clamp": "torch.clamp({t}, 0, 1)",
+    "clip": "torch.clip({t}, 0, 1)", "repeat_interleave": "torch.repeat_interleave({t}, 2)", "tile": "torch.tile({t}, (2,))",
+    "transpose": "torch.transpose({t}, 0, 1)", "permute": "torch.permute({t}, (1, 0))", "reshape": "torch.reshape({t}, (4,))",
+    "detach": "torch.detach({t})",
+}
+_FLOAT = ("exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "log1p", "expm1", "rsqrt", "reciprocal", "atan", "asin", "acos", "sinh", "cosh")
+_FUNCTIONAL_SAME = {
+    "relu": "(input, inplace=False)", "gelu": "(input, approximate='none')", "silu": "(input, inplace=False)",
+    "leaky_relu": "(input, negative_slope=0.01, inplace=False)", "dropout": "(input, p=0.5, training=True, inplace=False)",
+    "normalize": "(input, p=2.0, dim=1, eps=1e-12, out=None)", "pad": "(input, pad, mode='constant', value=None)",
+    "softmax": "(input, dim=None, _stacklevel=3, dtype=None)", "log_softmax": "(input, dim=None, _stacklevel=3, dtype=None)",
+    "elu": "(input, alpha=1.0, inplace=False)",
+}
+_FUNCTIONAL_PROBE = {
+    "relu": "F.relu({t})", "gelu": "F.gelu({t})", "silu": "F.silu({t})", "leaky_relu": "F.leaky_relu({t})",
+    "dropout": "F.dropout({t})", "normalize": "F.normalize({t})", "pad": "F.pad({t}, (1, 1))",
+    "softmax": "F.softmax({t}, dim=1)", "log_softmax": "F.log_softmax({t}, dim=1)", "elu": "F.elu({t})",
+}
+
+FUNCTIONS: dict[str, Entry] = {
+    **table("torch", [
+        *[(name, _SAME_SIG[name], same(T, "input"), _SAME_PROBE[name]) for name in _SAME],
+        *[(name, _X, floating(T, "input", ""), f"torch.{name}({{t}})") for name in _FLOAT],
+        ("pow", "(input, exponent, *, out=None)", promote(T, "input,exponent"), "torch.pow({t}, {u})"),
+        ("clamp", "(input, min=None, max=None, *, out=None)", promote(T, "input,min,max"), "torch.clamp({t}, 0, 1)"),
+        ("clip", "(input, min=None, max=None, *, out=None)", promote(T, "input,min,max"), "torch.clip({t}, 0, 1)"),
+        ("cat", "(tensors, dim=0, *, out=None)", promote(T, "tensors"), "torch.cat([{t}, {u}])"),
+        ("concat", "(tensors, dim=0, *, out=None)", promote(T, "tensors"), "torch.concat([{t}, {u}])"),
+        ("concatenate", "(tensors, axis=0, out=None)", promote(T, "tensors"), "torch.concatenate([{t}, {u}])"),
+        ("stack", "(tensors, dim=0, *, out=None)", promote(T, "tensors"), "torch.stack([{t}, {u}])"),
+        ("hstack", "(tensors, *, out=None)", promote(T, "tensors"), "torch.hstack([{t}, {u}])"),
+        ("vstack", "(tensors, *, out=None)", promote(T, "tensors"), "torch.vstack([{t}, {u}])"),
+        ("where", "(condition, input, other, *, out=None)", promote(T, "input,other"), "torch.where({t} > 0, {t}, {u})"),
+        ("matmul", "(input, other, *, out=None)", promote(T, "input,other"), "torch.matmul({t}, {u})"),
+        ("mm", "(input, mat2, *, out=None)", promote(T, "input,mat2"), "torch.mm({t}, {u})"),
+        ("bmm", "(input, mat2, *, out=None)", promote(T, "input,mat2"), "torch.bmm({t}[None], {u}[None])"),
+        ("outer", "(input, vec2, *, out=None)", promote(T, "input,vec2"), "torch.outer({t}[0], {u}[0])"),
+        ("mean", "(input, dim=None, keepdim=False, *, dtype=None, out=None)", floating(T, "input"), "torch.mean({t})"),
+        ("std", "(input, dim=None, *, correction=1, keepdim=False, out=None)", floating(T, "input", ""), "torch.std({t})"),
+        ("var", "(input, dim=None, *, correction=1, keepdim=False, out=None)", floating(T, "input", ""), "torch.var({t})"),
+        ("sum", "(input, dim=None, keepdim=False, *, dtype=None, out=None)", summed(T, "input"), "torch.sum({t})"),
+        ("cumsum", "(input, dim, *, dtype=None, out=None)", summed(T, "input"), "torch.cumsum({t}, 0)"),
+        ("logsumexp", "(input, dim, keepdim=False, *, out=None)", floating(T, "input", ""), "torch.logsumexp({t}, 0)"),
+        ("argmax", "(input, dim=None, keepdim=False)", fixed(T, "int64", ""), "torch.argmax({t})"),
+        ("argmin", "(input, dim=None, keepdim=False)", fixed(T, "int64", ""), "torch.argmin({t})"),
+        ("argsort", "(input, dim=-1, descending=False, stable=False)", fixed(T, "int64", ""), "torch.argsort({t})"),
+        ("bucketize", "(input, boundaries, *, out_int32=False, right=False, out=None)", fixed(T, "int64", ""), "torch.bucketize({t}, torch.tensor([0.5]))"),
+        *[(name, _X, _integral("input"), f"torch.{name}({{t}})") for name in ("floor", "ceil", "round", "trunc")],
+        ("zeros_like", "(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)", same(T, "input", "dtype"), "torch.zeros_like({t})"),
+        ("ones_like", "(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)", same(T, "input", "dtype"), "torch.ones_like({t})"),
+        ("empty_like", "(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)", same(T, "input", "dtype"), "torch.empty_like({t})"),
+        ("full_like", "(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)", same(T, "input", "dtype"), "torch.full_like({t}, 1)"),
+        ("rand_like", "(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)", same(T, "input", "dtype"), "torch.rand_like({t})"),
+        ("randn_like", "(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None)", same(T, "input", "dtype"), "torch.randn_like({t})"),
+    ]),
+    **table("torch.nn.functional", [
+        *[(name, sig, same(T, "input", "dtype" if "dtype=" in sig else ""), _FUNCTIONAL_PROBE[name]) for name, sig in _FUNCTIONAL_SAME.items()],
+        ("one_hot", "(tensor, num_classes=-1)", fixed(T, "int64", ""), "F.one_hot({t}.long().abs() % 2)"),
+        ("sigmoid", "(input)", floating(T, "input", ""), "F.sigmoid({t})"),
+        ("tanh", "(input)", floating(T, "input", ""), "F.tanh({t})"),
+    ]),
+}
+
+_METHOD_SAME = ("view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "clone", "detach", "flatten", "t", "requires_grad_", "view_as", "reshape_as", "expand", "expand_as", "repeat", "abs", "relu", "neg", "flip", "roll", "narrow", "index_select", "masked_fill", "fill_", "zero_", "max", "min")
+_METHOD_PROMOTE = {"clamp": "(self, min=None, max=None)", "clip": "(self, min=None, max=None)"}
+_METHOD_PROBE = {
+    "view": "{t}.view(4)", "reshape": "{t}.reshape(4)", "unsqueeze": "{t}.unsqueeze(0)", "squeeze": "{t}.squeeze()",
+    "permute": "{t}.permute(1, 0)", "transpose": "{t}.transpose(0, 1)", "contiguous": "{t}.contiguous()", "clone": "{t}.clone()",
+    "detach": "{t}.detach()", "flatten": "{t}.flatten()", "t": "{t}.t()", "requires_grad_": "{t}.float().requires_grad_()",
+    "view_as": "{t}.view_as({t})", "reshape_as": "{t}.reshape_as({t})", "expand": "{t}.expand(2, 2)", "expand_as": "{t}.expand_as({t})",
+    "repeat": "{t}.repeat(2, 1)", "abs": "{t}.abs()", "relu": "{t}.relu()", "neg": "{t}.neg()",
+    "clamp": "{t}.clamp(0, 1)", "clip": "{t}.clip(0, 1)", "flip": "{t}.flip(0)", "roll": "{t}.roll(1)", "narrow": "{t}.narrow(0, 0, 1)",
+    "index_select": "{t}.index_select(0, torch.tensor([0]))", "masked_fill": "{t}.masked_fill({t} > 0, 0)", "fill_": "{t}.clone().fill_(1)",
+    "zero_": "{t}.clone().zero_()", "max": "{t}.max()", "min": "{t}.min()",
+}
+_CASTS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long": "int64", "int": "int32", "short": "int16", "byte": "uint8", "char": "int8", "bool": "bool"}
+
+METHODS: dict[str, Entry] = table("Tensor", [
+    *[(name, "(self, *args, **kwargs)", same(T, "self"), _METHOD_PROBE[name]) for name in _METHOD_SAME],
+    *[(name, sig, promote(T, "self,min,max"), _METHOD_PROBE[name]) for name, sig in _METHOD_PROMOTE.items()],
+    *[(name, "(self, memory_format=None)", fixed(T, dtype, ""), f"{{t}}.{name}()") for name, dtype in _CASTS.items()],
+    *[(name, "(self)", floating(T, "self", ""), f"{{t}}.{name}()") for name in ("exp", "log", "sqrt", "sigmoid", "tanh")],
+    ("div", "(self, other, *, rounding_mode=None)", floating(T, "self,other", ""), "{t}.div({u})"),
+    ("true_divide", "(self, other)", floating(T, "self,other", ""), "{t}.true_divide({u})"),
+    ("mul", "(self, other)", promote(T, "self,other"), "{t}.mul({u})"),
+    ("add", "(self, other, *, alpha=1)", promote(T, "self,other"), "{t}.add({u})"),
+    ("sub", "(self, other, *, alpha=1)", promote(T, "self,other"), "{t}.sub({u})"),
+    ("pow", "(self, exponent)", promote(T, "self,exponent"), "{t}.pow({u})"),
+    ("mean", "(self, dim=None, keepdim=False, *, dtype=None)", floating(T, "self"), "{t}.mean()"),
+    ("std", "(self, dim=None, *, correction=1, keepdim=False)", floating(T, "self", ""), "{t}.std()"),
+    ("var", "(self, dim=None, *, correction=1, keepdim=False)", floating(T, "self", ""), "{t}.var()"),
+    ("norm", "(self, p='fro', dim=None, keepdim=False, dtype=None)", floating(T, "self"), "{t}.norm()"),
+    ("sum", "(self, dim=None, keepdim=False, *, dtype=None)", summed(T, "self"), "{t}.sum()"),
+    ("cumsum", "(self, dim, *, dtype=None)", summed(T, "self"), "{t}.cumsum(0)"),
+    ("argmax", "(self, dim=None, keepdim=False)", fixed(T, "int64", ""), "{t}.argmax()"),
+    ("argmin", "(self, dim=None, keepdim=False)", fixed(T, "int64", ""), "{t}.argmin()"),
+    ("argsort", "(self, dim=-1, descending=False)", fixed(T, "int64", ""), "{t}.argsort()"),
+    ("nonzero", "(self, *, as_tuple=False)", fixed(T, "int64", ""), "{t}.nonzero()"),
+    *[(name, "(self)", _integral("self"), f"{{t}}.{name}()") for name in ("floor", "ceil", "round", "trunc")],
+    ("item", "(self)", same("pyscalar", "self"), "torch.tensor([{t}[0, 0].item()])"),
+    ("tolist", "(self)", same("pylist", "self"), "torch.tensor({t}.tolist())"),
+])

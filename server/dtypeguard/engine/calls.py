@@ -28,7 +28,7 @@ from dtypeguard.engine.events import (
 from dtypeguard.engine.library.apply import Strong, infer_dtype
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
-from dtypeguard.engine.library.spec import Entry
+from dtypeguard.engine.library.spec import Entry, Signature
 from dtypeguard.engine.values import (
     BATCH_WHY,
     Bound,
@@ -264,7 +264,10 @@ class CallsMixin:
             arg0 = args[0] if args else None
             operands = list(arg0.items) if short in _JOINING and isinstance(arg0, TupleV) else args[:2]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
-        return apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
+        made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
+        if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
+            made = replace(made, one_hot=True, from_ints=False)
+        return made
 
     def call_dtype(self, dtype: DType, args: list[Value | None], node: ast.Call) -> Value | None:
         """`np.float32(x)`: a NumPy scalar or array of that dtype."""
@@ -558,7 +561,10 @@ class CallsMixin:
             return self.call_data(last, args, kwargs, node, state)
         if last == "load" and len(parts) == 2:
             path = _path_text(node, 0, "f")
-            self.events.loads.append(TorchLoad(span, self.tick(), frozenset(k for k in kwargs), kwargs.get("weights_only"), span, path, _has_splat(node)))
+            bound = _TORCH_LOAD.bind(args, kwargs)  # `torch.load(path, device)`: map_location is given
+            given = frozenset(bound) - {"pickle_load_args"} if bound is not None else frozenset(kwargs)
+            weights_only = bound.get("weights_only") if bound is not None else kwargs.get("weights_only")
+            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node)))
             return None
         if last == "save" and len(parts) == 2:
             what = self.pickled_what(arg0, state)
@@ -692,8 +698,6 @@ class CallsMixin:
                 return self.loss_call(api.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
             if last in api.TORCH_SAME_DTYPE:
                 return args[0] if args and isinstance(args[0], Tensor) else None
-            if last == "one_hot":
-                return Tensor("tensor", "int64", args[0].device if args and isinstance(args[0], Tensor) else None)
             return None
         if parts[2] == "Parameter" and len(parts) == 3:
             return args[0] if args and isinstance(args[0], Tensor) else None
@@ -1292,6 +1296,7 @@ def _device_text(node: ast.Call) -> str:
     return ""
 
 
+_TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args)")
 _FLOAT_CONSTANTS = frozenset({"numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
 MATMUL = frozenset({"mm", "matmul", "bmm", "@"})

@@ -79,6 +79,7 @@ class Tensor(Value):
     site: Span | None = None  # the call that created this torch tensor (where a fix converts)
     from_ints: bool = False  # floats made by casting integers (labels stored as float)
     columns: tuple[tuple[str, str | None], ...] | None = None  # a DataFrame's columns and dtypes
+    one_hot: bool = False  # rows of class indicators (`F.one_hot`): as floats, class probabilities
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)

@@ -78,7 +78,7 @@ def _weights(ctx: Context) -> Iterator[Finding]:
 
 
 def _looks_like_labels(target: Tensor) -> bool:
-    return target.from_ints
+    return target.from_ints and not target.one_hot
 
 
 RULE = Rule(
@@ -103,6 +103,7 @@ RULE = Rule(
             "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()  # <-\nloss = crit(model(torch.randn(8, 5)), y)\n",
         ],
         good=[
+            "import torch\nimport torch.nn.functional as F\nscores = torch.randn(8, 4)\ngt = torch.randint(0, 4, (8,))\nprobs = F.one_hot(gt, 4).float()\nF.cross_entropy(scores, probs)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\ncounts = np.array([50, 30, 20])\nw = torch.from_numpy(100.0 / counts).float()\nmodel = nn.Linear(4, 3)\nnn.CrossEntropyLoss(weight=w)(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))\n",
             "import torch\nimport torch.nn.functional as F\nF.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]))\n",
             "import torch\nimport torch.nn.functional as F\nprobs = torch.softmax(torch.randn(4, 3), dim=1)\nF.cross_entropy(torch.randn(4, 3), probs)\n",

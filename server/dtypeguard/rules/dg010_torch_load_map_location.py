@@ -47,6 +47,7 @@ RULE = Rule(
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt')  # <-\n",
         ],
         good=[
+            "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",
             "import os\nimport tempfile\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ncache = os.path.join(tempfile.gettempdir(), 'vectors.pt')\nif os.path.isfile(cache):\n    vectors = torch.load(cache)\nelse:\n    vectors = torch.zeros(10, 4, device='cpu')\n    torch.save(vectors, cache)\n",
             "import torch\ndef load_checkpoint(path, **kwargs):\n    return torch.load(path, **kwargs)\nif torch.cuda.is_available():\n    state = load_checkpoint('ckpt.pt', map_location='cuda')\n",
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt', map_location=device)\n",

@@ -175,7 +175,7 @@ def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: 
         return replace(base, origin=why, from_ints=is_float(base.dtype), device=device)
     if result.rule == "fixed" and entry.name.startswith("Tensor.") and made.dtype:
         cast = entry.name.rsplit(".", 1)[1]
-        from_ints = bool(base.dtype and not is_float(base.dtype) and is_float(made.dtype))
+        from_ints = bool(base.dtype and not is_float(base.dtype) and is_float(made.dtype)) and not base.one_hot
         return replace(base, dtype=made.dtype, origin=Origin(origin.span, f".{cast}() makes it {made.dtype}"), from_ints=from_ints)
     if made.dtype == base.dtype and base.dtype is not None:
         return replace(base, device=device, dev_origin=base.dev_origin if device else None)

@@ -31,6 +31,7 @@ from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.spec import Entry, Signature
 from dtypeguard.engine.values import (
     BATCH_WHY,
+    ITEMS,
     Bound,
     Const,
     Device,
@@ -162,6 +163,8 @@ class CallsMixin:
                 return obj.elements
             if isinstance(obj, InstanceObj) and obj.is_dataset:
                 return self.dataset_item(value, obj, state)
+            if isinstance(obj, ModuleObj) and isinstance(obj.attrs.get(ITEMS), TupleV):
+                return self.container_element(obj.attrs[ITEMS], state)  # type: ignore[arg-type]
             return None
         if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,):
             item = value.value[1]
@@ -172,6 +175,14 @@ class CallsMixin:
         if isinstance(value, Tensor) and value.kind in ("tensor", "ndarray"):
             return value
         return None
+
+    def container_element(self, items: TupleV, state: State) -> Value | None:
+        """One layer stands for all when they are alike (same class, dtype and device)."""
+        objs = [state.heap.get(i.oid) if isinstance(i, Ref) else None for i in items.items]
+        if not objs or not all(isinstance(o, ModuleObj) for o in objs):
+            return None
+        keys = {(o.cls, o.dtype, o.device, o.input_kind) for o in objs if isinstance(o, ModuleObj)}
+        return items.items[0] if len(keys) == 1 else None
 
     def dataset_item(self, ref: Ref, obj: InstanceObj, state: State) -> Value | None:
         if obj.klass is None:
@@ -736,34 +747,42 @@ class CallsMixin:
         return None
 
     def make_container(self, cls: str, args: list[Value | None], origin: Origin, state: State) -> Value:
-        children: list[ModuleObj] = []
         items: list[Value | None] = list(args)
         if len(args) == 1 and isinstance(args[0], TupleV):
             items = list(args[0].items)
-        for item in items:
-            child = state.heap.get(item.oid) if isinstance(item, Ref) else None
-            if isinstance(child, ModuleObj):
-                children.append(child)
-        layered = [c for c in children if c.first_layer not in ("", "passthrough")]
-        dtypes = {c.dtype for c in layered}
-        devices = {c.device for c in layered}
-        first = _first_stage(items, state) if cls == "Sequential" else None
-        obj = ModuleObj(
-            f"torch.nn.{cls}",
-            origin,
-            next(iter(dtypes)) if len(dtypes) == 1 else None,
-            next(iter(devices)) if len(devices) == 1 else None,
-            first.dtype_origin if first else None,
-            first.device_origin if first else None,
-            first.input_kind if first else "any",
-            first.first_layer if first else "",
-            created_time=self.time,
-            honours_default=any(c.honours_default for c in layered),
-        )
-        oid = self.alloc(state, obj)
+        elif len(args) == 1 and isinstance(args[0], Const) and isinstance(args[0].value, tuple) and args[0].value[:1] == (MANY,):
+            item = args[0].value[1]
+            items = [item if isinstance(item, Value) else None]  # `ModuleList([nn.Linear(...) for ...])`
+        oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, created_time=self.time))
+        obj = self.fill_container(oid, items, state)
         if obj.honours_default:
             self.events.creations.append((self.time, origin.span, oid, obj))
         return Ref(oid)
+
+    def fill_container(self, oid: int, items: list[Value | None], state: State) -> ModuleObj:
+        """A Sequential/ModuleList's dtype and device are its layers'; its items are kept so
+        iterating or indexing it gives its layers (`for layer in self.layers: x = layer(x)`)."""
+        obj = state.heap[oid]
+        assert isinstance(obj, ModuleObj)
+        children = [c for c in (state.heap.get(i.oid) if isinstance(i, Ref) else None for i in items) if isinstance(c, ModuleObj)]
+        layered = [c for c in children if c.first_layer not in ("", "passthrough")]
+        dtypes = {c.dtype for c in layered}
+        devices = {c.device for c in layered}
+        first = _first_stage(items, state) if obj.cls == "torch.nn.Sequential" else None
+        known = len(children) == len(items)
+        obj = replace(
+            obj,
+            dtype=next(iter(dtypes)) if len(dtypes) == 1 and known else None,
+            device=next(iter(devices)) if len(devices) == 1 and known else None,
+            dtype_origin=first.dtype_origin if first else (layered[0].dtype_origin if layered else None),
+            device_origin=first.device_origin if first else (layered[0].device_origin if layered else None),
+            input_kind=first.input_kind if first else "any",
+            first_layer=first.first_layer if first else "",
+            honours_default=any(c.honours_default for c in layered),
+            attrs={**obj.attrs, ITEMS: TupleV(tuple(items))},
+        )
+        state.heap[oid] = obj
+        return obj
 
     def make_optimizer(self, name: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value:
         params = args[0] if args else kwargs.get("params")
@@ -1120,6 +1139,13 @@ class CallsMixin:
         span = self.index.span(node)
         if method in ("parameters", "named_parameters"):
             return Params(oid)
+        if method in ("append", "extend", "insert") and ITEMS in obj.attrs and args:
+            held = obj.attrs[ITEMS]
+            items = list(held.items) if isinstance(held, TupleV) else []
+            new = args[-1]
+            added = list(new.items) if method == "extend" and isinstance(new, TupleV) else [None] if method == "extend" else [new]
+            self.fill_container(oid, [*items, *added], state)
+            return ref
         if method == "state_dict":
             return Const(("state_dict", obj.device))  # its tensors live where the module does
         if method in ("train", "eval", "requires_grad_", "zero_grad", "share_memory", "apply"):
@@ -1175,7 +1201,9 @@ class CallsMixin:
         return ref
 
     def _cast_children(self, obj: ModuleObj, dtype: str | None, device: str | None, state: State) -> None:
-        for value in obj.attrs.values():
+        held = obj.attrs.get(ITEMS)
+        values = [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]
+        for value in values:
             if isinstance(value, Ref):
                 child = state.heap.get(value.oid)
                 if isinstance(child, ModuleObj):

@@ -24,6 +24,7 @@ from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
 from dtypeguard.engine.state import State, join_states
 from dtypeguard.engine.values import (
+    ITEMS,
     Bound,
     Const,
     Device,
@@ -563,9 +564,18 @@ class Interpreter(ResumeMixin, CallsMixin):
             obj = state.heap.get(base.oid)
             if isinstance(obj, (LoaderObj, InstanceObj)):
                 return self.element_of(base, state)
-        if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",) and isinstance(index, Const):
+            held = obj.attrs.get(ITEMS) if isinstance(obj, ModuleObj) else None
+            if isinstance(held, TupleV):
+                if isinstance(node.slice, ast.Slice):
+                    return base  # `self.layers[:-1]`: alike layers, as the whole
+                if isinstance(index, Const) and type(index.value) is int and -len(held.items) <= index.value < len(held.items):
+                    return held.items[index.value]
+                return self.container_element(held, state)
+        if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",):
             keys, items = base.value[1], base.value[2]
-            return items[keys.index(index.value)] if index.value in keys else None
+            if isinstance(index, Const):
+                return items[keys.index(index.value)] if index.value in keys else None
+            return _alike(list(items), state)  # `loaders[phase]`: any of them
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("many",):
             item = base.value[1]
             return item if isinstance(item, Value) else None
@@ -707,6 +717,16 @@ def _blur_devices(a: State, b: State) -> None:
             if isinstance(x, Tensor) and isinstance(y, Tensor) and x.device != y.device:
                 va[key] = replace(x, device=None, dev_origin=None)
                 vb[key] = replace(y, device=None, dev_origin=None)
+
+
+def _alike(items: list[Value | None], state: State) -> Value | None:
+    """A value that stands for each of `items`: they are equal, or loaders yielding alike batches."""
+    if items and all(i == items[0] for i in items):
+        return items[0]
+    loaders = [state.heap.get(i.oid) if isinstance(i, Ref) else None for i in items]
+    if items and all(isinstance(o, LoaderObj) for o in loaders) and len({o.elements for o in loaders if isinstance(o, LoaderObj)}) == 1:
+        return items[0]
+    return None
 
 
 def _number_kind(value: Value | None) -> str:

@@ -267,8 +267,17 @@ def join_obj(a: HeapObj, b: HeapObj) -> HeapObj:
     return a
 
 
+ITEMS = "__items__"  # a container module's layers, in order
+
+
 def _join_attrs(a: dict[str, Value | None], b: dict[str, Value | None]) -> dict[str, Value | None]:
-    return {k: join(a.get(k), b.get(k)) for k in a.keys() | b.keys()}
+    out = {k: join(a.get(k), b.get(k)) for k in a.keys() | b.keys()}
+    ia, ib = a.get(ITEMS), b.get(ITEMS)
+    if isinstance(ia, TupleV) and isinstance(ib, TupleV):
+        short, long = sorted((ia, ib), key=lambda t: len(t.items))
+        if long.items[: len(short.items)] == short.items:
+            out[ITEMS] = long  # a loop that appends layers: the list after it has them all
+    return out
 
 
 def promote(a: str | None, b: str | None) -> str | None:

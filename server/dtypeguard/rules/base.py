@@ -110,13 +110,15 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     return []
 
 
-def dtype_root(value: Tensor, fallback: Span) -> Span:
+def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False) -> Span:
     """Where the fix for a wrong dtype goes: the call that made the value a torch tensor, or
     the later cast that changed its dtype; the creation when neither is known; else `fallback`
-    (the line that fails)."""
+    (the line that fails). With `prefer_cast` (targets), an earlier explicit cast is the fix:
+    `.astype(np.int32)` on labels is the mistake, while `.astype(np.uint8)` on images is the
+    data's own dtype and the conversion to torch is where `.float()` goes."""
     site, origin = value.site, value.origin
     if site is not None and origin is not None:
-        explicit = origin.why.startswith(".")  # a cast: `.astype(np.int32)`, `.float()`
+        explicit = prefer_cast and origin.why.startswith(".")  # a cast: `.astype(np.int32)`, `.float()`
         return origin.span if explicit or origin.span.line > site.line else site
     if site is not None:
         return site
@@ -128,10 +130,11 @@ def dtype_root(value: Tensor, fallback: Span) -> Span:
 def device_root(value: Tensor, fallback: Span) -> Span:
     """Where the fix for a wrong device goes: a torch factory that made the tensor on the
     default device because it was given no `device=` (a hidden state or mask built in
-    `forward`). Data (a batch, `from_numpy`, a Dataset item) is moved where it is used, so
-    that stays at `fallback`."""
+    `forward`), or the legacy `torch.Tensor(...)` that ignores a default device. Data (a batch,
+    `from_numpy`, a Dataset item) is moved where it is used, so that stays at `fallback`."""
     origin = value.dev_origin
-    if origin is None or origin.why.startswith(BATCH_WHY) or "follows the default device" not in origin.why:
+    made_here = origin is not None and ("follows the default device" in origin.why or "ignores the default device" in origin.why)
+    if origin is None or origin.why.startswith(BATCH_WHY) or not made_here:
         return fallback
     return origin.span
 

@@ -145,6 +145,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import torch\nimport numpy as np\nclass Net(torch.nn.Module):\n    def __init__(self, sizes):\n        super().__init__()\n        self.linears = torch.nn.ModuleList()\n        for i in range(1, len(sizes)):\n            self.linears.append(torch.nn.Linear(sizes[i - 1], sizes[i]))\n    def forward(self, x):\n        for linear in self.linears[:-1]:\n            x = torch.tanh(linear(x))\n        return self.linears[-1](x)\nnet = Net([2, 8, 1])\nlayers = net.linears\nfirst = layers[0]\nx = torch.from_numpy(np.random.rand(4, 2))  # <-\nnet(x)\n",
             "import numpy as np\nimport torch\nX = torch.from_numpy(np.random.normal(0, 1, (100, 2)))  # <-\nw = torch.normal(0, 0.01, (2, 1), requires_grad=True)\ny_hat = torch.mm(X, w)\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))  # <-\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
             "import numpy as onp\nimport torch as T\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\ndef make_data():\n    X = onp.random.randn(64, 10)\n    y = onp.random.randn(64, 1)\n    return T.tensor(X), T.tensor(y)  # <-\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(10, 1)\n\n    def forward(self, x):\n        return self.fc(x)\n\ndef train():\n    X, y = make_data()\n    loader = DataLoader(TensorDataset(X, y), batch_size=8, shuffle=True)\n    net = Net()\n    for xb, yb in loader:\n        out = net(xb)\n\nif __name__ == '__main__':\n    train()\n",
@@ -152,6 +153,7 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)  # <-\nconv(img)\n",
         ],
         good=[
+            "import torch\nimport numpy as np\nclass Net(torch.nn.Module):\n    def __init__(self, sizes):\n        super().__init__()\n        self.linears = torch.nn.ModuleList()\n        for i in range(1, len(sizes)):\n            self.linears.append(torch.nn.Linear(sizes[i - 1], sizes[i]))\n    def forward(self, x):\n        for linear in self.linears[:-1]:\n            x = torch.tanh(linear(x))\n        return self.linears[-1](x)\nnet = Net([2, 8, 1])\nlayers = net.linears\nfirst = layers[0]\nx = torch.from_numpy(np.random.rand(4, 2)).float()\nnet(x)\n",
             "import numpy as np\nimport torch\nX = torch.from_numpy(np.random.normal(0, 1, (100, 2))).float()\nw = torch.normal(0, 0.01, (2, 1), requires_grad=True)\ny_hat = torch.mm(X, w) + X @ w\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3)).float()\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.tensor(np.random.rand(8, 3), dtype=torch.float32)\nmodel = nn.Linear(3, 1)\ny = model(x)\n",

@@ -46,7 +46,7 @@ def _targets(ctx: Context) -> Iterator[Finding]:
                 continue
         related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
         error = f"expected target dtype to be Long or Byte, but got {_WORD.get(target.dtype, target.dtype)}"
-        root = dtype_root(target, loss.span)
+        root = dtype_root(target, loss.span, prefer_cast=True)
         yield RULE.finding(
             f"class-index targets are {dtype_words(target.dtype)}: {loss.name} at line {loss.span.line} fails with \"{error}\"",
             root,
@@ -97,6 +97,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\ny = np.random.randint(0, 3, 16).astype(np.int32)  # <-\nds = TensorDataset(torch.randn(16, 4), torch.from_numpy(y))\nloaders = {'train': DataLoader(ds, batch_size=4), 'val': DataLoader(ds, batch_size=4)}\nmodel = nn.Linear(4, 3)\ncriterion = nn.CrossEntropyLoss()\nfor phase in ['train', 'val']:\n    for x, labels in loaders[phase]:\n        loss = criterion(model(x), labels)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\ncounts = np.array([50, 30, 20])\nw = torch.from_numpy(100.0 / counts)  # <-\nmodel = nn.Linear(4, 3)\nnn.CrossEntropyLoss(weight=w)(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))\n",
             "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(4, 3)\nlabels = torch.tensor([0, 1, 2, 1], dtype=torch.int32)  # <-\nF.cross_entropy(logits, labels)\n",
             "import torch\nimport torch.nn.functional as F\nfrom torch.utils.data import Dataset\n\nclass Digits(Dataset):\n    def __len__(self):\n        return 4\n\n    def __getitem__(self, i):\n        return torch.randn(3), int(i % 2)\n\nmodel = torch.nn.Linear(3, 2)\nfor x, y in Digits():\n    loss = F.cross_entropy(model(x), y)  # <-\n",

@@ -38,7 +38,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
         want = out_dtype if out_dtype and out_dtype.startswith(("float", "bfloat")) else "float32"
-        root = dtype_root(target, loss.span)
+        root = dtype_root(target, loss.span, prefer_cast=True)
         yield RULE.finding(
             f"{loss.name} targets are {dtype_words(target.dtype)}: the loss at line {loss.span.line} fails with \"{error}\"",
             root,

@@ -32,6 +32,8 @@ TORCH_DTYPES = (*NUMPY_DTYPES, "bfloat16")
 SCALARS = ("2", "2.5", "True")
 HEADER = (
     "import numpy as np\nimport pandas as pd\nimport torch\nimport torch.nn.functional as F\nrng = np.random.default_rng(0)\n"
+    "import os\nimport tempfile\ncsv_path = os.path.join(tempfile.mkdtemp(), 'data.csv')\n"
+    "pd.DataFrame({'n': [1, 2], 'x': [0.5, 1.5], 'k': [3, 4]}).to_csv(csv_path, index=False)\n"
     + "".join(f"a_{d} = np.ones((2, 2), dtype=np.{d})\nv_{d} = np.ones(4, dtype=np.{d})\n" for d in NUMPY_DTYPES)
     + "".join(f"t_{d} = torch.ones((2, 2), dtype=torch.{d})\n" for d in TORCH_DTYPES)
 )
@@ -120,6 +122,8 @@ def _run(entries: list[Entry] | list[tuple[str, str]]) -> tuple[list[str], dict[
         if said is None:
             continue
         known[name] = known.get(name, 0) + 1
+        if said[1] and "|" in said[1] and said[0] == real[0] and real[1] in said[1].split("|"):
+            continue  # a set of dtypes (pandas' int64|float64) that holds the real one
         if said != real:
             wrong.append(f"{name} [{label}] `{expr}`: engine says {said}, the library gives {real}")
     return wrong, known, checked
@@ -149,6 +153,9 @@ MECHANICS = [
     ("array divided", "{a} / 2"),
     ("array plus int", "{a} + 1"),
     ("values and indices", "torch.max(torch.ones(2, 2), 1)[1]"),
+    ("csv column", "pd.read_csv(csv_path)['n'].to_numpy()"),
+    ("csv columns", "pd.read_csv(csv_path)[['n', 'k']].values"),
+    ("csv with a dtype", "pd.read_csv(csv_path, dtype=np.float32).to_numpy()"),
 ]
 
 

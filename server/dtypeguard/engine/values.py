@@ -15,6 +15,7 @@ from dtypeguard.quick import quick_init
 
 FLOAT_DTYPES = ("float64", "float32", "float16", "bfloat16")
 INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8", "bool")
+WIDE = "int64|float64"  # pandas' numbers as read from a file: one of the two, never float32
 BATCH_WHY = "DataLoader batches are built on the CPU"  # a device origin that is moved where used
 _FLOAT_RANK = {"bfloat16": 1, "float16": 1, "float32": 2, "float64": 3}
 

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.parse import LineIndex
-from dtypeguard.engine.values import BATCH_WHY, Tensor, Value
+from dtypeguard.engine.values import BATCH_WHY, WIDE, Tensor, Value
 from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
 
 T = TypeVar("T")
@@ -91,6 +91,7 @@ def dtype_words(dtype: str | None) -> str:
     return {
         "float64": "float64 (Double)", "float32": "float32 (Float)", "float16": "float16 (Half)",
         "bfloat16": "bfloat16", "int64": "int64 (Long)", "int32": "int32 (Int)", "uint8": "uint8 (Byte)",
+        WIDE: "int64 or float64 (pandas' numbers from a file)",
     }.get(dtype or "", dtype or "unknown")
 
 

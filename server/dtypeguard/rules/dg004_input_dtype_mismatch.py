@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.calls import MATMUL
-from dtypeguard.engine.values import is_float
+from dtypeguard.engine.values import WIDE, is_float
 from dtypeguard.model import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
@@ -46,7 +46,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         if x is None or module.dtype is None or not is_float(module.dtype) or x.autocast:
             continue  # autocast outputs leaking out are DG017's
         uint8_image = x.dtype == "uint8" and module.first_layer == "conv"
-        if not (is_float(x.dtype) and x.dtype != module.dtype) and not uint8_image:
+        wide = x.dtype == WIDE and module.dtype != "float64"  # int64 or float64: wrong either way
+        if not (is_float(x.dtype) and x.dtype != module.dtype) and not uint8_image and not wide:
             continue
         assert x.dtype is not None
         related = []
@@ -72,7 +73,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             )
             fixes = []
         else:
-            error = expected_error(module.first_layer, x.dtype, module.dtype)
+            error = expected_error(module.first_layer, "float64" if wide else x.dtype, module.dtype)
             if model_side:
                 message = (
                     f"the model's parameters become {dtype_words(module.dtype)} here but its input is {dtype_words(x.dtype)}: "
@@ -145,6 +146,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import pandas as pd\nimport torch\nfrom torch import nn\ndf = pd.read_csv('train.csv')\nX = torch.tensor(df[['age', 'income']].values)  # <-\nmodel = nn.Linear(2, 1)\nmodel(X)\n",
             "import torch\nimport numpy as np\nclass Net(torch.nn.Module):\n    def __init__(self, sizes):\n        super().__init__()\n        self.linears = torch.nn.ModuleList()\n        for i in range(1, len(sizes)):\n            self.linears.append(torch.nn.Linear(sizes[i - 1], sizes[i]))\n    def forward(self, x):\n        for linear in self.linears[:-1]:\n            x = torch.tanh(linear(x))\n        return self.linears[-1](x)\nnet = Net([2, 8, 1])\nlayers = net.linears\nfirst = layers[0]\nx = torch.from_numpy(np.random.rand(4, 2))  # <-\nnet(x)\n",
             "import numpy as np\nimport torch\nX = torch.from_numpy(np.random.normal(0, 1, (100, 2)))  # <-\nw = torch.normal(0, 0.01, (2, 1), requires_grad=True)\ny_hat = torch.mm(X, w)\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3))  # <-\nmodel = nn.Linear(3, 1)\ny = model(x)\n",
@@ -153,6 +155,7 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)  # <-\nconv(img)\n",
         ],
         good=[
+            "import numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\ndf = pd.read_csv('train.csv')\nX = torch.tensor(df[['age', 'income']].values.astype(np.float32))\nmodel = nn.Linear(2, 1)\nmodel(X)\nY = torch.tensor(df['label'].values)\nnn.CrossEntropyLoss()(nn.Linear(2, 3)(X), Y)\n",
             "import torch\nimport numpy as np\nclass Net(torch.nn.Module):\n    def __init__(self, sizes):\n        super().__init__()\n        self.linears = torch.nn.ModuleList()\n        for i in range(1, len(sizes)):\n            self.linears.append(torch.nn.Linear(sizes[i - 1], sizes[i]))\n    def forward(self, x):\n        for linear in self.linears[:-1]:\n            x = torch.tanh(linear(x))\n        return self.linears[-1](x)\nnet = Net([2, 8, 1])\nlayers = net.linears\nfirst = layers[0]\nx = torch.from_numpy(np.random.rand(4, 2)).float()\nnet(x)\n",
             "import numpy as np\nimport torch\nX = torch.from_numpy(np.random.normal(0, 1, (100, 2))).float()\nw = torch.normal(0, 0.01, (2, 1), requires_grad=True)\ny_hat = torch.mm(X, w) + X @ w\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nx = torch.from_numpy(np.random.rand(8, 3)).float()\nmodel = nn.Linear(3, 1)\ny = model(x)\n",

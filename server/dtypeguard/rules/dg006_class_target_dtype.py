@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.values import Tensor, is_float
+from dtypeguard.engine.values import WIDE, Tensor, is_float
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import (
     Context,
@@ -37,7 +37,7 @@ def _targets(ctx: Context) -> Iterator[Finding]:
             )
             continue
         target = tensor(loss.target)
-        if target is None or target.dtype in (None, "int64", "uint8"):
+        if target is None or target.dtype in (None, "int64", "uint8", WIDE):  # WIDE may be int64: fine
             continue
         if target.dtype.startswith(("float", "bfloat")):
             # float targets are valid class *probabilities* when shaped like the logits; we only

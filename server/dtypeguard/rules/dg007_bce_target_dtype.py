@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.values import is_int
+from dtypeguard.engine.values import WIDE, is_int
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import (
     Context,
@@ -16,7 +16,7 @@ from dtypeguard.rules.base import (
     tensor,
 )
 
-_WORD = {"int64": "Long", "int32": "Int", "float64": "Double", "uint8": "Byte", "bool": "Bool"}
+_WORD = {WIDE: "Long (Double for float columns)", "int64": "Long", "int32": "Int", "float64": "Double", "uint8": "Byte", "bool": "Bool"}
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -29,7 +29,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         out_dtype = output.dtype if output is not None else None
         if loss.kind == "bce":
-            bad = is_int(target.dtype) or (target.dtype == "float64" and out_dtype == "float32")
+            bad = is_int(target.dtype) or (target.dtype in ("float64", WIDE) and out_dtype == "float32")
             error = f"Found dtype {_WORD.get(target.dtype, target.dtype)} but expected Float"
         else:
             bad = is_int(target.dtype) and target.dtype != "bool"
@@ -63,6 +63,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import pandas as pd\nimport torch\nfrom torch import nn\ndf = pd.read_csv('train.csv')\ny = torch.from_numpy(df['clicked'].values)  # <-\nnn.BCELoss()(torch.sigmoid(nn.Linear(3, 1)(torch.randn(8, 3))).squeeze(1), y)\n",
             "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())\ny = torch.randint(0, 2, (8, 1))  # <-\nnn.BCELoss()(model(torch.randn(8, 4)), y)\n",
             "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(8, 1)\ntarget = torch.tensor([[1], [0], [1], [0], [1], [0], [1], [0]])  # <-\nF.binary_cross_entropy_with_logits(logits, target)\n",
         ],

@@ -1,5 +1,7 @@
 """pandas as the engine knows it: frames and series carry one dtype when all their columns
-share it (or promote without a bool among numbers); `read_csv` and friends are unknown.
+share it (or promote without a bool among numbers). `read_csv` and friends give the engine's
+WIDE dtype: each numeric column is int64 or float64 (and text makes an object array torch
+refuses), so what they feed a float32 layer fails whichever it is.
 
 A DataFrame is a `Tensor` of kind "frame" and a Series of kind "series" to the engine: what
 matters is the dtype `.values` / `.to_numpy()` hand to torch.
@@ -8,8 +10,10 @@ matters is the dtype `.values` / `.to_numpy()` hand to torch.
 from __future__ import annotations
 
 from dtypeguard.engine.library.spec import Entry, Result, fixed, infer, same, table, unknown
+from dtypeguard.engine.values import WIDE
 
 FR, SE, ND = "frame", "series", "ndarray"
+_READ = "pandas reads numbers from a file as int64 or float64"
 _SAME_FRAME = {"copy": "", "head": "", "tail": "", "dropna": "", "fillna": "0", "sort_index": "", "sample": "2", "abs": ""}
 
 FUNCTIONS: dict[str, Entry] = table("pandas", [
@@ -17,11 +21,11 @@ FUNCTIONS: dict[str, Entry] = table("pandas", [
     ("Series", "(data=None, index=None, dtype=None, name=None, copy=None)", infer(SE, "data"), "pd.Series({v})"),
     ("concat", "(objs, *, axis=0, join='outer', ignore_index=False, keys=None, levels=None, names=None, verify_integrity=False, sort=False, copy=None)", Result("columns", FR, arg="objs"), "pd.concat([pd.DataFrame({{'x': {v}}}), pd.DataFrame({{'y': {w}}})], axis=1)"),
     ("get_dummies", "(data, prefix=None, prefix_sep='_', dummy_na=False, columns=None, sparse=False, drop_first=False, dtype=None)", Result("dummies", FR, arg="data", dtype_param="dtype"), "pd.get_dummies(pd.Series(['a', 'b', 'a']))", "`pd.get_dummies` makes bool columns"),
-    ("read_csv", "(filepath_or_buffer, *args, **kwargs)", unknown(FR), ""),
+    ("read_csv", "(filepath_or_buffer, *, dtype=None, **kwargs)", fixed(FR, WIDE, "dtype"), "pd.read_csv(csv_path)", _READ),
+    ("read_table", "(filepath_or_buffer, *, dtype=None, **kwargs)", fixed(FR, WIDE, "dtype"), "pd.read_table(csv_path, sep=',')", _READ),
     ("read_excel", "(io, *args, **kwargs)", unknown(FR), ""),
-    ("read_parquet", "(path, *args, **kwargs)", unknown(FR), ""),
+    ("read_parquet", "(path, *args, **kwargs)", unknown(FR), ""),  # keeps the stored dtypes
     ("read_json", "(path_or_buf, *args, **kwargs)", unknown(FR), ""),
-    ("read_table", "(filepath_or_buffer, *args, **kwargs)", unknown(FR), ""),
 ])
 
 METHODS: dict[str, Entry] = {

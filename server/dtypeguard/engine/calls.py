@@ -190,22 +190,24 @@ class CallsMixin:
         getitem = obj.klass.method("__getitem__")
         if getitem is None:
             return None
-        return self.call_function(getitem, [ref, None], {}, state)
+        return self.call_function(getitem, [ref, Tensor("pyint")], {}, state)  # the loader passes an int index
 
     def collate(self, element: Value | None) -> Value | None:
         """`default_collate`: arrays become tensors of the same dtype, Python floats float64."""
         if isinstance(element, TupleV):
             return TupleV(tuple(self.collate(i) for i in element.items))
         if isinstance(element, Tensor):
+            ndim = 1 if element.kind == "npscalar" else element.ndim + 1 if element.ndim is not None else None
             if element.kind == "tensor" and element.device == "cpu":
-                return replace(element, dev_origin=_batch_origin(element.dev_origin))
+                return replace(element, dev_origin=_batch_origin(element.dev_origin), ndim=ndim, collated=True)
             if element.kind in ("ndarray", "npscalar"):
-                return replace(element, kind="tensor", device="cpu", dev_origin=_batch_origin(element.dev_origin))
+                return replace(element, kind="tensor", device="cpu", dev_origin=_batch_origin(element.dev_origin), ndim=ndim, collated=True)
             if element.kind == "pyfloat":
-                return Tensor("tensor", "float64", "cpu", element.origin and replace(element.origin, why="the DataLoader collates Python floats into float64 tensors"))
+                origin = element.origin and replace(element.origin, why="the DataLoader collates Python floats into float64 tensors")
+                return Tensor("tensor", "float64", "cpu", origin, ndim=1, collated=True)
             if element.kind == "pyint":
-                return Tensor("tensor", "int64", "cpu", element.origin)
-            return element
+                return Tensor("tensor", "int64", "cpu", element.origin, ndim=1, collated=True)
+            return replace(element, collated=True) if element.kind == "tensor" else element
         if isinstance(element, Const) and isinstance(element.value, bool):
             return None
         if isinstance(element, Const) and isinstance(element.value, int):
@@ -554,7 +556,7 @@ class CallsMixin:
             if isinstance(arg0, Tensor):
                 why = "`torch.from_numpy` keeps the array's dtype" + (" (NumPy's float64)" if arg0.dtype == "float64" else "")
                 origin = replace(arg0.origin, why=f"{arg0.origin.why}, and `torch.from_numpy` keeps that dtype") if arg0.origin else self.origin(node, why)
-                return Tensor("tensor", arg0.dtype, "cpu", origin, self.origin(node, "`torch.from_numpy` always makes CPU tensors"), from_ints=arg0.from_ints)
+                return Tensor("tensor", arg0.dtype, "cpu", origin, self.origin(node, "`torch.from_numpy` always makes CPU tensors"), from_ints=arg0.from_ints, ndim=arg0.ndim)
             return Tensor("tensor", None, "cpu", None, self.origin(node, "`torch.from_numpy` always makes CPU tensors"))
 
     def _call_torch_rest(
@@ -711,7 +713,7 @@ class CallsMixin:
                 return args[0] if args and isinstance(args[0], Tensor) else None
             return None
         if parts[2] == "Parameter" and len(parts) == 3:
-            return args[0] if args and isinstance(args[0], Tensor) else None
+            return replace(args[0], moves=True) if args and isinstance(args[0], Tensor) else None
         if parts[2] == "utils":
             return None
         if last in ("DataParallel", "DistributedDataParallel") or parts[2:4] == ["parallel", "DistributedDataParallel"]:
@@ -916,7 +918,7 @@ class CallsMixin:
                 if arg0.kind in ("ndarray", "npscalar"):
                     why = f"torch.{last} keeps the NumPy dtype ({arg0.dtype})"
                     origin = replace(arg0.origin, why=why + (f"; the array was created at line {arg0.origin.span.line}" if arg0.origin else "")) if arg0.origin else self.origin(node, why)
-                    return Tensor("tensor", arg0.dtype, dev, origin, dev_origin, from_ints=arg0.from_ints)
+                    return Tensor("tensor", arg0.dtype, dev, origin, dev_origin, from_ints=arg0.from_ints, ndim=0 if arg0.kind == "npscalar" else arg0.ndim)
                 if arg0.kind == "tensor":
                     return replace(arg0, device=dev, dev_origin=dev_origin)
                 if arg0.kind == "pyfloat":
@@ -1077,7 +1079,7 @@ class CallsMixin:
             made = apply_entry(entry, bound, self, here, None)
             if isinstance(made, Tensor) and method == "astype":
                 from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(made.dtype))
-                made = replace(made, from_ints=from_ints, origin=Origin(here.span, f".astype({made.dtype})") if made.dtype else None)
+                made = replace(made, from_ints=from_ints, origin=Origin(here.span, f".astype({made.dtype})") if made.dtype else None, ndim=t.ndim)
             if isinstance(made, Tensor) and t.kind == "npscalar" and made.kind == "ndarray":
                 made = replace(made, kind="npscalar")
             if isinstance(made, Tensor) and made.kind == "frame" and t.columns is not None:
@@ -1123,7 +1125,7 @@ class CallsMixin:
             if any(a is None for a in args):
                 return Tensor("tensor", None, None)
             del changed_dtype, changed_dev
-            return Tensor("tensor", dtype, dev, origin, dev_origin, t.autocast)
+            return replace(t, dtype=dtype, device=dev, origin=origin, dev_origin=dev_origin, site=t.site if dtype == t.dtype else None, columns=None, one_hot=t.one_hot and dtype == t.dtype)
         if method == "cuda":
             return replace(t, device="cuda", dev_origin=Origin(here.span, ".cuda()"))
         if method == "cpu":
@@ -1148,6 +1150,12 @@ class CallsMixin:
             return ref
         if method == "state_dict":
             return Const(("state_dict", obj.device))  # its tensors live where the module does
+        if method == "register_buffer" and args and isinstance(args[0], Const) and isinstance(args[0].value, str):
+            buffer = args[1] if len(args) > 1 else kwargs.get("tensor")
+            attrs = dict(obj.attrs)
+            attrs[args[0].value] = replace(buffer, moves=True) if isinstance(buffer, Tensor) else None
+            state.heap[oid] = replace(obj, attrs=attrs)
+            return None
         if method in ("train", "eval", "requires_grad_", "zero_grad", "share_memory", "apply"):
             return ref
         new_dtype: str | None = obj.dtype
@@ -1190,6 +1198,7 @@ class CallsMixin:
                 device_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_device != obj.device else obj.device_origin,
                 cast_span=span,
                 device_expr=device_expr,
+                attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None),
             )
             if obj.first_layer == "" and obj.cls.startswith("user:") and obj.dtype is None:
                 after = replace(after, dtype=None)
@@ -1207,7 +1216,8 @@ class CallsMixin:
             if isinstance(value, Ref):
                 child = state.heap.get(value.oid)
                 if isinstance(child, ModuleObj):
-                    state.heap[value.oid] = replace(child, dtype=dtype or child.dtype, device=device or child.device)
+                    moved = _moved(child.attrs, dtype, device)
+                    state.heap[value.oid] = replace(child, dtype=dtype or child.dtype, device=device or child.device, attrs=moved)
                     self._cast_children(child, dtype, device, state)
 
     def optimizer_step(self, oid: int, opt: OptimizerObj, node: ast.Call, state: State, scaler: bool, counts: bool = True) -> None:
@@ -1331,6 +1341,18 @@ MATMUL = frozenset({"mm", "matmul", "bmm", "@"})
 _DEVICE_STRICT = _JOINING | MATMUL  # no CPU-scalar exception: every input on one device
 _WEIGHT_FIRST = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})  # weight is the first parameter
 _MATH_FLOAT = frozenset({"sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "pow", "fabs", "tanh", "atan", "atan2", "hypot", "expm1", "log1p"})
+
+
+def _moved(attrs: dict[str, Value | None], dtype: str | None, device: str | None) -> dict[str, Value | None]:
+    """`module.to(...)` moves its parameters and buffers (floating ones also take the dtype);
+    a plain tensor attribute stays where it is."""
+    if not any(isinstance(v, Tensor) and v.moves for v in attrs.values()):
+        return attrs
+    out = dict(attrs)
+    for name, value in attrs.items():
+        if isinstance(value, Tensor) and value.moves:
+            out[name] = replace(value, dtype=dtype if dtype and is_float(value.dtype) else value.dtype, device=device or value.device)
+    return out
 
 
 def _batch_origin(origin: Origin | None) -> Origin | None:

@@ -519,7 +519,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return base
             if base.kind in ("frame", "series"):
                 if attr == "values":
-                    return replace(base, kind="ndarray")
+                    return replace(base, kind="ndarray", ndim=1 if base.kind == "series" else 2)
                 if attr in ("iloc", "loc", "T"):
                     return base
             return None
@@ -551,11 +551,11 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Tensor) and base.kind in ("tensor", "ndarray"):
             if isinstance(node.slice, ast.Constant) and base.kind == "ndarray":
                 return replace(base, kind="npscalar")
-            return base
+            return replace(base, ndim=_indexed_ndim(base.ndim, node.slice, index), collated=False)
         if isinstance(base, Tensor) and base.kind in ("frame", "series"):
             if base.kind == "frame":
                 return self._frame_columns(base, index, node)
-            return base
+            return replace(base, ndim=_indexed_ndim(1, node.slice, index))
         if isinstance(base, TupleV) and isinstance(index, Const) and isinstance(index.value, int):
             if -len(base.items) <= index.value < len(base.items):
                 return base.items[index.value]
@@ -727,6 +727,26 @@ def _alike(items: list[Value | None], state: State) -> Value | None:
     if items and all(isinstance(o, LoaderObj) for o in loaders) and len({o.elements for o in loaders if isinstance(o, LoaderObj)}) == 1:
         return items[0]
     return None
+
+
+def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -> int | None:
+    """`a[i]` drops a dimension for each integer index, `a[:, -1]` one, `a[:, 1:]` none; a
+    mask, an array of indices or anything unknown leaves the rank unknown."""
+    if ndim is None:
+        return None
+    parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
+    items = index.items if isinstance(index, TupleV) and isinstance(index_node, ast.Tuple) else (index,)
+    if len(items) != len(parts):
+        return None
+    dropped = 0
+    for part, value in zip(parts, items, strict=True):
+        if isinstance(part, ast.Slice):
+            continue
+        if (isinstance(value, Const) and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint"):
+            dropped += 1
+            continue
+        return None
+    return ndim - dropped if ndim - dropped >= 0 else None
 
 
 def _number_kind(value: Value | None) -> str:

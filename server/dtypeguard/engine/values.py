@@ -81,6 +81,9 @@ class Tensor(Value):
     from_ints: bool = False  # floats made by casting integers (labels stored as float)
     columns: tuple[tuple[str, str | None], ...] | None = None  # a DataFrame's columns and dtypes
     one_hot: bool = False  # rows of class indicators (`F.one_hot`): as floats, class probabilities
+    ndim: int | None = None  # number of dimensions, where known (kept only by what keeps it)
+    collated: bool = False  # a DataLoader batch: its first dimension is the batch
+    moves: bool = False  # an nn.Parameter or registered buffer: `module.to(...)` moves and casts it
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)

@@ -42,7 +42,7 @@ def _targets(ctx: Context) -> Iterator[Finding]:
         if target.dtype.startswith(("float", "bfloat")):
             # float targets are valid class *probabilities* when shaped like the logits; we only
             # know it is wrong when the target came out of an integer label source
-            if not _looks_like_labels(target):
+            if not _looks_like_labels(target, tensor(loss.output)):
                 continue
         related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
         error = f"expected target dtype to be Long or Byte, but got {_WORD.get(target.dtype, target.dtype)}"
@@ -77,8 +77,17 @@ def _weights(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _looks_like_labels(target: Tensor) -> bool:
-    return target.from_ints and not target.one_hot
+def _looks_like_labels(target: Tensor, output: Tensor | None) -> bool:
+    """Float targets are class probabilities when shaped like the logits. They are class
+    indices when they came from integers (`randint(...).float()`), or when they have one
+    dimension less than the logits: a batch of one number per sample (a DataLoader batch
+    of scalars, or a 1-D target for 2-D logits)."""
+    if target.one_hot:
+        return False
+    if target.from_ints:
+        return True
+    per_sample = target.ndim == 1 and (target.collated or (output is not None and output.ndim == 2))
+    return per_sample
 
 
 RULE = Rule(
@@ -97,6 +106,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, Dataset\nclass Ratings(Dataset):\n    def __init__(self):\n        self.x = np.random.rand(16, 4).astype(np.float32)\n        self.y = np.array([1.0, 0.0, 2.0, 1.0] * 4)  # <-\n    def __len__(self):\n        return 16\n    def __getitem__(self, i):\n        return self.x[i], self.y[i]\nmodel = nn.Linear(4, 3)\nfor x, y in DataLoader(Ratings(), batch_size=4):\n    nn.CrossEntropyLoss()(model(x), y)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\ny = np.random.randint(0, 3, 16).astype(np.int32)  # <-\nds = TensorDataset(torch.randn(16, 4), torch.from_numpy(y))\nloaders = {'train': DataLoader(ds, batch_size=4), 'val': DataLoader(ds, batch_size=4)}\nmodel = nn.Linear(4, 3)\ncriterion = nn.CrossEntropyLoss()\nfor phase in ['train', 'val']:\n    for x, labels in loaders[phase]:\n        loss = criterion(model(x), labels)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\ncounts = np.array([50, 30, 20])\nw = torch.from_numpy(100.0 / counts)  # <-\nmodel = nn.Linear(4, 3)\nnn.CrossEntropyLoss(weight=w)(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))\n",
             "import torch\nimport torch.nn.functional as F\nlogits = torch.randn(4, 3)\nlabels = torch.tensor([0, 1, 2, 1], dtype=torch.int32)  # <-\nF.cross_entropy(logits, labels)\n",
@@ -104,6 +114,7 @@ RULE = Rule(
             "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()  # <-\nloss = crit(model(torch.randn(8, 5)), y)\n",
         ],
         good=[
+            "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, Dataset\nclass Soft(Dataset):\n    def __init__(self):\n        self.x = np.random.rand(16, 4).astype(np.float32)\n        self.y = np.random.rand(16, 3).astype(np.float32)\n    def __len__(self):\n        return 16\n    def __getitem__(self, i):\n        return self.x[i], self.y[i]\nmodel = nn.Linear(4, 3)\nfor x, y in DataLoader(Soft(), batch_size=4):\n    nn.CrossEntropyLoss()(model(x), y)\n",
             "import torch\nimport torch.nn.functional as F\nscores = torch.randn(8, 4)\ngt = torch.randint(0, 4, (8,))\nprobs = F.one_hot(gt, 4).float()\nF.cross_entropy(scores, probs)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\ncounts = np.array([50, 30, 20])\nw = torch.from_numpy(100.0 / counts).float()\nmodel = nn.Linear(4, 3)\nnn.CrossEntropyLoss(weight=w)(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))\n",
             "import torch\nimport torch.nn.functional as F\nF.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]))\n",

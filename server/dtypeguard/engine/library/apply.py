@@ -150,9 +150,46 @@ def infer_dtype(value: Value | None, numpy: bool, default: str | None) -> str | 
 def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, default: str | None) -> Value | None:
     """The value a call of `entry` returns, given its bound arguments."""
     made = _apply_dtype(entry, bound, env, origin, default)
+    if isinstance(made, Tensor) and made.kind == "ndarray":
+        ndim = _created_ndim(bound)
+        return replace(made, ndim=ndim) if ndim is not None else made
     if entry.result.kind != "tensor" or not isinstance(made, Tensor):
         return made
     return _torch_result(entry, bound, made, origin)
+
+
+def _created_ndim(bound: dict[str, object]) -> int | None:
+    """The rank an array is made with: its shape or size (`np.zeros((n, 4))`, `rand(n, 4)`),
+    the nesting of the list it is made from, or 1 for a column's values."""
+    source = bound.get("self")
+    if isinstance(source, Tensor) and source.kind in ("series", "frame"):
+        return 1 if source.kind == "series" else 2
+    for name in ("shape", "size"):
+        shape = bound.get(name)
+        if isinstance(shape, tuple):
+            return len(shape) if shape and all(_is_int(v) for v in shape) else None
+        if _is_int(shape):
+            return 1
+        if isinstance(shape, TupleV):
+            return len(shape.items) if all(_is_int(v) for v in shape.items) else None
+    data = bound.get("object")
+    if isinstance(data, TupleV):
+        return _depth(data)
+    return None
+
+
+def _is_int(value: object) -> bool:
+    return (isinstance(value, Const) and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint")
+
+
+def _depth(value: Value | None) -> int | None:
+    """The rank of a nested list of numbers (all items alike), else None."""
+    if isinstance(value, TupleV):
+        inner = {_depth(i) for i in value.items}
+        if len(inner) != 1 or None in inner:
+            return None
+        return 1 + inner.pop()  # type: ignore[operator]
+    return 0 if (isinstance(value, Const) and type(value.value) in (int, float, bool)) or (isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint")) else None
 
 
 def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: Origin) -> Tensor:
@@ -170,6 +207,7 @@ def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: 
     devices = {t.device for t in inputs}
     device = devices.pop() if len(devices) == 1 else None
     base = next((t for t in inputs if t.dtype == made.dtype), inputs[0])
+    base = replace(base, ndim=_rank_after(entry, bound, base.ndim), collated=base.collated and entry.name.rsplit(".", 1)[1] in RANK_KEEPING)
     if result.rule == "integral":
         why = Origin(origin.span, f"{_short(entry)} keeps the float dtype") if is_float(base.dtype) else base.origin
         return replace(base, origin=why, from_ints=is_float(base.dtype), device=device)
@@ -180,6 +218,33 @@ def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: 
     if made.dtype == base.dtype and base.dtype is not None:
         return replace(base, device=device, dev_origin=base.dev_origin if device else None)
     return replace(base, dtype=made.dtype, origin=made.origin, from_ints=made.from_ints, device=device, dev_origin=base.dev_origin if device else None)
+
+
+# torch ops that keep the rank of their input (elementwise, casts, transposes)
+RANK_KEEPING = frozenset({
+    "float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "bool", "abs", "neg", "clamp", "clip",
+    "relu", "gelu", "silu", "leaky_relu", "elu", "dropout", "softmax", "log_softmax", "normalize", "sigmoid", "tanh",
+    "exp", "log", "sqrt", "sin", "cos", "tan", "erf", "log1p", "expm1", "rsqrt", "reciprocal", "atan", "asin", "acos",
+    "sinh", "cosh", "masked_fill", "clone", "detach", "contiguous", "requires_grad_", "flip", "roll", "t", "transpose",
+    "permute", "tril", "triu", "fill_", "zero_", "floor", "ceil", "round", "trunc", "zeros_like", "ones_like",
+    "empty_like", "full_like", "rand_like", "randn_like", "pow", "mul", "add", "sub", "div", "true_divide",
+})
+
+
+def _rank_after(entry: Entry, bound: dict[str, object], ndim: int | None) -> int | None:
+    name = entry.name.rsplit(".", 1)[1]
+    if name in RANK_KEEPING:
+        return ndim
+    if name == "unsqueeze":
+        return ndim + 1 if ndim is not None else None
+    if name in ("view", "reshape") and entry.name.startswith("Tensor."):
+        shape = bound.get("args")
+        if isinstance(shape, tuple) and len(shape) == 1 and isinstance(shape[0], TupleV):
+            shape = shape[0].items
+        return len(shape) if isinstance(shape, tuple) and shape else None
+    if name == "flatten" and not bound.get("args") and not bound.get("kwargs") and "start_dim" not in bound:
+        return 1
+    return None
 
 
 def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, default: str | None) -> Value | None:

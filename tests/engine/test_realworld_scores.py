@@ -3,7 +3,8 @@ never read the engine) and on reductions of real repos' false alarms.
 
 The bar the detection issue sets is recall >= 0.90 at the root-cause line with zero false
 alarms. Recall is not there yet: this test keeps what has been reached from slipping (first
-score, before any engine change for this set: 11/47 = 0.23) and holds false alarms at zero.
+scores, before any engine change for each set: 11/47 = 0.23 and 6/32 = 0.19) and holds false
+alarms at zero.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def test_the_set_is_the_size_the_issue_asks_for() -> None:
 
 def test_root_cause_recall_does_not_slip() -> None:
     hits, total = RESULT["root_hits"], RESULT["broken"]
-    assert hits / total >= 0.55, f"{hits}/{total}: " + "\n".join(RESULT["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.68, f"{hits}/{total}: " + "\n".join(RESULT["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_no_false_alarm_on_correct_scripts() -> None:
@@ -40,4 +41,4 @@ def test_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SECOND["broken"] >= 30 and SECOND["correct"] >= 12
     assert SECOND["false_alarms"] == []
     hits, total = SECOND["root_hits"], SECOND["broken"]
-    assert hits / total >= 0.18, f"{hits}/{total}: " + "\n".join(SECOND["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.33, f"{hits}/{total}: " + "\n".join(SECOND["misses"])  # type: ignore[operator, arg-type]

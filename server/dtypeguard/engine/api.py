@@ -30,41 +30,18 @@ TORCH_DEFAULT_FACTORIES = frozenset({
     "zeros", "ones", "empty", "randn", "rand", "linspace", "logspace", "eye", "normal",
     "empty_strided", "full", "arange", "range", "tensor", "as_tensor", "Tensor",
 })
+# overloaded: `torch.max(x)` is x's dtype, `torch.max(x, y)` promotes, `torch.max(x, dim)` is
+# (values, indices); a signature table cannot say which, so `calls.py` does
+TORCH_OVERLOADED = frozenset({"max", "min", "amax", "amin", "median"})
 TORCH_INT_FACTORIES = frozenset({"randint", "randperm", "bincount", "argmax", "argmin", "argsort", "multinomial", "bucketize", "searchsorted"})
-TORCH_LIKE_FACTORIES = frozenset({
-    "zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like", "clone",
-})
 # elementwise/structural torch functions: the result keeps the (promoted) input dtype
-TORCH_SAME_DTYPE = frozenset({
-    "relu", "sigmoid", "tanh", "softmax", "log_softmax", "exp", "log", "abs", "sqrt", "clamp",
-    "flatten", "reshape", "squeeze", "unsqueeze", "transpose", "permute", "t", "stack", "cat",
-    "concat", "concatenate", "hstack", "vstack", "where", "dropout", "gelu", "leaky_relu",
-    "silu", "mean", "sum", "sigmoid_", "neg", "matmul", "mm", "bmm", "einsum", "max_pool2d",
-    "avg_pool2d", "normalize", "pad", "interpolate", "clip", "squeeze_", "chunk", "split",
-    "sin", "cos", "tan", "sinh", "cosh", "atan", "asin", "acos", "pow", "square", "erf", "log1p",
-    "expm1", "rsqrt", "reciprocal", "flip", "roll", "repeat_interleave", "tile", "narrow",
-    "index_select", "gather", "masked_fill", "cumsum", "cumprod", "diff", "sign", "std", "var",
-    "max", "min", "amax", "amin", "logsumexp", "addmm", "outer", "kron", "tril", "triu",
-})
 # these give integral values: a float result is "labels computed with float math"
-TORCH_INTEGRAL = frozenset({"floor", "ceil", "round", "trunc", "fix", "floor_divide"})
-TENSOR_SAME_METHODS = frozenset({
-    "view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "clone",
-    "detach", "flatten", "t", "requires_grad_", "view_as", "reshape_as", "expand", "expand_as",
-    "repeat", "squeeze_", "unsqueeze_", "pin_memory", "share_memory_", "sum", "mean", "abs",
-    "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "clamp", "clip", "neg", "softmax",
-    "log_softmax", "copy", "flip", "roll", "narrow", "select", "index_select", "masked_fill",
-    "detach_", "max", "min", "std", "var", "norm", "cumsum", "mul", "mul_", "add", "add_",
-    "sub", "sub_", "pow", "square", "neg_", "clamp_", "fill_", "zero_", "normal_", "uniform_",
-})
 # results of these methods on an integer tensor follow the default float dtype
-TRUE_DIV_METHODS = frozenset({"div", "div_", "true_divide", "mean", "std", "var"})
 DTYPE_METHODS: dict[str, str] = {
     "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
     "long": "int64", "int": "int32", "short": "int16", "byte": "uint8", "char": "int8",
     "bool": "bool",
 }
-INT_RESULT_METHODS = frozenset({"argmax", "argmin", "argsort", "nonzero"})
 
 
 # sklearn: (X dtype, y dtype) for synthetic data sets; transformers return float64 for

@@ -709,8 +709,6 @@ class CallsMixin:
                 target_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
                 weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight")
                 return self.loss_call(api.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
-            if last in api.TORCH_SAME_DTYPE:
-                return args[0] if args and isinstance(args[0], Tensor) else None
             return None
         if parts[2] == "Parameter" and len(parts) == 3:
             return replace(args[0], moves=True) if args and isinstance(args[0], Tensor) else None
@@ -852,30 +850,13 @@ class CallsMixin:
             int_dtype = self.dtype_of(kwargs.get("dtype")) or "int64"
             dev = self.device_of(kwargs.get("device")) if "device" in kwargs else (arg0.device if isinstance(arg0, Tensor) and last not in ("randint", "randperm") else state.ddevice.value)
             return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"))
-        if len(parts) == 2 and last in api.TORCH_LIKE_FACTORIES and isinstance(arg0, Tensor):
-            like_dtype = self.dtype_of(kwargs["dtype"]) if "dtype" in kwargs else arg0.dtype
-            return replace(arg0, dtype=like_dtype, kind="tensor")
-        if len(parts) == 2 and last in api.TORCH_INTEGRAL and isinstance(arg0, Tensor):
-            return replace(arg0, from_ints=is_float(arg0.dtype), origin=self.origin(node, f"torch.{last} keeps the float dtype"))
         if len(parts) == 2 and isinstance(arg0, Tensor) and _returns_indices(last, args[1:], kwargs):
             return _values_and_indices(arg0)
-        if len(parts) == 2 and last in api.TORCH_SAME_DTYPE:
-            items: list[Value | None] = list(args)
-            if last in ("stack", "cat", "concat", "concatenate", "hstack", "vstack") and isinstance(arg0, TupleV):
-                items = list(arg0.items)
-            elif last in ("stack", "cat") and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
-                inner = arg0.value[1]
-                return inner if isinstance(inner, Tensor) else None
-            tensors = [i for i in items if isinstance(i, Tensor) and i.kind == "tensor"]
-            if not tensors or len(tensors) != len([i for i in items if i is not None]) or any(i is None for i in items):
-                return None
-            result = tensors[0]
-            for t in tensors[1:]:
-                joined = self._promote_tensor(result, t)
-                if joined is None:
-                    return None
-                result = joined
-            return result
+        if len(parts) == 2 and last in api.TORCH_OVERLOADED and isinstance(arg0, Tensor):
+            other = args[1] if len(args) > 1 else kwargs.get("other")
+            if other is None:
+                return arg0  # `torch.max(x)`: one value of x's dtype
+            return self._promote_tensor(arg0, other) if isinstance(other, Tensor) and other.kind == "tensor" else None
         if last in ("manual_seed", "no_grad", "inference_mode", "enable_grad", "set_grad_enabled"):
             return None
         return None

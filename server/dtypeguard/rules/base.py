@@ -140,7 +140,7 @@ def device_root(value: Tensor, fallback: Span) -> Span:
     return origin.span
 
 
-def fails_here(span: Span, words: str) -> Related:
-    """The related information at the line that will fail."""
-    return Related(span, f"fails here: {words}")
+def fails_here(root: Span, failing: Span, words: str) -> list[Related]:
+    """The related information at the line that will fail, when the finding is elsewhere."""
+    return [] if root == failing else [Related(failing, f"fails here: {words}")]
 

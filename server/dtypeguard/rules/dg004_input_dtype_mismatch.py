@@ -87,8 +87,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         if root in seen or (fw.nested and root == fw.span):
             continue  # reported already, or an inner layer of a forward reported at its call
         seen.add(root)
-        if root != fw.span:
-            related.insert(0, fails_here(fw.span, error))
+        related[:0] = fails_here(root, fw.span, error)
         yield RULE.finding(message, root, related=related, fixes=fixes)
     yield from _matmuls(ctx, seen)
 
@@ -113,7 +112,7 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             error = f"expected scalar type {_NAMES[a.dtype or ''][0]} but found {_NAMES[b.dtype or ''][0]}"
         else:
             error = f"expected m1 and m2 to have the same dtype, but got: {names.get(a.dtype or '', a.dtype)} != {names.get(b.dtype or '', b.dtype)}"
-        related = [fails_here(op.span, error)] if root != op.span else []
+        related = fails_here(root, op.span, error)
         if odd.origin is not None and odd.origin.span != root:
             related.append(Related(odd.origin.span, f"it becomes {odd.dtype} here: {odd.origin.why}"))
         if other.origin is not None:

@@ -41,7 +41,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"integer input ({dtype_words(x.dtype)}) reaches a {module.dtype} layer: the forward pass at line {fw.span.line} fails with "
                 f"\"{error}\"",
                 root,
-                related=[fails_here(fw.span, error), *related] if root != fw.span else related,
+                related=[*fails_here(root, fw.span, error), *related],
                 fixes=convert_fix(ctx, x, use, module.dtype, "features must be floating point"),
             )
         elif module.input_kind == "index" and is_float(x.dtype):
@@ -53,7 +53,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             yield RULE.finding(
                 f"an Embedding needs integer indices but gets {dtype_words(x.dtype)}: the forward pass at line {fw.span.line} fails with \"{error}\"",
                 root,
-                related=[fails_here(fw.span, error), *related] if root != fw.span else related,
+                related=[*fails_here(root, fw.span, error), *related],
                 fixes=convert_fix(ctx, x, use, "int64", "embedding indices must be integers"),
             )
 

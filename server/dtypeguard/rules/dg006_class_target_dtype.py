@@ -50,7 +50,7 @@ def _targets(ctx: Context) -> Iterator[Finding]:
         yield RULE.finding(
             f"class-index targets are {dtype_words(target.dtype)}: {loss.name} at line {loss.span.line} fails with \"{error}\"",
             root,
-            related=[fails_here(loss.span, error), *related] if root != loss.span else related,
+            related=[*fails_here(root, loss.span, error), *related],
             fixes=convert_fix(ctx, target, loss.target_span, "int64", "class indices must be int64"),
         )
 
@@ -65,7 +65,7 @@ def _weights(ctx: Context) -> Iterator[Finding]:
             continue
         error = f"expected scalar type {_WORD.get(out.dtype or '', out.dtype)} but found {_WORD.get(weight.dtype or '', weight.dtype)}"
         root = dtype_root(weight, loss.weight_at)
-        related = [fails_here(loss.span, error)] if root != loss.span else []
+        related = fails_here(root, loss.span, error)
         if weight.origin is not None and weight.origin.span != root:
             related.append(Related(weight.origin.span, f"the weight becomes {weight.dtype} here: {weight.origin.why}"))
         yield RULE.finding(

@@ -42,7 +42,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield RULE.finding(
             f"{loss.name} targets are {dtype_words(target.dtype)}: the loss at line {loss.span.line} fails with \"{error}\"",
             root,
-            related=[fails_here(loss.span, error), *related] if root != loss.span else related,
+            related=[*fails_here(root, loss.span, error), *related],
             fixes=convert_fix(ctx, target, loss.target_span, want, "BCE targets must match the predictions' float dtype"),
         )
 

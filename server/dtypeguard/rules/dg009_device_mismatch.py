@@ -60,7 +60,7 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
         f"the model is {where_model} but {what} stays {where_data}: the forward pass at line {fw.span.line} fails with "
         "\"Expected all tensors to be on the same device\""
     )
-    related = [fails_here(fw.span, "Expected all tensors to be on the same device")] if root != fw.span else []
+    related = fails_here(root, fw.span, "Expected all tensors to be on the same device")
     if module.device_origin is not None:
         related.append(Related(module.device_origin.span, f"the model's device: {module.device_origin.why}"))
     if x.dev_origin is not None:
@@ -84,8 +84,7 @@ def _loss_targets(ctx: Context) -> Iterator[Finding]:
         where_target = "on the GPU when CUDA is available" if target.device == "auto" else f"on {target.device}"
         related = [Related(target.dev_origin.span, f"the target's device: {target.dev_origin.why}")] if target.dev_origin else []
         root = device_root(target, loss.span)
-        if root != loss.span:
-            related.insert(0, fails_here(loss.span, "Expected all tensors to be on the same device"))
+        related[:0] = fails_here(root, loss.span, "Expected all tensors to be on the same device")
         fixes = []
         device_expr = _device_expr_of(ctx, out)
         if device_expr and loss.target_span is not None:
@@ -111,7 +110,7 @@ def _loss_weights(ctx: Context) -> Iterator[Finding]:
         if out is None or weight is None or loss.weight_at is None or not _mismatch(out.device, weight.device):
             continue
         error = "Expected all tensors to be on the same device"
-        related = [fails_here(loss.span, error)] if loss.weight_at != loss.span else []
+        related = fails_here(loss.weight_at, loss.span, error)
         if weight.dev_origin is not None:
             related.append(Related(weight.dev_origin.span, f"the weight's device: {weight.dev_origin.why}"))
         yield RULE.finding(
@@ -139,7 +138,7 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             continue
         seen.add(root)
         error = "Expected all tensors to be on the same device"
-        related = [fails_here(op.span, error)] if root != op.span else []
+        related = fails_here(root, op.span, error)
         if accel.dev_origin is not None:
             related.append(Related(accel.dev_origin.span, f"the other input's device: {accel.dev_origin.why}"))
         yield RULE.finding(

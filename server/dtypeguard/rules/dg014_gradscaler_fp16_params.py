@@ -17,7 +17,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         error = "Attempting to unscale FP16 gradients."
         cast = step.module.cast_span or (step.module.dtype_origin.span if step.module.dtype_origin else None)
         root = cast or step.span
-        related = [fails_here(step.span, error)] if root != step.span else []
+        related = fails_here(root, step.span, error)
         if step.module.dtype_origin is not None and step.module.dtype_origin.span != root:
             related.append(Related(step.module.dtype_origin.span, "the parameters become float16 here"))
         yield RULE.finding(

@@ -43,6 +43,19 @@ _UFUNC2 = "(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', 
 _REDUCE = "(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)"
 _STACK = "(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')"
 _LEGACY_FLOAT = ("random", "random_sample", "sample", "ranf")
+# the same distributions in the legacy `np.random.*` API and on a `default_rng()` Generator:
+# (name, signature, dtype, scalar kind without `size`, probe arguments)
+_DISTRIBUTIONS = [
+    ("normal", "(loc=0.0, scale=1.0, size=None)", "float64", "pyfloat", "0, 1, 2"),
+    ("uniform", "(low=0.0, high=1.0, size=None)", "float64", "pyfloat", "0, 1, 2"),
+    ("exponential", "(scale=1.0, size=None)", "float64", "pyfloat", "1.0, 2"),
+    ("beta", "(a, b, size=None)", "float64", "pyfloat", "1.0, 1.0, 2"),
+    ("gamma", "(shape, scale=1.0, size=None)", "float64", "pyfloat", "1.0, 1.0, 2"),
+    ("lognormal", "(mean=0.0, sigma=1.0, size=None)", "float64", "pyfloat", "0.0, 1.0, 2"),
+    ("laplace", "(loc=0.0, scale=1.0, size=None)", "float64", "pyfloat", "0.0, 1.0, 2"),
+    ("poisson", "(lam=1.0, size=None)", "int64", "pyint", "1.0, 3"),
+    ("binomial", "(n, p, size=None)", "int64", "pyint", "3, 0.5, 3"),
+]
 
 FUNCTIONS: dict[str, Entry] = table("numpy", [
     # sources: float64 unless told otherwise
@@ -139,18 +152,10 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     *[(f"random.{name}", "(size=None)", _sized("float64"), f"np.random.{name}((2,))", f"`np.random.{name}` returns float64") for name in _LEGACY_FLOAT],
     ("random.rand", "(*shape)", _sized("float64", size="shape"), "np.random.rand(2)", "`np.random.rand` returns float64"),
     ("random.randn", "(*shape)", _sized("float64", size="shape"), "np.random.randn(2)", "`np.random.randn` returns float64"),
-    ("random.normal", "(loc=0.0, scale=1.0, size=None)", _sized("float64"), "np.random.normal(0, 1, 2)", "`np.random.normal` returns float64"),
-    ("random.uniform", "(low=0.0, high=1.0, size=None)", _sized("float64"), "np.random.uniform(0, 1, 2)", "`np.random.uniform` returns float64"),
+    *[(f"random.{name}", sig, _sized(dtype, scalar=scalar), f"np.random.{name}({args})", f"`np.random.{name}` returns {dtype}") for name, sig, dtype, scalar, args in _DISTRIBUTIONS],
     ("random.standard_normal", "(size=None)", _sized("float64"), "np.random.standard_normal(2)", "`np.random.standard_normal` returns float64"),
-    ("random.exponential", "(scale=1.0, size=None)", _sized("float64"), "np.random.exponential(1.0, 2)", "`np.random.exponential` returns float64"),
-    ("random.beta", "(a, b, size=None)", _sized("float64"), "np.random.beta(1.0, 1.0, 2)", "`np.random.beta` returns float64"),
-    ("random.gamma", "(shape, scale=1.0, size=None)", _sized("float64"), "np.random.gamma(1.0, 1.0, 2)", "`np.random.gamma` returns float64"),
-    ("random.lognormal", "(mean=0.0, sigma=1.0, size=None)", _sized("float64"), "np.random.lognormal(0.0, 1.0, 2)", "`np.random.lognormal` returns float64"),
-    ("random.laplace", "(loc=0.0, scale=1.0, size=None)", _sized("float64"), "np.random.laplace(0.0, 1.0, 2)", "`np.random.laplace` returns float64"),
     ("random.multivariate_normal", "(mean, cov, size=None, check_valid='warn', tol=1e-8)", fixed(ND, "float64", ""), "np.random.multivariate_normal([0, 0], [[1, 0], [0, 1]], 2)", "`np.random.multivariate_normal` returns float64"),
     ("random.randint", "(low, high=None, size=None, dtype=int)", _sized("int64", "dtype", scalar="pyint"), "np.random.randint(0, 5, 3)", "`np.random.randint` returns int64"),
-    ("random.poisson", "(lam=1.0, size=None)", _sized("int64", scalar="pyint"), "np.random.poisson(1.0, 3)", "`np.random.poisson` returns int64"),
-    ("random.binomial", "(n, p, size=None)", _sized("int64", scalar="pyint"), "np.random.binomial(3, 0.5, 3)", "`np.random.binomial` returns int64"),
     ("random.permutation", "(x)", same(ND, "x"), "np.random.permutation({a})"),
     ("random.choice", "(a, size=None, replace=True, p=None)", unknown(ND), ""),
 ])
@@ -159,16 +164,9 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
 GENERATOR: dict[str, Entry] = table("numpy.random.Generator", [
     ("random", "(size=None, dtype=float, out=None)", _sized("float64", "dtype"), "rng.random(2)", "`rng.random` returns float64"),
     ("standard_normal", "(size=None, dtype=float, out=None)", _sized("float64", "dtype"), "rng.standard_normal(2)", "`rng.standard_normal` returns float64"),
-    ("normal", "(loc=0.0, scale=1.0, size=None)", _sized("float64"), "rng.normal(0, 1, 2)", "`rng.normal` returns float64"),
-    ("uniform", "(low=0.0, high=1.0, size=None)", _sized("float64"), "rng.uniform(0, 1, 2)", "`rng.uniform` returns float64"),
-    ("exponential", "(scale=1.0, size=None)", _sized("float64"), "rng.exponential(1.0, 2)", "`rng.exponential` returns float64"),
-    ("beta", "(a, b, size=None)", _sized("float64"), "rng.beta(1.0, 1.0, 2)", "`rng.beta` returns float64"),
-    ("gamma", "(shape, scale=1.0, size=None)", _sized("float64"), "rng.gamma(1.0, 1.0, 2)", "`rng.gamma` returns float64"),
-    ("lognormal", "(mean=0.0, sigma=1.0, size=None)", _sized("float64"), "rng.lognormal(0.0, 1.0, 2)", "`rng.lognormal` returns float64"),
+    *[(name, sig, _sized(dtype, scalar=scalar), f"rng.{name}({args})", f"`rng.{name}` returns {dtype}") for name, sig, dtype, scalar, args in _DISTRIBUTIONS],
     ("multivariate_normal", "(mean, cov, size=None, check_valid='warn', tol=1e-8, *, method='svd')", fixed(ND, "float64", ""), "rng.multivariate_normal([0, 0], [[1, 0], [0, 1]], 2)", "`rng.multivariate_normal` returns float64"),
     ("integers", "(low, high=None, size=None, dtype=int, endpoint=False)", _sized("int64", "dtype", scalar="npscalar"), "rng.integers(0, 5, 3)", "`rng.integers` returns int64"),
-    ("poisson", "(lam=1.0, size=None)", _sized("int64", scalar="pyint"), "rng.poisson(1.0, 3)", "`rng.poisson` returns int64"),
-    ("binomial", "(n, p, size=None)", _sized("int64", scalar="pyint"), "rng.binomial(3, 0.5, 3)", "`rng.binomial` returns int64"),
     ("permutation", "(x, axis=0)", same(ND, "x"), "rng.permutation({a})"),
     ("choice", "(a, size=None, replace=True, p=None, axis=0, shuffle=True)", unknown(ND), ""),
 ])

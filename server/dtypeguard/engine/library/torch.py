@@ -57,11 +57,17 @@ _FUNCTIONAL_SAME = {
     "normalize": "(input, p=2.0, dim=1, eps=1e-12, out=None)", "pad": "(input, pad, mode='constant', value=None)",
     "softmax": "(input, dim=None, _stacklevel=3, dtype=None)", "log_softmax": "(input, dim=None, _stacklevel=3, dtype=None)",
     "elu": "(input, alpha=1.0, inplace=False)",
+    "max_pool2d": "(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)",
+    "avg_pool2d": "(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)",
+    "adaptive_avg_pool2d": "(input, output_size)",
+    "interpolate": "(input, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False)",
 }
 _FUNCTIONAL_PROBE = {
     "relu": "F.relu({t})", "gelu": "F.gelu({t})", "silu": "F.silu({t})", "leaky_relu": "F.leaky_relu({t})",
     "dropout": "F.dropout({t})", "normalize": "F.normalize({t})", "pad": "F.pad({t}, (1, 1))",
     "softmax": "F.softmax({t}, dim=1)", "log_softmax": "F.log_softmax({t}, dim=1)", "elu": "F.elu({t})",
+    "max_pool2d": "F.max_pool2d({t}[None, None], 2)", "avg_pool2d": "F.avg_pool2d({t}[None, None], 2)",
+    "adaptive_avg_pool2d": "F.adaptive_avg_pool2d({t}[None, None], 1)", "interpolate": "F.interpolate({t}[None, None], scale_factor=2)",
 }
 
 FUNCTIONS: dict[str, Entry] = {
@@ -82,6 +88,7 @@ FUNCTIONS: dict[str, Entry] = {
         ("mm", "(input, mat2, *, out=None)", promote(T, "input,mat2"), "torch.mm({t}, {u})"),
         ("bmm", "(input, mat2, *, out=None)", promote(T, "input,mat2"), "torch.bmm({t}[None], {u}[None])"),
         ("outer", "(input, vec2, *, out=None)", promote(T, "input,vec2"), "torch.outer({t}[0], {u}[0])"),
+        ("einsum", "(equation, *operands)", promote(T, "operands"), "torch.einsum('ij,jk->ik', {t}, {u})"),
         ("mean", "(input, dim=None, keepdim=False, *, dtype=None, out=None)", floating(T, "input"), "torch.mean({t})"),
         ("std", "(input, dim=None, *, correction=1, keepdim=False, out=None)", floating(T, "input", ""), "torch.std({t})"),
         ("var", "(input, dim=None, *, correction=1, keepdim=False, out=None)", floating(T, "input", ""), "torch.var({t})"),

@@ -25,7 +25,7 @@ from dtypeguard.engine.events import (
     TorchLoad,
     TorchSave,
 )
-from dtypeguard.engine.library.apply import Strong, infer_dtype
+from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.spec import Entry, Signature
@@ -843,6 +843,8 @@ class CallsMixin:
             return Tensor("tensor", dtype, dev, self.origin(node, f"torch.{last} is always {dtype}"))
         if len(parts) == 2 and last in api.TORCH_DEFAULT_FACTORIES:
             made = self.torch_factory(last, args, kwargs, node, state)
+            if isinstance(made, Tensor) and made.ndim is None:
+                made = replace(made, ndim=_factory_ndim(last, args, kwargs))
             if isinstance(made, Tensor) and last in ("tensor", "as_tensor") and made.site is None:
                 made = replace(made, site=self.index.span(node))
             return made
@@ -969,7 +971,7 @@ class CallsMixin:
         if module.cls.startswith("user:"):
             klass = self.classes.get(module.cls[5:])
             fwd = klass.method("forward") if klass else None
-            if fwd is not None and len(self.call_stack) < 3:
+            if fwd is not None and len(self.call_stack) < 5:
                 self.forward_depth += 1
                 try:
                     result = self.call_function(fwd, [Ref(oid), *args], {}, state)
@@ -1322,6 +1324,21 @@ MATMUL = frozenset({"mm", "matmul", "bmm", "@"})
 _DEVICE_STRICT = _JOINING | MATMUL  # no CPU-scalar exception: every input on one device
 _WEIGHT_FIRST = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})  # weight is the first parameter
 _MATH_FLOAT = frozenset({"sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "pow", "fabs", "tanh", "atan", "atan2", "hypot", "expm1", "log1p"})
+
+
+def _factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value | None]) -> int | None:
+    """The rank a torch factory makes: its sizes (`zeros(n, 4)`, `zeros((n, 4))`), a range's
+    one dimension, or the nesting of the list `torch.tensor` is given."""
+    if last in ("arange", "range", "linspace", "logspace", "randperm"):
+        return 1
+    if last in ("tensor", "as_tensor", "Tensor"):
+        data = args[0] if args else kwargs.get("data")
+        return nested_depth(data) if isinstance(data, (TupleV, Const)) else None
+    sizes = args[:-1] if last == "full" else args
+    if len(sizes) == 1 and isinstance(sizes[0], TupleV):
+        sizes = list(sizes[0].items)
+    ints = all((isinstance(v, Const) and type(v.value) is int) or (isinstance(v, Tensor) and v.kind == "pyint") or v is None for v in sizes)
+    return len(sizes) if sizes and ints and all(not isinstance(v, TupleV) for v in sizes) else None
 
 
 def _moved(attrs: dict[str, Value | None], dtype: str | None, device: str | None) -> dict[str, Value | None]:

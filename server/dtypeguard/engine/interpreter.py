@@ -622,6 +622,12 @@ class Interpreter(ResumeMixin, CallsMixin):
             return a  # a NumPy/Python scalar does not promote a tensor's float width
         if b.kind == "tensor" and a.kind in ("npscalar", "pyfloat"):
             return b
+        if kind == "tensor" and {a.kind, b.kind} == {"tensor"}:
+            cpu = a if a.device == "cpu" else b if b.device == "cpu" else None
+            other = b if cpu is a else a
+            if cpu is not None and other.device in ("cuda", "auto") and cpu.ndim is not None and cpu.ndim >= 1:
+                # elementwise ops allow a 0-dim CPU tensor with a CUDA one, nothing bigger
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), _OPERATORS.get(type(op), "op"), (a, b)))
         if a.dtype is None or b.dtype is None:
             return Tensor(kind, None, join_device(a.device, b.device))
         from dtypeguard.engine.values import promote
@@ -652,6 +658,7 @@ class Interpreter(ResumeMixin, CallsMixin):
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map"})
 
 
+_OPERATORS: dict[type[ast.operator], str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|"}
 _DEVICE_NAMES = frozenset({"cpu", "cuda", "mps", "xpu"})
 
 

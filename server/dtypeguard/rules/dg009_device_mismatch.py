@@ -133,16 +133,18 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         cpu = next((t for t in tensors if t.device == "cpu"), None)
         if accel is None or cpu is None:
             continue
-        root = device_root(cpu, op.span)
+        hard_coded = accel.device == "cuda" and accel.dev_origin is not None and accel.dev_origin.why.startswith("created with device=")
+        odd, other = (accel, cpu) if hard_coded else (cpu, accel)  # `device="cuda"` written into CPU code
+        root = odd.dev_origin.span if hard_coded and odd.dev_origin else device_root(cpu, op.span)
         if root in seen:
             continue
         seen.add(root)
         error = "Expected all tensors to be on the same device"
         related = fails_here(root, op.span, error)
-        if accel.dev_origin is not None:
-            related.append(Related(accel.dev_origin.span, f"the other input's device: {accel.dev_origin.why}"))
+        if other.dev_origin is not None:
+            related.append(Related(other.dev_origin.span, f"the other input's device: {other.dev_origin.why}"))
         yield RULE.finding(
-            f"this tensor stays on cpu but `{op.name}` at line {op.span.line} combines it with one {_where(accel.device)}: "
+            f"this tensor is {_where(odd.device)} but `{op.name}` at line {op.span.line} combines it with one {_where(other.device)}: "
             f"it fails with \"{error}\"",
             root,
             related=related,
@@ -192,6 +194,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import torch\nimport torch.nn as nn\nclass Embed(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.emb = nn.Embedding(10, 8)\n    def forward(self, x):\n        pos = torch.zeros(x.shape[1], 8)  # <-\n        return self.emb(x) + pos\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Embed().to(device)\nmodel(torch.randint(0, 10, (2, 5)).to(device))\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nnet = nn.Linear(4, 3).to(device)\npreds = []\nwith torch.no_grad():\n    _, pred = torch.max(net(torch.randn(8, 4).to(device)), 1)\n    preds.append(pred.numpy())  # <-\n",
             "import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        layer = nn.TransformerDecoderLayer(16, 2)\n        self.decoder = nn.TransformerDecoder(layer, num_layers=1)\n    def forward(self, tgt, memory):\n        mask = torch.zeros(tgt.shape[0], tgt.shape[0])  # <-\n        return self.decoder(tgt, memory, tgt_mask=mask)\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Decoder().to(device)\nmodel(torch.randn(5, 2, 16).to(device), torch.randn(7, 2, 16).to(device))\n",
             "import torch\nimport torch.nn as nn\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(8, 4)\n    def forward(self, x):\n        h = torch.zeros(x.shape[0], 4)  # <-\n        return self.lin(torch.cat([x, h], dim=1))\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Cell().to(device)\nmodel(torch.randn(2, 4).to(device))\n",
@@ -202,6 +205,7 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\ndef to_gpu(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\nmodel = to_gpu(nn.Linear(3, 1))\nmodel(torch.randn(4, 3))  # <-\n",
         ],
         good=[
+            "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(4, 2).to(device)\nscale = torch.tensor(2.0)\nout = model(torch.randn(3, 4).to(device)) * scale\n",
             "import torch\nimport torch.nn as nn\nclass Tok(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.cls = nn.Parameter(torch.zeros(1, 1, 8))\n        self.register_buffer('pos', torch.zeros(1, 5, 8))\n    def forward(self, x):\n        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1)\n        return torch.cat([x, self.pos.expand(x.shape[0], -1, -1)], dim=1)\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Tok().to(device)\nmodel(torch.randn(2, 4, 8).to(device))\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nnet = nn.Linear(4, 3).to(device)\nwith torch.no_grad():\n    _, pred = torch.max(net(torch.randn(8, 4).to(device)), 1)\n    labels = pred.cpu().numpy()\n",
             "import torch\nimport torch.nn as nn\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(8, 4)\n    def forward(self, x):\n        h = torch.zeros(x.shape[0], 4, device=x.device)\n        return self.lin(torch.cat([x, h], dim=1))\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Cell().to(device)\nmodel(torch.randn(2, 4).to(device))\n",

@@ -171,10 +171,10 @@ def _created_ndim(bound: dict[str, object]) -> int | None:
         if _is_int(shape):
             return 1
         if isinstance(shape, TupleV):
-            return len(shape.items) if all(_is_int(v) for v in shape.items) else None
+            return len(shape.items)  # a shape tuple's length is the rank, whatever its sizes
     data = bound.get("object")
     if isinstance(data, TupleV):
-        return _depth(data)
+        return nested_depth(data)
     return None
 
 
@@ -182,10 +182,10 @@ def _is_int(value: object) -> bool:
     return (isinstance(value, Const) and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint")
 
 
-def _depth(value: Value | None) -> int | None:
+def nested_depth(value: Value | None) -> int | None:
     """The rank of a nested list of numbers (all items alike), else None."""
     if isinstance(value, TupleV):
-        inner = {_depth(i) for i in value.items}
+        inner = {nested_depth(i) for i in value.items}
         if len(inner) != 1 or None in inner:
             return None
         return 1 + inner.pop()  # type: ignore[operator]

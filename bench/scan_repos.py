@@ -5,7 +5,7 @@ are extracted under ROOT as `owner__repo/` (fetch them, then `git --git-dir=<mir
 HEAD | tar -x -C ROOT/owner__repo`). Every finding printed here must be triaged (REPOS.md): a
 false alarm becomes a reduction in tests/realworld/repo_fp/.
 
-Usage: .venv/bin/python bench/scan_repos.py [ROOT=/tmp/repos]
+Usage: .venv/bin/python bench/scan_repos.py [ROOT ...]   (default: /tmp/repos /tmp/repos2)
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ HERE = pathlib.Path(__file__).resolve().parents[1]
 
 
 def main() -> int:
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/repos")
+    roots = [pathlib.Path(r) for r in (sys.argv[1:] or ["/tmp/repos", "/tmp/repos2"])]
     files = missing = findings = 0
     started = time.perf_counter()
     for line in (HERE / "tests/realworld/repo_files.txt").read_text().splitlines():
         if not line.strip():
             continue
         repo, _commit, path = line.split(maxsplit=2)
-        file = root / repo.replace("/", "__") / path
-        if not file.is_file():
+        file = next((r / repo.replace("/", "__") / path for r in roots if (r / repo.replace("/", "__") / path).is_file()), None)
+        if file is None:
             missing += 1
             continue
         files += 1

@@ -152,6 +152,7 @@ MECHANICS = [
     ("array with a Python number", "{a} * 0.5"),
     ("array divided", "{a} / 2"),
     ("array plus int", "{a} + 1"),
+    ("arrays divided", "{a} / {b}"),
     ("values and indices", "torch.max(torch.ones(2, 2), 1)[1]"),
     ("csv column", "pd.read_csv(csv_path)['n'].to_numpy()"),
     ("csv columns", "pd.read_csv(csv_path)[['n', 'k']].values"),

@@ -437,6 +437,9 @@ class CallsMixin:
             elif isinstance(value, Tensor) and value.kind == "tensor" and is_float(value.dtype):
                 dtypes.add(value.dtype)
                 devices.add(value.device)
+                if value.moves and value.origin is not None and "follows the default dtype" in value.origin.why:
+                    honours = True  # an nn.Parameter made from the default dtype, like a layer's weights
+                    dtype_origin = dtype_origin or value.origin
         dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
         device = next(iter(devices)) if len(devices) == 1 else None
         input_kind, first = _forward_input_kind(klass, layers)

@@ -628,6 +628,19 @@ class Interpreter(ResumeMixin, CallsMixin):
             if cpu is not None and other.device in ("cuda", "auto") and cpu.ndim is not None and cpu.ndim >= 1:
                 # elementwise ops allow a 0-dim CPU tensor with a CUDA one, nothing bigger
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), _OPERATORS.get(type(op), "op"), (a, b)))
+        if {a.kind, b.kind} <= {"ndarray", "npscalar"} and a.dtype and b.dtype:
+            dtype = promotion.NUMPY_ARRAYS.get((a.dtype, b.dtype))
+            if dtype is not None and isinstance(op, ast.Div):
+                dtype = promotion.NUMPY_TRUE_DIVIDE.get(dtype)
+            if dtype is None:
+                return Tensor(kind, None, "cpu")
+            winner = a if dtype == a.dtype else b if dtype == b.dtype else None
+            origin = winner.origin if winner is not None else self.origin(node, f"NumPy gives {dtype} here")
+            return Tensor(kind, dtype, "cpu", origin, from_ints=not is_float(a.dtype) and not is_float(b.dtype) and is_float(dtype), ndim=a.ndim if a.ndim == b.ndim else None)
+        if kind == "ndarray" and isinstance(op, ast.Div) and {a.kind, b.kind} <= {"ndarray", "npscalar"}:
+            wide_int = next((t for t in (a, b) if t.dtype in ("int64", "int32", "uint32", "uint64")), None)
+            if wide_int is not None:  # true division with a 32/64-bit integer array is float64, whatever the other
+                return Tensor("ndarray", "float64", "cpu", self.origin(node, f"NumPy true division of {wide_int.dtype} data gives float64"), from_ints=True, ndim=a.ndim if a.ndim == b.ndim else None)
         if a.dtype is None or b.dtype is None:
             return Tensor(kind, None, join_device(a.device, b.device))
         from dtypeguard.engine.values import promote

@@ -91,6 +91,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            "import torch\nimport torch.nn as nn\nclass Gain(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.gain = nn.Parameter(torch.ones(1, 4))\n    def forward(self, x):\n        return x * self.gain\nmodel = Gain()\ntorch.set_default_dtype(torch.float64)  # <-\nmodel(torch.randn(2, 4))\n",
             "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\ntorch.set_default_dtype(torch.float64)  # <-\nx = torch.randn(4, 3)\nmodel(x)\n",
             "import torch\nfrom torch import nn\n\ndef setup():\n    torch.set_default_dtype(torch.float64)  # <-\n\ndef main():\n    net = nn.Sequential(nn.Linear(3, 4), nn.ReLU())\n    setup()\n    out = net(torch.zeros(2, 3))\n\nmain()\n",
         ],

@@ -275,9 +275,9 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         return _make(kind, None, None)
     if rule == "sum":
         value = values[0] if values else None
-        if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and is_float(value.dtype):
+        if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and (is_float(value.dtype) or value.dtype == "int64"):
             return _make(kind, value.dtype, value.origin, value.from_ints)
-        return _make(kind, None, None)  # integer sums widen by platform: not claimed
+        return _make(kind, None, None)  # narrower integer sums widen (by platform in older NumPy): not claimed
     if rule == "infer":
         present = [v for v in values if v is not None and v != Const(None)]
         if not present:

@@ -10,10 +10,10 @@ from torch import nn
 
 rng = np.random.default_rng(7)
 features = rng.normal(size=(300, 10)).astype(np.float32)
-labels = rng.integers(0, 3, size=300).astype(np.float32)  # e.g. read from a float CSV column
+labels = rng.integers(0, 3, size=300).astype(np.float32)  # e.g. read from a float CSV column  # expect: DG006
 
 X = torch.tensor(features)
-y = torch.tensor(labels)  # expect: DG006
+y = torch.tensor(labels)
 
 model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 3))
 optimizer = torch.optim.SGD(model.parameters(), lr=0.05)

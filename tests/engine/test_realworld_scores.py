@@ -41,4 +41,4 @@ def test_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SECOND["broken"] >= 30 and SECOND["correct"] >= 12
     assert SECOND["false_alarms"] == []
     hits, total = SECOND["root_hits"], SECOND["broken"]
-    assert hits / total >= 0.37, f"{hits}/{total}: " + "\n".join(SECOND["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.40, f"{hits}/{total}: " + "\n".join(SECOND["misses"])  # type: ignore[operator, arg-type]

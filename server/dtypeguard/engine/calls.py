@@ -903,7 +903,7 @@ class CallsMixin:
                     return Tensor("tensor", state.ddtype.value, dev, self.origin(node, f"the legacy torch.Tensor(...) makes {state.ddtype.value} (the default dtype), whatever the array's dtype"), dev_origin, from_ints=from_ints)
                 if arg0.kind in ("ndarray", "npscalar"):
                     why = f"torch.{last} keeps the NumPy dtype ({arg0.dtype})"
-                    origin = replace(arg0.origin, why=why + (f"; the array was created at line {arg0.origin.span.line}" if arg0.origin else "")) if arg0.origin else self.origin(node, why)
+                    origin = replace(arg0.origin, why=f"{arg0.origin.why}, and `torch.{last}` keeps that dtype") if arg0.origin else self.origin(node, why)
                     return Tensor("tensor", arg0.dtype, dev, origin, dev_origin, from_ints=arg0.from_ints, ndim=0 if arg0.kind == "npscalar" else arg0.ndim)
                 if arg0.kind == "tensor":
                     return replace(arg0, device=dev, dev_origin=dev_origin)

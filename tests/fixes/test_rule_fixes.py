@@ -121,3 +121,18 @@ def test_suppression_edit_adds_and_extends() -> None:
     assert apply_edits(once, [suppression_edit(once, finding)]) == once
     crlf = src.replace("\n", "\r\n")
     assert apply_edits(crlf, [suppression_edit(crlf, finding)]).split("\r\n")[3] == "x = torch.from_numpy(np.random.rand(8, 3))  # dtypeguard: ignore[DG004]"
+
+
+def test_dtype_keyword_uses_the_name_the_file_gives_torch() -> None:
+    """`import torch as T`: the fix writes `T.float32` (a bare `torch` would be a NameError);
+    with no module name for torch (`from torch import tensor`) it converts with `.float()`."""
+    aliased = "import numpy as np\nimport torch as T\nfrom torch import nn\nx = T.tensor(np.random.rand(8, 3))\nnn.Linear(3, 1)(x)\n"
+    fixed = fix_all(aliased).text
+    assert "x = T.tensor(np.random.rand(8, 3), dtype=T.float32)\n" in fixed
+    bare = "import numpy as np\nfrom torch import nn, tensor\nx = tensor(np.random.rand(8, 3))\nnn.Linear(3, 1)(x)\n"
+    fixed = fix_all(bare).text
+    assert "x = tensor(np.random.rand(8, 3)).float()\n" in fixed
+    for text in (fix_all(aliased).text, fixed):
+        namespace: dict[str, object] = {}
+        exec(compile(text, "<fixed>", "exec"), namespace)  # the fixed script really runs
+        assert not check_source(text).findings

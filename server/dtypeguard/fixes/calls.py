@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from dtypeguard.fixes import source
 from dtypeguard.fixes.base import NotApplicable, expression, replace_node
 from dtypeguard.fixes.cst import Parsed, parenthesized
 from dtypeguard.model import FixSpec
@@ -79,9 +80,22 @@ def _with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.C
     return call.with_changes(args=args)
 
 
+def _in_file_names(parsed: Parsed, value: str) -> str:
+    """`torch.float32` written with the name this file gives torch (`T.float32` after `import
+    torch as T`); a file that binds no name to torch (`from torch import tensor`) cannot take
+    it, so the fix is not applicable there."""
+    if not value.startswith("torch."):
+        return value
+    tree = source.parse_quiet(parsed.module.code)
+    alias = source.torch_alias(tree) if tree is not None else None
+    if alias is None:
+        raise NotApplicable("the file binds no name to the torch module")
+    return alias + value[len("torch"):]
+
+
 def add_kwarg(parsed: Parsed, fix: FixSpec) -> str:
     """Add `name=value` to the call; not applicable when the call already passes `name`."""
-    name, value = fix.param("name"), fix.param("value")
+    name, value = fix.param("name"), _in_file_names(parsed, fix.param("value"))
     call = _call(parsed, fix)
     if _keyword(call, name) is not None:
         raise NotApplicable(f"the call already passes `{name}=`")
@@ -90,7 +104,7 @@ def add_kwarg(parsed: Parsed, fix: FixSpec) -> str:
 
 def set_kwarg(parsed: Parsed, fix: FixSpec) -> str:
     """Give the call's `name` keyword this value, replacing the one it has (or adding it)."""
-    name, value = fix.param("name"), fix.param("value")
+    name, value = fix.param("name"), _in_file_names(parsed, fix.param("value"))
     call = _call(parsed, fix)
     existing = _keyword(call, name)
     if existing is None:

@@ -103,8 +103,11 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     torch_dtype = f"torch.{dtype}"
     if value.site is not None:
         call = ctx.snippet(value.site)
-        if call.split("(")[0].endswith((".tensor", ".as_tensor")) and "dtype" not in call:
-            return [FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", value.site, True, (("name", "dtype"), ("value", torch_dtype)))]
+        if call.split("(")[0].endswith(("tensor", "as_tensor")) and "dtype" not in call:
+            return [
+                FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", value.site, True, (("name", "dtype"), ("value", torch_dtype))),
+                FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),)),
+            ]
         return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),))]
     if use_span is not None:
         return [FixSpec("append_call", f"Convert here: `.{method}()` ({why})", use_span, True, (("method", method),))]

@@ -104,7 +104,7 @@ async def test_quick_fixes_of_every_sample_apply(client: LanguageClient) -> None
                 assert matching, f"{path.name}: no action for {fix.title!r} in {[a.title for a in actions]}"
                 action = matching[0]
                 if fix.safe:
-                    assert action.is_preferred == (index == min(i for i, f in enumerate(finding.fixes) if f.safe))
+                    assert bool(action.is_preferred) == (index == min(i for i, f in enumerate(finding.fixes) if f.safe))
                 else:
                     unsafe_seen += 1
                     assert "unsafe" in action.title and not action.is_preferred

@@ -10,6 +10,8 @@ the same style, trailing comma and comments included.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from dtypeguard.fixes import source
@@ -88,6 +90,8 @@ def _in_file_names(parsed: Parsed, value: str) -> str:
         return value
     tree = source.parse_quiet(parsed.module.code)
     alias = source.torch_alias(tree) if tree is not None else None
+    if alias is None and tree is not None and any(isinstance(n, ast.Name) and n.id == "torch" for n in ast.walk(tree)):
+        alias = "torch"  # bound some other way (inside a function, a star import): the file says `torch`
     if alias is None:
         raise NotApplicable("the file binds no name to the torch module")
     return alias + value[len("torch"):]

@@ -1,8 +1,8 @@
-"""TITLE
+"""DQN epsilon-greedy action on stacked uint8 Atari frames fed straight into Conv2d
 source: https://github.com/pytorch/pytorch/issues/882
 reported-error: ByteTensor not working with F.conv2d (conv2d does not accept torch.ByteTensor)
-outcome: OUTCOME
-root-cause: line RC
+outcome: RuntimeError: Input type (unsigned char) and bias type (float) should be the same at line 27
+root-cause: line 43
 expect: DG004
 """
 import random

@@ -1,8 +1,8 @@
-"""TITLE
+"""tianshou-style replay buffer allocates float64 arrays, so float32 CartPole observations reach the Q-net as float64
 source: https://github.com/thu-ml/tianshou/issues/65
 reported-error: silent (replay buffer stores observations as float64 instead of the env dtype)
-outcome: OUTCOME
-root-cause: line RC
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got Double and Float at line 57
+root-cause: line 27
 expect: DG004
 """
 import numpy as np

@@ -1,8 +1,8 @@
-"""TITLE
+"""LightningModule validation_step passes a CUDA argmax tensor to a numpy accuracy_score
 source: https://github.com/Lightning-AI/pytorch-lightning/issues/1429
 reported-error: TypeError: can't convert CUDA tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.
-outcome: OUTCOME
-root-cause: line RC
+outcome: cuda-only: TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first. at line 18; on CPU: ok
+root-cause: line 42
 expect: DG009
 """
 import numpy as np

@@ -1,8 +1,8 @@
-"""TITLE
+"""Mult-VAE evaluation converts CUDA predictions with np.array before NDCG
 source: https://github.com/psywaves/EVCF/issues/1
 reported-error: TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.
-outcome: OUTCOME
-root-cause: line RC
+outcome: cuda-only: TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first. at line 49; on CPU: ok
+root-cause: line 46
 expect: DG009
 """
 import numpy as np

@@ -1,8 +1,8 @@
-"""TITLE
+"""hgraph2graph training meters: np.array over CUDA accuracy tensors
 source: https://github.com/wengong-jin/hgraph2graph/issues/40
 reported-error: TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first
-outcome: OUTCOME
-root-cause: line RC
+outcome: cuda-only: TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first. at line 51; on CPU: ok
+root-cause: line 34
 expect: DG009
 """
 import numpy as np

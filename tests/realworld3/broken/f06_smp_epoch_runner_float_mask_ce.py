@@ -1,8 +1,8 @@
-"""TITLE
+"""segmentation_models.pytorch-style TrainEpoch.run with CrossEntropyLoss on a float (N,1,H,W) mask
 source: https://github.com/qubvel-org/segmentation_models.pytorch/issues/197
 reported-error: RuntimeError: Expected object of scalar type Long but got scalar type Float for argument #2 'target' in call to _thnn_nll_loss2d_forward
-outcome: OUTCOME
-root-cause: line RC
+outcome: RuntimeError: only batches of spatial targets supported (3D tensors) but got targets of dimension: 4 at line 72
+root-cause: line 25
 expect: DG006
 """
 import numpy as np

@@ -1,8 +1,8 @@
-"""TITLE
+"""deepethogram-style sequence LightningModule: one-hot int64 (N,K,T) labels into CrossEntropyLoss
 source: https://github.com/jbohnslav/deepethogram/issues/91
 reported-error: RuntimeError: Expected floating point type for target with class probabilities, got Long
-outcome: OUTCOME
-root-cause: line RC
+outcome: RuntimeError: Expected floating point type for target with class probabilities, got Long at line 51
+root-cause: line 46
 expect: none
 """
 import numpy as np

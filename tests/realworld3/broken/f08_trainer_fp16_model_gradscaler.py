@@ -1,8 +1,8 @@
-"""TITLE
+"""HF Trainer fp16=True reduced to plain torch, on a model already cast with .half()
 source: https://github.com/pytorch/pytorch/issues/74739
 reported-error: ValueError: Attempting to unscale FP16 gradients.
-outcome: OUTCOME
-root-cause: line RC
+outcome: ValueError: Attempting to unscale FP16 gradients. at line 53
+root-cause: line 72
 expect: DG014
 """
 import numpy as np

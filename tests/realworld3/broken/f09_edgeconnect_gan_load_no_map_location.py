@@ -1,8 +1,8 @@
-"""TITLE
+"""edge-connect GAN test.py loads a GPU-saved generator checkpoint without map_location
 source: https://github.com/knazeri/edge-connect/issues/18
 reported-error: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location='cpu' to map your storages to the CPU.
-outcome: OUTCOME
-root-cause: line RC
+outcome: cuda-only: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False ... at line 37 (GPU-saved checkpoint loaded on a CPU-only machine); on CPU: ok
+root-cause: line 37
 expect: DG010
 """
 import os

@@ -1,8 +1,8 @@
-"""TITLE
+"""bark/nanoGPT checkpoint stores best_val_loss as a numpy float64, refused by torch.load weights_only default
 source: https://github.com/suno-ai/bark/pull/653
 reported-error: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL numpy.core.multiarray.scalar was not an allowed global by default.
-outcome: OUTCOME
-root-cause: line RC
+outcome: _pickle.UnpicklingError: Weights only load failed. ... Unsupported global: GLOBAL numpy._core.multiarray.scalar was not an allowed global by default ... at line 65
+root-cause: line 59
 expect: DG011
 """
 import os

@@ -1,8 +1,8 @@
-"""TITLE
+"""shared helper sets the default dtype to float64 after the GRU encoder was built
 source: https://github.com/pytorch/pytorch/issues/4588
 reported-error: When I am creating my models on GRU, they are using DoubleTensor by default instead of tensor.cuda.Float (global DoubleTensor default set in a shared common.py)
-outcome: OUTCOME
-root-cause: line RC
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got Double and Float at line 23
+root-cause: line 36
 expect: DG001
 """
 import numpy as np

@@ -1,8 +1,8 @@
-"""TITLE
+"""torchaudio-style Resample on a raw int16 waveform (sox load with normalize=False)
 source: https://github.com/pytorch/audio/issues/2294
 reported-error: RuntimeError from F.conv1d: int16 (short) waveform vs float32 resampling kernel
-outcome: OUTCOME
-root-cause: line RC
+outcome: RuntimeError: expected scalar type Short but found Float at line 43
+root-cause: line 53
 expect: DG004
 """
 import math

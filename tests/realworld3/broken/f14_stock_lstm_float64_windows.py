@@ -1,8 +1,8 @@
-"""TITLE
+"""stock-price LSTM notebook: float64 numpy windows into nn.LSTM
 source: https://github.com/ABDEL1389/LSTM-for-stock-prediction
 reported-error: silent in the notebook (sequences built as float64 numpy arrays before torch.tensor)
-outcome: OUTCOME
-root-cause: line RC
+outcome: ValueError: RNN input dtype (torch.float64) does not match weight dtype (torch.float32). Convert input: input.to(torch.float32), or convert model: model.to(torch.float64) at line 53
+root-cause: line 61
 expect: DG004
 """
 import numpy as np

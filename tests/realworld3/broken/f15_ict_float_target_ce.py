@@ -1,8 +1,8 @@
-"""TITLE
+"""ICT transformer: pixel cluster tokens stored as float and reused as cross_entropy targets
 source: https://github.com/raywzy/ICT/issues/24
 reported-error: RuntimeError: Expected object of scalar type Long but got scalar type Float for argument #2 'target'
-outcome: OUTCOME
-root-cause: line RC
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Float at line 51
+root-cause: line 32
 expect: DG006
 """
 import numpy as np

@@ -1,7 +1,7 @@
 """DQN on stacked uint8 Atari frames, converted with .float() / 255 before the conv net
 source: https://github.com/pytorch/pytorch/issues/882
-REPERR
-outcome: OUTCOME
+reported-error: none (this is the fix given in the report thread)
+outcome: ok
 root-cause: none
 expect: none
 """

@@ -1,7 +1,7 @@
 """LightningModule-style validation_step computing a numpy accuracy after moving both tensors to the CPU
 source: https://github.com/Lightning-AI/pytorch-lightning/issues/1429
-REPERR
-outcome: OUTCOME
+reported-error: none (this is the fix given in the report thread)
+outcome: ok
 root-cause: none
 expect: none
 """

@@ -1,7 +1,7 @@
 """edge-connect generator checkpoint loaded with map_location=config DEVICE
 source: https://github.com/knazeri/edge-connect/issues/18
-REPERR
-outcome: OUTCOME
+reported-error: none (this is the fix given in the report thread)
+outcome: ok
 root-cause: none
 expect: none
 """

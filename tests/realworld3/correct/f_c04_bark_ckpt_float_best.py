@@ -1,7 +1,7 @@
 """nanoGPT/bark-style checkpoint storing best_val_loss as a Python float, loaded with the weights_only default
 source: https://github.com/suno-ai/bark/pull/653
-REPERR
-outcome: OUTCOME
+reported-error: none (this is the fix given in the report thread)
+outcome: ok
 root-cause: none
 expect: none
 """

@@ -1,7 +1,7 @@
 """Trainer with fp16=True: float32 master weights, autocast forward and GradScaler unscale_/step
 source: https://github.com/pytorch/pytorch/issues/74739
-REPERR
-outcome: OUTCOME
+reported-error: none (this is the fix given in the report thread)
+outcome: ok
 root-cause: none
 expect: none
 """

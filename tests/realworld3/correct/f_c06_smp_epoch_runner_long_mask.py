@@ -1,7 +1,7 @@
 """segmentation epoch runner with CrossEntropyLoss on an int64 (N, H, W) class mask
 source: https://github.com/qubvel-org/segmentation_models.pytorch/issues/197
-REPERR
-outcome: OUTCOME
+reported-error: none (this is the fix given in the report thread)
+outcome: ok
 root-cause: none
 expect: none
 """

@@ -11,7 +11,7 @@ import weakref
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from dtypeguard.engine import api, library
+from dtypeguard.engine import api, configs, library
 from dtypeguard.engine.events import (
     Default,
     Forward,
@@ -514,6 +514,8 @@ class CallsMixin:
             if isinstance(arg0, Const) and isinstance(arg0.value, tuple):
                 return arg0
             return None
+        if name == "filter" and len(args) == 2 and isinstance(args[1], Params):
+            return args[1]  # `filter(lambda p: p.requires_grad, model.parameters())`
         if name == "next":
             return self.element_of(arg0, state)
         if name == "enumerate":
@@ -789,7 +791,7 @@ class CallsMixin:
 
     def make_optimizer(self, name: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value:
         params = args[0] if args else kwargs.get("params")
-        module_oid = params.oid if isinstance(params, Params) else None
+        module_oid = params.oid if isinstance(params, Params) else _group_owner(params, state)
         options = dict(kwargs)
         cls = name.rsplit(".", 1)[-1]
         opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options)
@@ -1036,9 +1038,8 @@ class CallsMixin:
                 if func is not None:
                     return self.call_function(func, [receiver, *args], kwargs, state)
                 return None
-            if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser" and method in ("parse_args", "parse_known_args"):
-                ns = Ref(self.alloc(state, InstanceObj("argparse:Namespace", None)))
-                return ns if method == "parse_args" else TupleV((ns, None))
+            if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
+                return self.parser_method(receiver, obj, method, args, kwargs, state)
             if isinstance(obj, InstanceObj):
                 if obj.cls.startswith("sklearn:") and method in ("fit_transform", "transform"):
                     arg0 = args[0] if args else None
@@ -1051,6 +1052,24 @@ class CallsMixin:
             return None
         if isinstance(receiver, Const) and isinstance(receiver.value, tuple) and receiver.value[:1] == ("generator",) and method == "manual_seed":
             return receiver
+        return None
+
+    def parser_method(self, ref: Ref, obj: InstanceObj, method: str, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> Value | None:
+        held = obj.attrs.get(configs.OPTIONS)
+        options: tuple[configs.Option, ...] = held.value if isinstance(held, Const) and isinstance(held.value, tuple) else ()
+        if method in ("add_argument_group", "add_mutually_exclusive_group"):
+            return ref  # a group adds its options to the parser
+        if method in ("add_argument", "set_defaults"):
+            options = configs.add_argument(options, args, kwargs) if method == "add_argument" else configs.set_defaults(options, kwargs)
+            state.heap[ref.oid] = replace(obj, attrs={**obj.attrs, configs.OPTIONS: Const(options)})
+            return None
+        if method in ("parse_args", "parse_known_args"):
+            given = bool(args) or "args" in kwargs
+            argv = args[0] if args else kwargs.get("args")
+            follows = "namespace" not in kwargs and len(args) <= 1 and (not given or argv is not None)
+            values = configs.parse_args(options, argv if given else None) if follows else None
+            ns = Ref(self.alloc(state, InstanceObj("argparse:Namespace", None, values or {})))
+            return ns if method == "parse_args" else TupleV((ns, None))
         return None
 
     def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, default: str | None = None) -> Value | None:
@@ -1182,20 +1201,22 @@ class CallsMixin:
                 device=new_device,
                 dtype_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_dtype != obj.dtype else obj.dtype_origin,
                 device_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_device != obj.device else obj.device_origin,
-                cast_span=span,
+                cast_span=span if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast
                 device_expr=device_expr,
                 attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None),
             )
             if obj.first_layer == "" and obj.cls.startswith("user:") and obj.dtype is None:
                 after = replace(after, dtype=None)
             state.heap[oid] = after
-            self._cast_children(obj, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None, state)
+            self._cast_children(after, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None, state)
             owners = (state.heap.get(o) for o in self.optimizers_of.get(oid, ()))
             stepped = tuple(o for o in owners if isinstance(o, OptimizerObj) and o.stepped)
             self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped))
         return ref
 
     def _cast_children(self, obj: ModuleObj, dtype: str | None, device: str | None, state: State) -> None:
+        """Submodules follow `.half()`/`.to(...)` of their parent, and remember it as their origin:
+        an optimizer over `model.head.parameters()` is over float16 parameters after `model.half()`."""
         held = obj.attrs.get(ITEMS)
         values = [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]
         for value in values:
@@ -1203,7 +1224,13 @@ class CallsMixin:
                 child = state.heap.get(value.oid)
                 if isinstance(child, ModuleObj):
                     moved = _moved(child.attrs, dtype, device)
-                    state.heap[value.oid] = replace(child, dtype=dtype or child.dtype, device=device or child.device, attrs=moved)
+                    child = replace(
+                        child, dtype=dtype or child.dtype, device=device or child.device, attrs=moved,
+                        dtype_origin=obj.dtype_origin if dtype else child.dtype_origin,
+                        device_origin=obj.device_origin if device else child.device_origin,
+                        cast_span=obj.cast_span or child.cast_span,
+                    )
+                    state.heap[value.oid] = child
                     self._cast_children(child, dtype, device, state)
 
     def optimizer_step(self, oid: int, opt: OptimizerObj, node: ast.Call, state: State, scaler: bool, counts: bool = True) -> None:
@@ -1424,3 +1451,21 @@ def _has_splat(node: ast.Call) -> bool:
 
 def _device_words(device: str | None) -> str:
     return "cuda when CUDA is available, else cpu" if device == "auto" else device or "unknown"
+
+
+def _group_owner(params: Value | None, state: State) -> int | None:
+    """Parameter groups (`[{"params": model.body.parameters()}, {"params": model.head.parameters(), "lr": ...}]`):
+    the optimizer is over the first group's module when every group's module has the same dtype."""
+    groups = params.items if isinstance(params, TupleV) else ((params.value[1],) if isinstance(params, Const) and isinstance(params.value, tuple) and params.value[:1] == (MANY,) else ())
+    owners: list[int] = []
+    for group in groups:
+        if not (isinstance(group, Const) and isinstance(group.value, tuple) and group.value[:1] == ("dict",) and "params" in group.value[1]):
+            return None
+        inner = group.value[2][group.value[1].index("params")]
+        if not isinstance(inner, Params):
+            return None
+        owners.append(inner.oid)
+    objs = [state.heap.get(o) for o in owners]
+    if not owners or not all(isinstance(o, ModuleObj) for o in objs) or len({o.dtype for o in objs if isinstance(o, ModuleObj)}) != 1:
+        return None
+    return owners[0]

@@ -26,6 +26,7 @@ from dtypeguard.engine.state import State, join_states
 from dtypeguard.engine.values import (
     ITEMS,
     Bound,
+    Configured,
     Const,
     Device,
     DType,
@@ -220,6 +221,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         if is_main_guard(stmt.test):
             return self.exec_block(stmt.body, state)
         test = self.eval(stmt.test, state)
+        if isinstance(test, Configured) and _truth(test) is not None:
+            then = self.exec_block(stmt.body, state.copy())  # both run, for what they do wrong,
+            other = self.exec_block(stmt.orelse, state.copy())
+            return then if _truth(test) else other  # but the state after is the default's
         if isinstance(test, Const) and isinstance(test.value, bool):
             return self.exec_block(stmt.body if test.value else stmt.orelse, state)  # known: one branch runs
         device_test = _compares_to_device_name(stmt.test)
@@ -432,14 +437,20 @@ class Interpreter(ResumeMixin, CallsMixin):
             operand = self.eval(node.operand, state)
             if isinstance(node.op, (ast.USub, ast.UAdd)):
                 return operand
+            if isinstance(node.op, ast.Not) and isinstance(operand, Const) and _truth(operand) is not None:
+                return (Configured if isinstance(operand, Configured) else Const)(not _truth(operand))
             return None
         if isinstance(node, (ast.Tuple, ast.List)):
             return TupleV(tuple(self.eval(e, state) for e in node.elts))
         if isinstance(node, ast.Subscript):
             return self.eval_subscript(node, state)
         if isinstance(node, ast.IfExp):
-            self.eval(node.test, state)
+            test = self.eval(node.test, state)
+            if type(test) is Const and isinstance(test.value, bool):
+                return self.eval(node.body if test.value else node.orelse, state)
             a, b = self.eval(node.body, state), self.eval(node.orelse, state)
+            if isinstance(test, Configured) and _truth(test) is not None:
+                return a if _truth(test) else b
             number = _number_kind(a), _number_kind(b)
             if number[0] and number[1] and a != b:
                 return Tensor("pyfloat" if "pyfloat" in number else "pyint")  # `1.0 if c else 0.0`
@@ -498,11 +509,13 @@ class Interpreter(ResumeMixin, CallsMixin):
             inner.locals = {}
         for gen in node.generators:
             iterable = self.eval(gen.iter, inner)
+            if isinstance(iterable, Params) and len(node.generators) == 1 and _picks_target(node.elt, gen.target):
+                return iterable  # `[p for p in model.parameters() if p.requires_grad]`: still its parameters
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)
         state.heap = inner.heap  # comprehension effects (rare) are kept
-        if isinstance(element, (Tensor, TupleV)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
-            return Const(("many", element))
+        if isinstance(element, (Tensor, TupleV, Ref)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
+            return Const(("many", element))  # one object stands for all (`[nn.Linear(...) for _ in range(n)]`)
         return None
 
     def eval_attribute(self, node: ast.Attribute, state: State) -> Value | None:
@@ -668,7 +681,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         return replace(arr, dtype=dtype, origin=self.origin(node, f"NumPy {arr.dtype} with a Python number gives {dtype}"), from_ints=not is_float(arr.dtype))
 
 
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter"})
 
 
 _OPERATORS: dict[type[ast.operator], str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|"}
@@ -700,16 +713,24 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
     plain = [_plain(v) for v in values]
     if _UNKNOWN in plain:
         return None
+    result = Configured if any(isinstance(v, Configured) for v in values) else Const
     for op, a, b in zip(ops, plain, plain[1:], strict=False):
         decide = _COMPARE.get(type(op))
         if decide is None or (isinstance(op, (ast.Is, ast.IsNot)) and None not in (a, b)):
             return None
         try:
             if not decide(a, b):
-                return Const(False)
+                return result(False)
         except TypeError:
             return None
-    return Const(True)
+    return result(True)
+
+
+def _truth(value: Const) -> bool | None:
+    """Python's truth of a plain constant; None for anything else."""
+    if value.value is None or type(value.value) in (bool, int, float, str):
+        return bool(value.value)
+    return None
 
 
 def _compares_to_device_name(test: ast.expr) -> bool:
@@ -788,3 +809,11 @@ def _canonical(name: str) -> str:
         return f"torch.utils.data.{parts[-1]}"
     return name
 
+
+def _picks_target(elt: ast.expr, target: ast.expr) -> bool:
+    """`p for p in ...` or `p for n, p in named_parameters()`: the element is the loop variable."""
+    if not isinstance(elt, ast.Name):
+        return False
+    if isinstance(target, ast.Name):
+        return target.id == elt.id
+    return isinstance(target, ast.Tuple) and bool(target.elts) and isinstance(target.elts[-1], ast.Name) and target.elts[-1].id == elt.id

@@ -57,6 +57,15 @@ class Const(Value):
 
 @quick_init
 @dataclass(frozen=True)
+class Configured(Const):
+    """A command-line option's default (`parser.add_argument("--fp16", default=True)` read back
+    after `parse_args()`): the analysis takes it as the value, so `eps=args.adam_epsilon` is 1e-8;
+    but the user may pass another one, so a branch it decides still runs both ways and keeps its
+    findings; only the state after the branch is the default's."""
+
+
+@quick_init
+@dataclass(frozen=True)
 class DType(Value):
     name: str  # canonical torch spelling: float32, int64, ...
     lib: str = "torch"

@@ -1,0 +1,123 @@
+"""Small scripts for the ways real code reaches a hazard: each reports exactly its `# expect:`
+markers (none for the ones that must stay quiet). They pin the engine changes made for the
+real-world sets (tests/realworld*/) with the shortest code that shows each pattern.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from dtypeguard.analysis import check_source
+from tests.engine.expectations import expected
+
+CASES: dict[str, str] = {
+    # --- argparse: option defaults are the configuration a plain run uses ------------------------
+    "argparse default fp16 and eps": """
+        import argparse
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--mixed_precision", default="fp16")
+        parser.add_argument("--adam_epsilon", type=float, default=1e-08)
+        args = parser.parse_args()
+        weight_dtype = torch.float16 if args.mixed_precision == "fp16" else torch.float32
+        model = nn.Linear(4, 1).to(dtype=weight_dtype)
+        opt = torch.optim.AdamW(model.parameters(), eps=args.adam_epsilon)  # expect: DG012
+        """,
+    "argparse default fp32: quiet": """
+        import argparse
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--mixed_precision", default="no")
+        args = parser.parse_args()
+        weight_dtype = torch.float16 if args.mixed_precision == "fp16" else torch.float32
+        model = nn.Linear(4, 1).to(dtype=weight_dtype)
+        opt = torch.optim.AdamW(model.parameters())
+        """,
+    "argparse explicit argv list": """
+        import argparse
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        group = parser.add_argument_group("precision")
+        group.add_argument("--use-fp16", "-fp16", action="store_true")
+        args = parser.parse_args(["--use-fp16"])
+        model = nn.Linear(4, 1)
+        if args.use_fp16:
+            model.half()
+        opt = torch.optim.Adam(model.parameters())  # expect: DG012
+        """,
+    "argparse unknown argv: quiet": """
+        import argparse, sys
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--fp16", action="store_true", default=True)
+        args = parser.parse_args(sys.argv[1:] + ["--bad"])
+        model = nn.Linear(4, 1)
+        if args.fp16:
+            model.half()
+        opt = torch.optim.Adam(model.parameters())
+        """,
+    "argparse: the branch a default skips still reports": """
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--resume", default="")
+        args = parser.parse_args()
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        if args.resume:
+            state = torch.load(args.resume)  # expect: DG010
+        """,
+    # --- which parameters an optimizer holds ----------------------------------------------------
+    "comprehension over parameters": """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 1).half()
+        opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad])  # expect: DG012
+        """,
+    "named_parameters comprehension and filter": """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 1).half()
+        a = torch.optim.Adam([p for n, p in model.named_parameters() if "bias" not in n])  # expect: DG012
+        b = torch.optim.Adam(filter(lambda p: p.requires_grad, model.parameters()))  # expect: DG012
+        """,
+    "parameter groups": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Linear(4, 4)
+                self.head = nn.Linear(4, 1)
+        net = Net().half()
+        opt = torch.optim.Adam([{"params": net.body.parameters()}, {"params": net.head.parameters(), "lr": 1e-4}])  # expect: DG012
+        """,
+    "GradScaler over a submodule of a half model: reported at .half()": """
+        import torch
+        from torch import nn
+        class Model(nn.Module):
+            def __init__(self, folds):
+                super().__init__()
+                self.nets = nn.ModuleList([nn.Linear(8, 2) for _ in range(folds)])
+                self.cur_net = self.nets[0]
+        model = Model(2)
+        model.half()  # expect: DG014
+        model.to("cpu")
+        optimizer = torch.optim.SGD(model.cur_net.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        scaler.step(optimizer)
+        """,
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_case_reports_exactly_its_markers(name: str) -> None:
+    source = textwrap.dedent(CASES[name]).lstrip("\n")
+    result = check_source(source, "case.py")
+    assert not result.internal_error
+    assert {(f.span.line, f.code) for f in result.findings} == expected(source)

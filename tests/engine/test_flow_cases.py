@@ -112,6 +112,58 @@ CASES: dict[str, str] = {
         scaler = torch.amp.GradScaler("cpu")
         scaler.step(optimizer)
         """,
+    # --- configuration objects: class attributes and dataclass fields ---------------------------
+    "class attribute config, cast after the optimizer": """
+        import torch
+        from torch import nn
+        class Args:
+            bf16 = True
+        class Trainer:
+            def __init__(self, model, args):
+                self.model, self.args = model, args
+                self.optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+            def step(self, x):
+                dtype = torch.bfloat16 if self.args.bf16 else torch.float32
+                if self.model.weight.dtype != dtype:
+                    self.model.to(dtype=dtype)  # expect: DG013
+                self.model(x.to(dtype)).float().sum().backward()
+                self.optimizer.step()
+        Trainer(nn.Linear(4, 1), Args()).step(torch.randn(2, 4))
+        """,
+    "dataclass config field decides the cast": """
+        from dataclasses import dataclass
+        import torch
+        from torch import nn
+        @dataclass
+        class Config:
+            lr: float = 1e-3
+            use_fp16: bool = True
+        def build(config):
+            model = nn.Linear(4, 1)
+            if config.use_fp16:
+                model = model.half()  # expect: DG014
+            return model
+        model = build(Config(lr=1e-4))
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        scaler.step(opt)
+        """,
+    "dataclass config overridden at construction: quiet": """
+        from dataclasses import dataclass
+        import torch
+        from torch import nn
+        @dataclass
+        class Config:
+            lr: float = 1e-3
+            use_fp16: bool = True
+        config = Config(1e-4, False)
+        model = nn.Linear(4, 1)
+        if config.use_fp16:
+            model = model.half()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        scaler.step(opt)
+        """,
 }
 
 

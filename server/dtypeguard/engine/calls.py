@@ -411,6 +411,11 @@ class CallsMixin:
         init = klass.method("__init__")
         if init is not None:
             self.call_function(init, [ref, *args], kwargs, state)
+        elif klass.init_fields is not None and isinstance(obj, InstanceObj) and len(args) <= len(klass.init_fields):
+            # a @dataclass: its generated __init__ binds the fields, the rest keep their defaults
+            values = {**dict(klass.fields), **dict(zip(klass.init_fields, args, strict=False))}
+            values.update((k, v) for k, v in kwargs.items() if k in klass.init_fields)
+            state.heap[oid] = replace(obj, attrs={k: values.get(k) for k in klass.init_fields})
         if klass.is_module:
             self.finish_user_module(oid, klass, state)
         return ref

@@ -308,19 +308,30 @@ class Interpreter(ResumeMixin, CallsMixin):
                     bases.append(f"user:dataset:{value.node.name}")
                 bases.append(f"user:{value.node.name}")
         methods: list[tuple[str, Func]] = []
+        fields: dict[str, Value | None] = {}
+        annotated: list[str] = []
         for item in stmt.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 func = Func(item, f"{stmt.name}.{item.name}", owner=stmt.name)
                 methods.append((item.name, func))
                 self.functions.append(func)
-        # inherit methods of user base classes
+            elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+                fields[item.targets[0].id] = self.eval(item.value, state)
+            elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                annotated.append(item.target.id)
+                if item.value is not None:
+                    fields[item.target.id] = self.eval(item.value, state)
+        # inherit methods and class attributes of user base classes
         for base_name in bases:
             if base_name.startswith("user:") and base_name.count(":") == 1:
                 parent = self.classes.get(base_name[5:])
                 if parent is not None:
                     known = {name for name, _ in methods}
                     methods.extend((n, f) for n, f in parent.methods if n not in known)
-        klass = Klass(stmt, tuple(bases), tuple(methods))
+                    fields = {**dict(parent.fields), **fields}
+                    annotated = [*(parent.init_fields or ()), *(n for n in annotated if n not in (parent.init_fields or ()))]
+        is_dataclass = any(_decorator_name(d) in ("dataclass", "dataclasses.dataclass") for d in stmt.decorator_list)
+        klass = Klass(stmt, tuple(bases), tuple(methods), tuple(fields.items()), tuple(annotated) if is_dataclass else None)
         self.classes[stmt.name] = klass
         state.bind(stmt.name, klass)
 
@@ -551,9 +562,13 @@ class Interpreter(ResumeMixin, CallsMixin):
                 method = klass.method(attr)
                 if method is not None:
                     return Bound(method, base)
+                found, value = klass.field(attr)
+                if found:
+                    return value  # `class Args: bf16 = True` read as `args.bf16`
             return None
         if isinstance(base, Klass):
-            return base.method(attr)
+            found, value = base.field(attr)
+            return value if found else base.method(attr)
         if isinstance(base, Device) and attr == "type":
             return Const(base.name)
         return None
@@ -692,6 +707,8 @@ def _plain(value: Value | None) -> object:
     """A value a comparison can be decided on, or `_UNKNOWN`."""
     if isinstance(value, Device):
         return value.name if value.name in _DEVICE_NAMES else _UNKNOWN
+    if isinstance(value, DType):
+        return ("dtype", value.name)
     if isinstance(value, Const) and (value.value is None or type(value.value) in (str, int, float, bool)):
         return value.value
     if isinstance(value, TupleV):
@@ -817,3 +834,16 @@ def _picks_target(elt: ast.expr, target: ast.expr) -> bool:
     if isinstance(target, ast.Name):
         return target.id == elt.id
     return isinstance(target, ast.Tuple) and bool(target.elts) and isinstance(target.elts[-1], ast.Name) and target.elts[-1].id == elt.id
+
+
+def _decorator_name(node: ast.expr) -> str:
+    """`@dataclass`, `@dataclasses.dataclass(frozen=True)` -> its dotted name."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))

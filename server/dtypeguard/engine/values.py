@@ -146,12 +146,20 @@ class Klass(Value):
     node: ast.ClassDef
     bases: tuple[str, ...]  # qualified names of known bases ("torch.nn.Module")
     methods: tuple[tuple[str, Func], ...]
+    fields: tuple[tuple[str, Value | None], ...] = ()  # class-level values (`bf16 = True`), bases' too
+    init_fields: tuple[str, ...] | None = None  # a @dataclass's __init__ parameters, in order
 
     def method(self, name: str) -> Func | None:
         for key, func in self.methods:
             if key == name:
                 return func
         return None
+
+    def field(self, name: str) -> tuple[bool, Value | None]:
+        for key, value in self.fields:
+            if key == name:
+                return True, value
+        return False, None
 
     @property
     def is_module(self) -> bool:

@@ -16,11 +16,17 @@ def check(ctx: Context) -> Iterator[Finding]:
         if dtype != "bfloat16" or new.span in seen:
             continue
         seen.add(new.span)
-        related = [Related(module.dtype_origin.span, "the parameters become bfloat16 here")] if module and module.dtype_origin else []
+        cast_later = module is not None and module.dtype_origin is not None and (new.module is None or new.module.dtype != "bfloat16")
+        if cast_later and module is not None and module.dtype_origin is not None:
+            # the optimizer was made over float32 weights; the cast after it is what to undo
+            root, related = module.dtype_origin.span, [Related(new.span, f"{new.opt.cls} steps these parameters (created here before the cast)")]
+        else:
+            root = new.span
+            related = [Related(module.dtype_origin.span, "the parameters become bfloat16 here")] if module and module.dtype_origin else []
         yield RULE.finding(
             f"{new.opt.cls} updates bfloat16 parameters: bfloat16 keeps 8 bits of mantissa, so steps of "
             "about lr=1e-3 on weights near 1.0 round away and training silently stalls",
-            new.span,
+            root,
             related=related,
             note="Keep optimizer-owned weights in float32 and use `torch.autocast(..., dtype=torch.bfloat16)` for the compute.",
         )

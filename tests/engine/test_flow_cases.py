@@ -164,6 +164,41 @@ CASES: dict[str, str] = {
         scaler = torch.amp.GradScaler("cpu")
         scaler.step(opt)
         """,
+    # --- lists that grow, and NumPy reading GPU tensors -------------------------------------------
+    "a list filled by append keeps its tensors' device": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2).to(device)
+        feats = []
+        for _ in range(3):
+            feats.append(model(torch.rand(1, 4).to(device)))
+        feats = torch.cat(feats, dim=0)
+        scores = feats.numpy()  # expect: DG009
+        """,
+    "np.array of a GPU tensor, alone or in a list": """
+        import numpy as np
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2).to(device)
+        with torch.no_grad():
+            pred = model(torch.rand(3, 4).to(device))
+        a = np.array(pred)  # expect: DG009
+        acc = (pred.argmax(-1) == 0).float().mean()
+        b = np.array([0.5, acc * 100])  # expect: DG009
+        """,
+    "np.array after .cpu(): quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2).to(device)
+        with torch.no_grad():
+            pred = model(torch.rand(3, 4).to(device))
+        a = np.array(pred.cpu())
+        b = np.asarray([pred.argmax(-1).float().mean().item()])
+        """,
 }
 
 

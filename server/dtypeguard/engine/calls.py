@@ -269,6 +269,8 @@ class CallsMixin:
 
     def call_entry(self, entry: Entry, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         """A library function known from the tables: bind as Python would, apply its rule."""
+        if entry.name.startswith("numpy."):
+            self.host_conversion(entry.name.replace("numpy.", "np.", 1), args, node)
         bound = entry.signature.bind(args, kwargs, splat=_has_splat(node))
         if bound is None:
             return None  # a call Python would refuse, or a splat we cannot read: unknown
@@ -276,11 +278,24 @@ class CallsMixin:
         if short in _DEVICE_STRICT:  # these fail on mixed devices (and the matmuls on mixed dtypes)
             arg0 = args[0] if args else None
             operands = list(arg0.items) if short in _JOINING and isinstance(arg0, TupleV) else args[:2]
+            if short in _JOINING and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
+                operands = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
             made = replace(made, one_hot=True, from_ints=False)
         return made
+
+    def host_conversion(self, name: str, args: list[Value | None], node: ast.Call) -> None:
+        """NumPy (and scikit-learn through it) reads a tensor's memory: a GPU tensor, alone or in a
+        list, fails like `.numpy()` does ("can't convert cuda:0 device type tensor to numpy")."""
+        for i, arg in enumerate(args[:2]):
+            items = [arg] if isinstance(arg, Tensor) else list(arg.items) if isinstance(arg, TupleV) else []
+            gpu = next((t for t in items if isinstance(t, Tensor) and t.kind == "tensor" and t.device in ("cuda", "auto")), None)
+            if gpu is not None:
+                spans = (self.index.span(node.args[i]),) if gpu is arg and i < len(node.args) else ()
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"{name}()", (gpu,), None, spans))
+                return
 
     def call_dtype(self, dtype: DType, args: list[Value | None], node: ast.Call) -> Value | None:
         """`np.float32(x)`: a NumPy scalar or array of that dtype."""
@@ -480,6 +495,8 @@ class CallsMixin:
         if root == "numpy":
             return self.call_numpy(name, last, args, kwargs, node)
         if root == "sklearn":
+            if len(parts) > 2 and parts[1] == "metrics":
+                self.host_conversion(name, args, node)
             if last in api.SKLEARN_DATASETS:
                 x, y = api.SKLEARN_DATASETS[last]
                 origin = self.origin(node, f"sklearn `{last}` returns float64 features")
@@ -1016,6 +1033,11 @@ class CallsMixin:
     # --- methods on values -------------------------------------------------------------------
 
     def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        if method in ("append", "extend") and len(args) == 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            grown = _grown_list(receiver, args[0] if method == "append" else self.element_of(args[0], state))
+            if grown is not None:
+                state.bind(node.func.value.id, grown)  # `feats.append(model(x))`: a list of such tensors
+                return None
         if isinstance(receiver, Tensor):
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
         if isinstance(receiver, Placed):
@@ -1474,3 +1496,17 @@ def _group_owner(params: Value | None, state: State) -> int | None:
     if not owners or not all(isinstance(o, ModuleObj) for o in objs) or len({o.dtype for o in objs if isinstance(o, ModuleObj)}) != 1:
         return None
     return owners[0]
+
+
+def _grown_list(held: Value | None, item: Value | None) -> Value | None:
+    """A list after `.append(item)`: its items are alike (`Const(("many", x))`) or unknown."""
+    if isinstance(held, TupleV):
+        items = [*held.items, item]
+    elif isinstance(held, Const) and isinstance(held.value, tuple) and held.value[:1] == (MANY,):
+        items = [held.value[1] if isinstance(held.value[1], Value) else None, item]
+    else:
+        return None
+    joined = items[0]
+    for other in items[1:]:
+        joined = join(joined, other)
+    return Const((MANY, joined))

@@ -268,6 +268,26 @@ def join(a: Value | None, b: Value | None) -> Value | None:
         return Device(dev) if dev else None
     if isinstance(a, TupleV) and isinstance(b, TupleV) and len(a.items) == len(b.items):
         return TupleV(tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)))
+    ea, eb = _list_items(a), _list_items(b)
+    if ea is not None and eb is not None and (_is_many(a) or _is_many(b)):
+        items = ea + eb  # `[]` before a loop that appends, a list of alike items after it
+        joined = items[0] if items else None
+        for item in items[1:]:
+            joined = join(joined, item)
+        return Const(("many", joined)) if joined is not None else None
+    return None
+
+
+def _is_many(value: Value) -> bool:
+    return isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("many",)
+
+
+def _list_items(value: Value) -> list[Value | None] | None:
+    if isinstance(value, TupleV):
+        return list(value.items)
+    if isinstance(value, Const) and _is_many(value):
+        item = value.value[1]  # type: ignore[index]
+        return [item if isinstance(item, Value) else None]
     return None
 
 

@@ -125,7 +125,7 @@ def _loss_weights(ctx: Context) -> Iterator[Finding]:
 def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
     """`torch.cat`/`stack`/`mm`/`@` need every input on one device (no CPU-scalar exception)."""
     for op in ctx.events.ops:
-        if op.name == ".numpy()":
+        if op.name == ".numpy()" or op.name.startswith(("np.", "sklearn.")):
             yield from _numpy_of_gpu(op)
             continue
         tensors = [t for t in (tensor(v) for v in op.inputs) if t is not None]
@@ -159,8 +159,9 @@ def _numpy_of_gpu(op: TensorOp) -> Iterator[Finding]:
     error = "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
     related = [Related(t.dev_origin.span, f"the tensor's device: {t.dev_origin.why}")] if t.dev_origin else []
     fixes = [FixSpec("append_call", "Copy it to the CPU first: `.cpu()`", op.arg_spans[0], True, (("method", "cpu"),))] if op.arg_spans else []
+    call = "`.numpy()`" if op.name == ".numpy()" else f"`{op.name}` reads it as a NumPy array and"
     yield RULE.finding(
-        f"this tensor is {_where(t.device)}: `.numpy()` fails with \"{error}\"",
+        f"this tensor is {_where(t.device)}: {call} fails with \"{error}\"",
         op.span,
         related=related,
         fixes=fixes,

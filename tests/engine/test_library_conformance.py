@@ -157,6 +157,11 @@ MECHANICS = [
     ("csv column", "pd.read_csv(csv_path)['n'].to_numpy()"),
     ("csv columns", "pd.read_csv(csv_path)[['n', 'k']].values"),
     ("csv with a dtype", "pd.read_csv(csv_path, dtype=np.float32).to_numpy()"),
+    ("series with a Python number", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] * 0.5).to_numpy()"),
+    ("series plus series", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] + pd.DataFrame({{'x': {v}, 'y': {w}}})['y']).to_numpy()"),
+    ("series divided", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['y'] / 2).to_numpy()"),
+    ("series compared", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] > 1).to_numpy()"),
+    ("series compared, astype int", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] > 1).astype(int).to_numpy()"),
 ]
 
 

@@ -482,7 +482,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
             values = [self.eval(part, state) for part in parts]
             first = values[0]
-            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray"):
+            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series"):
                 return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin)
             if isinstance(node, ast.Compare):
                 return _fold_compare(node.ops, values)
@@ -610,6 +610,12 @@ class Interpreter(ResumeMixin, CallsMixin):
         return None
 
     def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST, autocast: str | None = None) -> Value | None:
+        series = [v for v in (left, right) if isinstance(v, Tensor) and v.kind == "series"]
+        if series and not any(isinstance(v, Tensor) and v.kind in ("tensor", "frame") for v in (left, right)):
+            # a pandas Series computes as its NumPy array does (same dtype rules), and stays a Series
+            as_array = [replace(v, kind="ndarray") if isinstance(v, Tensor) and v.kind == "series" else v for v in (left, right)]
+            out = self.binop(as_array[0], as_array[1], op, node, autocast)
+            return replace(out, kind="series", ndim=1) if isinstance(out, Tensor) and out.kind == "ndarray" else out
         if isinstance(op, ast.MatMult):
             if isinstance(left, Tensor) and isinstance(right, Tensor) and "tensor" in (left.kind, right.kind):
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), "@", (left, right), autocast))

@@ -199,6 +199,53 @@ CASES: dict[str, str] = {
         a = np.array(pred.cpu())
         b = np.asarray([pred.argmax(-1).float().mean().item()])
         """,
+    # --- Python values that become tensors -------------------------------------------------------
+    "a float() label in __getitem__ batches to a float 1-D target": """
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, Dataset
+        class Weather(Dataset):
+            def __init__(self):
+                self.lines = ["img_%d.jpg %d" % (i, i % 3) for i in range(8)]
+            def __len__(self):
+                return len(self.lines)
+            def __getitem__(self, idx):
+                name, label = self.lines[idx].split()
+                return torch.rand(4), torch.tensor(float(label))  # expect: DG006
+        net = nn.Linear(4, 3)
+        for x, y in DataLoader(Weather(), batch_size=4):
+            loss = nn.CrossEntropyLoss()(net(x), y)
+        """,
+    "random ints through a sliced list of tuples": """
+        import random
+        import torch
+        from torch import nn
+        data = [([random.randrange(2, 50) for _ in range(5)], random.randint(0, 1)) for _ in range(16)]
+        chunk = data[0:8]
+        text = torch.tensor([t for t, _ in chunk], dtype=torch.float32)
+        target = torch.tensor([s for _, s in chunk])  # expect: DG007
+        loss = nn.BCEWithLogitsLoss()(nn.Linear(5, 1)(text).squeeze(1), target)
+        """,
+    "class weights from value_counts and len()": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        df = pd.DataFrame({"y": np.random.randint(0, 3, 30)})
+        counts = df["y"].value_counts().sort_index().values
+        weight = torch.tensor(1.0 / counts * len(df) / 3)  # expect: DG006
+        loss = nn.CrossEntropyLoss(weight=weight)(nn.Linear(2, 3)(torch.randn(4, 2)), torch.tensor(df["y"].values[:4]))
+        """,
+    "value_counts(normalize=True) is not counted as int64: quiet": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        df = pd.DataFrame({"y": np.random.randint(0, 3, 30)})
+        freq = df["y"].value_counts(normalize=True).values
+        weight = torch.tensor(freq).float()
+        loss = nn.CrossEntropyLoss(weight=weight)(nn.Linear(2, 3)(torch.randn(4, 2)), torch.tensor(df["y"].values[:4]))
+        """,
 }
 
 

@@ -490,6 +490,10 @@ class CallsMixin:
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
         if root == "math" and len(parts) == 2 and last in _MATH_FLOAT:
             return Tensor("pyfloat")
+        if root == "random" and len(parts) == 2 and last in ("randint", "randrange", "getrandbits"):
+            return Tensor("pyint")
+        if root == "random" and len(parts) == 2 and last in ("random", "uniform", "gauss", "normalvariate", "betavariate", "expovariate"):
+            return Tensor("pyfloat")
         if root == "torch":
             return self.call_torch(name, parts, last, args, kwargs, node, state)
         if root == "numpy":
@@ -536,6 +540,8 @@ class CallsMixin:
             if isinstance(arg0, Const) and isinstance(arg0.value, tuple):
                 return arg0
             return None
+        if name == "len":
+            return Tensor("pyint")
         if name == "filter" and len(args) == 2 and isinstance(args[1], Params):
             return args[1]  # `filter(lambda p: p.requires_grad, model.parameters())`
         if name == "next":
@@ -932,12 +938,14 @@ class CallsMixin:
                 if arg0.kind == "tensor":
                     return replace(arg0, device=dev, dev_origin=dev_origin)
                 if arg0.kind == "pyfloat":
-                    return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
+                    return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin, ndim=0)
+                if arg0.kind == "pyint" and last != "Tensor":
+                    return Tensor("tensor", "int64", dev, self.origin(node, "a Python int makes an int64 tensor"), dev_origin, ndim=0)
                 return Tensor("tensor", None, dev, None, dev_origin)
             if isinstance(arg0, Const) and isinstance(arg0.value, float):
-                return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
+                return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin, ndim=0)
             if isinstance(arg0, Const) and isinstance(arg0.value, int) and not isinstance(arg0.value, bool) and last != "Tensor":
-                return Tensor("tensor", "int64", dev, self.origin(node, "Python ints make int64 tensors"), dev_origin)
+                return Tensor("tensor", "int64", dev, self.origin(node, "Python ints make int64 tensors"), dev_origin, ndim=0)
             lit = infer_dtype(arg0, False, "default")
             if lit == "default" or (last == "Tensor" and lit is not None):
                 return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)

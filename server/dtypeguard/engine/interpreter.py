@@ -605,6 +605,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return items[keys.index(index.value)] if index.value in keys else None
             return _alike(list(items), state)  # `loaders[phase]`: any of them
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("many",):
+            if isinstance(node.slice, ast.Slice):
+                return base  # `data[i:i + batch_size]`: a shorter list of the same items
             item = base.value[1]
             return item if isinstance(item, Value) else None
         return None

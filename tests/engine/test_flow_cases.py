@@ -246,6 +246,30 @@ CASES: dict[str, str] = {
         weight = torch.tensor(freq).float()
         loss = nn.CrossEntropyLoss(weight=weight)(nn.Linear(2, 3)(torch.randn(4, 2)), torch.tensor(df["y"].values[:4]))
         """,
+    # --- functional layers: input and weight share a dtype ----------------------------------------
+    "int16 samples into F.conv1d with a float kernel": """
+        import math
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        def kernel(orig, new, width=6, dtype=torch.float32):
+            g = math.gcd(orig, new)
+            base = min(orig // g, new // g) * 0.99
+            t = torch.arange(-width, width + orig // g, dtype=dtype)[None, None] / (orig // g)
+            t *= base
+            t = t.clamp_(-width, width)
+            return torch.where(t == 0, torch.tensor(1.0).to(t), t.sin() / t)
+        pcm = (np.random.standard_normal((1, 480)) * 3000).astype(np.int16)
+        wave = torch.from_numpy(pcm)  # expect: DG004
+        out = F.conv1d(wave[:, None], kernel(48000, 16000), stride=3)
+        """,
+    "F.linear with a float32 input: quiet": """
+        import torch
+        import torch.nn.functional as F
+        w = torch.randn(2, 3)
+        out = F.linear(torch.rand(4, 3), w)
+        out2 = F.conv2d(torch.rand(1, 1, 4, 4), torch.rand(2, 1, 3, 3))
+        """,
 }
 
 

@@ -490,6 +490,8 @@ class CallsMixin:
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
         if root == "math" and len(parts) == 2 and last in _MATH_FLOAT:
             return Tensor("pyfloat")
+        if root == "math" and len(parts) == 2 and last in ("gcd", "lcm", "floor", "ceil", "trunc", "factorial", "comb", "perm", "isqrt"):
+            return Tensor("pyint")
         if root == "random" and len(parts) == 2 and last in ("randint", "randrange", "getrandbits"):
             return Tensor("pyint")
         if root == "random" and len(parts) == 2 and last in ("random", "uniform", "gauss", "normalvariate", "betavariate", "expovariate"):
@@ -542,6 +544,15 @@ class CallsMixin:
             return None
         if name == "len":
             return Tensor("pyint")
+        if name in ("min", "max", "abs", "round") and args:
+            kinds = {_number_kind(a) for a in (list(args[0].items) if len(args) == 1 and isinstance(args[0], TupleV) else args)}
+            if name == "round" and len(args) == 1 and kinds <= {"pyint", "pyfloat"}:
+                return Tensor("pyint")
+            if kinds == {"pyint"}:
+                return Tensor("pyint")
+            if kinds <= {"pyint", "pyfloat"} and name != "round":
+                return Tensor("pyfloat") if kinds == {"pyfloat"} or name == "abs" else None  # min(1, 0.5) is an int or a float
+            return None
         if name == "filter" and len(args) == 2 and isinstance(args[1], Params):
             return args[1]  # `filter(lambda p: p.requires_grad, model.parameters())`
         if name == "next":
@@ -1386,7 +1397,8 @@ _TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_o
 _FLOAT_CONSTANTS = frozenset({"numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
 MATMUL = frozenset({"mm", "matmul", "bmm", "@"})
-_DEVICE_STRICT = _JOINING | MATMUL  # no CPU-scalar exception: every input on one device
+WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
+_DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device
 _WEIGHT_FIRST = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})  # weight is the first parameter
 _MATH_FLOAT = frozenset({"sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "pow", "fabs", "tanh", "atan", "atan2", "hypot", "expm1", "log1p"})
 
@@ -1518,3 +1530,12 @@ def _grown_list(held: Value | None, item: Value | None) -> Value | None:
     for other in items[1:]:
         joined = join(joined, other)
     return Const((MANY, joined))
+
+
+def _number_kind(value: Value | None) -> str:
+    """pyint / pyfloat for a Python number (constant or not), else ""."""
+    if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"):
+        return value.kind
+    if isinstance(value, Const) and type(value.value) in (int, float):
+        return "pyint" if type(value.value) is int else "pyfloat"
+    return ""

@@ -658,6 +658,11 @@ class Interpreter(ResumeMixin, CallsMixin):
             return a  # a NumPy/Python scalar does not promote a tensor's float width
         if b.kind == "tensor" and a.kind in ("npscalar", "pyfloat"):
             return b
+        if "pyint" in (a.kind, b.kind) and "tensor" in (a.kind, b.kind):
+            t = a if a.kind == "tensor" else b  # a Python int keeps a float tensor's dtype, and an int one's
+            if is_float(t.dtype) or (t.dtype is not None and not isinstance(op, ast.Div)):
+                return t
+            return replace(t, dtype=None, origin=None)
         if kind == "tensor" and {a.kind, b.kind} == {"tensor"}:
             cpu = a if a.device == "cpu" else b if b.device == "cpu" else None
             other = b if cpu is a else a
@@ -704,7 +709,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         return replace(arr, dtype=dtype, origin=self.origin(node, f"NumPy {arr.dtype} with a Python number gives {dtype}"), from_ints=not is_float(arr.dtype))
 
 
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round"})
 
 
 _OPERATORS: dict[type[ast.operator], str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|"}

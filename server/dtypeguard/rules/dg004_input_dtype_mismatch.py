@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.calls import MATMUL
+from dtypeguard.engine.calls import MATMUL, WEIGHTED
+from dtypeguard.engine.events import TensorOp
 from dtypeguard.engine.values import WIDE, is_float
 from dtypeguard.model import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
@@ -96,6 +97,9 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
     """`torch.mm`/`matmul`/`bmm`/`@` do not promote: a float64 operand meets a float32 one."""
     for op in ctx.events.ops:
+        if op.name.removeprefix("torch.") in WEIGHTED:
+            yield from _weighted(ctx, op, seen)
+            continue
         if op.autocast or op.name.rsplit(".", 1)[-1] not in MATMUL or len(op.inputs) != 2:
             continue
         a, b = tensor(op.inputs[0]), tensor(op.inputs[1])
@@ -124,6 +128,36 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             related=related,
             fixes=convert_fix(ctx, odd, None, other.dtype or "float32", f"matches the other operand's {other.dtype}"),
         )
+
+
+def _weighted(ctx: Context, op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
+    """`F.linear`/`F.conv1d`/`F.conv2d` with an input of another dtype than the float weight
+    (int16 audio samples, uint8 pixels, float64 features): no promotion, it fails."""
+    x, w = (tensor(v) for v in (*op.inputs, None, None)[:2])
+    if op.autocast or x is None or w is None or not is_float(w.dtype) or x.dtype is None or x.dtype == w.dtype or x.dtype == WIDE:
+        return
+    root = dtype_root(x, op.span)
+    if root in seen:
+        return
+    seen.add(root)
+    ours = {"int16": "Short", "int64": "Long", "int32": "Int", "int8": "Char", "bool": "Bool"}
+    got = _NAMES.get(x.dtype, (ours.get(x.dtype, x.dtype), ""))[0]
+    want = _NAMES.get(w.dtype or "", (w.dtype, ""))[0]
+    if op.name.endswith("linear"):
+        words = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int", "int16": "short int", "int32": "int", "uint8": "unsigned char"}
+        error = f"expected m1 and m2 to have the same dtype, but got: {words.get(x.dtype, x.dtype)} != {words.get(w.dtype or '', w.dtype)}"
+    else:
+        error = f"expected scalar type {got} but found {want}"
+    related = fails_here(root, op.span, error)
+    if x.origin is not None and x.origin.span != root:
+        related.append(Related(x.origin.span, f"it becomes {x.dtype} here: {x.origin.why}"))
+    yield RULE.finding(
+        f"this input is {dtype_words(x.dtype)} but the weight of `{op.name.rsplit('.', 1)[-1]}` at line {op.span.line} is "
+        f"{dtype_words(w.dtype)}: it fails with \"{error}\"",
+        root,
+        related=related,
+        fixes=convert_fix(ctx, x, None, w.dtype or "float32", f"matches the weight's {w.dtype}"),
+    )
 
 
 RULE = Rule(

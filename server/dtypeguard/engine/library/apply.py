@@ -302,8 +302,11 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         sequence = len(values) == 1 and _items(values[0]) is not None
         seq = _items(values[0]) if sequence else values
         assert seq is not None
-        for value in seq:
+        names = result.arg.split(",") if result.arg else []
+        for i, value in enumerate(seq):
             if value is None and not sequence:
+                if i < len(names) and names[i] in bound and bound[names[i]] is None:
+                    return _make(kind, None, None)  # given, but unknown: so is the result
                 continue  # an optional argument not given
             op = _operand(value, numpy)
             if op is None:

@@ -110,6 +110,10 @@ FUNCTIONS: dict[str, Entry] = {
     **table("torch.nn.functional", [
         *[(name, sig, same(T, "input", "dtype" if "dtype=" in sig else ""), _FUNCTIONAL_PROBE[name]) for name, sig in _FUNCTIONAL_SAME.items()],
         ("one_hot", "(tensor, num_classes=-1)", fixed(T, "int64", ""), "F.one_hot({t}.long().abs() % 2)"),
+        # no promotion: input and weight must share a dtype (and a device), else they fail
+        ("linear", "(input, weight, bias=None)", promote(T, "input,weight"), "F.linear({t}, {u})"),
+        ("conv1d", "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)", promote(T, "input,weight"), "F.conv1d({t}.reshape(1, 1, 4), {u}.reshape(1, 1, 4))"),
+        ("conv2d", "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)", promote(T, "input,weight"), "F.conv2d({t}.reshape(1, 1, 2, 2), {u}.reshape(1, 1, 2, 2))"),
         ("sigmoid", "(input)", floating(T, "input", ""), "F.sigmoid({t})"),
         ("tanh", "(input)", floating(T, "input", ""), "F.tanh({t})"),
     ]),
@@ -133,7 +137,7 @@ METHODS: dict[str, Entry] = table("Tensor", [
     *[(name, "(self, *args, **kwargs)", same(T, "self"), _METHOD_PROBE[name]) for name in _METHOD_SAME],
     *[(name, sig, promote(T, "self,min,max"), _METHOD_PROBE[name]) for name, sig in _METHOD_PROMOTE.items()],
     *[(name, "(self, memory_format=None)", fixed(T, dtype, ""), f"{{t}}.{name}()") for name, dtype in _CASTS.items()],
-    *[(name, "(self)", floating(T, "self", ""), f"{{t}}.{name}()") for name in ("exp", "log", "sqrt", "sigmoid", "tanh")],
+    *[(name, "(self)", floating(T, "self", ""), f"{{t}}.{name}()") for name in ("exp", "log", "sqrt", "sigmoid", "tanh", "sin", "cos", "tan", "log1p", "expm1", "log2", "log10", "rsqrt", "exp2", "reciprocal", "erf", "atan", "asin", "acos", "sinh", "cosh")],
     ("div", "(self, other, *, rounding_mode=None)", floating(T, "self,other", ""), "{t}.div({u})"),
     ("true_divide", "(self, other)", floating(T, "self,other", ""), "{t}.true_divide({u})"),
     ("mul", "(self, other)", promote(T, "self,other"), "{t}.mul({u})"),
@@ -151,6 +155,12 @@ METHODS: dict[str, Entry] = table("Tensor", [
     ("argsort", "(self, dim=-1, descending=False)", fixed(T, "int64", ""), "{t}.argsort()"),
     ("nonzero", "(self, *, as_tuple=False)", fixed(T, "int64", ""), "{t}.nonzero()"),
     *[(name, "(self)", _integral("self"), f"{{t}}.{name}()") for name in ("floor", "ceil", "round", "trunc")],
+    # in-place ops keep the tensor's dtype (they fail where the result would need another one)
+    *[(name, "(self, *args, **kwargs)", same(T, "self"), f"{{t}}.clone().{name}({args})") for name, args in (
+        ("clamp_", "0, 1"), ("clip_", "0, 1"), ("mul_", "{u}"), ("add_", "{u}"), ("sub_", "{u}"), ("div_", "{u}"), ("pow_", "2"),
+        ("abs_", ""), ("neg_", ""), ("sqrt_", ""), ("exp_", ""), ("log_", ""), ("sigmoid_", ""), ("tanh_", ""), ("sin_", ""), ("cos_", ""),
+        ("uniform_", ""), ("normal_", ""), ("masked_fill_", "{t} > 0, 0"), ("copy_", "{u}"),
+    )],
     ("item", "(self)", same("pyscalar", "self"), "torch.tensor([{t}[0, 0].item()])"),
     ("tolist", "(self)", same("pylist", "self"), "torch.tensor({t}.tolist())"),
 ])

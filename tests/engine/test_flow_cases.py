@@ -270,6 +270,40 @@ CASES: dict[str, str] = {
         out = F.linear(torch.rand(4, 3), w)
         out2 = F.conv2d(torch.rand(1, 1, 4, 4), torch.rand(2, 1, 3, 3))
         """,
+    # --- checkpoints built up over several statements --------------------------------------------
+    "a dict comprehension plus an item set later": """
+        import numpy as np
+        import torch
+        from torch import nn
+        modules = {"net": nn.Linear(2, 2)}
+        state = {k: v.state_dict() for k, v in modules.items()}
+        state["global_step"] = np.zeros((), dtype=np.int64)
+        torch.save(state, "ckpt.pt")
+        ckpt = torch.load("ckpt.pt", map_location="cpu")  # expect: DG011
+        """,
+    "plain values set into the dict: quiet": """
+        import torch
+        from torch import nn
+        state = {"model": nn.Linear(2, 2).state_dict()}
+        state["epoch"] = 3
+        state["best"] = 0.25
+        torch.save(state, "ckpt.pt")
+        ckpt = torch.load("ckpt.pt", map_location="cpu")
+        """,
+    "a forward that rebinds its input before the first layer: quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Tabular(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embeddings = nn.ModuleList([nn.Embedding(4, 8) for _ in range(3)])
+                self.head = nn.Linear(24, 1)
+            def forward(self, x):
+                x = torch.cat([emb(x[:, i]) for i, emb in enumerate(self.embeddings)], dim=1)
+                return self.head(x)
+        out = Tabular()(torch.tensor(np.random.randint(0, 4, (8, 3))))
+        """,
 }
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -196,3 +198,39 @@ def test_signatures_bind_the_way_python_binds() -> None:
     assert stack.signature.bind([], {}) is None  # missing `arrays`
     assert stack.signature.bind([Const(1)], {"bogus": Const(0)}) is None
     assert stack.signature.bind([Const(1)], {}, splat=True) is None
+
+
+# What `torch.load`'s weights-only unpickler refuses (DG011): the engine's word on each payload
+# against a real save and load with the installed torch.
+PAYLOAD_SETUP = (
+    "import argparse, os, tempfile\nimport numpy as np\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+    "path = os.path.join(tempfile.mkdtemp(), 'ckpt.pt')\n"
+    "class Config:\n    pass\n"
+    "def helper(x):\n    return x\n"
+)
+PAYLOADS = [
+    "np.ones(3)", "np.float64(1.5)", "np.zeros((), dtype=np.int64)", "argparse.Namespace(lr=0.1)", "nn.Linear(2, 2)",
+    "F.relu", "torch.relu", "Config()", "helper", "Config",
+    "torch.device('cpu')", "torch.ones(2)", "nn.Linear(2, 2).state_dict()", "(1, 2.5)", "'text'", "3", "0.5", "None",
+]
+
+
+def test_weights_only_refusals_match_torch(tmp_path: Path) -> None:
+    """Run as a real script (a class or function of `__main__` pickles by reference, as in users' code)."""
+    probe = PAYLOAD_SETUP + "import json\nout = {}\n"
+    for i, payload in enumerate(PAYLOADS):
+        probe += (
+            f"try:\n    torch.save({{'step': 1, 'x': {payload}}}, path)\n    torch.load(path)\n    out[{i}] = False\n"
+            f"except Exception as error:\n    out[{i}] = 'Weights only load failed' in str(error) or repr(error)\n"
+        )
+    probe += "print(json.dumps(out))\n"
+    script = tmp_path / "probe.py"
+    script.write_text(probe)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True)
+    refused = json.loads(run.stdout.strip().splitlines()[-1])
+    for i, payload in enumerate(PAYLOADS):
+        real = refused[str(i)]
+        assert isinstance(real, bool), (payload, real)  # any other failure: the probe itself is wrong
+        source = PAYLOAD_SETUP + f"torch.save({{'step': 1, 'x': {payload}}}, path)\nckpt = torch.load(path)\n"
+        said = [s.saves_pickled for s in check_source(source).events.saves if s.saves_pickled]
+        assert bool(said) == real, (payload, said, real)

@@ -682,9 +682,19 @@ class CallsMixin:
                 return ""  # an optimizer object pickles its state dicts: not a weights-only refusal we can vouch for
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:Namespace":
                 return "an argparse Namespace"
+            if isinstance(obj, InstanceObj) and obj.klass is not None:
+                return f"a `{obj.cls}` object"  # pickled by reference to its class: not an allowed global
             return ""
         if isinstance(value, Tensor) and value.kind == "npscalar":
             return "a NumPy scalar"
+        if isinstance(value, Tensor) and value.kind == "ndarray":
+            return "a NumPy array"
+        if isinstance(value, Func) and not isinstance(value.node, ast.Lambda):
+            return f"the function `{value.qual}`"
+        if isinstance(value, Klass):
+            return f"the class `{value.node.name}`"
+        if isinstance(value, Sym) and value.name.split(".")[0] in ("torch", "numpy") and value.name.count(".") >= 1:
+            return f"`{value.name}` (a function or class)"
         if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
             for item in value.value[2]:
                 found = self.pickled_what(item if isinstance(item, Value) else None, state, depth + 1)
@@ -1336,8 +1346,10 @@ def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str
     converts, calls = _scan_forward(forward.node, params[0])
     if converts:
         return "any", ""
-    calls = [call for call in calls if call[2] in layers]
+    calls = [call for call in calls if call[2] in layers or call[2] == _REBOUND]
     for _, _, attr in sorted(calls):
+        if attr == _REBOUND:
+            return "any", ""
         layer = layers[attr]
         if layer.first_layer == "passthrough":
             continue
@@ -1345,6 +1357,7 @@ def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str
     return "any", ""
 
 
+_REBOUND = "<rebound>"  # the input name bound to something else first
 _FORWARD_SCANS: weakref.WeakKeyDictionary[ast.AST, tuple[bool, list[tuple[int, int, str]]]] = weakref.WeakKeyDictionary()
 
 
@@ -1364,6 +1377,13 @@ def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str
             converts = True
         if isinstance(base, ast.Name) and base.id == "self" and any(_rooted_at(arg, first_param) for arg in child.args[:1]):
             calls.append((child.lineno, child.col_offset, child.func.attr))
+    for child in ast.walk(node):
+        # `x = torch.cat([emb(x[:, i]) for ...])`: later layers see what this made, not the input
+        if isinstance(child, ast.Assign) and any(isinstance(t, ast.Name) and t.id == first_param for t in child.targets):
+            value = child.value
+            layer_call = isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) and value.func.value.id == "self"
+            if not layer_call and not _rooted_at(value, first_param):
+                calls.append((child.lineno, child.col_offset, _REBOUND))
     _FORWARD_SCANS[node] = (converts, calls)
     return converts, calls
 

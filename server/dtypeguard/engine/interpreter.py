@@ -364,6 +364,16 @@ class Interpreter(ResumeMixin, CallsMixin):
             index = self.eval(target.slice, state)
             if isinstance(target.value, ast.Name) and isinstance(base, Tensor) and base.kind == "frame":
                 state.bind(target.value.id, self._frame_with(base, index, value, target))
+            elif isinstance(target.value, ast.Name) and isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",):
+                # `state["global_step"] = step`: the dict now holds it (what a `torch.save` of it pickles)
+                keys, items = list(base.value[1]), list(base.value[2])
+                key = index.value if isinstance(index, Const) else None
+                if key is not None and key in keys:
+                    items[keys.index(key)] = value
+                else:
+                    keys.append(key)
+                    items.append(value)
+                state.bind(target.value.id, Const(("dict", tuple(keys), tuple(items))))
         elif isinstance(target, ast.Starred):
             self.assign(target.value, None, state)
 
@@ -492,7 +502,13 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
             return self.eval_comprehension(node, state)
         if isinstance(node, ast.DictComp):
-            return None
+            inner = state.copy()
+            if inner.locals is None:
+                inner.locals = {}
+            for gen in node.generators:
+                self.assign(gen.target, self.element_of(self.eval(gen.iter, inner), inner), inner)
+            item = self.eval(node.value, inner)
+            return Const(("dict", (None,), (item,)))  # keys we cannot name, each to such a value
         if isinstance(node, ast.Dict):
             keys = tuple(k.value if isinstance(k, ast.Constant) else None for k in node.keys)
             items = tuple(self.eval(v, state) for v in node.values)

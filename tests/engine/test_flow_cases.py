@@ -304,6 +304,34 @@ CASES: dict[str, str] = {
                 return self.head(x)
         out = Tabular()(torch.tensor(np.random.randint(0, 4, (8, 3))))
         """,
+    # --- modules called by keyword, layers appended in a loop -------------------------------------
+    "hidden state made on the CPU inside a cell called by keyword": """
+        import torch
+        from torch import nn
+        class Cell(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.conv = nn.Conv2d(dim + 8, 32, 3, padding=1)
+            def forward(self, input_tensor, cur_state):
+                h_cur, c_cur = cur_state
+                return self.conv(torch.cat([input_tensor, h_cur], dim=1))
+            def init_hidden(self, b, size):
+                return (torch.zeros(b, 8, *size), torch.zeros(b, 8, *size))  # expect: DG009
+        class Stack(nn.Module):
+            def __init__(self, layers):
+                super().__init__()
+                cells = []
+                for i in range(layers):
+                    cells.append(Cell(3 if i == 0 else 32))
+                self.cells = nn.ModuleList(cells)
+            def forward(self, x):
+                state = [self.cells[i].init_hidden(x.size(0), (8, 8)) for i in range(2)]
+                h, c = state[0]
+                return self.cells[0](input_tensor=x, cur_state=[h, c])
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = Stack(2).to(device)
+        out = model(torch.rand(2, 3, 8, 8).to(device))
+        """,
 }
 
 

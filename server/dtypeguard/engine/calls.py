@@ -1030,7 +1030,7 @@ class CallsMixin:
             if fwd is not None and len(self.call_stack) < 5:
                 self.forward_depth += 1
                 try:
-                    result = self.call_function(fwd, [Ref(oid), *args], {}, state)
+                    result = self.call_function(fwd, [Ref(oid), *args], kwargs or {}, state)
                 finally:
                     self.forward_depth -= 1
                 if result is not None:
@@ -1063,7 +1063,11 @@ class CallsMixin:
 
     def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if method in ("append", "extend") and len(args) == 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-            grown = _grown_list(receiver, args[0] if method == "append" else self.element_of(args[0], state))
+            item = args[0] if method == "append" else self.element_of(args[0], state)
+            held = _list_item(receiver)
+            if isinstance(item, Ref) and isinstance(held, Ref) and self.container_element(TupleV((held, item)), state) is not None:
+                item = held  # `layers.append(Block(...))` in a loop: alike modules, one stands for all
+            grown = _grown_list(receiver, item)
             if grown is not None:
                 state.bind(node.func.value.id, grown)  # `feats.append(model(x))`: a list of such tensors
                 return None
@@ -1536,6 +1540,12 @@ def _group_owner(params: Value | None, state: State) -> int | None:
     if not owners or not all(isinstance(o, ModuleObj) for o in objs) or len({o.dtype for o in objs if isinstance(o, ModuleObj)}) != 1:
         return None
     return owners[0]
+
+
+def _list_item(held: Value | None) -> Value | None:
+    if isinstance(held, Const) and isinstance(held.value, tuple) and held.value[:1] == (MANY,) and isinstance(held.value[1], Value):
+        return held.value[1]
+    return None
 
 
 def _grown_list(held: Value | None, item: Value | None) -> Value | None:

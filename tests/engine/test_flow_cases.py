@@ -332,6 +332,35 @@ CASES: dict[str, str] = {
         model = Stack(2).to(device)
         out = model(torch.rand(2, 3, 8, 8).to(device))
         """,
+    "a CPU tensor made in forward, indexed with None and repeated, added to the GPU input": """
+        import torch
+        from torch import nn
+        class Encoding(nn.Module):
+            def forward(self, tensor):
+                b, x, c = tensor.shape
+                emb = torch.zeros((x, c), dtype=tensor.dtype)  # expect: DG009
+                return emb[None, :, :c].repeat(b, 1, 1)
+        class Summer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.penc = Encoding()
+            def forward(self, t):
+                return t + self.penc(t)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        y = Summer().to(device)(torch.randn(2, 3, 4).to(device))
+        """,
+    "the same with device=tensor.device: quiet": """
+        import torch
+        from torch import nn
+        class Encoding(nn.Module):
+            def forward(self, tensor):
+                b, x, c = tensor.shape
+                emb = torch.zeros((x, c), dtype=tensor.dtype, device=tensor.device)
+                return emb[None, ...].repeat(b, 1, 1)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        t = torch.randn(2, 3, 4).to(device)
+        y = t + Encoding().to(device)(t)
+        """,
 }
 
 

@@ -829,6 +829,11 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
     for part, value in zip(parts, items, strict=True):
         if isinstance(part, ast.Slice):
             continue
+        if isinstance(part, ast.Constant) and part.value is None:
+            dropped -= 1  # `a[None, :]` adds a dimension
+            continue
+        if isinstance(part, ast.Constant) and part.value is Ellipsis:
+            return None if len(parts) > 1 else ndim
         if (isinstance(value, Const) and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint"):
             dropped += 1
             continue

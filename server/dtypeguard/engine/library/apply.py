@@ -237,7 +237,7 @@ def _rank_after(entry: Entry, bound: dict[str, object], ndim: int | None) -> int
         return ndim
     if name == "unsqueeze":
         return ndim + 1 if ndim is not None else None
-    if name in ("view", "reshape") and entry.name.startswith("Tensor."):
+    if name in ("view", "reshape", "repeat", "expand") and entry.name.startswith("Tensor."):  # the sizes given are the new rank
         shape = bound.get("args")
         if isinstance(shape, tuple) and len(shape) == 1 and isinstance(shape[0], TupleV):
             shape = shape[0].items

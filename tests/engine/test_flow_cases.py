@@ -361,6 +361,20 @@ CASES: dict[str, str] = {
         t = torch.randn(2, 3, 4).to(device)
         y = t + Encoding().to(device)(t)
         """,
+    "one layer made float16 inside a block, then a GradScaler": """
+        import torch
+        from torch import nn
+        class Block(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                self.res = nn.Sequential(nn.Conv2d(c, c, 3, padding=1), nn.PReLU(c).half(), nn.BatchNorm2d(c))  # expect: DG014
+            def forward(self, x):
+                return self.res(x) + x
+        model = nn.Sequential(nn.Conv2d(3, 8, 3), Block(8))
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        scaler.step(opt)
+        """,
 }
 
 

@@ -465,6 +465,7 @@ class CallsMixin:
         input_kind, first = _forward_input_kind(klass, layers)
         state.heap[oid] = replace(
             obj,
+            half_part=_half_part(obj.attrs.values(), state),
             dtype=dtype,
             device=device,
             dtype_origin=dtype_origin,
@@ -833,6 +834,7 @@ class CallsMixin:
             input_kind=first.input_kind if first else "any",
             first_layer=first.first_layer if first else "",
             honours_default=any(c.honours_default for c in layered),
+            half_part=_half_part(items, state),
             attrs={**obj.attrs, ITEMS: TupleV(tuple(items))},
         )
         state.heap[oid] = obj
@@ -1262,6 +1264,7 @@ class CallsMixin:
                 dtype_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_dtype != obj.dtype else obj.dtype_origin,
                 device_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_device != obj.device else obj.device_origin,
                 cast_span=span if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast
+                half_part=span if new_dtype == "float16" else None if new_dtype else obj.half_part,
                 device_expr=device_expr,
                 attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None),
             )
@@ -1286,6 +1289,7 @@ class CallsMixin:
                     moved = _moved(child.attrs, dtype, device)
                     child = replace(
                         child, dtype=dtype or child.dtype, device=device or child.device, attrs=moved,
+                        half_part=obj.half_part if dtype else child.half_part,
                         dtype_origin=obj.dtype_origin if dtype else child.dtype_origin,
                         device_origin=obj.device_origin if device else child.device_origin,
                         cast_span=obj.cast_span or child.cast_span,
@@ -1569,3 +1573,12 @@ def _number_kind(value: Value | None) -> str:
     if isinstance(value, Const) and type(value.value) in (int, float):
         return "pyint" if type(value.value) is int else "pyfloat"
     return ""
+
+
+def _half_part(values: object, state: State) -> Span | None:
+    """The first sub-module (attribute or container item) that has float16 parameters."""
+    for value in values:  # type: ignore[attr-defined]
+        child = state.heap.get(value.oid) if isinstance(value, Ref) else None
+        if isinstance(child, ModuleObj) and child.half_part is not None:
+            return child.half_part
+    return None

@@ -197,6 +197,7 @@ class ModuleObj:
     honours_default: bool = False  # params were created from the default dtype/device
     cast_span: Span | None = None
     device_expr: str = ""  # how the code names the device it moved to (`device`, `"cuda"`)
+    half_part: Span | None = None  # where a part of it became float16 (`nn.PReLU(d).half()` inside)
 
 
 @quick_init

@@ -11,11 +11,15 @@ from dtypeguard.rules.base import Context, Rule, fails_here
 def check(ctx: Context) -> Iterator[Finding]:
     seen = set()
     for step in ctx.events.steps:
-        if not step.scaler or step.module is None or step.module.dtype != "float16" or step.opt.origin in seen:
+        if not step.scaler or step.module is None or step.opt.origin in seen:
             continue
+        if step.module.dtype != "float16" and step.module.half_part is None:
+            continue  # any float16 parameter is enough: its gradient is float16 too
         seen.add(step.opt.origin)  # the first unscale raises; later calls on it never run
         error = "Attempting to unscale FP16 gradients."
         cast = step.module.cast_span or (step.module.dtype_origin.span if step.module.dtype_origin else None)
+        if step.module.dtype != "float16":
+            cast = step.module.half_part
         root = cast or step.span
         related = fails_here(root, step.span, error)
         if step.module.dtype_origin is not None and step.module.dtype_origin.span != root:

@@ -375,6 +375,24 @@ CASES: dict[str, str] = {
         scaler = torch.amp.GradScaler("cpu")
         scaler.step(opt)
         """,
+    "set_default_dtype(getattr(torch, name)) after a model, read back by get_default_dtype": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embed = nn.Linear(3, 16)
+            def energy(self, positions):
+                pos = torch.tensor(positions, dtype=torch.get_default_dtype())  # expect: DG004
+                return self.embed(pos).sum()
+        class Calculator:
+            def __init__(self, default_dtype="float64"):
+                torch.set_default_dtype(getattr(torch, default_dtype))  # expect: DG001
+        net = Net()
+        calc = Calculator()
+        net.energy(np.random.rand(8, 3))
+        """,
 }
 
 

@@ -545,6 +545,8 @@ class CallsMixin:
             return None
         if name == "len":
             return Tensor("pyint")
+        if name == "getattr" and len(args) >= 2 and isinstance(args[0], Sym) and isinstance(args[1], Const) and isinstance(args[1].value, str):
+            return self.sym(f"{args[0].name}.{args[1].value}")  # `getattr(torch, "float64")`
         if name in ("min", "max", "abs", "round") and args:
             kinds = {_number_kind(a) for a in (list(args[0].items) if len(args) == 1 and isinstance(args[0], TupleV) else args)}
             if name == "round" and len(args) == 1 and kinds <= {"pyint", "pyfloat"}:
@@ -587,6 +589,8 @@ class CallsMixin:
         if name in ("torch.cuda.is_available", "torch.backends.mps.is_available"):
             self.events.uses_cuda_check = True
             return None
+        if name == "torch.get_default_dtype" and not args and state.ddtype.value:
+            return DType(state.ddtype.value)  # the default in force at this point of the run
         if name == "torch.device":
             dev = self.device_of(arg0)
             if dev is None and isinstance(arg0, Device):

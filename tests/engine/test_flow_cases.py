@@ -393,6 +393,30 @@ CASES: dict[str, str] = {
         calc = Calculator()
         net.energy(np.random.rand(8, 3))
         """,
+    "a loadtxt column as float class labels": """
+        import numpy as np
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+        class Rows(Dataset):
+            def __init__(self, path):
+                xy = np.loadtxt(path, delimiter=",", dtype=np.float32)
+                self.x = torch.from_numpy(xy[:, 0:-1])
+                self.y = torch.from_numpy(xy[:, -1])  # expect: DG006
+            def __getitem__(self, i):
+                return self.x[i], self.y[i]
+            def __len__(self):
+                return len(self.x)
+        model = torch.nn.Linear(8, 3)
+        for x, y in DataLoader(Rows("train.csv"), batch_size=4):
+            loss = torch.nn.CrossEntropyLoss()(model(x), y)
+        """,
+    "a loadtxt table used whole as probabilities: quiet": """
+        import numpy as np
+        import torch
+        probs = torch.from_numpy(np.loadtxt("p.csv", delimiter=",", dtype=np.float32))
+        logits = torch.nn.Linear(8, 3)(torch.rand(4, 8))
+        loss = torch.nn.CrossEntropyLoss()(logits, probs)
+        """,
 }
 
 

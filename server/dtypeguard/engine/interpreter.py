@@ -595,7 +595,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Tensor) and base.kind in ("tensor", "ndarray"):
             if isinstance(node.slice, ast.Constant) and base.kind == "ndarray":
                 return replace(base, kind="npscalar")
-            return replace(base, ndim=_indexed_ndim(base.ndim, node.slice, index), collated=False)
+            ndim = base.ndim
+            if ndim is None and base.max_ndim is not None and _index_parts(node.slice) == base.max_ndim:
+                ndim = base.max_ndim  # `xy[:, -1]` on what is at most 2-D: it is 2-D
+            return replace(base, ndim=_indexed_ndim(ndim, node.slice, index), collated=False, max_ndim=None)
         if isinstance(base, Tensor) and base.kind in ("frame", "series"):
             if base.kind == "frame":
                 return self._frame_columns(base, index, node)
@@ -814,6 +817,12 @@ def _alike(items: list[Value | None], state: State) -> Value | None:
     if items and all(isinstance(o, LoaderObj) for o in loaders) and len({o.elements for o in loaders if isinstance(o, LoaderObj)}) == 1:
         return items[0]
     return None
+
+
+def _index_parts(index_node: ast.expr) -> int:
+    """How many dimensions an index addresses (`a[:, -1]`: 2; `None` and `...` address none)."""
+    parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
+    return sum(1 for p in parts if not (isinstance(p, ast.Constant) and (p.value is None or p.value is Ellipsis)))
 
 
 def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -> int | None:

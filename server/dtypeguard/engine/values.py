@@ -93,6 +93,7 @@ class Tensor(Value):
     ndim: int | None = None  # number of dimensions, where known (kept only by what keeps it)
     collated: bool = False  # a DataLoader batch: its first dimension is the batch
     moves: bool = False  # an nn.Parameter or registered buffer: `module.to(...)` moves and casts it
+    max_ndim: int | None = None  # an upper bound on an unknown rank (`np.loadtxt` gives 1-D or 2-D)
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)

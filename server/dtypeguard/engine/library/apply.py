@@ -152,6 +152,8 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
     made = _apply_dtype(entry, bound, env, origin, default)
     if isinstance(made, Tensor) and made.kind == "ndarray":
         ndim = _created_ndim(bound)
+        if entry.name in ("numpy.loadtxt", "numpy.genfromtxt"):
+            return replace(made, max_ndim=2)  # a table of numbers: 2-D, or 1-D for one row or column
         return replace(made, ndim=ndim) if ndim is not None else made
     if entry.result.kind != "tensor" or not isinstance(made, Tensor):
         return made

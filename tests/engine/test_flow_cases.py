@@ -417,6 +417,26 @@ CASES: dict[str, str] = {
         logits = torch.nn.Linear(8, 3)(torch.rand(4, 8))
         loss = torch.nn.CrossEntropyLoss()(logits, probs)
         """,
+    "np.save then np.load of the same path keeps the dtype": """
+        import os
+        import tempfile
+        import numpy as np
+        import torch
+        from torch import nn
+        tmp = tempfile.mkdtemp()
+        counts = np.random.poisson(1.0, size=(16, 20))
+        np.save(os.path.join(tmp, "counts.npy"), counts)
+        counts = np.load(os.path.join(tmp, "counts.npy"))
+        x = torch.from_numpy(np.log1p(counts))  # expect: DG004
+        out = nn.Linear(20, 4)(x)
+        """,
+    "np.load of a file this script never saved: quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        x = torch.from_numpy(np.load("features.npy"))
+        out = nn.Linear(20, 4)(x)
+        """,
 }
 
 

@@ -271,6 +271,18 @@ class CallsMixin:
         """A library function known from the tables: bind as Python would, apply its rule."""
         if entry.name.startswith("numpy."):
             self.host_conversion(entry.name.replace("numpy.", "np.", 1), args, node)
+        if entry.name in ("numpy.save", "numpy.load"):
+            file_node = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "file"), None)
+            path = ast.unparse(file_node) if file_node is not None else ""
+            if entry.name == "numpy.save" and path:
+                arr = args[1] if len(args) > 1 else kwargs.get("arr")
+                self.events.array_saves.append((path, arr, self.index.span(node)))
+                return None
+            saved = [(a, at) for p, a, at in self.events.array_saves if p == path]
+            if saved and isinstance(saved[-1][0], Tensor) and saved[-1][0].kind == "ndarray" and saved[-1][0].dtype:
+                arr, at = saved[-1]
+                why = f"`np.load` reads back the {arr.dtype} array saved at line {at.line}"
+                return replace(arr, origin=Origin(self.index.span(node), why), max_ndim=None)
         bound = entry.signature.bind(args, kwargs, splat=_has_splat(node))
         if bound is None:
             return None  # a call Python would refuse, or a splat we cannot read: unknown

@@ -162,6 +162,8 @@ class Events:
     safe_globals: bool = False  # torch.serialization.add_safe_globals / safe_globals is used
     uses_cuda_check: bool = False  # the file asks torch.cuda.is_available() somewhere
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
+    # `np.save(path, arr)`: (the path as written, the array, where): `np.load(path)` reads it back
+    array_saves: list[tuple[str, Value | None, Span]] = field(default_factory=list)
 
 
 @quick_init

@@ -74,7 +74,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("arange", "(start, stop=None, step=None, dtype=None, *, device=None, like=None)", infer(ND, "start,stop,step"), "np.arange({s}, 5)", "`np.arange` takes the dtype of its arguments"),
     ("loadtxt", "(fname, dtype=float, *args, **kwargs)", fixed(ND, "float64", "dtype"), "", "`np.loadtxt` reads float64 by default"),
     ("genfromtxt", "(fname, dtype=float, *args, **kwargs)", fixed(ND, "float64", "dtype"), "", "`np.genfromtxt` reads float64 by default"),
-    ("load", "(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding='ASCII', *, max_header_size=10000)", unknown(ND), ""),
+    ("load", "(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding='ASCII', *, max_header_size=10000)", unknown(ND), ""),  # what `np.save` wrote there, when this file saved it
+    ("save", "(file, arr, allow_pickle=True, fix_imports=True)", unknown(ND), ""),
     # conversions
     ("array", "(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None)", infer(ND, "object"), "np.array([{s}, {s}])", "NumPy infers the array's dtype from its data"),
     ("asarray", "(a, dtype=None, order=None, *, device=None, copy=None, like=None)", infer(ND, "a"), "np.asarray({a})", "NumPy infers the array's dtype from its data"),

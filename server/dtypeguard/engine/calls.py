@@ -279,8 +279,8 @@ class CallsMixin:
                 self.events.array_saves.append((path, arr, self.index.span(node)))
                 return None
             saved = [(a, at) for p, a, at in self.events.array_saves if p == path]
-            if saved and isinstance(saved[-1][0], Tensor) and saved[-1][0].kind == "ndarray" and saved[-1][0].dtype:
-                arr, at = saved[-1]
+            arr, at = saved[-1] if saved else (None, None)
+            if isinstance(arr, Tensor) and arr.kind == "ndarray" and arr.dtype and at is not None:
                 why = f"`np.load` reads back the {arr.dtype} array saved at line {at.line}"
                 return replace(arr, origin=Origin(self.index.span(node), why), max_ndim=None)
         bound = entry.signature.bind(args, kwargs, splat=_has_splat(node))

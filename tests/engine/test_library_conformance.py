@@ -163,6 +163,10 @@ MECHANICS = [
     ("series plus series", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] + pd.DataFrame({{'x': {v}, 'y': {w}}})['y']).to_numpy()"),
     ("series divided", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['y'] / 2).to_numpy()"),
     ("series compared", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] > 1).to_numpy()"),
+    ("frame divided", "(pd.DataFrame({{'x': {v}, 'y': {v}}}) / 2).to_numpy()"),
+    ("frame times a Python number", "(pd.DataFrame({{'x': {v}, 'y': {v}}}) * 2).to_numpy()"),
+    ("frame minus its mean", "(pd.DataFrame({{'x': {v}}}) - pd.DataFrame({{'x': {v}}}).mean()).to_numpy()"),
+    ("frame standardised", "((pd.DataFrame({{'x': {v}}}) - pd.DataFrame({{'x': {v}}}).mean()) / (pd.DataFrame({{'x': {v}}}).std() + 1e-8)).to_numpy()"),
     ("series compared, astype int", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] > 1).astype(int).to_numpy()"),
 ]
 

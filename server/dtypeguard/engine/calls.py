@@ -560,7 +560,14 @@ class CallsMixin:
         if name == "getattr" and len(args) >= 2 and isinstance(args[0], Sym) and isinstance(args[1], Const) and isinstance(args[1].value, str):
             return self.sym(f"{args[0].name}.{args[1].value}")  # `getattr(torch, "float64")`
         if name in ("min", "max", "abs", "round") and args:
-            kinds = {_number_kind(a) for a in (list(args[0].items) if len(args) == 1 and isinstance(args[0], TupleV) else args)}
+            arg0 = args[0]
+            if len(args) == 1 and isinstance(arg0, TupleV):
+                items: list[Value | None] = list(arg0.items)
+            elif len(args) == 1 and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
+                items = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]  # `min(prices)`
+            else:
+                items = list(args)
+            kinds = {_number_kind(a) for a in items}
             if name == "round" and len(args) == 1 and kinds <= {"pyint", "pyfloat"}:
                 return Tensor("pyint")
             if kinds == {"pyint"}:

@@ -631,12 +631,14 @@ class Interpreter(ResumeMixin, CallsMixin):
         return None
 
     def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST, autocast: str | None = None) -> Value | None:
-        series = [v for v in (left, right) if isinstance(v, Tensor) and v.kind == "series"]
-        if series and not any(isinstance(v, Tensor) and v.kind in ("tensor", "frame") for v in (left, right)):
-            # a pandas Series computes as its NumPy array does (same dtype rules), and stays a Series
-            as_array = [replace(v, kind="ndarray") if isinstance(v, Tensor) and v.kind == "series" else v for v in (left, right)]
+        pandas = [v for v in (left, right) if isinstance(v, Tensor) and v.kind in ("series", "frame")]
+        if pandas and not any(isinstance(v, Tensor) and v.kind == "tensor" for v in (left, right)):
+            # a pandas Series or one-dtype frame computes as its NumPy array does (same dtype
+            # rules), and stays what it was
+            kind = "frame" if any(v.kind == "frame" for v in pandas) else "series"
+            as_array = [replace(v, kind="ndarray", columns=None) if isinstance(v, Tensor) and v.kind in ("series", "frame") else v for v in (left, right)]
             out = self.binop(as_array[0], as_array[1], op, node, autocast)
-            return replace(out, kind="series", ndim=1) if isinstance(out, Tensor) and out.kind == "ndarray" else out
+            return replace(out, kind=kind, ndim=1 if kind == "series" else 2) if isinstance(out, Tensor) and out.kind == "ndarray" else out
         if isinstance(op, ast.MatMult):
             if isinstance(left, Tensor) and isinstance(right, Tensor) and "tensor" in (left.kind, right.kind):
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), "@", (left, right), autocast))

@@ -296,6 +296,19 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
             return _make(kind, "bool", Origin(origin.span, entry.why))
         return _make(kind, None, None)
+    if rule == "reduce":
+        # pandas' mean/std per column, gathered: float32 columns keep float32, columns of
+        # int/bool/float64 give float64; float16 and mixes with float32 are irregular: unknown
+        source = values[0] if values else None
+        if not isinstance(source, Tensor):
+            return _make(kind, None, None)
+        dtypes = {d for _, d in source.columns} if source.columns is not None else {source.dtype}
+        if dtypes == {"float32"}:
+            return _make(kind, "float32", source.origin)
+        if dtypes and None not in dtypes and dtypes <= {"float64", "int64", "int32", "int16", "int8", "uint8", "bool"}:
+            why = source.origin if dtypes == {"float64"} else Origin(origin.span, entry.why or f"{_short(entry)} gives float64")
+            return _make(kind, "float64", why)
+        return _make(kind, None, None)
     if rule == "integral":
         value = values[0] if values else None
         return _make(kind, value.dtype if isinstance(value, Tensor) else None, None)

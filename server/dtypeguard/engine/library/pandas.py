@@ -34,6 +34,7 @@ METHODS: dict[str, Entry] = {
         ("astype", "(self, dtype, copy=None, errors='raise')", fixed(FR, "", "dtype"), "pd.DataFrame({{'x': {v}}}).astype('float32').to_numpy()"),
         ("drop", "(self, labels=None, *, axis=0, index=None, columns=None, level=None, inplace=False, errors='raise')", same(FR, "self"), "pd.DataFrame({{'x': {v}, 'y': {v}}}).drop(columns=['y']).to_numpy()"),
         *[(name, "(self, *args, **kwargs)", same(FR, "self"), f"pd.DataFrame({{{{'x': {{v}}}}}}).{name}({args}).to_numpy()") for name, args in _SAME_FRAME.items()],
+        *[(name, "(self, axis=0, skipna=True, numeric_only=False, **kwargs)", Result("reduce", SE, arg="self"), f"pd.DataFrame({{{{'x': {{v}}, 'y': {{w}}}}}}).{name}().to_numpy()") for name in ("mean", "std")],
     ]),
     **table("Series", [
         ("to_numpy", "(self, dtype=None, copy=False, na_value=None)", same(ND, "self", "dtype"), "pd.Series({v}).to_numpy()"),

@@ -306,8 +306,8 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if dtypes == {"float32"}:
             return _make(kind, "float32", source.origin)
         if dtypes and None not in dtypes and dtypes <= {"float64", "int64", "int32", "int16", "int8", "uint8", "bool"}:
-            why = source.origin if dtypes == {"float64"} else Origin(origin.span, entry.why or f"{_short(entry)} gives float64")
-            return _make(kind, "float64", why)
+            reduced = source.origin if dtypes == {"float64"} else Origin(origin.span, entry.why or f"{_short(entry)} gives float64")
+            return _make(kind, "float64", reduced)
         return _make(kind, None, None)
     if rule == "integral":
         value = values[0] if values else None

@@ -98,7 +98,9 @@ class Result:
     promotion over the arrays in `arg`, a sequence, or over several comma-separated arguments),
     `float` (float inputs keep their dtype, integers and bools become float64 in NumPy or the
     default dtype in torch), `infer` (the dtype NumPy/torch infers from data in `arg`),
-    `default` (torch's default float dtype), `unknown`.
+    `default` (torch's default float dtype), `reduce` (a pandas frame's per-column mean/std:
+    float32 columns stay float32, integer/bool/float64 columns give float64, others unknown),
+    `unknown`.
     `dtype_param` names the parameter that overrides the dtype when given (`dtype=`).
     `kind` is what comes back: ndarray, npscalar, tensor, frame, series, pyfloat, pyint.
     """

@@ -437,6 +437,37 @@ CASES: dict[str, str] = {
         x = torch.from_numpy(np.load("features.npy"))
         out = nn.Linear(20, 4)(x)
         """,
+    # --- class hierarchies -------------------------------------------------------------------------
+    "super().__init__ sets the device; a subclass of a torch loss is that loss": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, Dataset
+        class Masks(Dataset):
+            def __init__(self):
+                self.images = np.random.rand(8, 3, 8, 8).astype("float32")
+                self.masks = np.random.randint(0, 3, size=(8, 8, 8))
+            def __getitem__(self, i):
+                return self.images[i], self.masks[i].astype("float")  # expect: DG006
+            def __len__(self):
+                return 8
+        class Loss(nn.CrossEntropyLoss):
+            __name__ = "cross_entropy_loss"
+        class Epoch:
+            def __init__(self, model, loss, device="cpu"):
+                self.model, self.loss, self.device = model, loss, device
+            def run(self, loader):
+                for x, y in loader:
+                    x, y = x.to(self.device), y.to(self.device)
+                    self.batch_update(x, y)
+        class TrainEpoch(Epoch):
+            def __init__(self, model, loss, device="cpu"):
+                super().__init__(model=model, loss=loss, device=device)
+            def batch_update(self, x, y):
+                return self.loss(self.model(x), y)
+        model = nn.Conv2d(3, 3, 1)
+        TrainEpoch(model, Loss(), device="cpu").run(DataLoader(Masks(), batch_size=4))
+        """,
 }
 
 

@@ -47,6 +47,7 @@ from dtypeguard.engine.values import (
     Placed,
     Ref,
     ScalerObj,
+    Super,
     Sym,
     Tensor,
     TupleV,
@@ -78,6 +79,7 @@ class CallsMixin:
     executed: set[int]
     returns: list[list[Value | None]]
     classes: dict[str, Klass]
+    functions: list[Func]
     statements: int
     forward_depth: int
     time: int
@@ -228,6 +230,8 @@ class CallsMixin:
                 callee = self.sym(f"{receiver.name}.{method}")
             elif isinstance(receiver, Klass):
                 callee = receiver.method(method)
+            elif isinstance(receiver, Super):
+                callee = self.super_method(receiver, method)
             else:
                 callee = None
                 obj = state.heap.get(receiver.oid) if isinstance(receiver, Ref) else None
@@ -297,6 +301,27 @@ class CallsMixin:
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
             made = replace(made, one_hot=True, from_ints=False)
         return made
+
+    def super_of(self, state: State) -> Value | None:
+        """`super()` in the method running now: its class's user bases, bound to its `self`."""
+        if not self.call_stack:
+            return None
+        node = self.call_stack[-1]
+        func = next((f for f in reversed(self.functions) if f.node is node), None)
+        klass = self.classes.get(func.owner) if func is not None and func.owner else None
+        if klass is None or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.args.args:
+            return None
+        this = state.lookup(node.args.args[0].arg)
+        bases = tuple(b[5:] for b in klass.bases if b.startswith("user:") and b.count(":") == 1)
+        return Super(bases, this) if this is not None and bases else None
+
+    def super_method(self, sup: Super, attr: str) -> Value | None:
+        for name in sup.bases:
+            parent = self.classes.get(name)
+            method = parent.method(attr) if parent is not None else None
+            if method is not None:
+                return Bound(method, sup.self_value)
+        return None
 
     def host_conversion(self, name: str, args: list[Value | None], node: ast.Call) -> None:
         """NumPy (and scikit-learn through it) reads a tensor's memory: a GPU tensor, alone or in a
@@ -428,6 +453,11 @@ class CallsMixin:
     # --- user classes ---------------------------------------------------------------------------
 
     def instantiate(self, klass: Klass, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        library_base = next((b for b in klass.bases if b.startswith("torch.nn.") and b.count(".") == 2 and b != "torch.nn.Module"), None)
+        own = {item.name for item in klass.node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        if library_base is not None and not own & {"__init__", "forward", "__call__"}:
+            # `class CrossEntropyLoss(nn.CrossEntropyLoss): __name__ = ...`: the library class itself
+            return self.call_sym(library_base, args, kwargs, node, state)
         origin = self.origin(node, f"{klass.node.name}(...)")
         if klass.is_module:
             obj: ModuleObj | InstanceObj = ModuleObj(f"user:{klass.node.name}", origin, created_time=self.time)
@@ -547,6 +577,8 @@ class CallsMixin:
 
     def call_builtin(self, name: str, args: list[Value | None], state: State) -> Value | None:
         arg0 = args[0] if args else None
+        if name == "super" and not args:
+            return self.super_of(state)
         if name in ("list", "tuple", "iter", "sorted", "reversed"):
             if isinstance(arg0, (Params, Ref, TupleV)):
                 return arg0

@@ -38,6 +38,7 @@ from dtypeguard.engine.values import (
     Origin,
     Params,
     Ref,
+    Super,
     Sym,
     Tensor,
     TupleV,
@@ -585,6 +586,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Klass):
             found, value = base.field(attr)
             return value if found else base.method(attr)
+        if isinstance(base, Super):
+            return self.super_method(base, attr)
         if isinstance(base, Device) and attr == "type":
             return Const(base.name)
         return None

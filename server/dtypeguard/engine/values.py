@@ -173,6 +173,16 @@ class Klass(Value):
 
 @quick_init
 @dataclass(frozen=True)
+class Super(Value):
+    """`super()` inside a method of a user class: attribute lookups go to its user bases
+    (`super().__init__(model=model)` runs the base's __init__ on this same object)."""
+
+    bases: tuple[str, ...]  # the user base class names, in order
+    self_value: Value
+
+
+@quick_init
+@dataclass(frozen=True)
 class Bound(Value):
     func: Func
     self_value: Value

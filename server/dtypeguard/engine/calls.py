@@ -1446,7 +1446,8 @@ def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str
             value = child.value
             layer_call = isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) and value.func.value.id == "self"
             if not layer_call and not _rooted_at(value, first_param):
-                calls.append((child.lineno, child.col_offset, _REBOUND))
+                # it takes effect after its value ran: a layer called inside the value came first
+                calls.append((child.end_lineno or child.lineno, child.end_col_offset or 0, _REBOUND))
     _FORWARD_SCANS[node] = (converts, calls)
     return converts, calls
 

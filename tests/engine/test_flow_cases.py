@@ -468,6 +468,20 @@ CASES: dict[str, str] = {
         model = nn.Conv2d(3, 3, 1)
         TrainEpoch(model, Loss(), device="cpu").run(DataLoader(Masks(), batch_size=4))
         """,
+    "a layer called inside the statement that rebinds the input still decides": """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+        torch.set_default_dtype(torch.float64)
+        class SmallCNN(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv1 = nn.Conv2d(3, 8, kernel_size=3, padding=1)  # expect: DG004
+            def forward(self, x):
+                x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+                return x
+        out = SmallCNN()(torch.rand(2, 3, 8, 8).float())
+        """,
 }
 
 

@@ -482,6 +482,24 @@ CASES: dict[str, str] = {
                 return x
         out = SmallCNN()(torch.rand(2, 3, 8, 8).float())
         """,
+    "dicts of splits through comprehensions and .items()": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Scaler:
+            def fit(self, X):
+                self.mean_ = np.asarray(X, dtype=np.float64).mean(0)
+                return self
+            def transform(self, X):
+                return np.asarray(X, dtype=np.float64) - self.mean_
+        X_all = np.random.rand(30, 4).astype(np.float32)
+        X = {k: X_all[v] for k, v in {"train": slice(0, 20), "val": slice(20, 30)}.items()}
+        scaler = Scaler().fit(X["train"])
+        X = {k: scaler.transform(v) for k, v in X.items()}
+        X = {k: torch.tensor(v) for k, v in X.items()}  # expect: DG004
+        head = nn.Linear(4, 1)
+        out = head(torch.ones(1, 4) * X["train"])
+        """,
 }
 
 

@@ -1130,6 +1130,16 @@ class CallsMixin:
                 return None
         if isinstance(receiver, Tensor):
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
+        if isinstance(receiver, Const) and isinstance(receiver.value, tuple) and receiver.value[:1] == ("dict",) and not args:
+            values = list(receiver.value[2])
+            joined = values[0] if values else None
+            for other in values[1:]:
+                joined = join(joined, other)  # `for k, v in X.items()`: what every value has in common
+            if method == "items":
+                return Const((MANY, TupleV((None, joined))))
+            if method == "values":
+                return Const((MANY, joined))
+            return None
         if isinstance(receiver, Placed):
             if method == "state_dict":
                 return Const(("state_dict", receiver.device))

@@ -624,7 +624,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",):
             keys, items = base.value[1], base.value[2]
             if isinstance(index, Const):
-                return items[keys.index(index.value)] if index.value in keys else None
+                if index.value in keys:
+                    return items[keys.index(index.value)]
+                return items[keys.index(None)] if None in keys else None  # a comprehension's keys
             return _alike(list(items), state)  # `loaders[phase]`: any of them
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("many",):
             if isinstance(node.slice, ast.Slice):
@@ -712,9 +714,10 @@ class Interpreter(ResumeMixin, CallsMixin):
 
         dtype = promote(a.dtype, b.dtype)
         origin = a.origin if dtype == a.dtype else b.origin
+        site = a.site if dtype == a.dtype else b.site  # where the operand that decided it became a tensor
         if isinstance(op, ast.Div) and dtype and dtype.startswith(("int", "uint")):
-            dtype, origin = (("float64", self.origin(node, "integer division result")) if kind == "ndarray" else (None, None))
-        return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin)
+            dtype, origin, site = (("float64", self.origin(node, "integer division result"), None) if kind == "ndarray" else (None, None, None))
+        return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin, site=site)
 
     def _numpy_with_python_number(self, arr: Tensor, number: Tensor, op: ast.operator, node: ast.AST) -> Value | None:
         """NEP 50: a Python number does not widen an array; it only makes integers float."""

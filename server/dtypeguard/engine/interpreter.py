@@ -624,9 +624,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",):
             keys, items = base.value[1], base.value[2]
             if isinstance(index, Const):
-                if index.value in keys:
-                    return items[keys.index(index.value)]
-                return items[keys.index(None)] if None in keys else None  # a comprehension's keys
+                key = index.value if index.value in keys else None if None in keys else _UNKNOWN  # None: a comprehension's keys
+                found = items[keys.index(key)] if key is not _UNKNOWN else None
+                return found if isinstance(found, Value) else None
             return _alike(list(items), state)  # `loaders[phase]`: any of them
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("many",):
             if isinstance(node.slice, ast.Slice):

@@ -500,6 +500,32 @@ CASES: dict[str, str] = {
         head = nn.Linear(4, 1)
         out = head(torch.ones(1, 4) * X["train"])
         """,
+    "a Dataset of dicts, moved key by key, splatted into forward": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, Dataset
+        class Cells(Dataset):
+            def __init__(self):
+                self.data = np.log1p(np.random.poisson(2.0, size=(40, 8)))
+                self.cond = np.random.randint(0, 3, 40)
+            def __len__(self):
+                return 40
+            def __getitem__(self, i):
+                return {"x": torch.from_numpy(self.data[i]), "batch": torch.tensor(self.cond[i])}  # expect: DG004
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding(3, 4)
+                self.encoder = nn.Linear(12, 2)
+            def forward(self, x, batch):
+                return self.encoder(torch.cat([x, self.embedding(batch)], dim=-1))
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = Net().to(device)
+        for batch in DataLoader(Cells(), batch_size=4):
+            batch = {k: v.to(device) for k, v in batch.items()}
+            out = model(**batch)
+        """,
 }
 
 

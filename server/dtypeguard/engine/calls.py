@@ -198,6 +198,8 @@ class CallsMixin:
         """`default_collate`: arrays become tensors of the same dtype, Python floats float64."""
         if isinstance(element, TupleV):
             return TupleV(tuple(self.collate(i) for i in element.items))
+        if isinstance(element, Const) and isinstance(element.value, tuple) and element.value[:1] == ("dict",):
+            return Const(("dict", element.value[1], tuple(self.collate(i if isinstance(i, Value) else None) for i in element.value[2])))
         if isinstance(element, Tensor):
             ndim = 1 if element.kind == "npscalar" else element.ndim + 1 if element.ndim is not None else None
             if element.kind == "tensor" and element.device == "cpu":
@@ -243,10 +245,15 @@ class CallsMixin:
             callee = self.eval(func, state)
         args = [self.eval(a, state) for a in node.args]
         kwargs: dict[str, Value | None] = {}
+        splatted: dict[str, Value | None] = {}
         for kw in node.keywords:
             value = self.eval(kw.value, state)
             if kw.arg is not None:
                 kwargs[kw.arg] = value
+            elif isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",) and all(isinstance(k, str) for k in value.value[1]):
+                splatted.update(zip(value.value[1], value.value[2], strict=True))  # `model(**batch)` with known keys
+        if splatted and not isinstance(callee, Sym):
+            kwargs = {**splatted, **kwargs}
         if isinstance(callee, Sym):
             self.facts.calls.append((self.index.span(func), callee.name))
             entry = library.function(callee.name)

@@ -503,6 +503,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
             return self.eval_comprehension(node, state)
         if isinstance(node, ast.DictComp):
+            unrolled = self._dict_comp_unrolled(node, state)
+            if unrolled is not None:
+                return unrolled
             inner = state.copy()
             if inner.locals is None:
                 inner.locals = {}
@@ -530,6 +533,34 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, ast.JoinedStr):
             return None
         return None
+
+    def _dict_comp_unrolled(self, node: ast.DictComp, state: State) -> Value | None:
+        """`{k: v.to(device) for k, v in batch.items()}` over a dict whose keys are known: one
+        entry per key, each with its own value (a batch's float features and int labels)."""
+        if len(node.generators) != 1 or node.generators[0].ifs:
+            return None
+        gen = node.generators[0]
+        it = gen.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and not it.args):
+            return None
+        source = self.eval(it.func.value, state)
+        if not (isinstance(source, Const) and isinstance(source.value, tuple) and source.value[:1] == ("dict",)):
+            return None
+        keys, items = source.value[1], source.value[2]
+        if not keys or len(keys) > 32 or not all(isinstance(k, str) for k in keys):
+            return None
+        out_keys: list[object] = []
+        out_items: list[Value | None] = []
+        for key, item in zip(keys, items, strict=True):
+            inner = state.copy()
+            if inner.locals is None:
+                inner.locals = {}
+            self.assign(gen.target, TupleV((Const(key), item if isinstance(item, Value) else None)), inner)
+            made_key = self.eval(node.key, inner)
+            out_keys.append(made_key.value if isinstance(made_key, Const) else None)
+            out_items.append(self.eval(node.value, inner))
+            state.heap = inner.heap
+        return Const(("dict", tuple(out_keys), tuple(out_items)))
 
     def eval_comprehension(self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp, state: State) -> Value | None:
         inner = state.copy()

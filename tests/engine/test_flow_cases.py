@@ -526,6 +526,32 @@ CASES: dict[str, str] = {
             batch = {k: v.to(device) for k, v in batch.items()}
             out = model(**batch)
         """,
+    "a tensor kept as a plain module attribute is not moved by model.to": """
+        import numpy as np
+        import torch
+        class PositionalEncoding(torch.nn.Module):
+            def __init__(self, dim, length):
+                super().__init__()
+                self.encoding = torch.from_numpy(np.zeros((length, dim))).float()  # expect: DG009
+            def forward(self, x):
+                return x + self.encoding[: x.size(1), :]
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        pe = PositionalEncoding(16, 32).to(device)
+        out = pe(torch.rand(2, 8, 16).to(device))
+        """,
+    "the same kept with register_buffer: quiet": """
+        import numpy as np
+        import torch
+        class PositionalEncoding(torch.nn.Module):
+            def __init__(self, dim, length):
+                super().__init__()
+                self.register_buffer("encoding", torch.from_numpy(np.zeros((length, dim))).float())
+            def forward(self, x):
+                return x + self.encoding[: x.size(1), :]
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        pe = PositionalEncoding(16, 32).to(device)
+        out = pe(torch.rand(2, 8, 16).to(device))
+        """,
 }
 
 

@@ -357,6 +357,9 @@ class Interpreter(ResumeMixin, CallsMixin):
                 obj = state.heap.get(owner.oid)
                 if isinstance(obj, (ModuleObj, InstanceObj)):
                     attrs = dict(obj.attrs)
+                    if isinstance(obj, ModuleObj) and isinstance(value, Tensor) and value.kind == "tensor" and value.device == "cpu" and not value.moves:
+                        why = f"kept as a plain attribute `self.{target.attr}`, which `model.to(...)` does not move (a registered buffer would move)"
+                        value = replace(value, dev_origin=Origin(self.index.span(target), why))
                     attrs[target.attr] = value
                     state.heap[owner.oid] = replace(obj, attrs=attrs)
             self.record(target, target.attr, value, state)

@@ -137,7 +137,7 @@ def device_root(value: Tensor, fallback: Span) -> Span:
     `forward`), or the legacy `torch.Tensor(...)` that ignores a default device. Data (a batch,
     `from_numpy`, a Dataset item) is moved where it is used, so that stays at `fallback`."""
     origin = value.dev_origin
-    made_here = origin is not None and ("follows the default device" in origin.why or "ignores the default device" in origin.why)
+    made_here = origin is not None and any(w in origin.why for w in ("follows the default device", "ignores the default device", "as a plain attribute"))
     if origin is None or origin.why.startswith(BATCH_WHY) or not made_here:
         return fallback
     return origin.span

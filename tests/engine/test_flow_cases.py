@@ -552,6 +552,20 @@ CASES: dict[str, str] = {
         pe = PositionalEncoding(16, 32).to(device)
         out = pe(torch.rand(2, 8, 16).to(device))
         """,
+    "batches yielded by a generator of objects, not moved to the model's device": """
+        import torch
+        from torch import nn
+        class Batch:
+            def __init__(self, src):
+                self.src = src
+        def iterator(n):
+            for _ in range(n):
+                yield Batch(torch.rand(4, 8))
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(8, 2).to(device)
+        for i, batch in enumerate(iterator(3)):
+            out = model(batch.src)  # expect: DG009
+        """,
 }
 
 

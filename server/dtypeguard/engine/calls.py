@@ -322,6 +322,20 @@ class CallsMixin:
         bases = tuple(b[5:] for b in klass.bases if b.startswith("user:") and b.count(":") == 1)
         return Super(bases, this) if this is not None and bases else None
 
+    def join_alike(self, a: Value | None, b: Value | None, state: State) -> Value | None:
+        """`join`, where two objects of one class with the same attribute values (a `Batch` made
+        on each round of a generator's loop) stand for each other."""
+        if isinstance(a, Ref) and isinstance(b, Ref) and a != b:
+            oa, ob = state.heap.get(a.oid), state.heap.get(b.oid)
+            if isinstance(oa, InstanceObj) and isinstance(ob, InstanceObj) and oa.cls == ob.cls and oa.attrs == ob.attrs:
+                return a
+            if isinstance(oa, ModuleObj) and isinstance(ob, ModuleObj):
+                return self.container_element(TupleV((a, b)), state)
+            return None
+        if isinstance(a, TupleV) and isinstance(b, TupleV) and len(a.items) == len(b.items):
+            return TupleV(tuple(self.join_alike(x, y, state) for x, y in zip(a.items, b.items, strict=True)))
+        return join(a, b)
+
     def super_method(self, sup: Super, attr: str) -> Value | None:
         for name in sup.bases:
             parent = self.classes.get(name)
@@ -416,7 +430,7 @@ class CallsMixin:
             yielded = self.yields.pop(id(node), [])
             value = yielded[0] if yielded else None
             for other in yielded[1:]:
-                value = join(value, other)
+                value = self.join_alike(value, other, state)
             return _many(value)
         if not isinstance(node, ast.Lambda) and falls_off:
             returned.append(Const(None))

@@ -560,11 +560,11 @@ CASES: dict[str, str] = {
                 self.src = src
         def iterator(n):
             for _ in range(n):
-                yield Batch(torch.rand(4, 8))
+                yield Batch(torch.rand(4, 8))  # expect: DG009
         device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         model = nn.Linear(8, 2).to(device)
         for i, batch in enumerate(iterator(3)):
-            out = model(batch.src)  # expect: DG009
+            out = model(batch.src)
         """,
 }
 

@@ -566,6 +566,28 @@ CASES: dict[str, str] = {
         for i, batch in enumerate(iterator(3)):
             out = model(batch.src)
         """,
+    "a classmethod constructor and a nested dataclass config": """
+        from dataclasses import dataclass, field
+        import torch
+        from torch import nn
+        @dataclass
+        class OptimizerConfig:
+            lr: float = 1e-4
+        @dataclass
+        class EngineConfig:
+            dtype: str = "bfloat16"
+            optimizer: OptimizerConfig = field(default_factory=OptimizerConfig)
+        class LM(nn.Module):
+            def __init__(self, hidden):
+                super().__init__()
+                self.proj = nn.Linear(hidden, hidden)
+            @classmethod
+            def from_pretrained(cls, hidden, torch_dtype=torch.float32):
+                return cls(hidden).to(dtype=torch_dtype)
+        config = EngineConfig()
+        model = LM.from_pretrained(8, torch_dtype=getattr(torch, config.dtype))
+        opt = torch.optim.AdamW(model.parameters(), lr=config.optimizer.lr)  # expect: DG013
+        """,
 }
 
 

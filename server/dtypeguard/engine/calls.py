@@ -232,6 +232,8 @@ class CallsMixin:
                 callee = self.sym(f"{receiver.name}.{method}")
             elif isinstance(receiver, Klass):
                 callee = receiver.method(method)
+                if isinstance(callee, Func) and _is_classmethod(callee):
+                    callee = Bound(callee, receiver)  # `Model.from_pretrained(config)`: cls is the class
             elif isinstance(receiver, Super):
                 callee = self.super_method(receiver, method)
             else:
@@ -493,6 +495,10 @@ class CallsMixin:
             # a @dataclass: its generated __init__ binds the fields, the rest keep their defaults
             values = {**dict(klass.fields), **dict(zip(klass.init_fields, args, strict=False))}
             values.update((k, v) for k, v in kwargs.items() if k in klass.init_fields)
+            for name, value in list(values.items()):
+                if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("factory",):
+                    made = value.value[1]
+                    values[name] = self.instantiate(made, [], {}, node, state) if isinstance(made, Klass) else None
             state.heap[oid] = replace(obj, attrs={k: values.get(k) for k in klass.init_fields})
         if klass.is_module:
             self.finish_user_module(oid, klass, state)
@@ -1669,3 +1675,8 @@ def _half_part(values: object, state: State) -> Span | None:
         if isinstance(child, ModuleObj) and child.half_part is not None:
             return child.half_part
     return None
+
+
+def _is_classmethod(func: Func) -> bool:
+    node = func.node
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list)

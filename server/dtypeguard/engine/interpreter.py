@@ -320,7 +320,10 @@ class Interpreter(ResumeMixin, CallsMixin):
                 fields[item.targets[0].id] = self.eval(item.value, state)
             elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                 annotated.append(item.target.id)
-                if item.value is not None:
+                factory = _default_factory(item.value)
+                if factory is not None:
+                    fields[item.target.id] = Const(("factory", self.eval(factory, state)))  # made per instance
+                elif item.value is not None:
                     fields[item.target.id] = self.eval(item.value, state)
         # inherit methods and class attributes of user base classes
         for base_name in bases:
@@ -932,3 +935,10 @@ def _decorator_name(node: ast.expr) -> str:
     if isinstance(node, ast.Name):
         parts.append(node.id)
     return ".".join(reversed(parts))
+
+
+def _default_factory(value: ast.expr | None) -> ast.expr | None:
+    """`field(default_factory=OptimizerConfig)` -> the factory expression."""
+    if isinstance(value, ast.Call) and _decorator_name(value.func) in ("field", "dataclasses.field"):
+        return next((k.value for k in value.keywords if k.arg == "default_factory"), None)
+    return None

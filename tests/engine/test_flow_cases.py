@@ -588,6 +588,40 @@ CASES: dict[str, str] = {
         model = LM.from_pretrained(8, torch_dtype=getattr(torch, config.dtype))
         opt = torch.optim.AdamW(model.parameters(), lr=config.optimizer.lr)  # expect: DG013
         """,
+    "a plain class with __getitem__ is a dataset; int32 targets": """
+        import numpy as np
+        import torch
+        from torch.nn.functional import cross_entropy
+        from torch.utils.data import DataLoader
+        class DateData:
+            def __init__(self, n):
+                self.x = np.random.rand(n, 4).astype(np.float32)
+                self.y = np.array(np.random.randint(0, 3, n), dtype=np.int32)  # expect: DG006
+            def __len__(self):
+                return len(self.x)
+            def __getitem__(self, i):
+                return self.x[i], self.y[i]
+        model = torch.nn.Linear(4, 3)
+        for bx, by in DataLoader(DateData(16), batch_size=4, shuffle=True):
+            loss = cross_entropy(model(bx), by)
+        """,
+    "a custom collate_fn decides the batch": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader
+        class Example:
+            def __init__(self, features, label):
+                self.features, self.label = features, label
+        def collate(batch):
+            x = torch.tensor(np.stack([ex.features for ex in batch]), dtype=torch.float32)
+            y = torch.tensor([ex.label for ex in batch])  # expect: DG008
+            return x, y
+        examples = [Example(np.random.rand(4), s) for s in np.random.rand(16)]
+        model = nn.Linear(4, 1)
+        for x, y in DataLoader(examples, batch_size=4, collate_fn=collate):
+            loss = nn.MSELoss()(model(x).squeeze(1), y)
+        """,
 }
 
 

@@ -954,8 +954,16 @@ class CallsMixin:
             if last == "RandomSampler":
                 return Ref(self.alloc(state, LoaderObj(origin, None, batched=False, shuffle=True)))
             element = self.element_of(dataset, state) if dataset is not None else None
+            held = state.heap.get(dataset.oid) if isinstance(dataset, Ref) else None
+            if element is None and isinstance(dataset, Ref) and isinstance(held, InstanceObj) and held.klass is not None and held.klass.method("__getitem__"):
+                element = self.dataset_item(dataset, held, state)  # any class with __getitem__ is a map-style dataset
             batch = kwargs.get("batch_size", Const(1))
             batched = not (isinstance(batch, Const) and batch.value is None)
+            collate_fn = kwargs.get("collate_fn")
+            if "collate_fn" in kwargs and not (isinstance(collate_fn, Const) and collate_fn.value is None):
+                # the batches are what the user's collate function makes of a list of items
+                made = self.call_function(collate_fn, [_many(element)], {}, state) if isinstance(collate_fn, Func) else None
+                return Ref(self.alloc(state, LoaderObj(origin, made, batched=True, shuffle=is_shuffle)))
             return Ref(self.alloc(state, LoaderObj(origin, self.collate(element) if batched else element, batched=True, shuffle=is_shuffle)))
         if last in ("random_split",):
             dataset = args[0] if args else None

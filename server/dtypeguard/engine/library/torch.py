@@ -84,6 +84,7 @@ FUNCTIONS: dict[str, Entry] = {
         ("hstack", "(tensors, *, out=None)", promote(T, "tensors"), "torch.hstack([{t}, {u}])"),
         ("vstack", "(tensors, *, out=None)", promote(T, "tensors"), "torch.vstack([{t}, {u}])"),
         ("where", "(condition, input, other, *, out=None)", promote(T, "input,other"), "torch.where({t} > 0, {t}, {u})"),
+        ("cosine_similarity", "(x1, x2, dim=1, eps=1e-08)", promote(T, "x1,x2"), "torch.cosine_similarity({t}, {u})"),
         ("matmul", "(input, other, *, out=None)", promote(T, "input,other"), "torch.matmul({t}, {u})"),
         ("mm", "(input, mat2, *, out=None)", promote(T, "input,mat2"), "torch.mm({t}, {u})"),
         ("bmm", "(input, mat2, *, out=None)", promote(T, "input,mat2"), "torch.bmm({t}[None], {u}[None])"),
@@ -112,6 +113,7 @@ FUNCTIONS: dict[str, Entry] = {
         ("one_hot", "(tensor, num_classes=-1)", fixed(T, "int64", ""), "F.one_hot({t}.long().abs() % 2)"),
         # no promotion: input and weight must share a dtype (and a device), else they fail
         ("linear", "(input, weight, bias=None)", promote(T, "input,weight"), "F.linear({t}, {u})"),
+        ("cosine_similarity", "(x1, x2, dim=1, eps=1e-08)", promote(T, "x1,x2"), "F.cosine_similarity({t}, {u})"),
         ("conv1d", "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)", promote(T, "input,weight"), "F.conv1d({t}.reshape(1, 1, 4), {u}.reshape(1, 1, 4))"),
         ("conv2d", "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)", promote(T, "input,weight"), "F.conv2d({t}.reshape(1, 1, 2, 2), {u}.reshape(1, 1, 2, 2))"),
         ("sigmoid", "(input)", floating(T, "input", ""), "F.sigmoid({t})"),

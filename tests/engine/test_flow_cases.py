@@ -622,6 +622,28 @@ CASES: dict[str, str] = {
         for x, y in DataLoader(examples, batch_size=4, collate_fn=collate):
             loss = nn.MSELoss()(model(x).squeeze(1), y)
         """,
+    "images appended to an attribute list, stacked, fed as float64": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, Dataset
+        class Images(Dataset):
+            def __init__(self, paths):
+                self.data = []
+                for p in paths:
+                    try:
+                        self.data.append(np.moveaxis(np.zeros((8, 8, 3), dtype=np.uint8) / 255., -1, 0))
+                    except OSError:
+                        print(p)
+                self.data = np.stack(self.data)
+            def __getitem__(self, i):
+                return torch.from_numpy(self.data[i])  # expect: DG004
+            def __len__(self):
+                return len(self.data)
+        net = nn.Conv2d(3, 4, 3)
+        for x in DataLoader(Images(["a", "b"]), batch_size=2):
+            out = net(x)
+        """,
 }
 
 

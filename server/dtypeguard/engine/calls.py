@@ -324,6 +324,16 @@ class CallsMixin:
         bases = tuple(b[5:] for b in klass.bases if b.startswith("user:") and b.count(":") == 1)
         return Super(bases, this) if this is not None and bases else None
 
+    def rebind_list(self, target: ast.expr, grown: Value, state: State) -> None:
+        """The name or attribute (`self.train_data`) that holds a list now holds the grown one."""
+        if isinstance(target, ast.Name):
+            state.bind(target.id, grown)
+        elif isinstance(target, ast.Attribute):
+            owner = self.eval(target.value, state)
+            obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+            if isinstance(obj, (ModuleObj, InstanceObj)) and isinstance(owner, Ref):
+                state.heap[owner.oid] = replace(obj, attrs={**obj.attrs, target.attr: grown})
+
     def join_alike(self, a: Value | None, b: Value | None, state: State) -> Value | None:
         """`join`, where two objects of one class with the same attribute values (a `Batch` made
         on each round of a generator's loop) stand for each other."""
@@ -1154,14 +1164,14 @@ class CallsMixin:
     # --- methods on values -------------------------------------------------------------------
 
     def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
-        if method in ("append", "extend") and len(args) == 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+        if method in ("append", "extend") and len(args) == 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute)):
             item = args[0] if method == "append" else self.element_of(args[0], state)
             held = _list_item(receiver)
             if isinstance(item, Ref) and isinstance(held, Ref) and self.container_element(TupleV((held, item)), state) is not None:
                 item = held  # `layers.append(Block(...))` in a loop: alike modules, one stands for all
             grown = _grown_list(receiver, item)
             if grown is not None:
-                state.bind(node.func.value.id, grown)  # `feats.append(model(x))`: a list of such tensors
+                self.rebind_list(node.func.value, grown, state)  # `feats.append(model(x))`: a list of such tensors
                 return None
         if isinstance(receiver, Tensor):
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)

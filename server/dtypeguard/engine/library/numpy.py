@@ -101,6 +101,9 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     # shape
     ("reshape", "(a, /, shape=None, order='C', *, newshape=None, copy=None)", same(ND, "a"), "np.reshape({a}, (2, 2))"),
     ("transpose", "(a, axes=None)", same(ND, "a"), "np.transpose({a})"),
+    ("moveaxis", "(a, source, destination)", same(ND, "a"), "np.moveaxis({a}, -1, 0)"),
+    ("swapaxes", "(a, axis1, axis2)", same(ND, "a"), "np.swapaxes({a}, 0, 1)"),
+    ("rollaxis", "(a, axis, start=0)", same(ND, "a"), "np.rollaxis({a}, 1)"),
     ("squeeze", "(a, axis=None)", same(ND, "a"), "np.squeeze({a})"),
     ("expand_dims", "(a, axis)", same(ND, "a"), "np.expand_dims({a}, 0)"),
     ("flip", "(m, axis=None)", same(ND, "m"), "np.flip({a})"),

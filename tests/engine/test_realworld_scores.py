@@ -15,7 +15,8 @@ from tests.realworld.score import score
 
 RESULT = score()
 SECOND = score(Path(__file__).resolve().parents[1] / "realworld2")  # held out when it arrived
-THIRD = score(Path(__file__).resolve().parents[1] / "realworld3")  # still held out: no change made for it
+THIRD = score(Path(__file__).resolve().parents[1] / "realworld3")  # held out until the session that brought the fourth
+FOURTH = score(Path(__file__).resolve().parents[1] / "realworld4")  # held out when it arrived
 
 
 def test_the_set_is_the_size_the_issue_asks_for() -> None:
@@ -61,3 +62,10 @@ def test_third_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert THIRD["false_alarms"] == []
     hits, total = THIRD["root_hits"], THIRD["broken"]
     assert hits / total >= 0.71, f"{hits}/{total}: " + "\n".join(THIRD["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert FOURTH["broken"] >= 30 and FOURTH["correct"] >= 12
+    assert FOURTH["false_alarms"] == []
+    hits, total = FOURTH["root_hits"], FOURTH["broken"]
+    assert hits / total >= 0.36, f"{hits}/{total}: " + "\n".join(FOURTH["misses"])  # type: ignore[operator, arg-type]

@@ -644,6 +644,19 @@ CASES: dict[str, str] = {
         for x in DataLoader(Images(["a", "b"]), batch_size=2):
             out = net(x)
         """,
+    "torch.FloatTensor of integer labels; a frame's row sums as a float64 target": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        labels = np.random.randint(0, 10, size=16)
+        targets = torch.FloatTensor(labels)  # expect: DG006
+        loss = nn.CrossEntropyLoss()(nn.Linear(4, 10)(torch.rand(16, 4)), targets)
+        df = pd.DataFrame(np.random.normal(size=(16, 4)), columns=[f"s{i}" for i in range(4)])
+        df["target"] = df.sum(axis=1) * 0.5
+        y = torch.tensor(df["target"].to_numpy())  # expect: DG008
+        mse = nn.MSELoss()(nn.Linear(4, 1)(torch.rand(16, 4)).squeeze(1), y)
+        """,
 }
 
 

@@ -996,7 +996,9 @@ class CallsMixin:
             return Device(state.ddevice.value) if state.ddevice.value else None
         if len(parts) == 2 and last in api.LEGACY_TENSOR_TYPES:
             dtype, dev = api.LEGACY_TENSOR_TYPES[last]
-            return Tensor("tensor", dtype, dev, self.origin(node, f"torch.{last} is always {dtype}"))
+            source = arg0 if isinstance(arg0, Tensor) and arg0.kind in ("ndarray", "tensor") else None
+            from_ints = bool(source and source.dtype and not is_float(source.dtype) and is_float(dtype))  # `torch.FloatTensor(labels)`
+            return Tensor("tensor", dtype, dev, self.origin(node, f"torch.{last} is always {dtype}"), from_ints=from_ints, ndim=source.ndim if source else None)
         if len(parts) == 2 and last in api.TORCH_DEFAULT_FACTORIES:
             made = self.torch_factory(last, args, kwargs, node, state)
             if isinstance(made, Tensor) and made.ndim is None:

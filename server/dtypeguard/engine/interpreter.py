@@ -25,6 +25,7 @@ from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
 from dtypeguard.engine.state import State, join_states
 from dtypeguard.engine.values import (
     ITEMS,
+    WIDE,
     Bound,
     Configured,
     Const,
@@ -417,6 +418,9 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def _frame_with(self, df: Tensor, index: Value | None, value: Value | None, node: ast.AST) -> Value | None:
         """`df["col"] = ...` adds or replaces a column (the name is rebound to the new frame)."""
+        if df.columns is None and df.dtype and df.dtype != WIDE and isinstance(index, Const) and isinstance(index.value, str):
+            part = column_dtype(value)  # columns we cannot name, all of one dtype: a column of it keeps it
+            return df if part is not None and part.dtype == df.dtype else replace(df, dtype=None, origin=None)
         if df.columns is None or not (isinstance(index, Const) and isinstance(index.value, str)):
             return None
         part = column_dtype(value)

@@ -296,6 +296,14 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
             return _make(kind, "bool", Origin(origin.span, entry.why))
         return _make(kind, None, None)
+    if rule == "sum_frame":
+        # a frame's sums (by column or by row): one float64/float32/int64 dtype in all columns
+        # stays; anything else (bools, narrower ints, mixes) is not claimed
+        source = values[0] if values else None
+        dtypes = ({d for _, d in source.columns} if source.columns is not None else {source.dtype}) if isinstance(source, Tensor) else set()
+        if len(dtypes) == 1 and next(iter(dtypes)) in ("float64", "float32", "int64") and isinstance(source, Tensor):
+            return _make(kind, next(iter(dtypes)), source.origin)
+        return _make(kind, None, None)
     if rule == "reduce":
         # pandas' mean/std per column, gathered: float32 columns keep float32, columns of
         # int/bool/float64 give float64; float16 and mixes with float32 are irregular: unknown

@@ -35,6 +35,7 @@ METHODS: dict[str, Entry] = {
         ("drop", "(self, labels=None, *, axis=0, index=None, columns=None, level=None, inplace=False, errors='raise')", same(FR, "self"), "pd.DataFrame({{'x': {v}, 'y': {v}}}).drop(columns=['y']).to_numpy()"),
         *[(name, "(self, *args, **kwargs)", same(FR, "self"), f"pd.DataFrame({{{{'x': {{v}}}}}}).{name}({args}).to_numpy()") for name, args in _SAME_FRAME.items()],
         *[(name, "(self, axis=0, skipna=True, numeric_only=False, **kwargs)", Result("reduce", SE, arg="self"), f"pd.DataFrame({{{{'x': {{v}}, 'y': {{w}}}}}}).{name}().to_numpy()") for name in ("mean", "std")],
+        ("sum", "(self, axis=0, skipna=True, numeric_only=False, min_count=0, **kwargs)", Result("sum_frame", SE, arg="self"), "pd.DataFrame({{'x': {v}, 'y': {w}}}).sum(axis=1).to_numpy()"),
     ]),
     **table("Series", [
         ("to_numpy", "(self, dtype=None, copy=False, na_value=None)", same(ND, "self", "dtype"), "pd.Series({v}).to_numpy()"),

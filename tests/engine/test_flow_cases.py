@@ -657,6 +657,20 @@ CASES: dict[str, str] = {
         y = torch.tensor(df["target"].to_numpy())  # expect: DG008
         mse = nn.MSELoss()(nn.Linear(4, 1)(torch.rand(16, 4)).squeeze(1), y)
         """,
+    "only the load of the file that holds NumPy state is reported": """
+        import os
+        import tempfile
+        import numpy as np
+        import torch
+        from torch import nn
+        model = nn.Linear(2, 2)
+        d = tempfile.mkdtemp()
+        torch.save(model.state_dict(), os.path.join(d, "pytorch_model.bin"))
+        torch.save({"numpy": np.random.get_state()}, os.path.join(d, "rng_state.pth"))
+        model.load_state_dict(torch.load(os.path.join(d, "pytorch_model.bin")))
+        rng_file = os.path.join(d, "rng_state.pth")
+        state = torch.load(rng_file)  # expect: DG011
+        """,
 }
 
 

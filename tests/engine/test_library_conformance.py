@@ -214,7 +214,7 @@ PAYLOAD_SETUP = (
 )
 PAYLOADS = [
     "np.ones(3)", "np.float64(1.5)", "np.zeros((), dtype=np.int64)", "argparse.Namespace(lr=0.1)", "nn.Linear(2, 2)",
-    "F.relu", "torch.relu", "Config()", "helper", "Config",
+    "F.relu", "torch.relu", "Config()", "helper", "Config", "np.random.get_state()", "(np.random.get_state(), 3)",
     "torch.device('cpu')", "torch.ones(2)", "nn.Linear(2, 2).state_dict()", "(1, 2.5)", "'text'", "3", "0.5", "None",
 ]
 

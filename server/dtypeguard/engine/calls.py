@@ -568,6 +568,8 @@ class CallsMixin:
             return self.call_builtin(last, args, state)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
+        if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
+            return Const(("path", args[-1].value.rsplit("/", 1)[-1]))  # a file path whose name we know
         if root == "math" and len(parts) == 2 and last in _MATH_FLOAT:
             return Tensor("pyfloat")
         if root == "math" and len(parts) == 2 and last in ("gcd", "lcm", "floor", "ceil", "trunc", "factorial", "comb", "perm", "isqrt"):
@@ -666,6 +668,10 @@ class CallsMixin:
             return Sym("numpy.random.Generator")
         if name == "numpy.random.RandomState":
             return Sym("numpy.random")  # a RandomState's methods are the legacy functions
+        if name == "numpy.random.get_state" and not args and not kwargs:
+            # ('MT19937', uint32 key array, pos, has_gauss, cached_gaussian): saved in checkpoints
+            key = Tensor("ndarray", "uint32", "cpu", self.origin(node, "`np.random.get_state()` holds a uint32 array"), ndim=1)
+            return TupleV((Const("MT19937"), key, Tensor("pyint"), Tensor("pyint"), Tensor("pyfloat")))
         return None
 
     def call_torch(
@@ -714,12 +720,14 @@ class CallsMixin:
             bound = _TORCH_LOAD.bind(args, kwargs)  # `torch.load(path, device)`: map_location is given
             given = frozenset(bound) - {"pickle_load_args"} if bound is not None else frozenset(kwargs)
             weights_only = bound.get("weights_only") if bound is not None else kwargs.get("weights_only")
-            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node)))
+            file = _file_name(args[0] if args else kwargs.get("f"))
+            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file))
             return None
         if last == "save" and len(parts) == 2:
             what = self.pickled_what(arg0, state)
             saved = self.saved_device(arg0 if args else kwargs.get("obj"), state)
-            self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved))
+            file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
+            self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved, file))
             return None
         if last == "autocast":
             return self.autocast_ctx(parts, args, kwargs)
@@ -1700,3 +1708,12 @@ def _half_part(values: object, state: State) -> Span | None:
 def _is_classmethod(func: Func) -> bool:
     node = func.node
     return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list)
+
+
+def _file_name(value: Value | None) -> str:
+    """The name of the file a path value names ("" when unknown)."""
+    if isinstance(value, Const) and isinstance(value.value, str):
+        return value.value.rsplit("/", 1)[-1]
+    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("path",):
+        return str(value.value[1])
+    return ""

@@ -132,6 +132,7 @@ class TorchLoad:
     call_end: Span  # where a keyword can be inserted (the closing paren)
     path: str = ""  # the file argument as written
     splat: bool = False  # `torch.load(path, **kwargs)`: its keywords cannot be read
+    file: str = ""  # the file's name when known (`os.path.join(d, "rng_state.pth")`): matches saves to loads
 
 
 @quick_init
@@ -143,6 +144,7 @@ class TorchSave:
     saves_pickled: str  # "" or what non-weights object is saved (a whole module, Namespace...)
     path: str = ""  # the file argument as written
     device: str | None = None  # where every tensor saved lives, when known
+    file: str = ""  # the file's name when known
 
 
 @dataclass

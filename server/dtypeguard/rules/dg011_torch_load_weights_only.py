@@ -19,7 +19,10 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         if "weights_only" in load.keywords and not isinstance(load.weights_only, Const):
             continue
-        save = pickled[0]
+        matching = [s for s in pickled if not s.file or not load.file or s.file == load.file]
+        if not matching:
+            continue  # this load reads a file the script saved without pickled objects
+        save = matching[0]
         yield RULE.finding(
             f"this file saves {save.saves_pickled} with `torch.save` (line {save.span.line}), but `torch.load` "
             "defaults to `weights_only=True` since PyTorch 2.6 and fails with \"Weights only load failed\"",

@@ -23,9 +23,8 @@ _EXIT_BY_STATUS = {"ok": EXIT_OK, "no-torch": EXIT_USAGE, "no-cuda": EXIT_USAGE}
 # dtypeguard itself never needs torch (a `pip install dtypeguard` has none): say what to do.
 NO_TORCH_HINT = (
     "verify runs your script with a Python that has torch (dtypeguard itself does not need it): "
-    "install torch into that environment ({python} -m pip install torch, or "
-    "pip install 'dtypeguard[verify]'), or pass --python PATH naming the interpreter of the "
-    "environment you train in."
+    "install torch into that environment ({python} -m pip install torch), or pass --python PATH "
+    "naming the interpreter of the environment you train in."
 )
 
 

@@ -54,7 +54,7 @@ ext-unit: $(EXT_STAMP)
 
 vsix: $(EXT_VSIX)
 
-vsix-all: $(VSIX_ALL)
+vsix-all: $(VSIX_ALL) $(EXT_VSIX)
 	@ls -l $(VSIX_ALL)
 
 # One package per target, staged in out/vsix/<target>/ with that target's libs.

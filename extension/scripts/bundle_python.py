@@ -255,6 +255,18 @@ def build_libs(libs: Path, target: str, pythons: list[str], roots: list[str]) ->
     (libs / WHEEL_TAGS).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
 
 
+def prune_cache(keep: Path, per_target: int = 2) -> None:
+    """Drop older libs of the same target (from earlier requirements or scripts): the newest
+    `per_target` stay, so two branches built in turn do not rebuild each time."""
+    target = keep.name.rsplit("-", 1)[0]
+    entries = [p for p in keep.parent.glob(f"{target}-*") if p.is_dir() and "." not in p.name
+               and p.name.rsplit("-", 1)[0] == target]
+    entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in [p for p in entries if p != keep][per_target - 1:]:
+        log(f"cache: removing {old.name}")
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def copy_server(out: Path) -> None:
     src = REPO / "server" / "dtypeguard"
     dst = out / "server" / "dtypeguard"
@@ -287,6 +299,7 @@ def main() -> int:
         log(f"libs from the cache {cached}")
         shutil.rmtree(libs, ignore_errors=True)
         shutil.copytree(cached, libs)
+        os.utime(cached)  # recently used: kept by prune_cache
     else:
         build_libs(libs, args.target, pythons, roots)
         if cached is not None:  # copy then rename: a parallel build never sees half a folder
@@ -297,6 +310,7 @@ def main() -> int:
                 partial.rename(cached)
             except OSError:  # another build stored it first
                 shutil.rmtree(partial, ignore_errors=True)
+            prune_cache(cached)
     natives = sorted(p.name for p in libs.rglob("*.so")) + sorted(p.name for p in libs.rglob("*.pyd"))
     log(f"{libs}: {len(list(libs.iterdir()))} entries, native modules: {', '.join(natives)}")
     return 0

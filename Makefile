@@ -31,9 +31,10 @@ lint: setup
 test-py: setup
 	$(VPY) -m pytest -q
 
-# Everything: lint, the Python suites (engine, fixes, verify, LSP, Neovim), and the VS Code
-# extension (unit tests, .vsix, end-to-end in real VS Code). Installs what it needs first.
-test: lint nvim-setup test-py test-ext
+# Everything: lint, the Python suites (engine, fixes, verify, LSP, Neovim), the VS Code
+# extension (unit tests, .vsix, end-to-end in real VS Code), and the packages (a .vsix per
+# platform, the wheel in a fresh venv, the pre-commit hooks). Installs what it needs first.
+test: lint nvim-setup test-py test-ext test-packaging
 
 bench: setup
 	$(VPY) bench/bench_engine.py

@@ -18,15 +18,23 @@ Two pip behaviours this works around:
     and merge a mixture; so the lowest Python version is resolved first and the others are
     pinned to exactly those versions.
 
-Usage: bundle_python.py [--target linux-x64] [--pythons 3.10,3.11,...] [--out bundled] [--part all|libs|server]
+Every compiled module's wheel is recorded in `libs/wheel-tags.json` (dist, version, Python,
+wheel tags, the compiled files it brought), so check_vsix.py can check each one against the
+package's target. With `--cache DIR` a finished `libs` folder is kept in DIR, keyed by this
+script, the requirements, the target and the Pythons, and copied from there next time (a fresh
+clone then bundles in a second instead of downloading again).
+
+Usage: bundle_python.py [--target linux-x64] [--pythons 3.10,3.11,...] [--out bundled]
+                        [--part all|libs|server] [--cache DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import filecmp
+import hashlib
+import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -59,6 +67,11 @@ TARGETS: dict[str, tuple[list[str], dict[str, str]]] = {
     "linux-arm64": (
         ["manylinux_2_28_aarch64", "manylinux_2_17_aarch64", "manylinux2014_aarch64"],
         {"sys_platform": "linux", "platform_system": "Linux", "platform_machine": "aarch64", "os_name": "posix"},
+    ),
+    # VS Code runs on macOS >= 10.15; pip expands the tag to every older macOS and universal2.
+    "darwin-x64": (
+        ["macosx_10_15_x86_64"],
+        {"sys_platform": "darwin", "platform_system": "Darwin", "platform_machine": "x86_64", "os_name": "posix"},
     ),
     "darwin-arm64": (
         ["macosx_11_0_arm64"],
@@ -185,6 +198,75 @@ def merge(src: Path, dst: Path) -> None:
                 raise SystemExit(f"bundle: {rel / name} differs between Python versions")
 
 
+NATIVE_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
+WHEEL_TAGS = "wheel-tags.json"
+
+
+def wheel_records(stage: Path, python: str) -> list[dict[str, object]]:
+    """One entry per dist installed in `stage`: its wheel tags and the compiled files it holds."""
+    out: list[dict[str, object]] = []
+    for name, (version, info) in sorted(installed(stage).items()):
+        wheel = HeaderParser().parsestr((info / "WHEEL").read_text(encoding="utf-8"))
+        record = (info / "RECORD").read_text(encoding="utf-8").splitlines()
+        files = [line.rsplit(",", 2)[0] for line in record if line.strip()]
+        out.append({
+            "dist": name, "version": version, "python": python,
+            "tags": sorted(wheel.get_all("Tag") or []),
+            "natives": sorted(f for f in files if f.endswith(NATIVE_SUFFIXES)),
+        })
+    return out
+
+
+def cache_key(target: str, pythons: list[str], roots: list[str]) -> str:
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    h.update(json.dumps([target, pythons, roots, TARGETS[target][0]]).encode())
+    return h.hexdigest()[:16]
+
+
+def build_libs(libs: Path, target: str, pythons: list[str], roots: list[str]) -> None:
+    platforms, platform_env = TARGETS[target]
+    with tempfile.TemporaryDirectory(prefix="dtypeguard-bundle-") as tmp:
+        staged: list[Path] = []
+        records: list[dict[str, object]] = []
+        first: Path | None = None
+        for python in pythons:
+            stage = Path(tmp) / f"cp{python}"
+            env = marker_env(python, platform_env)
+            if first is None:
+                install_closure(stage, roots, python, platforms, env, no_deps=False)
+                first = stage
+            versions = installed(first)
+            pins = [f"{n}=={versions[n][0]}" for n in sorted(reachable(first, roots, env))]
+            log(f"cp{python}: {' '.join(pins)}")
+            if stage != first:
+                install_closure(stage, pins, python, platforms, env, no_deps=True)
+            staged.append(stage)
+            records += wheel_records(stage, python)
+        shutil.rmtree(libs, ignore_errors=True)
+        libs.mkdir(parents=True)
+        for stage in staged:
+            merge(stage, libs)
+    shutil.rmtree(libs / "bin", ignore_errors=True)  # console scripts: useless without their shebang Python
+    # Wheels such as libcst ship their test suites (~2 MB that never runs in the server).
+    for tests in sorted(libs.glob("*/**/tests"), reverse=True):
+        if tests.is_dir():
+            shutil.rmtree(tests)
+    manifest = {"target": target, "pythons": pythons, "wheels": records}
+    (libs / WHEEL_TAGS).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+
+
+def prune_cache(keep: Path, per_target: int = 2) -> None:
+    """Drop older libs of the same target (from earlier requirements or scripts): the newest
+    `per_target` stay, so two branches built in turn do not rebuild each time."""
+    target = keep.name.rsplit("-", 1)[0]
+    entries = [p for p in keep.parent.glob(f"{target}-*") if p.is_dir() and "." not in p.name
+               and p.name.rsplit("-", 1)[0] == target]
+    entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in [p for p in entries if p != keep][per_target - 1:]:
+        log(f"cache: removing {old.name}")
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def copy_server(out: Path) -> None:
     src = REPO / "server" / "dtypeguard"
     dst = out / "server" / "dtypeguard"
@@ -199,6 +281,8 @@ def main() -> int:
     ap.add_argument("--out", default=str(REPO / "bundled"))
     ap.add_argument("--part", choices=["all", "libs", "server"], default="all",
                     help="the server source changes often, the libraries rarely: rebuild apart")
+    ap.add_argument("--cache", default=None,
+                    help="folder (outside the repo) that keeps finished libs per target")
     args = ap.parse_args()
     out = Path(args.out)
     if args.part in ("all", "server"):
@@ -206,36 +290,27 @@ def main() -> int:
         log(f"{out / 'server'}: dtypeguard source copied")
     if args.part == "server":
         return 0
-    platforms, platform_env = TARGETS[args.target]
     pythons = sorted(args.pythons.split(","), key=lambda v: tuple(int(x) for x in v.split(".")))
     libs = out / "libs"
     roots = server_requirements()
     log(f"target {args.target}, CPython {', '.join(pythons)}, requirements {roots}")
-
-    with tempfile.TemporaryDirectory(prefix="dtypeguard-bundle-") as tmp:
-        staged: list[Path] = []
-        first: Path | None = None
-        for python in pythons:
-            stage = Path(tmp) / f"cp{python}"
-            env = marker_env(python, platform_env)
-            if first is None:
-                install_closure(stage, roots, python, platforms, env, no_deps=False)
-                first = stage
-            versions = installed(first)
-            pins = [f"{n}=={versions[n][0]}" for n in sorted(reachable(first, roots, env))]
-            log(f"cp{python}: {' '.join(pins)}")
-            if stage != first:
-                install_closure(stage, pins, python, platforms, env, no_deps=True)
-            staged.append(stage)
+    cached = Path(args.cache) / f"libs-{args.target}-{cache_key(args.target, pythons, roots)}" if args.cache else None
+    if cached is not None and (cached / WHEEL_TAGS).is_file():
+        log(f"libs from the cache {cached}")
         shutil.rmtree(libs, ignore_errors=True)
-        libs.mkdir(parents=True)
-        for stage in staged:
-            merge(stage, libs)
-    shutil.rmtree(libs / "bin", ignore_errors=True)  # console scripts: useless without their shebang Python
-    # Wheels such as libcst ship their test suites (~2 MB that never runs in the server).
-    for tests in sorted(libs.glob("*/**/tests"), reverse=True):
-        if tests.is_dir():
-            shutil.rmtree(tests)
+        shutil.copytree(cached, libs)
+        os.utime(cached)  # recently used: kept by prune_cache
+    else:
+        build_libs(libs, args.target, pythons, roots)
+        if cached is not None:  # copy then rename: a parallel build never sees half a folder
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            partial = Path(tempfile.mkdtemp(prefix=f"{cached.name}.", dir=cached.parent))
+            shutil.copytree(libs, partial, dirs_exist_ok=True)
+            try:
+                partial.rename(cached)
+            except OSError:  # another build stored it first
+                shutil.rmtree(partial, ignore_errors=True)
+            prune_cache(cached)
     natives = sorted(p.name for p in libs.rglob("*.so")) + sorted(p.name for p in libs.rglob("*.pyd"))
     log(f"{libs}: {len(list(libs.iterdir()))} entries, native modules: {', '.join(natives)}")
     return 0

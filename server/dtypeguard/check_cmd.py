@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,14 @@ def _print_text(results: list[tuple[Path, str, list[Finding]]], color: bool) -> 
         print(f"No dtype/device hazards found in {files} file{'s' * (files != 1)}.")
 
 
+def _sarif_uri(path: Path) -> str:
+    """A URI reference for SARIF's artifactLocation: relative paths stay relative (code scanning
+    resolves them against the checkout), absolute ones become file: URIs, both percent-encoded."""
+    if path.is_absolute():
+        return path.as_uri()
+    return urllib.parse.quote(path.as_posix())
+
+
 def _sarif(results: list[tuple[Path, str, list[Finding]]]) -> dict[str, Any]:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note", Severity.HINT: "note"}
     return {
@@ -161,7 +170,7 @@ def _sarif(results: list[tuple[Path, str, list[Finding]]]) -> dict[str, Any]:
                         "locations": [
                             {
                                 "physicalLocation": {
-                                    "artifactLocation": {"uri": path.as_posix()},
+                                    "artifactLocation": {"uri": _sarif_uri(path)},
                                     "region": {"startLine": f.span.line, "startColumn": f.span.col + 1, "endLine": f.span.end_line, "endColumn": f.span.end_col + 1},
                                 }
                             }

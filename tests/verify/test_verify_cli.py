@@ -41,7 +41,13 @@ def test_no_torch_exits_2() -> None:
         pytest.skip("no interpreter without torch on this machine")
     proc = cli("--python", python, "--format", "json", script("good.py"))
     assert proc.returncode == 2
-    assert json.loads(proc.stdout)["status"] == "no-torch"
+    data = json.loads(proc.stdout)
+    assert data["status"] == "no-torch"
+    assert "cannot import torch" in data["message"]
+    assert "--python PATH" in data["hint"] and "pip install torch" in data["hint"]
+    text = cli("--python", python, script("good.py"))
+    assert text.returncode == 2
+    assert "no-torch" in text.stdout and "pip install torch" in text.stdout
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,12 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 _EXIT_BY_STATUS = {"ok": EXIT_OK, "no-torch": EXIT_USAGE, "no-cuda": EXIT_USAGE}
+# dtypeguard itself never needs torch (a `pip install dtypeguard` has none): say what to do.
+NO_TORCH_HINT = (
+    "verify runs your script with a Python that has torch (dtypeguard itself does not need it): "
+    "install torch into that environment ({python} -m pip install torch), or pass --python PATH "
+    "naming the interpreter of the environment you train in."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -78,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
     result = run_verify(
         args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args)
     )
+    if result.status == "no-torch" and not result.hint:
+        result.hint = NO_TORCH_HINT.format(python=result.python or python or sys.executable)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))
     else:

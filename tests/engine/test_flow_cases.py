@@ -476,11 +476,11 @@ CASES: dict[str, str] = {
         class SmallCNN(nn.Module):
             def __init__(self):
                 super().__init__()
-                self.conv1 = nn.Conv2d(3, 8, kernel_size=3, padding=1)  # expect: DG004
+                self.conv1 = nn.Conv2d(3, 8, kernel_size=3, padding=1)
             def forward(self, x):
                 x = F.max_pool2d(F.relu(self.conv1(x)), 2)
                 return x
-        out = SmallCNN()(torch.rand(2, 3, 8, 8).float())
+        out = SmallCNN()(torch.rand(2, 3, 8, 8).float())  # expect: DG004
         """,
     "dicts of splits through comprehensions and .items()": """
         import numpy as np

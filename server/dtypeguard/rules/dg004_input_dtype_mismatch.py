@@ -63,6 +63,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         model_side = module.dtype != "float32" and x.dtype == "float32"
         if model_side:
             model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
+            if module.cast_span is None and module.honours_default and module.dtype_origin is not None and "the default dtype" in module.dtype_origin.why:
+                model_root = module.origin.span  # built while the default was float64: where the model is made
             root = model_root or fw.span
         else:
             root = dtype_root(x, fw.span)

@@ -671,6 +671,25 @@ CASES: dict[str, str] = {
         rng_file = os.path.join(d, "rng_state.pth")
         state = torch.load(rng_file)  # expect: DG011
         """,
+    "np.sum over a list of GPU losses; .numpy() of a GPU model's state_dict entries": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Charbonnier(nn.Module):
+            def __init__(self, eps=1e-3):
+                super().__init__()
+                self.eps = eps
+            def forward(self, x, y):
+                return torch.mean(torch.sqrt((x - y) ** 2 + self.eps * self.eps))
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 4).to(device)
+        outs = [model(torch.rand(2, 4).to(device)) for _ in range(3)]
+        target = torch.rand(2, 4, device=device)
+        loss = np.sum([Charbonnier()(o, target) for o in outs])  # expect: DG009
+        sd = model.state_dict()
+        for key in sd:
+            arr = sd[key].numpy()  # expect: DG009
+        """,
 }
 
 

@@ -360,7 +360,9 @@ class CallsMixin:
         """NumPy (and scikit-learn through it) reads a tensor's memory: a GPU tensor, alone or in a
         list, fails like `.numpy()` does ("can't convert cuda:0 device type tensor to numpy")."""
         for i, arg in enumerate(args[:2]):
-            items = [arg] if isinstance(arg, Tensor) else list(arg.items) if isinstance(arg, TupleV) else []
+            items: list[Value | None] = [arg] if isinstance(arg, Tensor) else list(arg.items) if isinstance(arg, TupleV) else []
+            if isinstance(arg, Const) and isinstance(arg.value, tuple) and arg.value[:1] == (MANY,) and isinstance(arg.value[1], Value):
+                items = [arg.value[1]]  # `np.sum([loss(o, t) for o in outs])`
             gpu = next((t for t in items if isinstance(t, Tensor) and t.kind == "tensor" and t.device in ("cuda", "auto")), None)
             if gpu is not None:
                 spans = (self.index.span(node.args[i]),) if gpu is arg and i < len(node.args) else ()

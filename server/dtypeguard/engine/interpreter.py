@@ -662,6 +662,9 @@ class Interpreter(ResumeMixin, CallsMixin):
                 if isinstance(index, Const) and type(index.value) is int and -len(held.items) <= index.value < len(held.items):
                     return held.items[index.value]
                 return self.container_element(held, state)
+        if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("state_dict",) and base.value[1] in ("cpu", "cuda", "auto"):
+            device = str(base.value[1])  # `sd[key]`: a parameter or buffer, where the model was
+            return Tensor("tensor", None, device, None, self.origin(node, f"a tensor of the model's state_dict ({'on the GPU when CUDA is available' if device == 'auto' else 'on ' + device})"))
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",):
             keys, items = base.value[1], base.value[2]
             if isinstance(index, Const):
@@ -693,6 +696,10 @@ class Interpreter(ResumeMixin, CallsMixin):
             return None
         if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:
             return left  # `[0.5, 1.0] * 4`: the same kinds of items, repeated
+        if type(left) is Const and type(right) is Const and type(left.value) in (int, float) and type(right.value) in (int, float):
+            folded = _fold_numbers(left.value, right.value, op)  # type: ignore[arg-type]
+            if folded is not None:
+                return folded
         lt = left if isinstance(left, Tensor) else None
         rt = right if isinstance(right, Tensor) else None
         if lt is None and rt is None:
@@ -946,3 +953,21 @@ def _default_factory(value: ast.expr | None) -> ast.expr | None:
     if isinstance(value, ast.Call) and _decorator_name(value.func) in ("field", "dataclasses.field"):
         return next((k.value for k in value.keywords if k.arg == "default_factory"), None)
     return None
+
+
+_ARITHMETIC: dict[type[ast.operator], Any] = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+}
+
+
+def _fold_numbers(a: float, b: float, op: ast.operator) -> Value | None:
+    """`eps * eps`, `2 * n_layers`: Python arithmetic on known numbers (an error or a huge result: unknown)."""
+    fn = _ARITHMETIC.get(type(op))
+    if fn is None:
+        return Tensor("pyfloat") if isinstance(op, ast.Pow) and (isinstance(a, float) or isinstance(b, float)) else None
+    try:
+        value = fn(a, b)
+    except (ArithmeticError, ValueError):
+        return None
+    return Const(value) if abs(value) < 1e18 else None

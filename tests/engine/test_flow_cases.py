@@ -690,6 +690,22 @@ CASES: dict[str, str] = {
         for key in sd:
             arr = sd[key].numpy()  # expect: DG009
         """,
+    "an embedding's weight replaced by a float64 NumPy matrix": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class LM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embeddings = nn.Embedding(10, 8)
+                self.head = nn.Linear(8, 10)
+            def forward(self, ids):
+                return self.head(self.embeddings(ids))
+        model = LM()
+        matrix = np.zeros((10, 8))  # expect: DG004
+        model.embeddings.weight.data = torch.from_numpy(matrix)
+        logits = model(torch.randint(0, 10, (2, 5)))
+        """,
 }
 
 

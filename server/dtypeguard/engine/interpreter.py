@@ -356,6 +356,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                 else:
                     self.assign(elt, item, state)
         elif isinstance(target, ast.Attribute):
+            self._set_weight(target, value, state)
             owner = self.eval(target.value, state)
             if isinstance(owner, Ref):
                 obj = state.heap.get(owner.oid)
@@ -415,6 +416,20 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return None
             return library_frame(chosen, [Strong(d) if d else None for _, d in chosen], self.origin(node, ""))
         return df if isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, slices): same columns
+
+    def _set_weight(self, target: ast.Attribute, value: Value | None, state: State) -> None:
+        """`emb.weight.data = torch.from_numpy(matrix)` / `layer.weight = nn.Parameter(t)`: the
+        layer's parameters now have that tensor's dtype (a float64 matrix makes it a float64 layer)."""
+        node: ast.expr = target
+        if target.attr == "data" and isinstance(target.value, ast.Attribute):
+            node = target.value
+        if not (isinstance(node, ast.Attribute) and node.attr == "weight") or not isinstance(value, Tensor) or value.kind != "tensor":
+            return
+        owner = self.eval(node.value, state)
+        obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+        if isinstance(owner, Ref) and isinstance(obj, ModuleObj) and obj.dtype is not None and is_float(value.dtype) and value.dtype != obj.dtype:
+            origin = value.origin or self.origin(target, f"the weight is replaced by a {value.dtype} tensor")
+            state.heap[owner.oid] = replace(obj, dtype=value.dtype, dtype_origin=origin, cast_span=origin.span)
 
     def _frame_with(self, df: Tensor, index: Value | None, value: Value | None, node: ast.AST) -> Value | None:
         """`df["col"] = ...` adds or replaces a column (the name is rebound to the new frame)."""

@@ -706,6 +706,18 @@ CASES: dict[str, str] = {
         model.embeddings.weight.data = torch.from_numpy(matrix)
         logits = model(torch.randint(0, 10, (2, 5)))
         """,
+    "a known tuple splatted into a library call binds; an unknown one does not": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def pair(x):
+            return nn.Linear(4, 1)(x), nn.Linear(4, 1)(x)
+        reward = torch.as_tensor(np.zeros((8, 1)))  # expect: DG008
+        q = torch.min(*pair(torch.rand(8, 4)))
+        loss = nn.MSELoss()(nn.Linear(4, 1)(torch.rand(8, 4)), reward + q)
+        def unknown(*args):
+            return torch.cat(args)
+        """,
 }
 
 

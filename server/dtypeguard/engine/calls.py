@@ -245,7 +245,22 @@ class CallsMixin:
                         method = ""  # an attribute we know nothing about: not a method call
         else:
             callee = self.eval(func, state)
-        args = [self.eval(a, state) for a in node.args]
+        args: list[Value | None] = []
+        expanded = bool(node.args) and not any(k.arg is None for k in node.keywords)
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                value = self.eval(a.value, state)
+                if isinstance(value, TupleV):
+                    args.extend(value.items)  # `torch.min(*pair)`: the tuple's items, in order
+                    continue
+                expanded = False
+                args.append(value)
+            else:
+                args.append(self.eval(a, state))
+        if expanded and any(isinstance(a, ast.Starred) for a in node.args):
+            _EXPANDED.add(node)  # every `*` was a known tuple: the call binds as written out
+        else:
+            _EXPANDED.discard(node)
         kwargs: dict[str, Value | None] = {}
         splatted: dict[str, Value | None] = {}
         for kw in node.keywords:
@@ -1642,8 +1657,14 @@ def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Va
     return replace(made, columns=columns)
 
 
+_EXPANDED: weakref.WeakSet[ast.Call] = weakref.WeakSet()
+
+
 def _has_splat(node: ast.Call) -> bool:
-    """`f(*args)` / `f(**kwargs)`: which parameters get what cannot be read."""
+    """`f(*args)` / `f(**kwargs)`: which parameters get what cannot be read (unless every `*`
+    was a tuple the engine knows, and there is no `**`)."""
+    if node in _EXPANDED:
+        return False
     return any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords)
 
 

@@ -10,13 +10,13 @@ from torch import nn
 
 def build_model():
     model = nn.Sequential(nn.Linear(32, 64), nn.GELU(), nn.Linear(64, 4))
-    return model.to(torch.bfloat16)
+    return model.to(torch.bfloat16)  # expect: DG013
 
 
 def main():
     torch.manual_seed(0)
     model = build_model()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5, weight_decay=0.01)  # expect: DG013
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5, weight_decay=0.01)
     inputs = torch.randn(64, 32, dtype=torch.bfloat16)
     labels = torch.randint(0, 4, (64,))
 

@@ -583,10 +583,10 @@ CASES: dict[str, str] = {
                 self.proj = nn.Linear(hidden, hidden)
             @classmethod
             def from_pretrained(cls, hidden, torch_dtype=torch.float32):
-                return cls(hidden).to(dtype=torch_dtype)
+                return cls(hidden).to(dtype=torch_dtype)  # expect: DG013
         config = EngineConfig()
         model = LM.from_pretrained(8, torch_dtype=getattr(torch, config.dtype))
-        opt = torch.optim.AdamW(model.parameters(), lr=config.optimizer.lr)  # expect: DG013
+        opt = torch.optim.AdamW(model.parameters(), lr=config.optimizer.lr)
         """,
     "a plain class with __getitem__ is a dataset; int32 targets": """
         import numpy as np

@@ -20,6 +20,9 @@ def check(ctx: Context) -> Iterator[Finding]:
         if cast_later and module is not None and module.dtype_origin is not None:
             # the optimizer was made over float32 weights; the cast after it is what to undo
             root, related = module.dtype_origin.span, [Related(new.span, f"{new.opt.cls} steps these parameters (created here before the cast)")]
+        elif module is not None and module.cast_span is not None:
+            # `model.to(torch.bfloat16)`: the cast is what to undo (keep float32 weights, autocast)
+            root, related = module.cast_span, [Related(new.span, f"{new.opt.cls} steps these bfloat16 parameters")]
         else:
             root = new.span
             related = [Related(module.dtype_origin.span, "the parameters become bfloat16 here")] if module and module.dtype_origin else []
@@ -46,7 +49,10 @@ RULE = Rule(
     hazards=("H14",),
     check=check,
     examples=RuleExamples(
-        bad=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).to(torch.bfloat16)\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)  # <-\n"],
+        bad=[
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).to(torch.bfloat16)  # <-\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)\n",
+            "import torch\nfrom torch import nn\ntorch.set_default_dtype(torch.bfloat16)\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)  # <-\n",
+        ],
         good=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    out = model(torch.randn(2, 4))\n"],
     ),
 )

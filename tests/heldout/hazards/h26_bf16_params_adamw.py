@@ -10,10 +10,10 @@ def make_batch(bs=64, d=16):
 
 
 model = nn.Sequential(nn.Linear(16, 64), nn.SiLU(), nn.Linear(64, 1))
-model = model.to(torch.bfloat16)
+model = model.to(torch.bfloat16)  # expect: DG013
 before = [p.detach().clone() for p in model.parameters()]
 
-optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, weight_decay=0.01)  # expect: DG013
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, weight_decay=0.01)
 
 for step in range(20):
     x, y = make_batch()

@@ -718,6 +718,19 @@ CASES: dict[str, str] = {
         def unknown(*args):
             return torch.cat(args)
         """,
+    "a window of a frame (.iloc rows), standardised, flattened: float64 into the policy": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        rng = np.random.default_rng(1)
+        df = pd.DataFrame({"close": 100 + rng.standard_normal(300).cumsum(), "volume": rng.integers(1000, 5000, 300)})
+        df["ret"] = df["close"].pct_change().fillna(0)
+        w = df[["ret", "volume"]].iloc[0:16]
+        w = (w - w.mean()) / (w.std() + 1e-8)
+        state = torch.from_numpy(w.values.flatten()).unsqueeze(0)  # expect: DG004
+        probs = nn.Linear(32, 3)(state)
+        """,
 }
 
 

@@ -415,7 +415,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if any(name not in names for name, _ in chosen):
                 return None
             return library_frame(chosen, [Strong(d) if d else None for _, d in chosen], self.origin(node, ""))
-        return df if isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, slices): same columns
+        rows = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
+        return df if rows or isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, `.iloc[a:b]`): same columns
 
     def _set_weight(self, target: ast.Attribute, value: Value | None, state: State) -> None:
         """`emb.weight.data = torch.from_numpy(matrix)` / `layer.weight = nn.Parameter(t)`: the

@@ -296,6 +296,14 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
             return _make(kind, "bool", Origin(origin.span, entry.why))
         return _make(kind, None, None)
+    if rule == "change":
+        # `Series.pct_change()`: float data keeps its dtype, integers give float64, bools an object array
+        source = values[0] if values else None
+        if isinstance(source, Tensor) and source.dtype in ("float64", "float32", "float16"):
+            return _make(kind, source.dtype, source.origin)
+        if isinstance(source, Tensor) and source.dtype in ("int64", "int32", "int16", "int8", "uint8"):
+            return _make(kind, "float64", Origin(origin.span, entry.why or f"{_short(entry)} of integers gives float64"))
+        return _make(kind, None, None)
     if rule == "sum_frame":
         # a frame's sums (by column or by row): one float64/float32/int64 dtype in all columns
         # stays; anything else (bools, narrower ints, mixes) is not claimed

@@ -42,6 +42,7 @@ METHODS: dict[str, Entry] = {
         ("astype", "(self, dtype, copy=None, errors='raise')", fixed(SE, "", "dtype"), "pd.Series({v}).astype('float32').to_numpy()"),
         ("tolist", "(self)", same("pylist", "self"), "torch.tensor(pd.Series({v}).tolist())"),
         ("unique", "(self)", same(ND, "self"), "pd.Series({v}).unique()"),
+        ("pct_change", "(self, periods=1, fill_method=None, freq=None, **kwargs)", Result("change", SE, arg="self"), "pd.Series({v}).pct_change().to_numpy()"),
         ("value_counts", "(self, *, sort=True, ascending=False, dropna=True)", fixed(SE, "int64", ""), "pd.Series({v}).value_counts().to_numpy()", "`value_counts` counts in int64"),  # normalize=/bins= (floats) do not bind: unknown
         *[(name, "(self, *args, **kwargs)", same(SE, "self"), f"pd.Series({{v}}).{name}({args}).to_numpy()") for name, args in _SAME_FRAME.items()],
     ]),

@@ -731,6 +731,42 @@ CASES: dict[str, str] = {
         state = torch.from_numpy(w.values.flatten()).unsqueeze(0)  # expect: DG004
         probs = nn.Linear(32, 3)(state)
         """,
+    "a buffer filled through __dict__ in a loop that surely runs; isinstance decides the branch": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Buffer:
+            def __init__(self, size):
+                self.size = size
+                self.obs = None
+            def _add(self, name, inst):
+                if self.__dict__.get(name, None) is None:
+                    self.__dict__[name] = np.zeros([self.size, *np.asarray(inst).shape])
+                self.__dict__[name][0] = inst
+            def add(self, obs):
+                self._add("obs", obs)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)
+            def forward(self, s):
+                if not isinstance(s, torch.Tensor):
+                    s = torch.tensor(s)  # expect: DG004
+                return self.fc(s)
+        buf = Buffer(8)
+        for _ in range(3):
+            buf.add(np.random.randn(4).astype(np.float32))
+        q = Net()(buf.obs)
+        """,
+    "a tensor passed in is not converted again: quiet": """
+        import torch
+        from torch import nn
+        def to_tensor(s):
+            if not isinstance(s, torch.Tensor):
+                s = torch.tensor(s, dtype=torch.float64)
+            return s
+        out = nn.Linear(4, 2)(to_tensor(torch.rand(2, 4)))
+        """,
 }
 
 

@@ -287,6 +287,13 @@ class CallsMixin:
             return self.call_function(callee.func, [callee.self_value, *args], kwargs, state)
         if isinstance(callee, Ref):
             return self.call_object(callee, args, kwargs, node, state)
+        if method == "get" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) and func.value.attr == "__dict__":
+            owner = self.eval(func.value.value, state)  # `self.__dict__.get(name, None)`
+            obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+            key = args[0] if args else None
+            if isinstance(obj, (ModuleObj, InstanceObj)) and isinstance(key, Const) and isinstance(key.value, str):
+                return obj.attrs[key.value] if key.value in obj.attrs else (args[1] if len(args) > 1 else Const(None))
+            return None
         if receiver is not None and method:
             return self.call_method(receiver, method, args, kwargs, node, state)
         if isinstance(func, ast.Attribute) and method in ("to", "cuda"):
@@ -645,6 +652,8 @@ class CallsMixin:
             return None
         if name == "len":
             return Tensor("pyint")
+        if name == "isinstance" and len(args) == 2:
+            return _isinstance(args[0], args[1])
         if name == "getattr" and len(args) >= 2 and isinstance(args[0], Sym) and isinstance(args[1], Const) and isinstance(args[1].value, str):
             return self.sym(f"{args[0].name}.{args[1].value}")  # `getattr(torch, "float64")`
         if name in ("min", "max", "abs", "round") and args:
@@ -1740,3 +1749,20 @@ def _file_name(value: Value | None) -> str:
     if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("path",):
         return str(value.value[1])
     return ""
+
+
+_KIND_CLASSES = {
+    "tensor": {"torch.Tensor"}, "ndarray": {"numpy.ndarray"}, "frame": {"pandas.DataFrame"}, "series": {"pandas.Series"},
+    "pyfloat": {"builtins.float"}, "pyint": {"builtins.int"},
+}
+
+
+def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
+    """`isinstance(x, torch.Tensor)` when the kind of `x` is known (an array is not a tensor)."""
+    names = [c.name for c in (classes.items if isinstance(classes, TupleV) else (classes,)) if isinstance(c, Sym)]
+    if not isinstance(value, Tensor) or value.kind not in _KIND_CLASSES or not names:
+        return None
+    known = {n for group in _KIND_CLASSES.values() for n in group}
+    if any(n not in known for n in names):
+        return None  # a class we do not map (a subclass, an ABC): unknown
+    return Const(any(n in _KIND_CLASSES[value.kind] for n in names))

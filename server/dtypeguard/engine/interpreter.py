@@ -239,7 +239,20 @@ class Interpreter(ResumeMixin, CallsMixin):
     def exec_for(self, stmt: ast.For | ast.AsyncFor, state: State) -> State:
         iterable = self.eval(stmt.iter, state)
         element = self.element_of(iterable, state)
-        return self.exec_loop(stmt.body, stmt.orelse, state, stmt.target, element)
+        return self.exec_loop(stmt.body, stmt.orelse, state, stmt.target, element, self._runs_once(stmt.iter, state))
+
+    def _runs_once(self, it: ast.expr, state: State) -> bool:
+        """`for _ in range(3)` / `for x in [a, b]`: the body runs at least once, so what it does is
+        not joined with the state before the loop (`self.buf = None` then filled in the loop)."""
+        if isinstance(it, (ast.List, ast.Tuple)):
+            return bool(it.elts) and not any(isinstance(e, ast.Starred) for e in it.elts)
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 2:
+            bounds = [self.eval(a, state) for a in it.args]
+            ints = [b.value for b in bounds if isinstance(b, Const) and type(b.value) is int]
+            if len(ints) == len(bounds):
+                low, high = (0, ints[0]) if len(ints) == 1 else (ints[0], ints[1])
+                return bool(high > low)
+        return False
 
     def exec_loop(
         self,
@@ -248,17 +261,22 @@ class Interpreter(ResumeMixin, CallsMixin):
         state: State,
         target: ast.expr | None,
         element: Value | None,
+        runs_once: bool = False,
     ) -> State:
         rounds = 2 if self.loop_depth < 2 else 1
         self.loop_depth += 1
         current = state
         try:
-            for _ in range(rounds):
+            for round_ in range(rounds):
                 inner = current.copy()
                 if target is not None:
                     self.assign(target, element, inner)
                 inner = self.exec_block(body, inner)
+                dead = inner.dead
                 inner.dead = False
+                if round_ == 0 and runs_once and not dead:
+                    current = inner  # the first round surely ran: it replaces the state before the loop
+                    continue
                 current = join_states(current, inner)
         finally:
             self.loop_depth -= 1
@@ -368,6 +386,17 @@ class Interpreter(ResumeMixin, CallsMixin):
                     attrs[target.attr] = value
                     state.heap[owner.oid] = replace(obj, attrs=attrs)
             self.record(target, target.attr, value, state)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) and target.value.attr == "__dict__":
+            owner = self.eval(target.value.value, state)  # `self.__dict__[name] = v`: the attribute `name`
+            named = self.eval(target.slice, state)
+            obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+            if isinstance(owner, Ref) and isinstance(obj, (ModuleObj, InstanceObj)):
+                attrs = dict(obj.attrs)
+                if isinstance(named, Const) and isinstance(named.value, str):
+                    attrs[named.value] = value
+                else:
+                    attrs = {k: None for k in attrs}  # some attribute changed: we cannot tell which
+                state.heap[owner.oid] = replace(obj, attrs=attrs)
         elif isinstance(target, ast.Subscript):
             base = self.eval(target.value, state)
             index = self.eval(target.slice, state)

@@ -767,6 +767,27 @@ CASES: dict[str, str] = {
             return s
         out = nn.Linear(4, 2)(to_tensor(torch.rand(2, 4)))
         """,
+    "an option's default chooses the CPU for the hidden state while the model moves to the GPU": """
+        import argparse
+        import torch
+        from torch import nn
+        class Tagger(nn.Module):
+            def __init__(self, args):
+                super().__init__()
+                gpu_ids = args.gpu_ids.split(",")
+                self.device = torch.device("cpu" if gpu_ids[0] == "-1" else "cuda:" + gpu_ids[0])
+                self.lstm = nn.LSTM(8, 16, batch_first=True)
+            def forward(self, x):
+                h0 = torch.zeros(1, x.size(0), 16).to(self.device)  # expect: DG009
+                c0 = torch.zeros(1, x.size(0), 16).to(self.device)  # expect: DG009
+                return self.lstm(x, (h0, c0))
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--gpu_ids", type=str, default="-1")
+        args = parser.parse_args()
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = Tagger(args).to(device)
+        out = model(torch.rand(2, 5, 8).to(device))
+        """,
 }
 
 

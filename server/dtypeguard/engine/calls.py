@@ -33,6 +33,7 @@ from dtypeguard.engine.values import (
     BATCH_WHY,
     ITEMS,
     Bound,
+    Configured,
     Const,
     Device,
     DType,
@@ -1211,6 +1212,8 @@ class CallsMixin:
                 return None
         if isinstance(receiver, Tensor):
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
+        if isinstance(receiver, Const) and isinstance(receiver.value, str) and method in _STR_METHODS:
+            return _str_method(receiver, method, args)
         if isinstance(receiver, Const) and isinstance(receiver.value, tuple) and receiver.value[:1] == ("dict",) and not args:
             values = list(receiver.value[2])
             joined = values[0] if values else None
@@ -1766,3 +1769,23 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
     if any(n not in known for n in names):
         return None  # a class we do not map (a subclass, an ABC): unknown
     return Const(any(n in _KIND_CLASSES[value.kind] for n in names))
+
+
+_STR_METHODS = frozenset({"split", "strip", "lower", "upper", "startswith", "endswith", "replace"})
+
+
+def _str_method(receiver: Const, method: str, args: list[Value | None]) -> Value | None:
+    """`args.gpu_ids.split(",")`, `args.device.lower()`: string methods on known strings (an
+    option's default stays a default)."""
+    plain = [a.value for a in args if isinstance(a, Const) and isinstance(a.value, str)]
+    if len(plain) != len(args) or len(args) > 2:
+        return None
+    text = str(receiver.value)
+    wrap = Configured if isinstance(receiver, Configured) else Const
+    try:
+        result = getattr(text, method)(*plain)
+    except (TypeError, ValueError):
+        return None
+    if isinstance(result, list):
+        return TupleV(tuple(wrap(part) for part in result))
+    return wrap(result)

@@ -138,6 +138,8 @@ def device_root(value: Tensor, fallback: Span) -> Span:
     `from_numpy`, a Dataset item) is moved where it is used, so that stays at `fallback`."""
     origin = value.dev_origin
     made_here = origin is not None and any(w in origin.why for w in ("follows the default device", "ignores the default device", "as a plain attribute"))
+    moved_to_cpu = origin is not None and value.device == "cpu" and origin.why in (".to(cpu)", ".cpu()")  # moved to the CPU on purpose, then used on the GPU
+    made_here = made_here or moved_to_cpu
     if origin is None or origin.why.startswith(BATCH_WHY) or not made_here:
         return fallback
     return origin.span

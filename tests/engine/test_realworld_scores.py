@@ -4,7 +4,8 @@ never read the engine) and on reductions of real repos' false alarms.
 The bar the detection issue sets is recall >= 0.90 at the root-cause line with zero false
 alarms. Recall is not there yet: this test keeps what has been reached from slipping (first
 scores, before any engine change for each set: 11/47 = 0.23, 6/32 = 0.19 and 9/28 = 0.32;
-floors at the scores reached: 39/47, 28/32 and 20/28) and holds false alarms at zero.
+floors at the scores reached: 40/47, 29/32, 22/28 and 20/30; the fourth set's held-out score
+was 11/30) and holds false alarms at zero.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def test_the_set_is_the_size_the_issue_asks_for() -> None:
 
 def test_root_cause_recall_does_not_slip() -> None:
     hits, total = RESULT["root_hits"], RESULT["broken"]
-    assert hits / total >= 0.82, f"{hits}/{total}: " + "\n".join(RESULT["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.85, f"{hits}/{total}: " + "\n".join(RESULT["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_no_false_alarm_on_correct_scripts() -> None:
@@ -54,18 +55,18 @@ def test_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SECOND["broken"] >= 30 and SECOND["correct"] >= 12
     assert SECOND["false_alarms"] == []
     hits, total = SECOND["root_hits"], SECOND["broken"]
-    assert hits / total >= 0.87, f"{hits}/{total}: " + "\n".join(SECOND["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.90, f"{hits}/{total}: " + "\n".join(SECOND["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_third_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert THIRD["broken"] >= 25 and THIRD["correct"] >= 10
     assert THIRD["false_alarms"] == []
     hits, total = THIRD["root_hits"], THIRD["broken"]
-    assert hits / total >= 0.71, f"{hits}/{total}: " + "\n".join(THIRD["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.78, f"{hits}/{total}: " + "\n".join(THIRD["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FOURTH["broken"] >= 30 and FOURTH["correct"] >= 12
     assert FOURTH["false_alarms"] == []
     hits, total = FOURTH["root_hits"], FOURTH["broken"]
-    assert hits / total >= 0.36, f"{hits}/{total}: " + "\n".join(FOURTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(FOURTH["misses"])  # type: ignore[operator, arg-type]

@@ -246,22 +246,25 @@ class CallsMixin:
                         method = ""  # an attribute we know nothing about: not a method call
         else:
             callee = self.eval(func, state)
-        args: list[Value | None] = []
-        expanded = bool(node.args) and not any(k.arg is None for k in node.keywords)
-        for a in node.args:
-            if isinstance(a, ast.Starred):
-                value = self.eval(a.value, state)
-                if isinstance(value, TupleV):
-                    args.extend(value.items)  # `torch.min(*pair)`: the tuple's items, in order
-                    continue
-                expanded = False
-                args.append(value)
-            else:
-                args.append(self.eval(a, state))
-        if expanded and any(isinstance(a, ast.Starred) for a in node.args):
-            _EXPANDED.add(node)  # every `*` was a known tuple: the call binds as written out
+        if not any(isinstance(a, ast.Starred) for a in node.args):
+            args = [self.eval(a, state) for a in node.args]
         else:
-            _EXPANDED.discard(node)
+            args = []
+            expanded = not any(k.arg is None for k in node.keywords)
+            for a in node.args:
+                if isinstance(a, ast.Starred):
+                    value = self.eval(a.value, state)
+                    if isinstance(value, TupleV):
+                        args.extend(value.items)  # `torch.min(*pair)`: the tuple's items, in order
+                        continue
+                    expanded = False
+                    args.append(value)
+                else:
+                    args.append(self.eval(a, state))
+            if expanded:
+                _EXPANDED.add(node)  # every `*` was a known tuple: the call binds as written out
+            else:
+                _EXPANDED.discard(node)
         kwargs: dict[str, Value | None] = {}
         splatted: dict[str, Value | None] = {}
         for kw in node.keywords:

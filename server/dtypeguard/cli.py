@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -53,6 +54,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.extra_args = extra
     module = importlib.import_module(args._module)
     try:
-        return int(module.run(args))
+        code = int(module.run(args))
+        sys.stdout.flush()  # a closed pipe shows up here (`dtypeguard verify ... | head`), not at exit
+        return code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away: stop quietly, and keep Python's exit-time flush from raising again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

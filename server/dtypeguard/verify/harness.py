@@ -498,6 +498,47 @@ def _install_sigterm(channel, script):
         signal.signal(signal.SIGTERM, on_term)
 
 
+_WORLD_MARKS = ("LOCAL_RANK", "init_process_group", "WORLD_SIZE", "torchrun", "DistributedDataParallel")
+
+
+def _one_process_world(torch, path, device, channel):
+    """A `torchrun`-style script reads RANK/LOCAL_RANK/WORLD_SIZE and joins a process group:
+    run it as a world of one process (rank 0 of 1, a free local port), and on the CPU use the
+    gloo backend where it asks for nccl. Only for scripts that mention distributed training."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return
+    if not any(mark in text for mark in _WORLD_MARKS):
+        return
+    import socket
+    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    given = {k: v for k, v in (("RANK", "0"), ("LOCAL_RANK", "0"), ("WORLD_SIZE", "1"), ("LOCAL_WORLD_SIZE", "1"),
+                               ("MASTER_ADDR", "127.0.0.1"), ("MASTER_PORT", str(port))) if k not in os.environ}
+    os.environ.update(given)
+    note = "ran as a one-process world (" + ", ".join(f"{k}={v}" for k, v in given.items()) + ")" if given else ""
+    if device == "cpu":
+        try:
+            import torch.distributed as dist
+        except Exception:
+            dist = None
+        original = getattr(dist, "init_process_group", None) if dist is not None else None
+        if original is not None:
+            def init_process_group(*a, **kw):
+                backend = kw.get("backend", a[0] if a else None)
+                if isinstance(backend, str) and "nccl" in backend:
+                    kw["backend"] = "gloo"  # NCCL needs GPUs: the CPU run uses gloo
+                    a = a[1:]
+                    channel.write({"event": "world", "world_note": (note + "; " if note else "") + "gloo instead of nccl on the CPU"})
+                return original(*a, **kw)
+            dist.init_process_group = init_process_group
+    if note:
+        channel.write({"event": "world", "world_note": note})
+
+
 def run_script(torch, path, args, requested_device, channel, import_s, preloaded):
     """Run `path` as __main__ until its first optimizer step; never returns."""
     import runpy
@@ -519,6 +560,7 @@ def run_script(torch, path, args, requested_device, channel, import_s, preloaded
     recorder.install()
     channel.write({"event": "script", "device": device, "torch_version": torch.__version__,
                    "python": sys.executable, "import_torch_s": round(import_s, 4)})
+    _one_process_world(torch, path, device, channel)
     os.chdir(script_dir)
     sys.argv = [path, *list(args)]
     sys.path.insert(0, script_dir)

@@ -142,7 +142,7 @@ def interpret(
         stderr_tail=raw.stderr.text(),
         stdout_bytes=raw.stdout.total,
         stderr_bytes=raw.stderr.total,
-        notes=list(raw.notes),
+        notes=[*raw.notes, *([str(facts["world_note"])] if facts.get("world_note") else [])],
     )
     for key in ("step", "first_forward", "loss"):
         value = facts.get(key)

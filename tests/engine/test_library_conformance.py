@@ -163,6 +163,9 @@ MECHANICS = [
     ("series plus series", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] + pd.DataFrame({{'x': {v}, 'y': {w}}})['y']).to_numpy()"),
     ("series divided", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['y'] / 2).to_numpy()"),
     ("series compared", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] > 1).to_numpy()"),
+    ("frame iloc columns", "pd.DataFrame({{'x': {v}, 'y': {v}}}).iloc[:, :-1].to_numpy()"),
+    ("frame iloc column", "pd.DataFrame({{'x': {v}, 'y': {v}}}).iloc[:, -1].to_numpy()"),
+    ("tensor of a list of rows", "torch.tensor(list({a}))"),
     ("frame divided", "(pd.DataFrame({{'x': {v}, 'y': {v}}}) / 2).to_numpy()"),
     ("frame times a Python number", "(pd.DataFrame({{'x': {v}, 'y': {v}}}) * 2).to_numpy()"),
     ("frame minus its mean", "(pd.DataFrame({{'x': {v}}}) - pd.DataFrame({{'x': {v}}}).mean()).to_numpy()"),
@@ -238,3 +241,38 @@ def test_weights_only_refusals_match_torch(tmp_path: Path) -> None:
         source = PAYLOAD_SETUP + f"torch.save({{'step': 1, 'x': {payload}}}, path)\nckpt = torch.load(path)\n"
         said = [s.saves_pickled for s in check_source(source).events.saves if s.saves_pickled]
         assert bool(said) == real, (payload, said, real)
+
+
+# What the engine says of scikit-learn (datasets, scalers, encoders, splits), against the real one.
+SKLEARN_SETUP = (
+    "import numpy as np\nfrom sklearn import datasets\nfrom sklearn.model_selection import train_test_split\n"
+    "from sklearn.preprocessing import LabelEncoder, MinMaxScaler, StandardScaler\n"
+    "x32 = np.random.rand(20, 3).astype(np.float32)\nx64 = np.random.rand(20, 3)\nxi = np.random.randint(0, 5, (20, 3))\n"
+)
+SKLEARN_CASES = [
+    *[f"datasets.{name}()[{i}]" for name in ("make_classification", "make_blobs", "make_moons", "make_circles", "make_regression", "make_friedman1") for i in (0, 1)],
+    "StandardScaler().fit_transform(x64)", "StandardScaler().fit_transform(x32)", "StandardScaler().fit_transform(xi)",
+    "MinMaxScaler().fit_transform(x64)", "MinMaxScaler().fit_transform(x32)",
+    "LabelEncoder().fit_transform(['a', 'b', 'a'])", "LabelEncoder().fit_transform(xi[:, 0])",
+    "train_test_split(x32, xi[:, 0])[0]", "train_test_split(x32, xi[:, 0])[3]", "train_test_split(x64, test_size=0.25)[1]",
+]
+
+
+def test_scikit_learn_facts_match_scikit_learn() -> None:
+    pytest.importorskip("sklearn")
+    source = SKLEARN_SETUP + "".join(f"r_{i} = {expr}\n" for i, expr in enumerate(SKLEARN_CASES))
+    result = check_source(source)
+    stated = {f.name: f.value for f in result.facts.values if f.store and f.name.startswith("r_")}
+    namespace: dict[str, Any] = {}
+    exec(SKLEARN_SETUP, namespace)
+    wrong, said_any = [], 0
+    for i, expr in enumerate(SKLEARN_CASES):
+        said = _engine(stated.get(f"r_{i}"))
+        if said is None:
+            continue
+        said_any += 1
+        real = _real(eval(expr, namespace))
+        if said != real:
+            wrong.append(f"`{expr}`: engine says {said}, scikit-learn gives {real}")
+    assert wrong == [], "\n".join(wrong)
+    assert said_any >= len(SKLEARN_CASES) - 2, f"the engine answered only {said_any} of {len(SKLEARN_CASES)}"

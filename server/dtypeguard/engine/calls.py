@@ -649,6 +649,9 @@ class CallsMixin:
         if name in ("list", "tuple", "iter", "sorted", "reversed"):
             if isinstance(arg0, (Params, Ref, TupleV)):
                 return arg0
+            if name in ("list", "tuple") and isinstance(arg0, Tensor) and arg0.kind == "ndarray" and arg0.dtype:
+                row = replace(arg0, kind="npscalar" if arg0.ndim == 1 else "ndarray", ndim=arg0.ndim - 1 if arg0.ndim else None)
+                return _many(row)  # `list(array)`: its rows (or NumPy scalars), same dtype
             if name in ("list", "tuple") and isinstance(arg0, Const) and isinstance(arg0.value, str) and len(arg0.value) <= 64:
                 return TupleV(tuple(Const(c) for c in arg0.value))  # list("abcdef"): column names
             if isinstance(arg0, Const) and isinstance(arg0.value, tuple):
@@ -1255,6 +1258,8 @@ class CallsMixin:
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
                 return self.parser_method(receiver, obj, method, args, kwargs, state)
             if isinstance(obj, InstanceObj):
+                if obj.cls == "sklearn:LabelEncoder" and method in ("fit_transform", "transform"):
+                    return Tensor("ndarray", "int64", "cpu", self.origin(node, "`LabelEncoder` gives int64 class indices"), ndim=1)
                 if obj.cls.startswith("sklearn:") and method in ("fit_transform", "transform"):
                     arg0 = args[0] if args else None
                     if isinstance(arg0, Tensor) and arg0.kind == "ndarray":

@@ -445,6 +445,18 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return None
             return library_frame(chosen, [Strong(d) if d else None for _, d in chosen], self.origin(node, ""))
         rows = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2 and df.dtype:
+            # `df.iloc[:, :-1]` / `df.iloc[:, -1]`: some columns of a one-dtype frame keep its dtype
+            cols = node.slice.elts[1]
+            picked = replace(df, columns=None) if df.columns is None or len({d for _, d in df.columns}) == 1 else None
+            if picked is None:
+                return None
+            if isinstance(cols, ast.Slice):
+                return picked
+            second = index.items[1] if isinstance(index, TupleV) and len(index.items) == 2 else None
+            if isinstance(second, Const) and type(second.value) is int or isinstance(second, Tensor) and second.kind == "pyint":
+                return replace(picked, kind="series", ndim=1)
+            return None
         return df if rows or isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, `.iloc[a:b]`): same columns
 
     def _set_weight(self, target: ast.Attribute, value: Value | None, state: State) -> None:

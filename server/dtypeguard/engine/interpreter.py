@@ -454,7 +454,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             if isinstance(cols, ast.Slice):
                 return picked
             second = index.items[1] if isinstance(index, TupleV) and len(index.items) == 2 else None
-            if isinstance(second, Const) and type(second.value) is int or isinstance(second, Tensor) and second.kind == "pyint":
+            if (isinstance(second, Const) and type(second.value) is int) or (isinstance(second, Tensor) and second.kind == "pyint"):
                 return replace(picked, kind="series", ndim=1)
             return None
         return df if rows or isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, `.iloc[a:b]`): same columns

@@ -136,3 +136,21 @@ def test_dtype_keyword_uses_the_name_the_file_gives_torch() -> None:
         namespace: dict[str, object] = {}
         exec(compile(text, "<fixed>", "exec"), namespace)  # the fixed script really runs
         assert not check_source(text).findings
+
+
+def test_no_hard_coded_cuda_for_a_model_moved_only_when_cuda_is_there() -> None:
+    """`if use_cuda: model = model.cuda()`: the model is on the GPU only sometimes, so moving the
+    batch with `.to("cuda")` would break the CPU run: DG009 reports it with no automatic fix;
+    with a device name the file defines, the fix uses that name."""
+    conditional = (
+        "import torch\nfrom torch import nn\nuse_cuda = torch.cuda.is_available()\nmodel = nn.Linear(4, 2)\n"
+        "if use_cuda:\n    model = model.cuda()\nout = model(torch.rand(3, 4))\n"
+    )
+    findings = [f for f in check_source(conditional).findings if f.code == "DG009"]
+    assert findings and all(not f.fixes for f in findings)
+    named = (
+        "import torch\nfrom torch import nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+        "model = nn.Linear(4, 2).to(device)\nout = model(torch.rand(3, 4))\n"
+    )
+    fixed = [spec for f in check_source(named).findings if f.code == "DG009" for spec in f.fixes]
+    assert fixed and dict(fixed[0].params)["device"] == "device"

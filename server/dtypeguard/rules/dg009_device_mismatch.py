@@ -66,7 +66,7 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
     if x.dev_origin is not None:
         related.append(Related(x.dev_origin.span, f"the input's device: {x.dev_origin.why}"))
     fixes = []
-    device_expr = module.device_expr if module.device in ("cuda", "auto") else '"cpu"'
+    device_expr = _safe_device_expr(module.device, module.device_expr) if module.device in ("cuda", "auto") else '"cpu"'
     use = fw.arg_spans[position] if len(fw.arg_spans) > position and position == 0 else None
     if device_expr and use is not None:
         fixes.append(FixSpec("to_device", f"Move the input to the model's device: `.to({device_expr})`", use, True, (("device", device_expr),)))
@@ -173,8 +173,16 @@ def _device_expr_of(ctx: Context, out: object) -> str:
     """How the file names the device the model was moved to (from the forward events)."""
     for fw in ctx.events.forwards:
         if fw.module.device_expr and fw.module.device in ("cuda", "auto"):
-            return fw.module.device_expr
+            return _safe_device_expr(fw.module.device, fw.module.device_expr)
     return ""
+
+
+def _safe_device_expr(device: str | None, expr: str) -> str:
+    """The device a fix may write: a name the file uses (`device`), or a literal only when the
+    model is on it unconditionally. A model moved by `model.cuda()` under `if use_cuda:` is on
+    the GPU only sometimes: `.to("cuda")` would break the CPU run, so no automatic fix."""
+    literal = expr[:1] in ("'", '"')
+    return "" if literal and device == "auto" else expr
 
 
 RULE = Rule(

@@ -30,7 +30,7 @@ from dtypeguard.analysis import CheckResult, apply_rules, check_source, interpre
 from dtypeguard.config import Config
 from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.interpreter import Interpreter
-from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
+from dtypeguard.engine.parse import LineIndex, ParseFailure, freezes_parameters, parse
 from dtypeguard.engine.resume import EntryKeep, EntryTrace, Patch, Snapshot
 from dtypeguard.engine.values import Func
 
@@ -89,6 +89,7 @@ class IncrementalChecker:
         self._trace: EntryTrace | None = None  # what the last run's entry call ran, statement by statement
         self.resumed_from = -1  # the chunk the last check resumed at (-1: from the top); for tests
         self.resumed_in_entry = -1  # ...and the entry call's statement, when it resumed inside it
+        self._freezes = False  # the last text froze parameters somewhere (engine.parse.freezes_parameters)
 
     def check(self, text: str, path: str | None = None, config: Config | None = None) -> CheckResult:
         config = config or Config()
@@ -114,6 +115,10 @@ class IncrementalChecker:
             self._forget()
             return check_source(text, path, config)
         keys, bodies = parsed
+        freezes = freezes_parameters(text)
+        if freezes != self._freezes:  # a file-wide fact the earlier chunks were analysed with changed:
+            self._freezes = freezes  # nothing from the last run is reused
+            self._forget()
         bodies = self._same_as_before(keys, bodies)
         old_bodies = list(self._good.values())
         changed = _first_difference(old_bodies, bodies)

@@ -345,3 +345,22 @@ def test_resuming_at_the_end_of_a_main_that_returns() -> None:
         assert _normal(result) == _normal(check_source(text)), text[anchor - 30 : anchor]
         resumed.append(checker.resumed_in_entry)
     assert resumed.count(3) >= 5, resumed  # main has 3 statements: resumed after all of them
+
+
+def test_freezing_parameters_below_changes_what_an_earlier_filter_means() -> None:
+    """`[p for p in m.parameters() if p.requires_grad]` depends on whether the file freezes
+    parameters anywhere: typing `requires_grad_(False)` at the end changes the finding on the
+    optimizer above it, and the incremental result must follow."""
+    head = (
+        "import torch\nfrom torch import nn\n\nmodel = nn.Linear(4, 2).half()\n\n"
+        "opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad])\n\n"
+        "def later():\n    return 1\n"
+    )
+    checker = IncrementalChecker()
+    texts = [head, head + "\nnn.Linear(2, 2).requires_grad_(False)\n", head]
+    codes = []
+    for text in texts:
+        result = checker.check(text)
+        assert _normal(result) == _normal(check_source(text))
+        codes.append(sorted(f.code for f in result.findings))
+    assert codes[0] == codes[2] == ["DG012"] and codes[1] == []

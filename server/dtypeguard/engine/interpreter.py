@@ -636,6 +636,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         for gen in node.generators:
             iterable = self.eval(gen.iter, inner)
             if isinstance(iterable, Params) and len(node.generators) == 1 and _picks_target(node.elt, gen.target):
+                if gen.ifs and self.index.freezes:
+                    return None  # a filter over parameters some of which are frozen: which ones is unknown
                 return iterable  # `[p for p in model.parameters() if p.requires_grad]`: still its parameters
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)

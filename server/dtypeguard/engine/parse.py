@@ -33,11 +33,18 @@ def lines_with_ends(text: str) -> list[str]:
     return _LINE_WITH_END.findall(text)
 
 
+def freezes_parameters(text: str) -> bool:
+    """Does the file freeze some parameters somewhere? Then `[p for p in m.parameters() if
+    p.requires_grad]` is a subset whose dtype the whole model's does not tell."""
+    return "requires_grad_(False)" in text or "requires_grad = False" in text or "requires_grad=False" in text
+
+
 class LineIndex:
     def __init__(self, text: str) -> None:
         self.lines = split_lines(text)
         self._ascii: dict[int, bool] = {}
         self.all_ascii = text.isascii()  # the usual case: byte columns are code-point columns
+        self.freezes = freezes_parameters(text)
 
     def char_col(self, line: int, byte_col: int) -> int:
         if not 1 <= line <= len(self.lines):

@@ -187,6 +187,10 @@ class Script:
     cell_problems: dict[int, Finding] = field(default_factory=dict)  # DG000 of a cell left out (cell-relative)
     nonce: str = ""
     prologue_lines: int = 0
+    names: dict[int, str] = field(default_factory=dict)  # how messages name a cell ("cell 3" by default)
+
+    def name(self, cell: int) -> str:
+        return self.names.get(cell) or f"cell {cell + 1}"
 
     def locate(self, line: int) -> tuple[int, int] | None:
         """Script line (1-based) -> (cell index, 1-based line in the cell), None outside cells."""
@@ -213,7 +217,7 @@ class Script:
         where = self.locate(line)
         if where is None:
             return f"line {line} of the joined cells"
-        return f"line {where[1]} of cell {where[0] + 1}"
+        return f"line {where[1]} of {self.name(where[0])}"
 
     def rewrite_lines(self, message: str) -> str:
         """Script line numbers in a message ("at line 42") -> cell positions."""
@@ -378,7 +382,10 @@ def _neutralise(source: str, number: int, nonce: str, magics: dict[int, str]) ->
     return "\n".join(out), number, ""
 
 
-def build_script(cells: Sequence[tuple[int, str]], prologue: Sequence[str] = (), path: str | None = None, config: Config | None = None) -> Script:
+def build_script(
+    cells: Sequence[tuple[int, str]], prologue: Sequence[str] = (), path: str | None = None, config: Config | None = None,
+    names: dict[int, str] | None = None,
+) -> Script:
     """Join code cells `(index, source)` in order into one script (see the module docstring)."""
     digest = hashlib.sha1("\x00".join(s for _, s in cells).encode("utf-8", "surrogatepass")).hexdigest()[:8]
     nonce = digest
@@ -403,7 +410,8 @@ def build_script(cells: Sequence[tuple[int, str]], prologue: Sequence[str] = (),
                     excluded = "does not parse"
                     result = parse_failed(failure, LineIndex(code), path, config or Config())
                     if result.findings:
-                        problems[index] = replace(result.findings[0], message=f"cell {index + 1}: {result.findings[0].message}")
+                        name = (names or {}).get(index) or f"cell {index + 1}"
+                        problems[index] = replace(result.findings[0], message=f"{name}: {result.findings[0].message}")
         if excluded:
             regions.append(Region(index, marker_line, 0, excluded))
             continue
@@ -412,7 +420,7 @@ def build_script(cells: Sequence[tuple[int, str]], prologue: Sequence[str] = (),
         parts.extend(body_lines)
         regions.append(Region(index, marker_line, len(body_lines)))
     text = "\n".join(parts) + "\n" if parts else ""
-    return Script(text, regions, sources, magics, problems, nonce, len(prologue))
+    return Script(text, regions, sources, magics, problems, nonce, len(prologue), dict(names or {}))
 
 
 # ---------------------------------------------------------------------------- analysis
@@ -438,8 +446,11 @@ def check_notebook(text: str, path: str | None = None, config: Config | None = N
     return check_cells([(c.index, c.source) for c in notebook.code_cells], path, config, execution_order_notes(notebook.cells))
 
 
-def check_cells(cells: Sequence[tuple[int, str]], path: str | None, config: Config | None, notes: dict[int, str] | None = None) -> NotebookResult:
-    script = build_script(cells, path=path, config=config)
+def check_cells(
+    cells: Sequence[tuple[int, str]], path: str | None, config: Config | None, notes: dict[int, str] | None = None,
+    names: dict[int, str] | None = None,
+) -> NotebookResult:
+    script = build_script(cells, path=path, config=config, names=names)
     result = check_source(script.text, path, config)
     problems = {c: f for c, f in script.cell_problems.items() if (config or Config()).enabled("DG000", path)}
     script.cell_problems = problems
@@ -574,7 +585,7 @@ def notebook_error_findings(message: str, path: str | None, config: Config) -> l
     return [CellFinding(-1, PARSE_ERROR.finding(message, Span(1, 0, 1, 0)))]
 
 
-def execution_order_notes(cells: Sequence[Cell] | Sequence[tuple[int, int | None]]) -> dict[int, str]:
+def execution_order_notes(cells: Sequence[Cell] | Sequence[tuple[int, int | None]], names: dict[int, str] | None = None) -> dict[int, str]:
     """Cells whose saved execution count disagrees with the cell order -> a note for their
     hover: the kernel ran them in another order than top to bottom."""
     counted: list[tuple[int, int]] = []
@@ -590,10 +601,10 @@ def execution_order_notes(cells: Sequence[Cell] | Sequence[tuple[int, int | None
             continue
         if later_above:
             other, other_count = later_above[-1]
-            clash = f"cell {other + 1} above it ran later ([{other_count}])"
+            clash = f"{(names or {}).get(other) or f'cell {other + 1}'} above it ran later ([{other_count}])"
         else:
             other, other_count = earlier_below[0]
-            clash = f"cell {other + 1} below it ran earlier ([{other_count}])"
+            clash = f"{(names or {}).get(other) or f'cell {other + 1}'} below it ran earlier ([{other_count}])"
         notes[index] = (
             f"**Execution order:** this cell last ran as [{count}], but {clash}: the saved execution "
             "counts disagree with the cell order, so the kernel's state may differ from what you read. "

@@ -240,10 +240,13 @@ async def test_verify_lens_is_on_the_optimizer_cell_and_verify_maps_the_error(cl
     assert sorted(p.name for p in tmp_path.iterdir()) == listing  # nothing written beside the notebook
 
 
-async def test_pull_diagnostics_answer_per_cell(client: LanguageClient, tmp_path: Path) -> None:
+async def test_pull_clients_get_cells_pushed_until_they_pull_a_cell(client: LanguageClient, tmp_path: Path) -> None:
+    """vscode-languageclient 9 pulls text documents but never notebook cells: cells are pushed
+    to a pull client until it pulls one; then the pushed ones are taken back (no duplicates)."""
     await start(client, pull=True)
     nb = Notebook(client, tmp_path / "pull.ipynb", CELLS)
     nb.open()
+    assert codes(await published(client, nb.uris[3], lambda d: bool(d))) == ["DG001"]
     report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
         text_document=types.TextDocumentIdentifier(uri=nb.uris[3])))
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
@@ -251,3 +254,10 @@ async def test_pull_diagnostics_answer_per_cell(client: LanguageClient, tmp_path
     again = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
         text_document=types.TextDocumentIdentifier(uri=nb.uris[3]), previous_result_id=report.result_id))
     assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport)
+    assert await published(client, nb.uris[3], lambda d: not d) == []  # the push is taken back
+    pushes = sum(len(record(client).published.get(u, [])) for u in nb.uris)
+    nb.edit_cell(4, "x = torch.randn(16, 4, dtype=torch.float32)\ny = torch.randn(16, 1, dtype=torch.float32)")
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=nb.uris[4])))
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport) and codes(report.items) == []
+    assert sum(len(record(client).published.get(u, [])) for u in nb.uris) == pushes  # pulled now, not pushed

@@ -138,6 +138,7 @@ class DtypeguardServer(LanguageServer):
             protocol_cls=Protocol,
         )
         self.notebooks = Notebooks()
+        self.cells_pulled = False  # the client pulls cell diagnostics itself (then none are pushed)
         self.settings = Settings()
         self.trusted = True
         self.pull = False
@@ -276,10 +277,13 @@ class DtypeguardServer(LanguageServer):
         return out + state.verify_diagnostics
 
     def publish(self, state: DocState) -> None:
-        if self.pull:
-            return
         if self.notebooks.is_notebook(state.uri):
-            self.publish_cells(state)
+            # pushed even to a pull client until it pulls a cell: vscode-languageclient 9
+            # pulls text documents but never notebook cells
+            if not (self.pull and self.cells_pulled):
+                self.publish_cells(state)
+            return
+        if self.pull:
             return
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=state.uri, diagnostics=self.diagnostics(state), version=state.version)
@@ -306,7 +310,7 @@ class DtypeguardServer(LanguageServer):
             self._internal_errors_seen.add(error)
             self.log(f"dtypeguard: analysis of {state.uri} failed inside the engine: {error}", types.MessageType.Error)
         self.publish(state)
-        if self.pull and self.notebooks.is_notebook(state.uri):
+        if self.pull and self.cells_pulled and self.notebooks.is_notebook(state.uri):
             self.refresh(diagnostics=True)  # an edit in one cell changes what other cells show
 
     def _on_analysis_error(self, uri: str, exc: BaseException) -> None:
@@ -506,9 +510,9 @@ def build_server() -> DtypeguardServer:
         nb_state = server.notebooks.open.pop(uri, None)
         if server.documents.close(uri) is not None:
             server.verifier.forget(uri)
-        if nb_state is not None and not server.pull:
+        if nb_state is not None:
             for cell_uri in nb_state.published:
-                server.clear(cell_uri)
+                server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[]))
 
     @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION, notification=True)
     async def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
@@ -530,6 +534,12 @@ def build_server() -> DtypeguardServer:
         uri = params.text_document.uri
         nb_uri = server.notebook_of_cell(uri)
         if nb_uri is not None:
+            if not server.cells_pulled:  # from now on this client pulls cells: take back what was pushed
+                server.cells_pulled = True
+                for nb_state in server.notebooks.open.values():
+                    for cell_uri in nb_state.published:
+                        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[]))
+                    nb_state.published = set()
             analysis = await server.analysis(nb_uri)
             nb_doc = server.state(nb_uri)
             result_id = f"{server.documents.generation}.{analysis.version}.{nb_doc.verify_epoch}"

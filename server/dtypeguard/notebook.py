@@ -387,8 +387,12 @@ def build_script(
     names: dict[int, str] | None = None,
 ) -> Script:
     """Join code cells `(index, source)` in order into one script (see the module docstring)."""
-    digest = hashlib.sha1("\x00".join(s for _, s in cells).encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    nonce = digest
+    # the markers and magic tokens stay the same text while cells are edited (so the language
+    # server's incremental analysis reuses unchanged cells); only a notebook that already holds
+    # such text gets markers no cell can contain
+    nonce = "nb"
+    if any("[dtypeguard cell" in src or "dtypeguard-magic-" in src for _, src in cells):
+        nonce = hashlib.sha1("\x00".join(src for _, src in cells).encode("utf-8", "surrogatepass")).hexdigest()[:12]
     parts: list[str] = list(prologue)
     regions: list[Region] = []
     sources: dict[int, str] = {}

@@ -182,3 +182,26 @@ def test_with_sources_keeps_string_sources_strings_and_the_file_format() -> None
     out = json.loads(nb.with_sources({1: "y = 3"}))
     assert out["cells"][1]["source"] == "y = 3" and out["cells"][0]["source"] == "import torch\nx = 1\n"
     assert nb.with_sources({}) == text
+
+
+def test_editing_one_cell_leaves_the_script_text_of_the_others_alone() -> None:
+    """The language server's incremental analysis reuses the chunks of cells that did not change."""
+    cells = ["%matplotlib inline\nimport torch", "model = torch.nn.Linear(3, 1)", "x = torch.randn(4, 3)"]
+    before = build_script(list(enumerate(cells))).text.split("\n")
+    cells[1] = "model = torch.nn.Linear(3, 2)"
+    after = build_script(list(enumerate(cells))).text.split("\n")
+    assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [4]
+
+
+def test_cells_that_contain_marker_text_do_not_confuse_the_split() -> None:
+    cells = ["import torch\n# %% [dtypeguard cell 2 nb]", "x = 1  # dtypeguard-magic-nb 0", "%time y = 2"]
+    script = build_script(list(enumerate(cells)))
+    assert script.nonce != "nb"
+    assert script.split(script.text) == {}
+    assert check_cells(list(enumerate(cells)), None, None).findings == []
+
+
+def test_raw_cells_are_not_code() -> None:
+    raw = {"cell_type": "raw", "id": "r", "metadata": {}, "source": "torch.set_default_dtype(torch.float64)"}
+    text = notebook_json(["import torch\nfrom torch import nn", "model = nn.Linear(2, 2)", raw])
+    assert check_notebook(text).findings == []

@@ -71,6 +71,8 @@ def check_file(path: Path, text: str, config: Config) -> list[Reported]:
     """The findings of one file, a script or a notebook."""
     if is_notebook(str(path)):
         nb = check_notebook(text, str(path), config)
+        if nb.error and not nb.findings:
+            print(f"dtypeguard: {path}: {nb.error}", file=sys.stderr)
         if nb.result is not None and nb.result.internal_error:
             print(f"dtypeguard: {path}: internal error, notebook not fully analysed: {nb.result.internal_error}", file=sys.stderr)
         if nb.order_notes:

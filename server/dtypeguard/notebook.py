@@ -446,7 +446,7 @@ def check_notebook(text: str, path: str | None = None, config: Config | None = N
     except NotebookError as exc:
         return NotebookResult(notebook_error_findings(str(exc), path, config), None, None, error=str(exc))
     if notebook.language not in ("python", "python3", "ipython", "ipython3"):
-        return NotebookResult([], None, None)
+        return NotebookResult([], None, None, error=f"skipped: the notebook's kernel language is {notebook.language}, not Python")
     return check_cells([(c.index, c.source) for c in notebook.code_cells], path, config, execution_order_notes(notebook.cells))
 
 

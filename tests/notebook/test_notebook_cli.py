@@ -159,3 +159,12 @@ def test_verify_refuses_a_malformed_notebook_clearly(tmp_path: Path) -> None:
     path.write_text(notebook_json(["x = 1"])[:40])
     proc = run("verify", "--device", "cpu", str(path))
     assert proc.returncode == 2 and "not JSON" in proc.stderr
+
+
+def test_a_notebook_in_another_language_is_said_to_be_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "r.ipynb"
+    nb = json.loads(notebook_json(["x <- c(1, 2)"]))
+    nb["metadata"] = {"kernelspec": {"language": "R", "name": "ir"}, "language_info": {"name": "R"}}
+    path.write_text(json.dumps(nb))
+    proc = run("check", str(path))
+    assert proc.returncode == 0 and "kernel language is r, not Python" in proc.stderr

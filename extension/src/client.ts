@@ -44,9 +44,12 @@ export function createClient(p: ClientParams): LanguageClient {
   };
   const trusted = p.init.workspaceTrusted;
   const clientOptions: LanguageClientOptions = {
+    // Python files, and the Python cells of Jupyter notebooks (synced with the LSP notebook
+    // protocol: the server analyses a notebook's code cells joined in order).
     documentSelector: [
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
+      { notebook: 'jupyter-notebook', language: 'python' },
     ],
     diagnosticCollectionName: CLIENT_ID,
     outputChannel: p.log,

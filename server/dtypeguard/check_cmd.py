@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from dtypeguard.config import Config, load_config
 from dtypeguard.engine.parse import decode_source, split_lines
 from dtypeguard.files import iter_python_files
 from dtypeguard.model import Finding, Severity
+from dtypeguard.notebook import check_notebook, is_notebook
 from dtypeguard.rules import ALL_RULES, BY_CODE
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -53,8 +55,47 @@ def read_source(path: Path) -> str:
         raise ValueError(f"skipped: not UTF-8 text (byte {exc.start})") from exc
 
 
+@dataclass(frozen=True)
+class Reported:
+    """One finding as the CLI shows it: `lines` are the lines its span counts in (the file's,
+    or for a notebook the cell's); `cell` is the 1-based notebook cell (None for a script, or
+    for a notebook that could not be read at all)."""
+
+    path: Path
+    finding: Finding
+    lines: tuple[str, ...]
+    cell: int | None = None
+    related_cells: tuple[int | None, ...] = ()  # 1-based cell of each `finding.related`
+
+
+def check_file(path: Path, text: str, config: Config) -> list[Reported]:
+    """The findings of one file, a script or a notebook."""
+    if is_notebook(str(path)):
+        nb = check_notebook(text, str(path), config)
+        if nb.error and not nb.findings:
+            print(f"dtypeguard: {path}: {nb.error}", file=sys.stderr)
+        if nb.result is not None and nb.result.internal_error:
+            print(f"dtypeguard: {path}: internal error, notebook not fully analysed: {nb.result.internal_error}", file=sys.stderr)
+        if nb.order_notes:
+            cells = ", ".join(str(c + 1) for c in sorted(nb.order_notes))
+            print(f"dtypeguard: {path}: the saved execution counts disagree with the cell order (cells {cells}); analysed top to bottom", file=sys.stderr)
+        sources = nb.script.sources if nb.script is not None else {}
+        return [
+            Reported(
+                path, f.finding, tuple(split_lines(sources[f.cell])) if f.cell in sources else (),
+                f.cell + 1 if f.cell >= 0 else None, tuple(None if c is None else c + 1 for c in f.related_cells),
+            )
+            for f in nb.findings
+        ]
+    result = check_source(text, str(path), config)
+    if result.internal_error:
+        print(f"dtypeguard: {path}: internal error, file not fully analysed: {result.internal_error}", file=sys.stderr)
+    lines = tuple(split_lines(text))
+    return [Reported(path, f, lines) for f in result.findings]
+
+
 def run(args: argparse.Namespace) -> int:
-    results: list[tuple[Path, str, list[Finding]]] = []
+    reported: list[Reported] = []
     errors = 0
     try:
         files = list(iter_python_files(args.paths))
@@ -70,25 +111,24 @@ def run(args: argparse.Namespace) -> int:
             errors += 1
             continue
         config = config_for(path, args, reported_problems)
-        result = check_source(text, str(path), config)
-        if result.internal_error:
-            print(f"dtypeguard: {path}: internal error, file not fully analysed: {result.internal_error}", file=sys.stderr)
-        results.append((path, text, result.findings))
-    total = sum(len(f) for _, _, f in results)
+        reported += check_file(path, text, config)
+    total = len(reported)
+    checked = len(files) - errors
     if args.format == "json":
-        print(json.dumps([_as_json(p, f) for p, _, fs in results for f in fs], indent=2))
+        print(json.dumps([_as_json(r) for r in reported], indent=2))
     elif args.format == "sarif":
-        print(json.dumps(_sarif(results), indent=2))
+        print(json.dumps(_sarif(reported), indent=2))
     else:
-        _print_text(results, color=not args.no_color and sys.stdout.isatty())
+        _print_text(reported, checked, color=not args.no_color and sys.stdout.isatty())
     if errors and not total:
         return 2
     return 1 if total else 0
 
 
-def _as_json(path: Path, f: Finding) -> dict[str, Any]:
-    return {
-        "path": str(path),
+def _as_json(r: Reported) -> dict[str, Any]:
+    f = r.finding
+    out: dict[str, Any] = {
+        "path": str(r.path),
         "line": f.span.line,
         "column": f.span.col + 1,
         "end_line": f.span.end_line,
@@ -97,39 +137,44 @@ def _as_json(path: Path, f: Finding) -> dict[str, Any]:
         "rule": f.rule,
         "severity": f.severity.value,
         "message": f.message,
-        "related": [{"line": r.span.line, "column": r.span.col + 1, "message": r.message} for r in f.related],
+        "related": [{"line": rel.span.line, "column": rel.span.col + 1, "message": rel.message} for rel in f.related],
         "fixes": [{"title": x.title, "safe": x.safe} for x in f.fixes],
     }
+    if is_notebook(str(r.path)):
+        out["cell"] = r.cell  # 1-based among all cells; line/column count inside that cell
+        for entry, cell in zip(out["related"], r.related_cells, strict=False):
+            entry["cell"] = cell
+    return out
 
 
 _COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFORMATION: "36", Severity.HINT: "2"}
 
 
-def _print_text(results: list[tuple[Path, str, list[Finding]]], color: bool) -> None:
+def _print_text(reported: list[Reported], files: int, color: bool) -> None:
     def paint(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if color else text
 
-    total = 0
     counts: dict[str, int] = {}
-    for path, text, findings in results:
-        lines = split_lines(text)
-        for f in findings:
-            total += 1
-            counts[f.code] = counts.get(f.code, 0) + 1
-            head = f"{path}:{f.span.line}:{f.span.col + 1}: {paint(f.code, _COLORS[f.severity])} [{f.severity.value}] {f.message}"
-            print(head)
-            if 1 <= f.span.line <= len(lines):
-                src = lines[f.span.line - 1].rstrip()
-                print(f"    {f.span.line:>4} | {src}")
-                width = (f.span.end_col if f.span.end_line == f.span.line else len(src)) - f.span.col
-                print(f"         | {' ' * f.span.col}{paint('^' * max(width, 1), _COLORS[f.severity])}")
-            for r in f.related[:3]:
-                print(f"         = line {r.span.line}: {r.message}")
-            safe = [x for x in f.fixes if x.safe]
-            if safe:
-                print(f"         fix: {safe[0].title} (dtypeguard fix)")
-            print()
-    files = len(results)
+    for r in reported:
+        f, lines = r.finding, r.lines
+        counts[f.code] = counts.get(f.code, 0) + 1
+        where = f"{r.path}:cell {r.cell}:" if r.cell is not None else f"{r.path}:"
+        head = f"{where}{f.span.line}:{f.span.col + 1}: {paint(f.code, _COLORS[f.severity])} [{f.severity.value}] {f.message}"
+        print(head)
+        if 1 <= f.span.line <= len(lines):
+            src = lines[f.span.line - 1].rstrip()
+            print(f"    {f.span.line:>4} | {src}")
+            width = (f.span.end_col if f.span.end_line == f.span.line else len(src)) - f.span.col
+            print(f"         | {' ' * f.span.col}{paint('^' * max(width, 1), _COLORS[f.severity])}")
+        for k, rel in enumerate(f.related[:3]):
+            rel_cell = r.related_cells[k] if k < len(r.related_cells) else None
+            where = f"line {rel.span.line} of cell {rel_cell}" if rel_cell is not None else f"line {rel.span.line}"
+            print(f"         = {where}: {rel.message}")
+        safe = [x for x in f.fixes if x.safe]
+        if safe:
+            print(f"         fix: {safe[0].title} (dtypeguard fix)")
+        print()
+    total = len(reported)
     if total:
         summary = ", ".join(f"{code} x{n}" for code, n in sorted(counts.items()))
         print(f"Found {total} finding{'s' * (total != 1)} in {files} file{'s' * (files != 1)} ({summary}).")
@@ -145,7 +190,7 @@ def _sarif_uri(path: Path) -> str:
     return urllib.parse.quote(path.as_posix())
 
 
-def _sarif(results: list[tuple[Path, str, list[Finding]]]) -> dict[str, Any]:
+def _sarif(reported: list[Reported]) -> dict[str, Any]:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note", Severity.HINT: "note"}
     return {
         "version": "2.1.0",
@@ -162,26 +207,27 @@ def _sarif(results: list[tuple[Path, str, list[Finding]]]) -> dict[str, Any]:
                         ],
                     }
                 },
-                "results": [
-                    {
-                        "ruleId": f.code,
-                        "level": level[f.severity],
-                        "message": {"text": f.message},
-                        "locations": [
-                            {
-                                "physicalLocation": {
-                                    "artifactLocation": {"uri": _sarif_uri(path)},
-                                    "region": {"startLine": f.span.line, "startColumn": f.span.col + 1, "endLine": f.span.end_line, "endColumn": f.span.end_col + 1},
-                                }
-                            }
-                        ],
-                    }
-                    for path, _, fs in results
-                    for f in fs
-                ],
+                "results": [_sarif_result(r, level) for r in reported],
             }
         ],
     }
 
 
-__all__ = ["BY_CODE", "add_arguments", "read_source", "run"]
+def _sarif_result(r: Reported, level: dict[Severity, str]) -> dict[str, Any]:
+    f = r.finding
+    location: dict[str, Any] = {
+        "physicalLocation": {
+            "artifactLocation": {"uri": _sarif_uri(r.path)},
+            "region": {"startLine": f.span.line, "startColumn": f.span.col + 1, "endLine": f.span.end_line, "endColumn": f.span.end_col + 1},
+        }
+    }
+    out: dict[str, Any] = {"ruleId": f.code, "level": level[f.severity], "message": {"text": f.message}, "locations": [location]}
+    if r.cell is not None:
+        # SARIF has no notebook cells: the region counts inside the cell named here
+        location["logicalLocations"] = [{"name": f"cell {r.cell}", "kind": "notebookCell"}]
+        out["properties"] = {"cell": r.cell}
+        out["message"]["text"] = f"cell {r.cell}: {f.message}"
+    return out
+
+
+__all__ = ["BY_CODE", "Reported", "add_arguments", "check_file", "read_source", "run"]

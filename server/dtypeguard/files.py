@@ -1,4 +1,7 @@
-"""Finding the Python files a CLI path names: folders are walked, junk and .gitignore skipped."""
+"""Finding the Python files a CLI path names: folders are walked, junk and .gitignore skipped.
+
+Jupyter notebooks (`.ipynb`) count as Python files (`dtypeguard.notebook` reads them);
+Jupyter's `.ipynb_checkpoints` copies do not."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-SKIP_DIRS = frozenset({".venv", "venv", "node_modules", ".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox", "build", "dist", ".e2e"})
+SKIP_DIRS = frozenset({".venv", "venv", "node_modules", ".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox", "build", "dist", ".e2e", ".ipynb_checkpoints"})
 
 
 def _gitignore_patterns(root: Path) -> list[str]:
@@ -48,5 +51,5 @@ def iter_python_files(paths: list[str]) -> Iterator[Path]:
                 d for d in dirnames if d not in SKIP_DIRS and not _ignored(str((base / d).relative_to(path)), d, patterns)
             )
             for name in sorted(filenames):
-                if name.endswith((".py", ".pyi")) and not _ignored(str((base / name).relative_to(path)), name, patterns):
+                if name.endswith((".py", ".pyi", ".ipynb")) and not _ignored(str((base / name).relative_to(path)), name, patterns):
                     yield base / name

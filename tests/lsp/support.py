@@ -105,6 +105,7 @@ def capabilities(
             diagnostic=types.DiagnosticClientCapabilities() if pull else None,
         ),
         window=types.WindowClientCapabilities(work_done_progress=progress),
+        notebook_document=types.NotebookDocumentClientCapabilities(synchronization=types.NotebookDocumentSyncClientCapabilities()),
     )
 
 

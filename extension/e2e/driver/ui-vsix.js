@@ -3,7 +3,9 @@
 // Waits are for DOM conditions, each with a deadline. Exit code 0 = pass.
 //
 // env: PORT, FOLDER (workspace with FILE at its top level), FILE, EXPECT (text of the Problems
-//      row, e.g. DG004), LINE_TEXT (text of the flagged line), OUTDIR (screenshots go there).
+//      row, e.g. DG004), LINE_TEXT (text of the flagged line), OUTDIR (screenshots go there);
+//      optional NOTEBOOK (an .ipynb at the top level) and NOTEBOOK_EXPECT (its Problems row): the
+//      notebook is opened in the notebook editor and a squiggle must show inside one of its cells.
 'use strict';
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -51,6 +53,31 @@ const { PORT, FOLDER, FILE, EXPECT, OUTDIR } = process.env;
     await page.locator('.monaco-editor .view-line', { hasText: process.env.LINE_TEXT || EXPECT }).first()
       .waitFor({ timeout: 30000 });
     await page.screenshot({ path: path.join(OUTDIR, 'vsix-problems-panel.png') });
+    if (process.env.NOTEBOOK) {
+      const nb = page.locator('.explorer-folders-view .label-name', { hasText: process.env.NOTEBOOK }).first();
+      await nb.click();
+      await page.waitForSelector('.notebookOverlay .cell-editor-container .monaco-editor .view-lines', { timeout: 60000 });
+      console.log(`notebook open ${at()}`);
+      const row = page.locator('.markers-panel .monaco-list-row', { hasText: process.env.NOTEBOOK_EXPECT || 'DG' }).first();
+      await row.waitFor({ timeout: 90000 });
+      console.log(`PROBLEMS PANEL (notebook): ${(await page.locator('.markers-panel').innerText()).replace(/\s+/g, ' ').slice(0, 400)}`);
+      await row.click(); // reveals the cell (cells below the fold are not rendered)
+      // The cell editors that show a squiggle, by their text (read in the page: the squiggle is a
+      // decoration in the editor's overlay layer, the text is in its view lines).
+      const line = process.env.NOTEBOOK_LINE || '';
+      const squiggled = async () => page.evaluate(() => Array.from(
+        document.querySelectorAll('.notebookOverlay .monaco-editor .squiggly-error, .notebookOverlay .monaco-editor .squiggly-warning'),
+        (el) => (el.closest('.monaco-editor')?.querySelector('.view-lines')?.textContent || '').replace(/\s+/g, ' ')));
+      const deadline = Date.now() + 60000;
+      let cells = await squiggled();
+      while (!cells.some((t) => t.includes(line)) && Date.now() < deadline) {
+        await page.waitForTimeout(250); // poll interval for the DOM condition
+        cells = await squiggled();
+      }
+      console.log(`NOTEBOOK SQUIGGLES in the cells: ${JSON.stringify(cells.map((t) => t.slice(0, 80)))}`);
+      if (!cells.some((t) => t.includes(line))) throw new Error(`no squiggle in the cell with "${line}"`);
+      await page.screenshot({ path: path.join(OUTDIR, 'vsix-notebook.png') });
+    }
     console.log(`PASS ${at()}; screenshot ${path.join(OUTDIR, 'vsix-problems-panel.png')}`);
     code = 0;
   } catch (e) {

@@ -4,7 +4,8 @@
 #              (extensionDevelopmentPath) with the real server and bundled libs
 #   untrusted  the same host in Restricted Mode: analysis yes, verify no
 #   vsix       install the built .vsix into a fresh code-server, check the Problems panel in
-#              the UI and save a screenshot (.e2e/vsix/vsix-problems-panel.png)
+#              the UI and save a screenshot (.e2e/vsix/vsix-problems-panel.png); then open a
+#              notebook and see the squiggle in its set_default_dtype cell (vsix-notebook.png)
 # Each run gets a fresh user-data/extensions/config dir under .e2e/<name>/ and a copy of
 # samples/ as its workspace. Exit status: 0 only if every selected run passed.
 #
@@ -116,10 +117,13 @@ run_vsix() {
   prepare_run "$name" yes
   rm -rf "$RUN/ws"; mkdir -p "$RUN/ws"
   cp "$REPO/samples/hazards/h06_numpy_float64_linear.py" "$RUN/ws/"
+  cp "$REPO/samples/notebooks/cross_cell_default_dtype.ipynb" "$RUN/ws/"
   XDG_CONFIG_HOME=$RUN/xdg-config XDG_DATA_HOME=$RUN/xdg-data "$CS" --config "$RUN/config.yaml" \
     --user-data-dir "$RUN/user-data" --extensions-dir "$RUN/extensions" --install-extension "$VSIX" 2>&1 | tail -1
   start_code_server yes || { RESULT[$name]=FAIL; TIME[$name]=$((SECONDS - t0)); return; }
-  PORT=$PORT FOLDER=$RUN/ws FILE=h06_numpy_float64_linear.py EXPECT=DG004 LINE_TEXT='inputs = torch.from_numpy(X)' OUTDIR=$RUN node "$DRIVER/ui-vsix.js"
+  PORT=$PORT FOLDER=$RUN/ws FILE=h06_numpy_float64_linear.py EXPECT=DG004 LINE_TEXT='inputs = torch.from_numpy(X)' \
+    NOTEBOOK=cross_cell_default_dtype.ipynb NOTEBOOK_EXPECT=DG001 NOTEBOOK_LINE='torch.set_default_dtype(torch.float64)' \
+    OUTDIR=$RUN node "$DRIVER/ui-vsix.js"
   rc=$?
   ((rc == 0)) || show_logs "$name"
   stop_code_server

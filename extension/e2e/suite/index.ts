@@ -32,6 +32,7 @@ const EXTENSION_ID = 'dtypeguard.dtypeguard';
 const VERIFY_SOURCE = 'dtypeguard.verify';
 const H06 = 'hazards/h06_numpy_float64_linear.py';
 const H06_FIXED = 'fixed/h06_numpy_float64_linear.py';
+const NOTEBOOK = 'notebooks/cross_cell_default_dtype.ipynb';
 
 function log(message: string): void {
   console.log(`E2E ${message}`);
@@ -275,6 +276,62 @@ function trustedTests(config: E2EConfig): TestCase[] {
         assert.equal(doc.lineAt(lineOf(doc, 'preds = model(inputs)')).text.trim(), 'preds = model(inputs)');
         await waitFor('DG004 to disappear after the fix', () =>
           vscode.languages.getDiagnostics(doc.uri).every((d) => codeOf(d) !== 'DG004') || undefined, 20000);
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+      },
+    },
+    {
+      name: 'notebook: the cross-cell DG001 is in the set_default_dtype cell; its quick fix moves the call into the imports cell',
+      fn: async () => {
+        await runningServer();
+        const nb = await vscode.workspace.openNotebookDocument(sampleUri(NOTEBOOK));
+        await vscode.window.showNotebookDocument(nb);
+        assert.equal(nb.notebookType, 'jupyter-notebook');
+        const cellWith = (needle: string): vscode.NotebookCell => {
+          const cell = nb.getCells().find((c) => c.kind === vscode.NotebookCellKind.Code && c.document.getText().includes(needle));
+          assert.ok(cell, `no code cell contains "${needle}"`);
+          return cell;
+        };
+        const imports = cellWith('from torch import nn');
+        const model = cellWith('model = nn.Sequential');
+        const setDefault = cellWith('torch.set_default_dtype(torch.float64)');
+        const data = cellWith('x = torch.randn(256, 4)');
+        const training = cellWith('optimizer = torch.optim.Adam');
+        const [diag] = await dgDiagnostics(setDefault.document.uri, 'DG001');
+        assert.ok(diag);
+        log(`notebook cell ${setDefault.index} diagnostics ${describeDiags(vscode.languages.getDiagnostics(setDefault.document.uri))}`);
+        assert.equal(setDefault.document.uri.scheme, 'vscode-notebook-cell');
+        assert.deepEqual([diag.range.start.line, diag.range.start.character], [0, 0], 'the range is relative to the cell');
+        assert.ok(
+          (diag.relatedInformation ?? []).some((r) => r.location.uri.toString() === model.document.uri.toString()),
+          'DG001 points at the model cell',
+        );
+        const [dg004] = await dgDiagnostics(data.document.uri, 'DG004');
+        assert.equal(dg004?.range.start.line, 0);
+        for (const cell of [imports, model, training]) {
+          const codes = vscode.languages.getDiagnostics(cell.document.uri).map(codeOf);
+          assert.ok(!codes.includes('DG001'), `DG001 also in cell ${cell.index}: ${codes}`);
+        }
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider', setDefault.document.uri, diag.range.start);
+        assert.match(hoverText(hovers), /DG001/, 'hover in the cell explains DG001');
+        const lenses = await waitFor('the Verify lens on the training cell', async () => {
+          const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', training.document.uri);
+          return l && l.some((x) => x.command?.command === 'dtypeguard.verify') ? l : undefined;
+        });
+        log(`notebook lenses ${JSON.stringify(lenses.map((l) => l.command?.title))}`);
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          'vscode.executeCodeActionProvider', setDefault.document.uri, diag.range, vscode.CodeActionKind.QuickFix.value, 10);
+        log(`notebook actions ${JSON.stringify(actions.map((x) => x.title))}`);
+        const fix = actions.find((x) => x.title.startsWith('Move this call'));
+        assert.ok(fix?.edit, 'no "Move this call to the top" quick fix with an edit');
+        assert.ok(await vscode.workspace.applyEdit(fix.edit), 'applyEdit refused the fix');
+        await waitFor('the call to land in the imports cell', () =>
+          imports.document.getText().includes('torch.set_default_dtype(torch.float64)') || undefined, 20000);
+        assert.equal(setDefault.document.getText().trim(), '', 'the call left its old cell');
+        assert.ok(imports.document.getText().startsWith('%matplotlib inline\nimport numpy as np'), 'the magic line is kept');
+        await waitFor('DG001 and DG004 to go after the fix', () =>
+          nb.getCells().every((c) => vscode.languages.getDiagnostics(c.document.uri).every((d) => !['DG001', 'DG004'].includes(codeOf(d)))) || undefined,
+          30000);
         await vscode.commands.executeCommand('workbench.action.files.revert');
       },
     },

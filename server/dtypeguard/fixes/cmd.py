@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dtypeguard.check_cmd import config_for, read_source
+from dtypeguard.config import Config
 from dtypeguard.files import iter_python_files
 from dtypeguard.fixes.api import fix_all
+from dtypeguard.notebook import fix_notebook, is_notebook
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,6 +112,14 @@ def run(args: argparse.Namespace) -> int:
             errors += 1
             continue
         config = config_for(path, args, reported_problems)
+        if is_notebook(str(path)):
+            outcome = _fix_notebook(path, text, before, config, args)
+            errors += outcome[0]
+            remaining += outcome[1]
+            if outcome[2]:
+                changed_files += 1
+                fixed.update(outcome[2])
+            continue
         result = fix_all(text, str(path), config, unsafe=args.unsafe_fixes)
         for finding, why in result.not_applied:
             print(f"dtypeguard: {path}:{finding.span.line}: {finding.code} fix not applied: {why}", file=sys.stderr)
@@ -140,3 +150,37 @@ def run(args: argparse.Namespace) -> int:
     if errors:
         return 2
     return 1 if remaining else 0
+
+
+def _fix_notebook(path: Path, text: str, before: Fingerprint, config: Config, args: argparse.Namespace) -> tuple[int, int, Counter[str]]:
+    """Fix one notebook: (errors, findings left to report, codes fixed). Only the changed
+    cells' sources are rewritten; outputs and metadata stay as they are."""
+    nb = fix_notebook(text, str(path), config, unsafe=args.unsafe_fixes)
+    for where, finding, why in nb.not_applied:
+        print(f"dtypeguard: {path}: {where}: {finding.code} fix not applied: {why}", file=sys.stderr)
+    errors = 0
+    fixed: Counter[str] = Counter(f.code for f in nb.applied)
+    left = 0
+    if nb.error and not nb.unreadable:  # (an unreadable notebook's DG000 is reported below)
+        print(f"dtypeguard: {path}: {nb.error}", file=sys.stderr)
+        errors += 1
+    if nb.text != text:
+        if args.diff:
+            for cell, (old, new) in sorted(nb.changed.items()):
+                name = f"{path.as_posix().lstrip('/')}:cell {cell + 1}"
+                for line in difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"):
+                    sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of cell\n")
+            left += sum(fixed.values())
+        else:
+            try:
+                write_atomic(path, nb.text, before)
+            except (OSError, ChangedOnDisk) as exc:
+                print(f"dtypeguard: {path}: {exc}", file=sys.stderr)
+                return errors + 1, 0, Counter()
+    for f in nb.remaining:
+        finding = f.finding
+        unsafe = " (an unsafe fix exists: --unsafe-fixes)" if any(not x.safe for x in finding.fixes) and not args.unsafe_fixes else ""
+        where = f"cell {f.cell + 1}:" if f.cell >= 0 else ""
+        print(f"{path}:{where}{finding.span.line}:{finding.span.col + 1}: {finding.code} {finding.message}{unsafe}")
+    left += len(nb.remaining)
+    return errors, left, fixed

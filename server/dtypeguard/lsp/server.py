@@ -9,6 +9,10 @@ support (`textDocument.diagnostic`), in which case they are answered on
 `textDocument/diagnostic` only and `workspace/diagnostic/refresh` is sent when they change for a
 reason other than an edit (configuration, verify).
 
+Notebooks (`notebookDocument/*`, Python cells of any notebook type) are analysed as one
+document, the script of their code cells in order; `lsp/notebooks.py` translates between
+cells and that script, so every feature below works in cells too.
+
 Every handler is guarded: an exception is logged to the client (`window/logMessage`) and a
 request is answered with an LSP error; the server keeps serving.
 """
@@ -25,7 +29,7 @@ import traceback
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from lsprotocol import types
 from pygls.exceptions import (
@@ -45,12 +49,17 @@ from dtypeguard.engine.parse import lines_with_ends
 from dtypeguard.lsp import actions, convert
 from dtypeguard.lsp.documents import Analysis, DocState, Documents
 from dtypeguard.lsp.lens import VERIFY_COMMAND, Verifier, message_type, spawn, verify_diagnostic
+from dtypeguard.lsp.notebooks import Notebooks, NotebookState, NotebookView
 from dtypeguard.lsp.settings import (
     Settings,
     parse_settings,
     settings_from_change,
     settings_from_init,
 )
+from dtypeguard.model import Span
+
+if TYPE_CHECKING:
+    from dtypeguard.verify.result import VerifyResult
 
 log = logging.getLogger(__name__)
 
@@ -123,8 +132,13 @@ class DtypeguardServer(LanguageServer):
         super().__init__(
             "dtypeguard", __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(
+                notebook_selector=[types.NotebookDocumentFilterWithNotebook(notebook="*", cells=[types.NotebookCellLanguage(language="python")])],
+            ),
             protocol_cls=Protocol,
         )
+        self.notebooks = Notebooks()
+        self.cells_pulled = False  # the client pulls cell diagnostics itself (then none are pushed)
         self.settings = Settings()
         self.trusted = True
         self.pull = False
@@ -179,7 +193,42 @@ class DtypeguardServer(LanguageServer):
         return to_fs_path(uri)
 
     def _text_of(self, uri: str) -> str:
+        if self.notebooks.is_notebook(uri):
+            return self.notebooks.script_text(self.workspace, uri)
         return self.workspace.get_text_document(uri).source
+
+    def notebook_of_cell(self, uri: str) -> str | None:
+        """The notebook URI of an open notebook's cell URI, else None."""
+        if self.notebooks.is_notebook(uri):
+            return None
+        nb = self.notebooks.notebook_of_cell(self.workspace, uri)
+        return nb if nb is not None and self.notebooks.is_notebook(nb) else None
+
+    def notebook_view(self, analysis: Analysis, uri: str) -> NotebookView:
+        view = self.notebooks.view(uri, analysis.text)
+        if view is None:
+            raise JsonRpcRequestCancelled(message=f"{uri} changed; ask again")
+        return view
+
+    def cell_diagnostics(self, state: DocState) -> dict[str, list[types.Diagnostic]]:
+        """A notebook's diagnostics per cell URI (every current cell, empty lists included)."""
+        latest = state.latest
+        chosen = latest if latest is not None and latest.usable else (state.good or latest)
+        out: dict[str, list[types.Diagnostic]] = {}
+        if chosen is not None:
+            view = self.notebooks.view(state.uri, chosen.text)
+            if view is not None:
+                enabled = self._config_for(state.path).enabled("DG000", state.path)
+                if not enabled:
+                    view.script.cell_problems = {}
+                findings = view.script.cell_findings(chosen.result.findings)
+                out = self.notebooks.diagnostics(view, findings, self.encoding)
+        nb_state = self.notebooks.open.get(state.uri)
+        if nb_state is not None:
+            for uri, diags in nb_state.verify.items():
+                if uri in out:
+                    out[uri] = out[uri] + diags
+        return out
 
     def _config_for(self, path: str | None) -> Config:
         where = path or self.workspace.root_path
@@ -228,11 +277,28 @@ class DtypeguardServer(LanguageServer):
         return out + state.verify_diagnostics
 
     def publish(self, state: DocState) -> None:
+        if self.notebooks.is_notebook(state.uri):
+            # pushed even to a pull client until it pulls a cell: vscode-languageclient 9
+            # pulls text documents but never notebook cells
+            if not (self.pull and self.cells_pulled):
+                self.publish_cells(state)
+            return
         if self.pull:
             return
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=state.uri, diagnostics=self.diagnostics(state), version=state.version)
         )
+
+    def publish_cells(self, state: DocState) -> None:
+        by_cell = self.cell_diagnostics(state)
+        nb_state = self.notebooks.open.get(state.uri)
+        gone = (nb_state.published - set(by_cell)) if nb_state is not None else set()
+        for uri, diags in by_cell.items():
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+        for uri in gone:  # cells deleted, or no longer Python
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        if nb_state is not None:
+            nb_state.published = set(by_cell)
 
     def clear(self, uri: str) -> None:
         if not self.pull:
@@ -244,6 +310,8 @@ class DtypeguardServer(LanguageServer):
             self._internal_errors_seen.add(error)
             self.log(f"dtypeguard: analysis of {state.uri} failed inside the engine: {error}", types.MessageType.Error)
         self.publish(state)
+        if self.pull and self.cells_pulled and self.notebooks.is_notebook(state.uri):
+            self.refresh(diagnostics=True)  # an edit in one cell changes what other cells show
 
     def _on_analysis_error(self, uri: str, exc: BaseException) -> None:
         text = "".join(traceback.format_exception(exc))
@@ -419,6 +487,33 @@ def build_server() -> DtypeguardServer:
             server.verifier.forget(uri)
             server.clear(uri)
 
+    # ------------------------------------------------------------ notebooks
+    @feature(types.NOTEBOOK_DOCUMENT_DID_OPEN, notification=True)
+    def notebook_did_open(params: types.DidOpenNotebookDocumentParams) -> None:
+        nb = params.notebook_document
+        server.notebooks.open[nb.uri] = NotebookState()
+        server.documents.open(nb.uri, nb.version, server.path_of(nb.uri))
+
+    @feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE, notification=True)
+    def notebook_did_change(params: types.DidChangeNotebookDocumentParams) -> None:
+        nb = params.notebook_document
+        nb_state = server.notebooks.open.get(nb.uri)
+        if nb_state is None:
+            server.log(f"dtypeguard: change for a notebook that is not open: {nb.uri}", types.MessageType.Warning)
+            return
+        nb_state.verify.clear()  # a runtime error's line means nothing after an edit
+        server.documents.change(nb.uri, nb.version)
+
+    @feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE, notification=True)
+    def notebook_did_close(params: types.DidCloseNotebookDocumentParams) -> None:
+        uri = params.notebook_document.uri
+        nb_state = server.notebooks.open.pop(uri, None)
+        if server.documents.close(uri) is not None:
+            server.verifier.forget(uri)
+        if nb_state is not None:
+            for cell_uri in nb_state.published:
+                server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[]))
+
     @feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION, notification=True)
     async def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
         raw = settings_from_change(params.settings)
@@ -437,6 +532,20 @@ def build_server() -> DtypeguardServer:
 
     async def pull_diagnostics(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         uri = params.text_document.uri
+        nb_uri = server.notebook_of_cell(uri)
+        if nb_uri is not None:
+            if not server.cells_pulled:  # from now on this client pulls cells: take back what was pushed
+                server.cells_pulled = True
+                for nb_state in server.notebooks.open.values():
+                    for cell_uri in nb_state.published:
+                        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[]))
+                    nb_state.published = set()
+            analysis = await server.analysis(nb_uri)
+            nb_doc = server.state(nb_uri)
+            result_id = f"{server.documents.generation}.{analysis.version}.{nb_doc.verify_epoch}"
+            if params.previous_result_id == result_id:
+                return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+            return types.RelatedFullDocumentDiagnosticReport(items=server.cell_diagnostics(nb_doc).get(uri, []), result_id=result_id)
         if uri not in server.documents.docs:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         analysis = await server.analysis(uri)
@@ -450,6 +559,9 @@ def build_server() -> DtypeguardServer:
     @feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(params: types.HoverParams) -> types.Hover | None:
         uri = params.text_document.uri
+        nb_uri = server.notebook_of_cell(uri)
+        if nb_uri is not None:
+            return await cell_hover(params, nb_uri)
         server.state(uri)
         lines_now = convert.Lines(server._text_of(uri))
         if not 0 <= params.position.line < len(lines_now):
@@ -471,6 +583,34 @@ def build_server() -> DtypeguardServer:
         except Exception as exc:
             server.log(f"dtypeguard: hover_markdown failed: {exc!r}", types.MessageType.Error)
         parts += _explanations(analysis, line, col)
+        if not parts:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
+
+    async def cell_hover(params: types.HoverParams, nb_uri: str) -> types.Hover | None:
+        try:
+            analysis = await server.analysis(nb_uri, HOVER_WAIT_S)
+        except TimeoutError:
+            return None
+        view = server.notebook_view(analysis, nb_uri)
+        cell = view.index_of(params.text_document.uri)
+        if cell is None:
+            return None
+        parts: list[str] = []
+        lines = view.cell_lines(cell)
+        line, col = convert.from_position(lines, params.position, server.encoding)
+        at = view.to_script(cell, Span(line, col, line, col))
+        if analysis.usable and at is not None:
+            from dtypeguard.hover import hover_markdown
+
+            markdown = hover_markdown(analysis.result, at.line, at.col)
+            if markdown:
+                parts.append(markdown.strip())
+            parts += _explanations(analysis, at.line, at.col)
+        parts = [view.script.rewrite_lines(p) for p in parts]
+        note = view.order_notes.get(cell)
+        if note:
+            parts.append(note)
         if not parts:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
@@ -508,6 +648,9 @@ def build_server() -> DtypeguardServer:
     )
     async def code_action(params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
+        nb_uri = server.notebook_of_cell(uri)
+        if nb_uri is not None:
+            return await cell_code_action(params, nb_uri)
         state = server.state(uri)
         analysis = await server.analysis(uri)
         if not analysis.usable:
@@ -525,6 +668,43 @@ def build_server() -> DtypeguardServer:
         )
         return await future
 
+    def to_cells(view: NotebookView, edit: types.WorkspaceEdit | None) -> types.WorkspaceEdit | None:
+        if edit is None:
+            return None
+        ws_edit = server.caps.workspace.workspace_edit if server.caps.workspace else None
+        return server.notebooks.cell_edit(view, server.workspace, edit, server.encoding, bool(ws_edit and ws_edit.document_changes))
+
+    async def cell_code_action(params: types.CodeActionParams, nb_uri: str) -> list[types.CodeAction]:
+        state = server.state(nb_uri)
+        analysis = await server.analysis(nb_uri)
+        if not analysis.usable:
+            return []
+        view = server.notebook_view(analysis, nb_uri)
+        cell = view.index_of(params.text_document.uri)
+        if cell is None:
+            return []
+        rng = view.to_script(cell, convert.from_range(view.cell_lines(cell), params.range, server.encoding))
+        if rng is None:
+            return []
+        target = server.target(analysis, state)
+        by_finding = {
+            cf.script: server.notebooks.diagnostic(view, cf, server.encoding)
+            for cf in view.script.cell_findings(analysis.result.findings) if cf.script is not None
+        }
+        only = list(params.context.only) if params.context.only else None
+        if server.lazy_actions():
+            return actions.code_actions(target, rng, only, params.context.diagnostics, by_finding, True)
+        future, _thread = spawn(
+            lambda: actions.code_actions(target, rng, only, params.context.diagnostics, by_finding, False),
+            "dtypeguard-actions",
+        )
+        out: list[types.CodeAction] = []
+        for action in await future:
+            action.edit = to_cells(view, action.edit)
+            if action.edit is not None:
+                out.append(action)
+        return out
+
     @feature(types.CODE_ACTION_RESOLVE)
     async def code_action_resolve(action: types.CodeAction) -> types.CodeAction:
         data = action.data
@@ -538,6 +718,8 @@ def build_server() -> DtypeguardServer:
         target = server.target(analysis, state)
         future, _thread = spawn(lambda: actions.compute_edit(target, data), "dtypeguard-resolve")
         edit = await future
+        if edit is not None and server.notebooks.is_notebook(uri):
+            edit = to_cells(server.notebook_view(analysis, uri), edit)
         if edit is not None:
             action.edit = edit
         return action
@@ -545,6 +727,7 @@ def build_server() -> DtypeguardServer:
     # ------------------------------------------------------------ commands
     async def _document_command(uri: str, compute: Any, label: str, nothing: str) -> dict[str, Any]:
         """Compute a whole-document edit off the event loop and ask the client to apply it."""
+        uri = server.notebook_of_cell(uri) or uri
         state = server.state(uri)
         analysis = await server.analysis(uri)
         if not analysis.usable:
@@ -552,6 +735,8 @@ def build_server() -> DtypeguardServer:
         target = server.target(analysis, state)
         future, _thread = spawn(lambda: compute(target), f"dtypeguard-{label}")
         edit = await future
+        if edit is not None and server.notebooks.is_notebook(uri):
+            edit = to_cells(server.notebook_view(analysis, uri), edit)
         if edit is None:
             return {"applied": False, "reason": nothing}
         return {"applied": await server.apply_edit(edit, f"dtypeguard: {label}")}
@@ -577,10 +762,35 @@ def build_server() -> DtypeguardServer:
             message = "dtypeguard: Verify runs your code, so it is off until you trust this workspace."
             server.show(message, types.MessageType.Warning)
             raise JsonRpcException(message=message, code=-32803)  # RequestFailed
+        uri = server.notebook_of_cell(uri) or uri
         path = server.path_of(uri)
         if path is None:
             raise JsonRpcInvalidParams(message=f"{VERIFY_COMMAND}: only files on disk can be verified, not {uri}")
         return await run_verify(uri, path, str(device))
+
+    async def verify_run(uri: str, path: str, device: str, cancel: threading.Event) -> VerifyResult:
+        """The run itself: the file, or a notebook's current code cells as a temporary script
+        (the error is then mapped to its cell; `cell` becomes the code cell's number)."""
+        python = server.settings.python
+        timeout = server.settings.verify_timeout
+        if not server.notebooks.is_notebook(uri):
+            return await server.verifier.run(uri, path, device, python, timeout, cancel)
+        from dtypeguard.notebook import map_verify_result, temporary_script
+
+        view = server.notebooks.build(server.workspace, uri, for_verify=path)
+        with temporary_script(view.script, path) as script_path:
+            result = await server.verifier.run(uri, script_path, device, python, timeout, cancel)
+        map_verify_result(result, view.script, script_path, path)
+        nb_state = server.notebooks.open.get(uri)
+        if nb_state is not None:
+            nb_state.verify = {}
+            cell = result.cell - 1 if result.cell is not None else None
+            if cell is not None and cell in view.uris:
+                diag = verify_diagnostic(result, path, view.cell_lines(cell), server.encoding)
+                if diag is not None:
+                    nb_state.verify[view.uris[cell]] = [diag]
+                result.cell = sorted(view.uris).index(cell) + 1  # as "code cell N" says
+        return result
 
     async def run_verify(uri: str, path: str, device: str) -> dict[str, Any]:
         cancel = threading.Event()
@@ -588,7 +798,7 @@ def build_server() -> DtypeguardServer:
         server.refresh(lenses=True)
         python = server.settings.python
         try:
-            result = await server.verifier.run(uri, path, device, python, server.settings.verify_timeout, cancel)
+            result = await verify_run(uri, path, device, cancel)
         except asyncio.CancelledError:
             cancel.set()
             end_progress(token, "cancelled")
@@ -602,7 +812,11 @@ def build_server() -> DtypeguardServer:
             where = python or "the server's own Python"
             summary = f"{summary} (set the dtypeguard interpreter setting to a Python with torch; now: {where})"
         state = server.documents.docs.get(uri)
-        if state is not None:
+        if state is not None and server.notebooks.is_notebook(uri):
+            state.verify_epoch += 1
+            server.publish(state)
+            server.refresh(diagnostics=True)
+        elif state is not None:
             lines = state.latest.lines if state.latest is not None else convert.Lines(server._text_of(uri))
             diag = verify_diagnostic(result, path, lines, server.encoding)
             state.verify_diagnostics = [diag] if diag is not None else []
@@ -652,6 +866,9 @@ def build_server() -> DtypeguardServer:
     @feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
     async def code_lens(params: types.CodeLensParams) -> list[types.CodeLens]:
         uri = params.text_document.uri
+        nb_uri = server.notebook_of_cell(uri)
+        if nb_uri is not None:
+            return await cell_code_lens(uri, nb_uri)
         state = server.state(uri)
         if not server.trusted:
             return []
@@ -668,13 +885,40 @@ def build_server() -> DtypeguardServer:
             server.verifier.prewarm(server.settings.python, "cpu")
         return server.verifier.lenses(uri, analysis.result.optimizer_sites, analysis.lines, server.encoding)
 
+    async def cell_code_lens(uri: str, nb_uri: str) -> list[types.CodeLens]:
+        """The Verify lenses go on the first cell that builds an optimizer, above it."""
+        state = server.state(nb_uri)
+        if not server.trusted:
+            return []
+        try:
+            analysis: Analysis | None = await server.analysis(nb_uri, HOVER_WAIT_S)
+        except TimeoutError:
+            analysis = None
+        if analysis is None or not analysis.usable:
+            analysis = state.good
+        if analysis is None or not analysis.result.optimizer_sites:
+            return []
+        view = server.notebooks.view(nb_uri, analysis.text)
+        if view is None:
+            return []
+        first = view.script.cell_span(min(span for span, _ in analysis.result.optimizer_sites))
+        if first is None or view.uris.get(first[0]) != uri:
+            return []
+        cls = next(c for span, c in analysis.result.optimizer_sites if view.script.cell_span(span) == first)
+        server.verifier.prewarm(server.settings.python, "cpu")
+        return server.verifier.lenses(nb_uri, [(first[1], cls)], view.cell_lines(first[0]), server.encoding)
+
     # ------------------------------------------------------------ inlay hints
     @feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
     async def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint]:
         uri = params.text_document.uri
-        server.state(uri)
+        nb_uri = server.notebook_of_cell(uri)
+        if nb_uri is None:
+            server.state(uri)
         if not server.settings.inlay_hints:
             return []
+        if nb_uri is not None:
+            return await cell_inlay_hints(params, nb_uri)
         try:
             analysis = await server.analysis(uri, HOVER_WAIT_S)
         except TimeoutError:
@@ -695,6 +939,34 @@ def build_server() -> DtypeguardServer:
                 kind=types.InlayHintKind.Type,
                 tooltip=hint.tooltip or None,
                 padding_left=True,
+            ))
+        return out
+
+    async def cell_inlay_hints(params: types.InlayHintParams, nb_uri: str) -> list[types.InlayHint]:
+        try:
+            analysis = await server.analysis(nb_uri, HOVER_WAIT_S)
+        except TimeoutError:
+            return []
+        if not analysis.usable:
+            return []
+        view = server.notebook_view(analysis, nb_uri)
+        cell = view.index_of(params.text_document.uri)
+        if cell is None:
+            return []
+        lines = view.cell_lines(cell)
+        span = view.to_script(cell, convert.from_range(lines, params.range, server.encoding))
+        if span is None:
+            return []
+        from dtypeguard.hover import inlay_hints
+
+        out: list[types.InlayHint] = []
+        for hint in inlay_hints(analysis.result, span.line, span.end_line):
+            where = view.script.locate(hint.line)
+            if where is None or where[0] != cell:
+                continue
+            out.append(types.InlayHint(
+                position=convert.position(lines, where[1], hint.col, server.encoding), label=hint.label,
+                kind=types.InlayHintKind.Type, tooltip=view.script.rewrite_lines(hint.tooltip) or None, padding_left=True,
             ))
         return out
 

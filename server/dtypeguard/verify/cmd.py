@@ -81,9 +81,17 @@ def run(args: argparse.Namespace) -> int:
         python = shutil.which(python) or python
     if python is not None and not (os.path.isfile(python) and os.access(python, os.X_OK)):
         return _usage_error(f"--python {args.python}: not an executable file")
-    result = run_verify(
-        args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args)
-    )
+    if args.file.lower().endswith(".ipynb"):
+        from dtypeguard.notebook import NotebookError, verify_notebook
+
+        try:
+            result = verify_notebook(args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args))
+        except NotebookError as exc:
+            return _usage_error(f"{args.file}: {exc}")
+    else:
+        result = run_verify(
+            args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args)
+        )
     if result.status == "no-torch" and not result.hint:
         result.hint = NO_TORCH_HINT.format(python=result.python or python or sys.executable)
     if args.format == "json":

@@ -46,6 +46,8 @@ def _where(result: VerifyResult, cwd: str | None) -> str:
         shown = path
     if shown.startswith(".." + os.sep + ".."):
         shown = path
+    if result.line is not None and result.cell is not None:
+        return f"{shown}:cell {result.cell}:{result.line}"
     return f"{shown}:{result.line}" if result.line is not None else shown
 
 

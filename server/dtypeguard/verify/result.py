@@ -46,6 +46,7 @@ class VerifyResult:
     mode: Literal["cold", "warm"] = "cold"
     path: str | None = None
     line: int | None = None
+    cell: int | None = None  # a notebook's 1-based cell; `line` then counts inside it
     function: str | None = None
     code_line: str | None = None
     error_type: str | None = None
@@ -90,20 +91,25 @@ class VerifyResult:
                     text += f" ({', '.join(codes)})"
             return text
         if self.status == "error":
-            where = f" at line {self.line}" if self.line is not None else ""
+            where = self._at()
             rule = f" [{self.rule}]" if self.rule else ""
             return f"{self.error_type or 'Error'}{where}: {message}{rule}"
         if self.status == "timeout":
-            where = f", stopped at line {self.line}" if self.line is not None else ""
+            where = f", stopped{self._at()}" if self.line is not None else ""
             return f"Timed out without an optimizer step ({took}{where})"
         if self.status == "crashed":
-            where = f" at line {self.line}" if self.line is not None else ""
+            where = self._at()
             return f"Crashed with {self.signal or 'a signal'}{where}"
         if self.status == "no-step":
             return f"No optimizer step: {message}"
         if self.status == "cancelled":
             return "Verification cancelled"
         return message or self.status
+
+    def _at(self) -> str:
+        if self.line is None:
+            return ""
+        return f" at line {self.line} of cell {self.cell}" if self.cell is not None else f" at line {self.line}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -115,6 +121,7 @@ class VerifyResult:
             "mode": self.mode,
             "path": self.path,
             "line": self.line,
+            "cell": self.cell,
             "function": self.function,
             "code_line": self.code_line,
             "error_type": self.error_type,

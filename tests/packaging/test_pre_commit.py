@@ -63,6 +63,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
     shutil.copy(REPO / "samples" / "hazards" / "h06_numpy_float64_linear.py", path / "hazard.py")
     shutil.copy(REPO / "samples" / "clean" / "numpy_float32_pipeline.py", path / "clean.py")
     shutil.copy(REPO / "samples" / "hazards" / "h06_numpy_float64_linear.py", path / "fixme.py")
+    shutil.copy(REPO / "samples" / "notebooks" / "cross_cell_default_dtype.ipynb", path / "notebook.ipynb")
     # the same hazard in a text file: the hooks' types keep it out
     shutil.copy(REPO / "samples" / "hazards" / "h06_numpy_float64_linear.py", path / "notes.txt")
     git(path, "add", "-A")
@@ -79,8 +80,7 @@ def test_hook_definitions() -> None:
     assert hooks["dtypeguard-fix"]["entry"] == "dtypeguard fix"
     for hook in hooks.values():
         assert hook["language"] == "python"
-        # jupyter joins once `dtypeguard check` reads notebooks
-        assert hook["types_or"] == ["python"]
+        assert hook["types_or"] == ["python", "jupyter"]
 
 
 def test_check_hook_fails_on_a_hazard(project: Project) -> None:
@@ -89,6 +89,12 @@ def test_check_hook_fails_on_a_hazard(project: Project) -> None:
     assert "dtypeguard check" in proc.stdout and "Failed" in proc.stdout
     assert "hazard.py:25:" in proc.stdout and "DG004" in proc.stdout
     assert "notes.txt" not in proc.stdout  # python files only
+
+
+def test_check_hook_reads_notebooks(project: Project) -> None:
+    proc = project.try_repo("dtypeguard-check", "notebook.ipynb")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "notebook.ipynb:cell" in proc.stdout and "DG001" in proc.stdout
 
 
 def test_check_hook_passes_a_clean_file(project: Project) -> None:

@@ -55,12 +55,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(args._module)
     try:
         code = int(module.run(args))
-        sys.stdout.flush()  # a closed pipe shows up here (`dtypeguard verify ... | head`), not at exit
-        return code
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # the reader went away: stop quietly, and keep Python's exit-time flush from raising again
+    except BrokenPipeError:  # the reader went away mid-output (`dtypeguard verify ... | head`)
+        _quiet_stdout()
+        return 1
+    try:
+        sys.stdout.flush()  # a closed pipe shows up here, not at exit (the LSP client has gone, too)
+    except (BrokenPipeError, ValueError):
+        _quiet_stdout()
+    return code
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so Python's own flush at exit does not raise again."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    except (OSError, ValueError):
+        pass

@@ -46,6 +46,29 @@ export function substituteVariables(value: string, ctx: VariableContext): string
   });
 }
 
+/**
+ * The raw `dtypeguard.interpreter` value as users write it: a path (`"/venv/bin/python"`) or a
+ * list (`["/venv/bin/python", "-X", "utf8"]`). Anything else is a mistake the user must see:
+ * `problem` says what is wrong and the setting is ignored (the other sources still apply).
+ */
+export function interpreterSetting(raw: unknown): { setting: string[] | undefined; problem?: string } {
+  if (raw === undefined || raw === null || raw === '') {
+    return { setting: undefined };
+  }
+  if (typeof raw === 'string') {
+    return { setting: [raw] }; // one path, spaces and all: it is not split
+  }
+  if (Array.isArray(raw) && raw.every((part) => typeof part === 'string')) {
+    return { setting: raw as string[] };
+  }
+  return {
+    setting: undefined,
+    problem:
+      `The "dtypeguard.interpreter" setting must be a path to a Python or a list of strings (the Python and its arguments), ` +
+      `not ${JSON.stringify(raw)}; it is ignored until fixed.`,
+  };
+}
+
 function nonEmpty(parts: readonly string[] | undefined): string[] | undefined {
   const cleaned = (parts ?? []).map((p) => p.trim()).filter((p) => p.length > 0);
   return cleaned.length > 0 ? cleaned : undefined;

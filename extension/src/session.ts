@@ -10,6 +10,7 @@ import { createClient } from './client';
 import {
   ResolvedInterpreter,
   formatVersion,
+  interpreterSetting,
   isSupportedVersion,
   resolveInterpreter,
   unsupportedMessage,
@@ -51,9 +52,14 @@ export class ServerSession implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const resource = vscode.window.activeTextEditor?.document.uri ?? folder?.uri;
     const config = vscode.workspace.getConfiguration('dtypeguard', resource);
+    const { setting, problem } = interpreterSetting(config.get<unknown>('interpreter'));
+    if (problem) {
+      this.log.error(problem);
+      void vscode.window.showErrorMessage(problem, 'Show Output').then((pick) => pick && this.log.show());
+    }
     const interpreter = resolveInterpreter(
       {
-        setting: config.get<string[]>('interpreter'),
+        setting,
         pythonExtension: await pythonExtensionInterpreter(resource, this.log),
         platform: process.platform,
       },

@@ -52,9 +52,11 @@ prepare_run() {
   cp -r "$REPO/samples/." "$RUN/ws/"
   printf 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n' > "$RUN/config.yaml"
   local trust=false; [ "$2" = no ] && trust=true
+  # the trusted suite writes the interpreter as users often do, a plain string; the others a list
+  local interpreter="[\"$PYTHON\"]"; [ "$2" = yes ] && interpreter="\"$PYTHON\""
   cat > "$RUN/user-data/User/settings.json" <<JSON
 {
-  "dtypeguard.interpreter": ["$PYTHON"],
+  "dtypeguard.interpreter": $interpreter,
   "dtypeguard.verifyTimeout": 120,
   "security.workspace.trust.enabled": $trust,
   "security.workspace.trust.startupPrompt": "never",

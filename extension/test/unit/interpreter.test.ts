@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  interpreterSetting,
   isSupportedVersion,
   parsePythonVersion,
   resolveInterpreter,
@@ -75,5 +76,28 @@ describe('Python version check', () => {
     assert.match(m, /dtypeguard\.interpreter/);
     const n = unsupportedMessage({ command: ['/nope'], source: 'setting' }, undefined, 'spawn /nope ENOENT');
     assert.match(n, /could not run Python \/nope \(from the dtypeguard\.interpreter setting\): spawn \/nope ENOENT/);
+  });
+});
+
+describe('interpreterSetting: the setting as users write it', () => {
+  it('takes a single path as a string, spaces and all', () => {
+    assert.deepEqual(interpreterSetting('/My Venvs/py/bin/python'), { setting: ['/My Venvs/py/bin/python'] });
+    const r = resolveInterpreter({ setting: interpreterSetting('/v/python').setting, pythonExtension: undefined, platform: 'linux' });
+    assert.deepEqual(r, { command: ['/v/python'], source: 'setting' });
+  });
+
+  it('takes a list of strings, and nothing as nothing', () => {
+    assert.deepEqual(interpreterSetting(['/v/python', '-X', 'utf8']), { setting: ['/v/python', '-X', 'utf8'] });
+    for (const raw of [undefined, null, '']) {
+      assert.deepEqual(interpreterSetting(raw), { setting: undefined });
+    }
+  });
+
+  it('names the setting and ignores any other value', () => {
+    for (const raw of [42, { path: '/v/python' }, ['/v/python', 3], true]) {
+      const r = interpreterSetting(raw);
+      assert.equal(r.setting, undefined);
+      assert.match(r.problem ?? '', /"dtypeguard\.interpreter" setting must be a path/);
+    }
   });
 });

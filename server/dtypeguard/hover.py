@@ -196,9 +196,23 @@ def hover_markdown(result: CheckResult, line: int, col: int) -> str | None:
     if not sections:
         return None
     defaults = _defaults_at(result, line)
-    if defaults is not None:
+    changed = [e for e in result.events.set_defaults if e.span.line <= line <= e.span.end_line] if result.events is not None else []
+    if changed:
+        # this line sets the default: what holds before it and what holds after it, both said
+        event = changed[-1]
+        sections.append(
+            _change_line("dtype", event.prev_dtype, event.dtype) + "  \n" + _change_line("device", event.prev_device, event.device)
+        )
+    elif defaults is not None:
         sections.append(_default_line("dtype", defaults[0]) + "  \n" + _default_line("device", defaults[1]))
     return "\n\n".join(sections)
+
+
+def _change_line(kind: str, before: Default, after: Default) -> str:
+    if before.value == after.value:
+        return _default_line(kind, after)
+    return f"**Default {kind}:** {before.value or 'unknown'} before this line, **{after.value or 'unknown'} after it**"
+
 
 
 def inlay_hints(result: CheckResult, first_line: int = 1, last_line: int = 10**9) -> list[InlayHint]:

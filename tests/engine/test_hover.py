@@ -53,3 +53,12 @@ def test_no_hover_where_nothing_is_known() -> None:
 def test_inlay_hints_for_tensor_assignments() -> None:
     hints = inlay_hints(check_source(SRC))
     assert [(h.line, h.label) for h in hints] == [(6, "float64 · cpu")]  # line 9 raises: no value
+
+
+def test_on_the_line_that_sets_the_default_the_hover_says_before_and_after() -> None:
+    text = "import torch\nx = torch.randn(2)\ntorch.set_default_dtype(torch.float64)\ny = torch.randn(2)\n"
+    result = check_source(text)
+    md = hover_markdown(result, 3, 2)
+    assert md is not None
+    assert "float32 before this line, **float64 after it**" in md
+    assert "Default dtype here:** float32" not in md

@@ -788,6 +788,16 @@ CASES: dict[str, str] = {
         model = Tagger(args).to(device)
         out = model(torch.rand(2, 5, 8).to(device))
         """,
+    # --- accelerate's save is torch.save ----------------------------------------------------------
+    "accelerator.save pickles what torch.save would": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from accelerate import Accelerator
+        accelerator = Accelerator()
+        accelerator.save({"model": nn.Linear(2, 2).state_dict(), "best": np.float64(0.5)}, "ckpt.pt")
+        ckpt = torch.load("ckpt.pt", map_location="cpu")  # expect: DG011
+        """,
 }
 
 

@@ -374,6 +374,16 @@ class CallsMixin:
             return TupleV(tuple(self.join_alike(x, y, state) for x, y in zip(a.items, b.items, strict=True)))
         return join(a, b)
 
+    def record_save(self, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> None:
+        """`torch.save(obj, f)` (and `accelerator.save(obj, f)`, which calls it): what it pickles,
+        where its tensors live, and which file it writes."""
+        arg0 = args[0] if args else kwargs.get("obj")
+        what = self.pickled_what(arg0, state)
+        saved = self.saved_device(arg0, state)
+        file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
+        span = self.index.span(node)
+        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved, file))
+
     def super_method(self, sup: Super, attr: str) -> Value | None:
         for name in sup.bases:
             parent = self.classes.get(name)
@@ -598,6 +608,8 @@ class CallsMixin:
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
             return Const(("path", args[-1].value.rsplit("/", 1)[-1]))  # a file path whose name we know
+        if name == "os.path.join" and node.args and isinstance(node.args[-1], ast.JoinedStr):
+            return Const(("path", "expr:" + ast.unparse(node.args[-1])))  # `f"{step}_lora.pt"`: the same expression, the same file
         if root == "math" and len(parts) == 2 and last in _MATH_FLOAT:
             return Tensor("pyfloat")
         if root == "math" and len(parts) == 2 and last in ("gcd", "lcm", "floor", "ceil", "trunc", "factorial", "comb", "perm", "isqrt"):
@@ -632,6 +644,8 @@ class CallsMixin:
             if last in ("random", "uniform", "gauss", "normalvariate", "betavariate"):
                 return Tensor("pyfloat")
             return None
+        if name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator"):
+            return Ref(self.alloc(state, InstanceObj("accelerate:Accelerator", None)))
         if name == "argparse.ArgumentParser":
             return Ref(self.alloc(state, InstanceObj("argparse:ArgumentParser", None)))
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
@@ -738,7 +752,6 @@ class CallsMixin:
     def _call_torch_rest(
         self, name: str, parts: list[str], last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State
     ) -> Value | None:
-        arg0 = args[0] if args else None
         span = self.index.span(node)
         if parts[:2] == ["torch", "nn"] and len(parts) >= 3:
             return self.call_nn(name, parts, last, args, kwargs, node, state)
@@ -757,10 +770,7 @@ class CallsMixin:
             self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file))
             return None
         if last == "save" and len(parts) == 2:
-            what = self.pickled_what(arg0, state)
-            saved = self.saved_device(arg0 if args else kwargs.get("obj"), state)
-            file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
-            self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved, file))
+            self.record_save(args, kwargs, node, state)
             return None
         if last == "autocast":
             return self.autocast_ctx(parts, args, kwargs)
@@ -1257,6 +1267,9 @@ class CallsMixin:
                 return None
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
                 return self.parser_method(receiver, obj, method, args, kwargs, state)
+            if isinstance(obj, InstanceObj) and obj.cls == "accelerate:Accelerator" and method == "save":
+                self.record_save(args, kwargs, node, state)  # `accelerator.save(obj, f)` is torch.save on the main process
+                return None
             if isinstance(obj, InstanceObj):
                 if obj.cls == "sklearn:LabelEncoder" and method in ("fit_transform", "transform"):
                     return Tensor("ndarray", "int64", "cpu", self.origin(node, "`LabelEncoder` gives int64 class indices"), ndim=1)

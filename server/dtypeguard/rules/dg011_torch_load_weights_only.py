@@ -19,7 +19,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         if "weights_only" in load.keywords and not isinstance(load.weights_only, Const):
             continue
-        matching = [s for s in pickled if not s.file or not load.file or s.file == load.file]
+        # a name written as an f-string ("expr:...") may name any file: only known names rule a save out
+        matching = [s for s in pickled if not _named(s.file) or not _named(load.file) or s.file == load.file]
         if not matching:
             continue  # this load reads a file the script saved without pickled objects
         save = matching[0]
@@ -33,6 +34,10 @@ def check(ctx: Context) -> Iterator[Finding]:
             ],
             note="Better: save `model.state_dict()` instead of the whole object, and load it into a freshly built model.",
         )
+
+
+def _named(file: str) -> bool:
+    return bool(file) and not file.startswith("expr:")
 
 
 RULE = Rule(

@@ -741,7 +741,7 @@ CASES: dict[str, str] = {
                 self.obs = None
             def _add(self, name, inst):
                 if self.__dict__.get(name, None) is None:
-                    self.__dict__[name] = np.zeros([self.size, *np.asarray(inst).shape])
+                    self.__dict__[name] = np.zeros([self.size, *np.asarray(inst).shape])  # expect: DG004
                 self.__dict__[name][0] = inst
             def add(self, obs):
                 self._add("obs", obs)
@@ -751,7 +751,7 @@ CASES: dict[str, str] = {
                 self.fc = nn.Linear(4, 2)
             def forward(self, s):
                 if not isinstance(s, torch.Tensor):
-                    s = torch.tensor(s)  # expect: DG004
+                    s = torch.tensor(s)
                 return self.fc(s)
         buf = Buffer(8)
         for _ in range(3):
@@ -798,7 +798,71 @@ CASES: dict[str, str] = {
         accelerator.save({"model": nn.Linear(2, 2).state_dict(), "best": np.float64(0.5)}, "ckpt.pt")
         ckpt = torch.load("ckpt.pt", map_location="cpu")  # expect: DG011
         """,
-}
+    "a dict comprehension over a dict's keys keeps each split's dtype": """
+        import numpy as np
+        import torch
+        from torch import nn
+        X = {"train": np.random.rand(8, 4), "val": np.random.rand(4, 4)}
+        y = {"train": np.random.rand(8), "val": np.random.rand(4)}
+        data = {part: (torch.as_tensor(X[part]), torch.as_tensor(y[part], dtype=torch.float32)) for part in X}  # expect: DG004
+        x_train, y_train = data["train"]
+        nn.Linear(4, 1)(x_train)
+        """,
+    "a dict comprehension over a literal list of float32 splits is clean": """
+        import numpy as np
+        import torch
+        from torch import nn
+        X = {"train": np.random.rand(8, 4), "val": np.random.rand(4, 4)}
+        data = {part: torch.as_tensor(X[part], dtype=torch.float32) for part in ["train", "val"]}
+        nn.Linear(4, 1)(data["train"])
+        """,
+    "a Sequential of a list grown with += and append knows its first layer": """
+        import torch
+        import torch.nn as nn
+        layers = [nn.Linear(8, 4), nn.ReLU()]
+        for _ in range(3):
+            layers += [nn.Linear(4, 4), nn.ReLU()]
+        layers.append(nn.Linear(4, 1))
+        net = nn.Sequential(*layers)
+        x = torch.zeros(3, 8, dtype=torch.float64)  # expect: DG004
+        net(x)
+        """,
+    "a float64 buffer from np.zeros filled later is fixed where it is allocated": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def one_hot(texts, n=5):
+            batch = np.zeros((len(texts), n))  # expect: DG004
+            for i, t in enumerate(texts):
+                batch[i, len(t) % n] = 1
+            return torch.from_numpy(batch)
+        nn.Linear(5, 2)(one_hot(["a", "bb"]))
+        """,
+    "einsum of a float64 tensor with a float32 parameter; the dtype borrowed by .to(other.dtype)": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def basis(x, grid):
+            return (x.unsqueeze(2) >= grid.unsqueeze(0)).to(grid.dtype)
+        grid = torch.from_numpy(np.linspace(-1, 1, 6)[None].repeat(2, 0))  # expect: DG004
+        coef = nn.Parameter(torch.randn(2, 1, 6))
+        y = torch.einsum("ijk,jlk->ijl", basis(torch.rand(4, 2), grid), coef)
+        """,
+    "einsum of operands of one dtype is clean": """
+        import torch
+        a, b = torch.rand(2, 3), torch.rand(3, 4)
+        c = torch.einsum("ij,jk->ik", a, b)
+        """,
+    "a default set to float64 inside a setup helper after the data exists is the root": """
+        import torch
+        from torch import nn
+        def setup():
+            torch.set_default_dtype(torch.float64)  # expect: DG004
+        xt = torch.rand(8, 3, dtype=torch.float32)
+        setup()
+        net = nn.Linear(3, 1)
+        net(xt)
+        """,}
 
 
 @pytest.mark.parametrize("name", list(CASES))

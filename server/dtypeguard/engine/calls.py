@@ -328,7 +328,7 @@ class CallsMixin:
         short = entry.name.removeprefix("torch.")
         if short in _DEVICE_STRICT:  # these fail on mixed devices (and the matmuls on mixed dtypes)
             arg0 = args[0] if args else None
-            operands = list(arg0.items) if short in _JOINING and isinstance(arg0, TupleV) else args[:2]
+            operands = list(arg0.items) if short in _JOINING and isinstance(arg0, TupleV) else args[1:3] if short == "einsum" else args[:2]
             if short in _JOINING and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
                 operands = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
@@ -1336,6 +1336,7 @@ class CallsMixin:
             dtype: str | None = t.dtype
             dev: str | None = t.device
             origin, dev_origin = t.origin, t.dev_origin
+            site = t.site
             changed_dtype = changed_dev = False
             for value in [*args, kwargs.get("dtype"), kwargs.get("device")]:
                 if value is None:
@@ -1347,7 +1348,9 @@ class CallsMixin:
                     if legacy:
                         d = legacy[0]
                         v = "cuda" if ".cuda." in value.value else "cpu"
-                if d is not None:
+                if d is not None and isinstance(value, DType) and value.origin is not None and value.name == d and d != t.dtype:
+                    dtype, origin, site, changed_dtype = d, value.origin, value.site, True  # `.to(grid.dtype)`: grid's dtype, from where grid got it
+                elif d is not None:
                     dtype, origin, changed_dtype = d, Origin(here.span, f".{method}({d})"), True
                 elif v is not None:
                     dev, dev_origin, changed_dev = v, Origin(here.span, f".to({v})"), True
@@ -1362,7 +1365,7 @@ class CallsMixin:
             if any(a is None for a in args):
                 return Tensor("tensor", None, None)
             del changed_dtype, changed_dev
-            return replace(t, dtype=dtype, device=dev, origin=origin, dev_origin=dev_origin, site=t.site if dtype == t.dtype else None, columns=None, one_hot=t.one_hot and dtype == t.dtype)
+            return replace(t, dtype=dtype, device=dev, origin=origin, dev_origin=dev_origin, site=site if dtype == t.dtype or site is not t.site else None, columns=None, one_hot=t.one_hot and dtype == t.dtype)
         if method == "cuda":
             return replace(t, device="cuda", dev_origin=Origin(here.span, ".cuda()"))
         if method == "cpu":
@@ -1595,7 +1598,7 @@ def _device_text(node: ast.Call) -> str:
 _TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args)")
 _FLOAT_CONSTANTS = frozenset({"numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
-MATMUL = frozenset({"mm", "matmul", "bmm", "@"})
+MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "@"})
 WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
 _DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device
 _WEIGHT_FIRST = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})  # weight is the first parameter
@@ -1731,6 +1734,8 @@ def _list_item(held: Value | None) -> Value | None:
 
 def _grown_list(held: Value | None, item: Value | None) -> Value | None:
     """A list after `.append(item)`: its items are alike (`Const(("many", x))`) or unknown."""
+    if isinstance(held, TupleV) and 0 < len(held.items) < 16 and _differs(held.items[-1], item):
+        return TupleV((*held.items, item))  # `layers.append(nn.Linear(...))` after `[nn.Linear(...), nn.ReLU()]`: its head is kept
     if isinstance(held, TupleV):
         items = [*held.items, item]
     elif isinstance(held, Const) and isinstance(held.value, tuple) and held.value[:1] == (MANY,):
@@ -1741,6 +1746,14 @@ def _grown_list(held: Value | None, item: Value | None) -> Value | None:
     for other in items[1:]:
         joined = join(joined, other)
     return Const((MANY, joined))
+
+
+def _differs(last: Value | None, item: Value | None) -> bool:
+    """Whether an appended item is of another kind than the list's last one (a head of
+    different layers is worth keeping; a run of alike values is one value standing for all)."""
+    if isinstance(last, Ref) and isinstance(item, Ref):
+        return last.oid != item.oid
+    return last != item
 
 
 def _number_kind(value: Value | None) -> str:

@@ -602,32 +602,49 @@ class Interpreter(ResumeMixin, CallsMixin):
         return None
 
     def _dict_comp_unrolled(self, node: ast.DictComp, state: State) -> Value | None:
-        """`{k: v.to(device) for k, v in batch.items()}` over a dict whose keys are known: one
-        entry per key, each with its own value (a batch's float features and int labels)."""
+        """`{k: v.to(device) for k, v in batch.items()}` over a dict whose keys are known (or
+        `{part: f(X[part]) for part in X}`, or over a literal list of names): one entry per key,
+        each with its own value (a batch's float features and int labels)."""
         if len(node.generators) != 1 or node.generators[0].ifs:
             return None
         gen = node.generators[0]
-        it = gen.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and not it.args):
-            return None
-        source = self.eval(it.func.value, state)
-        if not (isinstance(source, Const) and isinstance(source.value, tuple) and source.value[:1] == ("dict",)):
-            return None
-        keys, items = source.value[1], source.value[2]
-        if not keys or len(keys) > 32 or not all(isinstance(k, str) for k in keys):
+        bindings = self._known_key_bindings(gen.iter, state)
+        if bindings is None:
             return None
         out_keys: list[object] = []
         out_items: list[Value | None] = []
-        for key, item in zip(keys, items, strict=True):
+        for bound in bindings:
             inner = state.copy()
             if inner.locals is None:
                 inner.locals = {}
-            self.assign(gen.target, TupleV((Const(key), item if isinstance(item, Value) else None)), inner)
+            self.assign(gen.target, bound, inner)
             made_key = self.eval(node.key, inner)
             out_keys.append(made_key.value if isinstance(made_key, Const) else None)
             out_items.append(self.eval(node.value, inner))
             state.heap = inner.heap
         return Const(("dict", tuple(out_keys), tuple(out_items)))
+
+    def _known_key_bindings(self, it: ast.expr, state: State) -> list[Value] | None:
+        """What the loop variable of a comprehension is bound to, one per iteration, when the
+        iteration is over string keys the analysis knows: `d.items()`, `d.keys()`, `d` itself, or
+        a literal list/tuple of strings; None when it cannot be unrolled."""
+        method = ""
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in ("items", "keys") and not it.args:
+            method, it = it.func.attr, it.func.value
+        source = self.eval(it, state)
+        if not method and isinstance(source, TupleV):
+            names = [v.value for v in source.items if isinstance(v, Const)]
+            if 0 < len(source.items) <= 32 and len(names) == len(source.items) and all(isinstance(n, str) for n in names):
+                return [Const(n) for n in names]
+            return None
+        if not (isinstance(source, Const) and isinstance(source.value, tuple) and source.value[:1] == ("dict",)):
+            return None
+        keys, items = source.value[1], source.value[2]
+        if not keys or len(keys) > 32 or not all(isinstance(k, str) for k in keys):
+            return None
+        if method == "items":
+            return [TupleV((Const(k), item if isinstance(item, Value) else None)) for k, item in zip(keys, items, strict=True)]
+        return [Const(k) for k in keys]
 
     def eval_comprehension(self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp, state: State) -> Value | None:
         inner = state.copy()
@@ -653,7 +670,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             return self.sym(f"{base.name}.{attr}")
         if isinstance(base, Tensor):
             if attr == "dtype":
-                return DType(base.dtype) if base.dtype else None
+                return DType(base.dtype, origin=base.origin, site=base.site) if base.dtype else None
             if attr == "device":
                 return Device(base.device) if base.device else None
             if attr in ("T", "mT", "data", "real", "values") and base.kind in ("tensor", "ndarray"):
@@ -753,6 +770,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if isinstance(left, Tensor) and isinstance(right, Tensor) and left.dtype == right.dtype:
                 return left
             return None
+        if isinstance(op, ast.Add) and isinstance(left, TupleV) and isinstance(right, TupleV):
+            return TupleV(left.items + right.items)  # `layers += [nn.Linear(...), nn.ReLU()]`
         if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:
             return left  # `[0.5, 1.0] * 4`: the same kinds of items, repeated
         if type(left) is Const and type(right) is Const and type(left.value) in (int, float) and type(right.value) in (int, float):

@@ -69,6 +69,10 @@ class Configured(Const):
 class DType(Value):
     name: str  # canonical torch spelling: float32, int64, ...
     lib: str = "torch"
+    # read off a tensor (`.to(grid.dtype)`): where that tensor got its dtype, so a tensor cast to
+    # it has its root there (not part of equality: the dtype is the same whoever had it)
+    origin: Origin | None = field(default=None, compare=False)
+    site: Span | None = field(default=None, compare=False)
 
 
 @quick_init
@@ -280,6 +284,10 @@ def join(a: Value | None, b: Value | None) -> Value | None:
         return Device(dev) if dev else None
     if isinstance(a, TupleV) and isinstance(b, TupleV) and len(a.items) == len(b.items):
         return TupleV(tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)))
+    if isinstance(a, TupleV) and isinstance(b, TupleV) and a.items and b.items:
+        short, long = (a, b) if len(a.items) < len(b.items) else (b, a)
+        if long.items[: len(short.items)] == short.items:
+            return long  # a list grown in a loop (`layers += [...]`): its known head, and the kinds appended
     ea, eb = _list_items(a), _list_items(b)
     if ea is not None and eb is not None and (_is_many(a) or _is_many(b)):
         items = ea + eb  # `[]` before a loop that appends, a list of alike items after it

@@ -7,6 +7,7 @@ is generated from them so a rule and its proof never drift apart.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -114,7 +115,10 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     return []
 
 
-def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False) -> Span:
+_BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")
+
+
+def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_data: bool = False) -> Span:
     """Where the fix for a wrong dtype goes: the call that made the value a torch tensor, or
     the later cast that changed its dtype; the creation when neither is known; else `fallback`
     (the line that fails). With `prefer_cast` (targets), an earlier explicit cast is the fix:
@@ -122,6 +126,8 @@ def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False) -> Span
     data's own dtype and the conversion to torch is where `.float()` goes."""
     site, origin = value.site, value.origin
     if site is not None and origin is not None:
+        if float_data and _BUFFER.match(origin.why) and origin.span.line < site.line:
+            return origin.span  # float data in a `np.zeros(shape)` buffer filled later: its `dtype=` is the decision
         explicit = prefer_cast and origin.why.startswith(".")  # a cast: `.astype(np.int32)`, `.float()`
         return origin.span if explicit or origin.span.line > site.line else site
     if site is not None:

@@ -65,9 +65,13 @@ def check(ctx: Context) -> Iterator[Finding]:
             model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
             if module.cast_span is None and module.honours_default and module.dtype_origin is not None and "the default dtype" in module.dtype_origin.why:
                 model_root = module.origin.span  # built while the default was float64: where the model is made
+                setter = _default_setter(ctx, module.dtype, fw.time)
+                if setter is not None:  # the call that made the default float64 is what to change
+                    related.append(Related(module.origin.span, f"the model is built here while the default dtype is {module.dtype}"))
+                    model_root = setter
             root = model_root or fw.span
         else:
-            root = dtype_root(x, fw.span)
+            root = dtype_root(x, fw.span, float_data=True)
         if uint8_image:
             error = expected_error("conv", "uint8", module.dtype)
             message = (
@@ -96,6 +100,16 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 
+def _default_setter(ctx: Context, dtype: str, before: int) -> Span | None:
+    """The last `set_default_dtype`/`set_default_tensor_type` call before `before` that made the
+    default `dtype`, when it sits inside a function or block (a setup helper run mid-script, as in
+    the real reports): the place to fix a model whose layers took that default. A call at the top
+    of the file is the script's deliberate choice; then the model or input that departs from it is
+    where the fix goes."""
+    made = [s for s in ctx.events.set_defaults if s.time < before and s.what in ("dtype", "tensor_type") and s.dtype.value == dtype]
+    return made[-1].span if made and made[-1].span.col > 0 else None
+
+
 def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
     """`torch.mm`/`matmul`/`bmm`/`@` do not promote: a float64 operand meets a float32 one."""
     for op in ctx.events.ops:
@@ -109,12 +123,12 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             continue
         odd = b if a.dtype == "float32" else a
         other = a if odd is b else b
-        root = dtype_root(odd, op.span)
+        root = dtype_root(odd, op.span, float_data=True)
         if root in seen:
             continue
         seen.add(root)
         names = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
-        if op.name.endswith("bmm"):
+        if op.name.endswith(("bmm", "einsum")):
             error = f"expected scalar type {_NAMES[a.dtype or ''][0]} but found {_NAMES[b.dtype or ''][0]}"
         else:
             error = f"expected m1 and m2 to have the same dtype, but got: {names.get(a.dtype or '', a.dtype)} != {names.get(b.dtype or '', b.dtype)}"
@@ -138,7 +152,7 @@ def _weighted(ctx: Context, op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
     x, w = (tensor(v) for v in (*op.inputs, None, None)[:2])
     if op.autocast or x is None or w is None or not is_float(w.dtype) or x.dtype is None or x.dtype == w.dtype or x.dtype == WIDE:
         return
-    root = dtype_root(x, op.span)
+    root = dtype_root(x, op.span, float_data=True)
     if root in seen:
         return
     seen.add(root)

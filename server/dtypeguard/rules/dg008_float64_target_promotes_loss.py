@@ -20,7 +20,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         if target is None or output is None or output.dtype != "float32" or target.dtype != "float64":
             continue
         related = [Related(target.origin.span, f"the target becomes float64 here: {target.origin.why}")] if target.origin else []
-        root = dtype_root(target, loss.span, prefer_cast=True)
+        root = dtype_root(target, loss.span, prefer_cast=True, float_data=True)
         yield RULE.finding(
             f"this target is float64 while the predictions are float32: {loss.name} at line {loss.span.line} silently computes in float64 "
             "(no error in current PyTorch, but the data pipeline is producing float64)",

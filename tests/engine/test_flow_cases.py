@@ -862,7 +862,52 @@ CASES: dict[str, str] = {
         setup()
         net = nn.Linear(3, 1)
         net(xt)
-        """,}
+        """,
+    "float labels as the index of a hand-written one-hot scatter_": """
+        import torch
+        labels = torch.randint(0, 4, (8, 16)).float()  # expect: DG006
+        pred = torch.rand(8, 4, 16).softmax(1)
+        one_hot = pred.detach() * 0
+        one_hot.scatter_(1, labels.unsqueeze(1), 1)
+        """,
+    "int64 labels as the index of scatter_ and gather are clean": """
+        import torch
+        labels = torch.randint(0, 4, (8, 16))
+        pred = torch.rand(8, 4, 16).softmax(1)
+        one_hot = torch.zeros_like(pred).scatter_(1, labels.unsqueeze(1), 1)
+        picked = pred.gather(1, labels.unsqueeze(1))
+        """,
+    "an in-place clamp of int64 indices with a float bound": """
+        import torch
+        gain = torch.ones(7)
+        gij = (torch.rand(5, 2) * 8).long()
+        gi, gj = gij.T
+        ind = (gj.clamp_(0, gain[3] - 1), gi.clamp_(0, gain[2] - 1))  # expect: DG004
+        """,
+    "in-place updates that keep an integer dtype are clean; so are float tensors": """
+        import torch
+        counts = torch.zeros(4, dtype=torch.long)
+        counts += torch.ones(4, dtype=torch.long)
+        counts.mul_(2)
+        counts.clamp_(0, 10)
+        acc = torch.zeros(4)
+        acc += 0.5
+        acc.div_(3)
+        """,
+    "torch.pi times a float64 buffer promotes the forward's input": """
+        import torch
+        from torch import nn
+        class Basis(nn.Module):
+            def __init__(self):
+                super().__init__()
+                w = torch.pi / 5.0 * torch.linspace(1.0, 8, 8, dtype=torch.float64)  # expect: DG004
+                self.register_buffer("w", w)
+                self.mlp = nn.Linear(8, 1)
+            def forward(self, r):
+                return self.mlp(torch.sin(self.w * r))
+        Basis()(torch.rand(5, 1))
+        """,
+}
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -1304,6 +1304,22 @@ class CallsMixin:
             return ns if method == "parse_args" else TupleV((ns, None))
         return None
 
+    def inplace_op(self, t: Tensor, operand: Value | None, name: str, node: ast.AST, rounding: bool = False) -> None:
+        """`counts.add_(0.5)`, `idx += offset_f`, `gj.clamp_(0, gain[3] - 1)`: an in-place op keeps
+        the integer tensor's dtype, and a float result cannot be cast back, so it fails. Recorded
+        as an op (DG004) when the receiver is integral and the operand surely floating."""
+        if not name or t.dtype is None or not t.dtype.startswith(("int", "uint")):
+            return
+        if (isinstance(operand, Tensor) and operand.kind == "pyfloat") or (type(operand) is Const and type(operand.value) is float):
+            float_operand: Tensor | None = Tensor("pyfloat")
+        elif isinstance(operand, Tensor) and operand.kind == "tensor" and is_float(operand.dtype):
+            float_operand = operand
+        elif name in (".div_()", "/=") and not rounding and operand is not None and not (isinstance(operand, Tensor) and operand.dtype is None and operand.kind == "tensor"):
+            float_operand = Tensor("pyfloat")  # true division of integers gives floats
+        else:
+            return
+        self.events.ops.append(TensorOp(self.index.span(node), self.tick(), name, (t, float_operand)))
+
     def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, default: str | None = None) -> Value | None:
         here = self.origin(node, f".{method}(...)")
         if t.kind in ("ndarray", "npscalar", "frame", "series"):
@@ -1326,6 +1342,14 @@ class CallsMixin:
             return None
         if method == "numpy" and t.device in ("cuda", "auto") and isinstance(node.func, ast.Attribute):
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), ".numpy()", (t,), None, (self.index.span(node.func.value),)))
+        if method in INPLACE_ARITHMETIC:
+            for operand in [*args, *kwargs.values()][: 2 if method in ("clamp_", "clip_") else 1]:
+                self.inplace_op(t, operand, f".{method}()", node, rounding="rounding_mode" in kwargs)
+        if method in INDEX_METHODS:
+            index = args[1] if len(args) > 1 else kwargs.get("index")
+            at = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "index"), None)
+            if isinstance(index, Tensor) and at is not None:  # `one_hot.scatter_(1, target, 1)`: the index must be int64/int32
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (index,), None, (self.index.span(at),)))
         if _returns_indices(method, args, kwargs):
             return _values_and_indices(t)
         entry = library.method("tensor", method)
@@ -1596,9 +1620,13 @@ def _device_text(node: ast.Call) -> str:
 
 
 _TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args)")
-_FLOAT_CONSTANTS = frozenset({"numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
+_FLOAT_CONSTANTS = frozenset({"torch.pi", "torch.e", "torch.inf", "torch.nan", "numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
 MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "@"})
+# in-place arithmetic that keeps its receiver's dtype: on an integer tensor a float operand fails
+INPLACE_ARITHMETIC = frozenset({"add_", "sub_", "mul_", "div_", "clamp_", "clip_", "pow_"})
+# Tensor methods whose second argument is an index tensor that must be int64 or int32
+INDEX_METHODS = frozenset({"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "gather", "index_select", "index_add", "index_add_", "index_copy", "index_copy_", "index_fill", "index_fill_"})
 WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
 _DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device
 _WEIGHT_FIRST = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})  # weight is the first parameter

@@ -52,6 +52,9 @@ from dtypeguard.engine.values import (
 MAX_STATEMENTS = 60_000  # work budget per file: beyond it, calls are no longer inlined
 
 
+_AUG_NAMES: dict[type, str] = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/="}
+
+
 class Interpreter(ResumeMixin, CallsMixin):
     def __init__(self, tree: ast.Module, index: LineIndex) -> None:
         self.tree = tree
@@ -152,6 +155,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         elif isinstance(stmt, ast.AugAssign):
             left = self.eval(stmt.target, state)
             right = self.eval(stmt.value, state)
+            if isinstance(left, Tensor) and left.kind == "tensor":
+                self.inplace_op(left, right, _AUG_NAMES.get(type(stmt.op), ""), stmt)
             self.assign(stmt.target, self.binop(left, right, stmt.op, stmt, state.autocast), state)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self.exec_import(stmt, state)
@@ -487,6 +492,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         return library_frame(columns, [Strong(d) if d else None for _, d in columns], self.origin(node, ""))
 
     def unpack(self, value: Value | None, count: int) -> list[Value | None]:
+        if isinstance(value, Tensor) and value.kind in ("tensor", "ndarray") and value.dtype is not None:
+            row = replace(value, ndim=value.ndim - 1 if value.ndim else None, max_ndim=None)
+            return [row] * count  # `gi, gj = gij.T`: rows of the same dtype and device
         if isinstance(value, TupleV):
             if len(value.items) == count:
                 return list(value.items)

@@ -110,8 +110,41 @@ def _default_setter(ctx: Context, dtype: str, before: int) -> Span | None:
     return made[-1].span if made and made[-1].span.col > 0 else None
 
 
+_INPLACE = frozenset({".add_()", ".sub_()", ".mul_()", ".div_()", ".clamp_()", ".clip_()", ".pow_()", "+=", "-=", "*=", "/="})
+_TORCH_NAME = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "float64": "Double", "float32": "Float", "float16": "Half", "bfloat16": "BFloat16"}
+
+
+def _inplace(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """An in-place op keeps its receiver's dtype: on an integer tensor, a float operand (or true
+    division) gives a float result that cannot be cast back, and the op fails."""
+    for op in ctx.events.ops:
+        if op.name not in _INPLACE or len(op.inputs) != 2:
+            continue
+        t, other = tensor(op.inputs[0]), tensor(op.inputs[1])
+        line = Span(op.span.line, 0, op.span.line, 0)  # `gj.clamp_(...), gi.clamp_(...)`: one finding a line
+        if t is None or t.dtype is None or other is None or line in seen:
+            continue
+        seen.add(line)
+        result = other.dtype if other.kind == "tensor" and other.dtype else "float32"
+        want = "long int" if op.name in (".clamp_()", ".clip_()") and t.dtype == "int64" else _TORCH_NAME.get(t.dtype, t.dtype)
+        error = f"result type {_TORCH_NAME.get(result, result)} can't be cast to the desired output type {want}"
+        related = fails_here(op.span, op.span, error)
+        if t.origin is not None:
+            related.append(Related(t.origin.span, f"the tensor updated in place is {t.dtype} here: {t.origin.why}"))
+        if other.kind == "tensor" and other.origin is not None:
+            related.append(Related(other.origin.span, f"the operand is {other.dtype}: {other.origin.why}"))
+        what = "divides it" if op.name in (".div_()", "/=") and other.kind == "pyfloat" else "takes a floating operand"
+        yield RULE.finding(
+            f"`{op.name.strip('.()') if op.name.startswith('.') else op.name}` updates an {t.dtype} tensor in place but {what}: "
+            f"it fails with \"{error}\" (make the result a new tensor, or convert one side first)",
+            op.span,
+            related=related,
+        )
+
+
 def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
     """`torch.mm`/`matmul`/`bmm`/`@` do not promote: a float64 operand meets a float32 one."""
+    yield from _inplace(ctx, seen)
     for op in ctx.events.ops:
         if op.name.removeprefix("torch.") in WEIGHTED:
             yield from _weighted(ctx, op, seen)

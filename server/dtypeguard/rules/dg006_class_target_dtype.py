@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.calls import INDEX_METHODS
 from dtypeguard.engine.values import WIDE, Tensor, is_float
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import (
@@ -22,6 +23,32 @@ _WORD = {"float32": "Float", "float64": "Double", "int32": "Int", "int16": "Shor
 def check(ctx: Context) -> Iterator[Finding]:
     yield from _targets(ctx)
     yield from _weights(ctx)
+    yield from _index_ops(ctx)
+
+
+def _index_ops(ctx: Context) -> Iterator[Finding]:
+    """Labels used as the index of `scatter_`/`gather`/`index_select` (a hand-written one-hot or
+    loss) must be int64 or int32; float labels fail there."""
+    for op in ctx.events.ops:
+        method = op.name[1:-2] if op.name.startswith(".") and op.name.endswith("()") else ""
+        if method not in INDEX_METHODS or not op.inputs:
+            continue
+        index = tensor(op.inputs[0])
+        if index is None or index.dtype is None or not (is_float(index.dtype) or index.dtype == "bool"):
+            continue
+        base = method.rstrip("_")
+        kernel = "scatter" if base.startswith("scatter") else base
+        error = f"{kernel}(): Expected dtype int32 or int64 for index" if base in ("index_select", "index_add", "index_copy", "index_fill") else f"{kernel}(): Expected dtype int32/int64 for index"
+        root = dtype_root(index, op.span, prefer_cast=True)
+        related = fails_here(root, op.span, error)
+        if index.origin is not None and index.origin.span != root:
+            related.append(Related(index.origin.span, f"the index becomes {index.dtype} here: {index.origin.why}"))
+        yield RULE.finding(
+            f"class indices used as the index of `.{method}()` are {dtype_words(index.dtype)}: it fails at line {op.span.line} with \"{error}\"",
+            root,
+            related=related,
+            fixes=convert_fix(ctx, index, op.arg_spans[0] if op.arg_spans else None, "int64", "an index must be int64"),
+        )
 
 
 def _targets(ctx: Context) -> Iterator[Finding]:

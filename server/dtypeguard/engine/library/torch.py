@@ -140,6 +140,8 @@ METHODS: dict[str, Entry] = table("Tensor", [
     *[(name, sig, promote(T, "self,min,max"), _METHOD_PROBE[name]) for name, sig in _METHOD_PROMOTE.items()],
     *[(name, "(self, memory_format=None)", fixed(T, dtype, ""), f"{{t}}.{name}()") for name, dtype in _CASTS.items()],
     *[(name, "(self)", floating(T, "self", ""), f"{{t}}.{name}()") for name in ("exp", "log", "sqrt", "sigmoid", "tanh", "sin", "cos", "tan", "log1p", "expm1", "log2", "log10", "rsqrt", "exp2", "reciprocal", "erf", "atan", "asin", "acos", "sinh", "cosh")],
+    ("softmax", "(self, dim, dtype=None)", floating(T, "self"), "{t}.softmax(0)"),
+    ("log_softmax", "(self, dim, dtype=None)", floating(T, "self"), "{t}.log_softmax(0)"),
     ("div", "(self, other, *, rounding_mode=None)", floating(T, "self,other", ""), "{t}.div({u})"),
     ("true_divide", "(self, other)", floating(T, "self,other", ""), "{t}.true_divide({u})"),
     ("mul", "(self, other)", promote(T, "self,other"), "{t}.mul({u})"),

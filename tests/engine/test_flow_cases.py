@@ -907,6 +907,42 @@ CASES: dict[str, str] = {
                 return self.mlp(torch.sin(self.w * r))
         Basis()(torch.rand(5, 1))
         """,
+    "data made on the CPU and passed to a GPU model is fixed where it is bound": """
+        import numpy as np
+        import torch
+        from torch import nn
+        device = torch.device(f"cuda:{0}" if torch.cuda.is_available() else "cpu")
+        net = nn.Linear(4, 2).to(device)
+        patch = np.random.rand(3, 4).astype("float32")
+        data = torch.from_numpy(patch)  # expect: DG009
+        out = net(data)
+        """,
+    "a batch bound by a for header and used on a GPU model is fixed at the use": """
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        net = nn.Linear(4, 2).to(device)
+        for x, y in DataLoader(TensorDataset(torch.rand(8, 4), torch.rand(8, 2)), batch_size=4):
+            out = net(x)  # expect: DG009
+        """,
+    "a gradient from torch.autograd.grad is on its input's device": """
+        import torch
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        x = torch.rand(3, device=device).requires_grad_(True)
+        grad, = torch.autograd.grad((x * 2).sum(), x)
+        step = (x + 0.1 * grad.sign()).detach()
+        step.numpy()  # expect: DG009
+        """,
+    "an f-string device with an unknown index is still CUDA; .cpu() first is clean": """
+        import torch
+        from torch import nn
+        def run(rank):
+            device = torch.device(f"cuda:{rank}")
+            net = nn.Linear(4, 2).to(device)
+            out = net(torch.rand(3, 4).to(device))
+            return out.detach().cpu().numpy()
+        """,
 }
 
 

@@ -276,3 +276,27 @@ def test_scikit_learn_facts_match_scikit_learn() -> None:
             wrong.append(f"`{expr}`: engine says {said}, scikit-learn gives {real}")
     assert wrong == [], "\n".join(wrong)
     assert said_any >= len(SKLEARN_CASES) - 2, f"the engine answered only {said_any} of {len(SKLEARN_CASES)}"
+
+
+def test_layer_tables_name_real_torch_modules() -> None:
+    """Every layer the engine knows by name is a real `torch.nn` class; every pass-through layer
+    has no parameters and keeps a float64 input float64 (what the engine assumes of it)."""
+    import torch
+    from torch import nn
+
+    from dtypeguard.engine import api
+
+    missing = [n for n in (*api.LAYER_KINDS, *api.PASSTHROUGH_LAYERS) if not hasattr(nn, n)]
+    assert missing == []
+    made = {"Softmax2d": torch.rand(1, 2, 4, 4), "GLU": torch.rand(2, 4), "PixelShuffle": torch.rand(1, 4, 2, 2), "PixelUnshuffle": torch.rand(1, 1, 4, 4), "ChannelShuffle": torch.rand(1, 4, 2, 2)}
+    args = {"Unflatten": (1, (2, 2)), "PixelShuffle": (2,), "PixelUnshuffle": (2,), "ChannelShuffle": (2,), "Threshold": (0.1, 0.0), "LocalResponseNorm": (2,),
+            "ZeroPad2d": (1,), "ReflectionPad1d": (1,), "ReflectionPad2d": (1,), "ReplicationPad2d": (1,), "ConstantPad1d": (1, 0.0), "ConstantPad2d": (1, 0.0),
+            "Upsample": (None, 2.0), "MaxPool1d": (2,), "MaxPool2d": (2,), "MaxPool3d": (2,), "AvgPool1d": (2,), "AvgPool2d": (2,), "AvgPool3d": (2,),
+            "AdaptiveAvgPool1d": (1,), "AdaptiveAvgPool2d": (1,), "AdaptiveAvgPool3d": (1,), "AdaptiveMaxPool1d": (1,), "AdaptiveMaxPool2d": (1,), "AdaptiveMaxPool3d": (1,)}
+    for name in api.PASSTHROUGH_LAYERS:
+        layer = getattr(nn, name)(*args.get(name, ()))
+        assert list(layer.parameters()) == [], name
+        x = made.get(name, torch.rand(1, 4, 4, 4, 4) if name.endswith("3d") else torch.rand(1, 4, 4, 4) if name.endswith("2d") and name != "Dropout2d" else torch.rand(1, 4, 4))
+        if name == "Unflatten":
+            x = torch.rand(3, 4)
+        assert layer(x.double()).dtype == torch.float64, name

@@ -57,10 +57,11 @@ LAYER_KINDS: dict[str, tuple[str, str]] = {
     "Linear": ("linear", "float"), "Bilinear": ("linear", "float"), "LazyLinear": ("linear", "float"),
     "Conv1d": ("conv", "float"), "Conv2d": ("conv", "float"), "Conv3d": ("conv", "float"),
     "ConvTranspose1d": ("conv", "float"), "ConvTranspose2d": ("conv", "float"),
-    "ConvTranspose3d": ("conv", "float"), "LazyConv2d": ("conv", "float"),
+    "ConvTranspose3d": ("conv", "float"), "LazyConv1d": ("conv", "float"), "LazyConv2d": ("conv", "float"), "LazyConv3d": ("conv", "float"),
     "RNN": ("rnn", "float"), "LSTM": ("rnn", "float"), "GRU": ("rnn", "float"),
     "BatchNorm1d": ("norm", "float"), "BatchNorm2d": ("norm", "float"), "BatchNorm3d": ("norm", "float"),
     "LayerNorm": ("norm", "float"), "GroupNorm": ("norm", "float"), "InstanceNorm2d": ("norm", "float"),
+    "InstanceNorm1d": ("norm", "float"), "InstanceNorm3d": ("norm", "float"), "RMSNorm": ("norm", "float"),
     "MultiheadAttention": ("attention", "float"), "TransformerEncoder": ("attention", "float"),
     "TransformerEncoderLayer": ("attention", "float"), "Transformer": ("attention", "float"),
     "TransformerDecoderLayer": ("attention", "float"), "TransformerDecoder": ("attention", "float"), "PReLU": ("linear", "float"),
@@ -71,7 +72,11 @@ PASSTHROUGH_LAYERS = frozenset({
     "ReLU", "Sigmoid", "Tanh", "GELU", "SiLU", "LeakyReLU", "ELU", "Softmax", "LogSoftmax",
     "Dropout", "Dropout2d", "Flatten", "Unflatten", "Identity", "MaxPool1d", "MaxPool2d",
     "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveAvgPool1d", "Mish", "Softplus", "Hardtanh",
-    "Upsample", "ReLU6",
+    "Upsample", "ReLU6", "MaxPool3d", "AvgPool1d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "Dropout1d", "Dropout3d", "AlphaDropout", "Softmax2d", "Softmin",
+    "Hardswish", "Hardsigmoid", "SELU", "CELU", "Softsign", "Tanhshrink", "LogSigmoid", "GLU", "PixelShuffle",
+    "PixelUnshuffle", "ZeroPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad2d", "ConstantPad1d",
+    "ConstantPad2d", "ChannelShuffle", "Threshold", "LocalResponseNorm",
 })
 CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
 LOSSES: dict[str, str] = {

@@ -606,6 +606,10 @@ class CallsMixin:
             return self.call_builtin(last, args, state)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
+        if name == "torch.autograd.grad":
+            inputs = args[1] if len(args) > 1 else kwargs.get("inputs")
+            grads = list(inputs.items) if isinstance(inputs, TupleV) else [inputs]
+            return TupleV(tuple(g if isinstance(g, Tensor) and g.kind == "tensor" else None for g in grads))  # a gradient like each input
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
             return Const(("path", args[-1].value.rsplit("/", 1)[-1]))  # a file path whose name we know
         if name == "os.path.join" and node.args and isinstance(node.args[-1], ast.JoinedStr):
@@ -1167,6 +1171,7 @@ class CallsMixin:
                 self.index.span(node), self.tick(), oid, module, tuple(args), state.autocast,
                 tuple(self.index.span(a) for a in node.args), nested=self.forward_depth > 0,
                 kw_inputs=tuple((kwargs or {}).values()),
+                bound_at=tuple(self.bound_at(a, v) for a, v in zip(node.args, args, strict=False)),
             )
         )
         arg0 = args[0] if args else None
@@ -1203,7 +1208,10 @@ class CallsMixin:
     ) -> Value | None:
         target_span = self.index.span(target_node) if target_node is not None else None
         self.events.losses.append(
-            LossCall(self.index.span(node), self.tick(), kind, name, output, target, target_span, state.autocast, weight if isinstance(weight, Tensor) else None, weight_at)
+            LossCall(
+                self.index.span(node), self.tick(), kind, name, output, target, target_span, state.autocast, weight if isinstance(weight, Tensor) else None, weight_at,
+                self.bound_at(target_node, target) if target_node is not None else None,
+            )
         )
         if isinstance(output, Tensor) and output.kind == "tensor":
             dtype = output.dtype
@@ -1302,6 +1310,22 @@ class CallsMixin:
             values = configs.parse_args(options, argv if given else None) if follows else None
             ns = Ref(self.alloc(state, InstanceObj("argparse:Namespace", None, values or {})))
             return ns if method == "parse_args" else TupleV((ns, None))
+        return None
+
+    def bound_at(self, arg: ast.expr, value: Value | None) -> Span | None:
+        """Where a plain-name argument was last bound to the value it holds now (`data =
+        torch.from_numpy(...)`, `image, label = batch[...]`): where a `.to(device)` goes for data
+        left on the CPU. The recent value facts are searched; None when not found nearby."""
+        if not isinstance(arg, ast.Name) or not isinstance(value, Tensor):
+            return None
+        values = self.facts.values
+        for i in range(len(values) - 1, max(len(values) - 400, 0) - 1, -1):
+            fact = values[i]
+            if fact.store and fact.name == arg.id:
+                if fact.value != value or fact.span.line > arg.lineno:
+                    return None
+                line = self.index.lines[fact.span.line - 1].lstrip() if fact.span.line <= len(self.index.lines) else ""
+                return None if line.startswith(("for ", "async for ")) else fact.span  # a loop header: the move goes at the use
         return None
 
     def inplace_op(self, t: Tensor, operand: Value | None, name: str, node: ast.AST, rounding: bool = False) -> None:

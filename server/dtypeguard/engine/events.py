@@ -49,6 +49,7 @@ class Forward:
     arg_spans: tuple[Span, ...] = ()
     nested: bool = False  # inside a user forward() inlined for an outer call (already checked)
     kw_inputs: tuple[Value | None, ...] = ()  # keyword arguments (`tgt_mask=`, `hx=`)
+    bound_at: tuple[Span | None, ...] = ()  # where each positional argument (a plain name) was last bound
 
 
 @quick_init
@@ -64,6 +65,7 @@ class LossCall:
     autocast: str | None
     weight: Value | None = None  # the loss's `weight=` (or `pos_weight=`) tensor
     weight_at: Span | None = None  # where that weight is passed (the loss's construction or call)
+    target_bound: Span | None = None  # where the target (a plain name) was last bound
 
 
 @quick_init

@@ -606,8 +606,23 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, (ast.Await, ast.Starred)):
             return self.eval(node.value, state)
         if isinstance(node, ast.JoinedStr):
-            return None
+            return self._fstring(node, state)
         return None
+
+    def _fstring(self, node: ast.JoinedStr, state: State) -> Value | None:
+        """An f-string whose parts are all known is that string (`f"cuda:{args.gpu}"` with the
+        option's default); `f"cuda:{rank}"` with an unknown index is still a CUDA device."""
+        text = ""
+        for part in node.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                text += part.value
+                continue
+            value = self.eval(part.value, state) if isinstance(part, ast.FormattedValue) else None
+            if isinstance(part, ast.FormattedValue) and part.format_spec is None and part.conversion == -1 and type(value) in (Const, Configured) and type(value.value) in (str, int):  # type: ignore[union-attr]
+                text += str(value.value)  # type: ignore[union-attr]
+                continue
+            return Const("cuda") if text == "cuda:" else None
+        return Const(text)
 
     def _dict_comp_unrolled(self, node: ast.DictComp, state: State) -> Value | None:
         """`{k: v.to(device) for k, v in batch.items()}` over a dict whose keys are known (or

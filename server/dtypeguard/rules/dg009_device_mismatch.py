@@ -41,7 +41,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                 moved = module.device_origin is not None and "default device" not in module.device_origin.why
                 root = module.device_origin.span if moved and module.device_origin else module.origin.span
             else:
-                root = device_root(x, fw.span)
+                bound = fw.bound_at[position] if position < len(fw.bound_at) else None
+                root = device_root(x, bound or fw.span)
             if root in seen:
                 continue
             seen.add(root)
@@ -83,7 +84,7 @@ def _loss_targets(ctx: Context) -> Iterator[Finding]:
         where_out = "on the GPU when CUDA is available" if out.device == "auto" else f"on {out.device}"
         where_target = "on the GPU when CUDA is available" if target.device == "auto" else f"on {target.device}"
         related = [Related(target.dev_origin.span, f"the target's device: {target.dev_origin.why}")] if target.dev_origin else []
-        root = device_root(target, loss.span)
+        root = device_root(target, loss.target_bound or loss.span)
         related[:0] = fails_here(root, loss.span, "Expected all tensors to be on the same device")
         fixes = []
         device_expr = _device_expr_of(ctx, out)

@@ -943,6 +943,36 @@ CASES: dict[str, str] = {
             out = net(torch.rand(3, 4).to(device))
             return out.detach().cpu().numpy()
         """,
+    "a bf16 dtype chosen by the caller of a from_pretrained helper is the root": """
+        import torch
+        from torch import nn
+        class Tiny(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+            @classmethod
+            def from_pretrained(cls, path, torch_dtype=torch.float32):
+                return cls().to(torch_dtype)
+        model = Tiny.from_pretrained("x", torch_dtype=torch.bfloat16)  # expect: DG013
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-5)
+        model(torch.rand(2, 4, dtype=torch.bfloat16)).sum().backward()
+        opt.step()
+        """,
+    "a plain CPU attribute rebound from itself keeps its first store as the root": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.tem = torch.eye(4)[None].repeat(3, 1, 1)  # expect: DG009
+                self.tem = self.tem.permute(2, 0, 1)
+                self.fc = nn.Linear(3, 2)
+            def forward(self, x):
+                return self.fc(self.tem.mean(dim=(1, 2)).unsqueeze(0).expand(x.size(0), -1))
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        net = Net().to(device)
+        net(torch.rand(3, 4, device=device))
+        """,
 }
 
 

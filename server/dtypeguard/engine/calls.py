@@ -1312,6 +1312,20 @@ class CallsMixin:
             return ns if method == "parse_args" else TupleV((ns, None))
         return None
 
+    def _caller_dtype_site(self, value: Value, node: ast.Call) -> Span | None:
+        """`cls().to(torch_dtype)` inside a function whose `torch_dtype` parameter the caller set
+        (`from_pretrained(path, torch_dtype=torch.bfloat16)`): the caller's `torch.bfloat16` is
+        where the dtype was chosen, so the fix goes there, not into the shared helper."""
+        if not (isinstance(value, DType) and value.site is not None and self.call_stack):
+            return None
+        func = self.call_stack[-1]
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+        passed = [a for a in (*node.args, *(k.value for k in node.keywords)) if isinstance(a, ast.Name) and a.id in params]
+        inside = func.lineno <= value.site.line <= (func.end_lineno or func.lineno)
+        return value.site if passed and not inside else None
+
     def bound_at(self, arg: ast.expr, value: Value | None) -> Span | None:
         """Where a plain-name argument was last bound to the value it holds now (`data =
         torch.from_numpy(...)`, `image, label = batch[...]`): where a `.to(device)` goes for data
@@ -1449,6 +1463,7 @@ class CallsMixin:
         new_dtype: str | None = obj.dtype
         new_device: str | None = obj.device
         changed = False
+        chosen: Span | None = None
         device_expr = obj.device_expr
         if method in api.DTYPE_METHODS and method not in ("long", "int", "short", "byte", "char", "bool"):
             new_dtype, changed = api.DTYPE_METHODS[method], True
@@ -1463,6 +1478,7 @@ class CallsMixin:
                 d, v = self.dtype_of(value), self.device_of(value)
                 if d:
                     new_dtype, changed = d, True
+                    chosen = self._caller_dtype_site(value, node)
                 elif v:
                     new_device, changed = v, True
                     device_expr = _device_text(node)
@@ -1484,7 +1500,7 @@ class CallsMixin:
                 device=new_device,
                 dtype_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_dtype != obj.dtype else obj.dtype_origin,
                 device_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_device != obj.device else obj.device_origin,
-                cast_span=span if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast
+                cast_span=(chosen or span) if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast (or the caller's choice of it)
                 half_part=span if new_dtype == "float16" else None if new_dtype else obj.half_part,
                 device_expr=device_expr,
                 attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None),

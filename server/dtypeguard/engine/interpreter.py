@@ -385,7 +385,10 @@ class Interpreter(ResumeMixin, CallsMixin):
                 obj = state.heap.get(owner.oid)
                 if isinstance(obj, (ModuleObj, InstanceObj)):
                     attrs = dict(obj.attrs)
-                    if isinstance(obj, ModuleObj) and isinstance(value, Tensor) and value.kind == "tensor" and value.device == "cpu" and not value.moves:
+                    kept = attrs.get(target.attr)
+                    if isinstance(kept, Tensor) and isinstance(value, Tensor) and kept.dev_origin is not None and value.device == kept.device and "as a plain attribute" in kept.dev_origin.why:
+                        value = replace(value, dev_origin=kept.dev_origin)  # `self.tem = self.tem.permute(...)`: still the first store's
+                    elif isinstance(obj, ModuleObj) and isinstance(value, Tensor) and value.kind == "tensor" and value.device == "cpu" and not value.moves:
                         why = f"kept as a plain attribute `self.{target.attr}`, which `model.to(...)` does not move (a registered buffer would move)"
                         value = replace(value, dev_origin=Origin(self.index.span(target), why))
                     attrs[target.attr] = value
@@ -690,7 +693,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         base = self.eval(node.value, state)
         attr = node.attr
         if isinstance(base, Sym):
-            return self.sym(f"{base.name}.{attr}")
+            made = self.sym(f"{base.name}.{attr}")
+            return replace(made, site=self.index.span(node)) if isinstance(made, DType) else made  # where the dtype is written
         if isinstance(base, Tensor):
             if attr == "dtype":
                 return DType(base.dtype, origin=base.origin, site=base.site) if base.dtype else None

@@ -973,6 +973,24 @@ CASES: dict[str, str] = {
         net = Net().to(device)
         net(torch.rand(3, 4, device=device))
         """,
+    "integer mask labels made float by astype('float') in a Dataset reach CrossEntropyLoss": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, Dataset
+        class Masks(Dataset):
+            def __init__(self):
+                self.masks = np.random.randint(0, 4, size=(8, 16, 16)).astype(np.uint8)
+            def __getitem__(self, i):
+                mask = np.select([self.masks[i] == v for v in (1, 2)], list(range(2)), 0)
+                mask = mask.astype("float")  # expect: DG006
+                return torch.rand(3, 16, 16), torch.from_numpy(mask)
+            def __len__(self):
+                return 8
+        net = nn.Conv2d(3, 4, 1)
+        for x, y in DataLoader(Masks(), batch_size=4):
+            loss = nn.CrossEntropyLoss()(net(x), y)
+        """,
 }
 
 

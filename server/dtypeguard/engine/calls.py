@@ -677,6 +677,8 @@ class CallsMixin:
             return None
         if name == "len":
             return Tensor("pyint")
+        if name == "range" and args and all(_number_kind(a) == "pyint" for a in args):
+            return _many(Tensor("pyint"))  # `list(range(n))`: Python ints
         if name == "isinstance" and len(args) == 2:
             return _isinstance(args[0], args[1])
         if name == "getattr" and len(args) >= 2 and isinstance(args[0], Sym) and isinstance(args[1], Const) and isinstance(args[1].value, str):

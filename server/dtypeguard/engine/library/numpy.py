@@ -92,6 +92,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("dstack", "(tup)", promote(ND, "tup"), "np.dstack([{a}, {b}])"),
     ("column_stack", "(tup)", promote(ND, "tup"), "np.column_stack([{a}, {b}])"),
     ("where", "(condition, x=None, y=None, /)", promote(ND, "x,y"), "np.where({a} > 0, {a}, {b})"),
+    ("select", "(condlist, choicelist, default=0)", promote(ND, "choicelist,default"), "np.select([{a} > 0, {b} > 0], [{a}, {b}], 0)"),
     ("append", "(arr, values, axis=None)", promote(ND, "arr,values"), "np.append({a}, {b})"),
     ("delete", "(arr, obj, axis=None)", same(ND, "arr"), "np.delete({a}, 0)"),
     ("insert", "(arr, obj, values, axis=None)", same(ND, "arr"), "np.insert({a}, 0, 1)"),

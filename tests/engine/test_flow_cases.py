@@ -991,6 +991,24 @@ CASES: dict[str, str] = {
         for x, y in DataLoader(Masks(), batch_size=4):
             loss = nn.CrossEntropyLoss()(net(x), y)
         """,
+    "a float64 rotation from np.linalg.qr/inv meets float32 rays in torch.bmm": """
+        import numpy as np
+        import torch
+        q, _ = np.linalg.qr(np.random.normal(size=(3, 3)))
+        R = torch.as_tensor(np.stack([np.linalg.inv(q), q]))  # expect: DG004
+        intri = torch.rand(2, 4)
+        fx, fy, cx, cy = intri.unbind(-1)
+        rays = torch.stack([fx, fy, cx], dim=1)[:, :, None]
+        out = torch.bmm(R, rays)
+        """,
+    "torch.bmm of float32 operands from unbind and a float32 cast is clean": """
+        import numpy as np
+        import torch
+        q, _ = np.linalg.qr(np.random.normal(size=(3, 3)))
+        R = torch.as_tensor(np.stack([q, q])).float()
+        fx, fy, cx, cy = torch.rand(2, 4).unbind(-1)
+        out = torch.bmm(R, torch.stack([fx, fy, cx], dim=1)[:, :, None])
+        """,
 }
 
 

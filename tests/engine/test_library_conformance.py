@@ -171,6 +171,13 @@ MECHANICS = [
     ("frame minus its mean", "(pd.DataFrame({{'x': {v}}}) - pd.DataFrame({{'x': {v}}}).mean()).to_numpy()"),
     ("frame standardised", "((pd.DataFrame({{'x': {v}}}) - pd.DataFrame({{'x': {v}}}).mean()) / (pd.DataFrame({{'x': {v}}}).std() + 1e-8)).to_numpy()"),
     ("series compared, astype int", "(pd.DataFrame({{'x': {v}, 'y': {w}}})['x'] > 1).astype(int).to_numpy()"),
+    ("unbind", "{t}.unbind(0)[0]"),
+    ("chunk", "{t}.chunk(2)[1]"),
+    ("split", "{t}.split(1)[0]"),
+    ("qr", "np.linalg.qr({a})[0]"),
+    ("svd", "np.linalg.svd({a})[1]"),
+    ("eigh", "np.linalg.eigh({a})[1]"),
+    ("lstsq solution", "np.linalg.lstsq({a}, {b}, rcond=None)[0]"),
 ]
 
 

@@ -332,6 +332,9 @@ class CallsMixin:
             if short in _JOINING and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
                 operands = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
+            dtypes = {o.dtype for o in operands if isinstance(o, Tensor) and o.kind == "tensor" and is_float(o.dtype)}
+            if short in MATMUL and len(dtypes) > 1 and not state.autocast:
+                return None  # mixed float dtypes: it raises (DG004 reports it here); nothing flows on
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
             made = replace(made, one_hot=True, from_ints=False)
@@ -721,6 +724,16 @@ class CallsMixin:
             return Sym("numpy.random.Generator")
         if name == "numpy.random.RandomState":
             return Sym("numpy.random")  # a RandomState's methods are the legacy functions
+        if name in _NP_DECOMPOSITIONS and args and isinstance(args[0], Tensor) and args[0].kind == "ndarray":
+            a = args[0]
+            operands = args[:2] if name == "numpy.linalg.lstsq" else args[:1]  # lstsq solves for b too
+            floats = {_linalg_float(x) for x in operands}
+            if None in floats:
+                return None
+            dtype = "float64" if "float64" in floats else "float32"
+            made = Tensor("ndarray", dtype, "cpu", self.origin(node, f"`np.{name[6:]}` of a {a.dtype} array gives {dtype}"))
+            count, ints = _NP_DECOMPOSITIONS[name]
+            return TupleV(tuple(Tensor("pyint") if i in ints else made for i in range(count)))  # `q, r = np.linalg.qr(A)`
         if name == "numpy.random.get_state" and not args and not kwargs:
             # ('MT19937', uint32 key array, pos, has_gauss, cached_gaussian): saved in checkpoints
             key = Tensor("ndarray", "uint32", "cpu", self.origin(node, "`np.random.get_state()` holds a uint32 array"), ndim=1)
@@ -1392,6 +1405,8 @@ class CallsMixin:
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (index,), None, (self.index.span(at),)))
         if _returns_indices(method, args, kwargs):
             return _values_and_indices(t)
+        if method in ("unbind", "chunk", "split", "tensor_split"):
+            return _many(replace(t, ndim=t.ndim - 1 if method == "unbind" and t.ndim else t.ndim if method != "unbind" else None))  # pieces of its dtype
         entry = library.method("tensor", method)
         if entry is not None:
             bound = entry.signature.bind([t, *args], kwargs, splat=_has_splat(node))
@@ -1665,6 +1680,12 @@ _TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_o
 _FLOAT_CONSTANTS = frozenset({"torch.pi", "torch.e", "torch.inf", "torch.nan", "numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
 MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "@"})
+# NumPy decompositions that return a tuple of arrays of the input's float dtype (integer input:
+# float64): the tuple's length, and which items are Python ints (lstsq's rank)
+_NP_DECOMPOSITIONS: dict[str, tuple[int, frozenset[int]]] = {
+    "numpy.linalg.qr": (2, frozenset()), "numpy.linalg.svd": (3, frozenset()), "numpy.linalg.eigh": (2, frozenset()),
+    "numpy.linalg.lstsq": (4, frozenset({2})),
+}
 # in-place arithmetic that keeps its receiver's dtype: on an integer tensor a float operand fails
 INPLACE_ARITHMETIC = frozenset({"add_", "sub_", "mul_", "div_", "clamp_", "clip_", "pow_"})
 # Tensor methods whose second argument is an index tensor that must be int64 or int32
@@ -1816,6 +1837,16 @@ def _grown_list(held: Value | None, item: Value | None) -> Value | None:
     for other in items[1:]:
         joined = join(joined, other)
     return Const((MANY, joined))
+
+
+def _linalg_float(value: Value | None) -> str | None:
+    """The float dtype NumPy's linalg computes an array in: float32 stays, integers and bool
+    become float64; float16 and the rest are not claimed."""
+    if not isinstance(value, Tensor) or value.kind != "ndarray" or value.dtype is None:
+        return None
+    if value.dtype in ("float32", "float64"):
+        return value.dtype
+    return "float64" if value.dtype.startswith(("int", "uint", "bool")) else None
 
 
 def _differs(last: Value | None, item: Value | None) -> bool:

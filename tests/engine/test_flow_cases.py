@@ -1009,6 +1009,21 @@ CASES: dict[str, str] = {
         fx, fy, cx, cy = torch.rand(2, 4).unbind(-1)
         out = torch.bmm(R, torch.stack([fx, fy, cx], dim=1)[:, :, None])
         """,
+    "float64 least-squares control points unpacked with a star become an MSE target": """
+        import argparse
+        import numpy as np
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--degree", type=int, default=3)
+        args = parser.parse_args()
+        ys = np.linspace(0, 1, 20)
+        A = np.stack([ys ** k for k in range(args.degree + 1)], axis=1)
+        ctrl, *_ = np.linalg.lstsq(A, np.stack([ys, ys], 1), rcond=None)
+        target = torch.from_numpy(ctrl.reshape(-1))  # expect: DG008
+        pred = nn.Linear(4, (args.degree + 1) * 2)(torch.rand(4))
+        loss = nn.MSELoss()(pred, target)
+        """,
 }
 
 

@@ -372,6 +372,14 @@ class Interpreter(ResumeMixin, CallsMixin):
             if isinstance(value, Device) and state.locals is None:
                 self.events.device_vars.append((target.id, self.index.span(target)))
         elif isinstance(target, (ast.Tuple, ast.List)):
+            stars = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)]
+            if len(stars) == 1 and isinstance(value, TupleV) and len(value.items) >= len(target.elts) - 1:
+                star, after = stars[0], len(target.elts) - stars[0] - 1  # `ctrl, *_ = np.linalg.lstsq(...)`
+                rest = TupleV(value.items[star : len(value.items) - after])
+                items = [*value.items[:star], rest, *value.items[len(value.items) - after :]]
+                for elt, item in zip(target.elts, items, strict=True):
+                    self.assign(elt.value if isinstance(elt, ast.Starred) else elt, item, state)
+                return
             items = self.unpack(value, len(target.elts))
             for elt, item in zip(target.elts, items, strict=True):
                 if isinstance(elt, ast.Starred):
@@ -801,8 +809,10 @@ class Interpreter(ResumeMixin, CallsMixin):
             return TupleV(left.items + right.items)  # `layers += [nn.Linear(...), nn.ReLU()]`
         if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:
             return left  # `[0.5, 1.0] * 4`: the same kinds of items, repeated
-        if type(left) is Const and type(right) is Const and type(left.value) in (int, float) and type(right.value) in (int, float):
-            folded = _fold_numbers(left.value, right.value, op)  # type: ignore[arg-type]
+        if type(left) in (Const, Configured) and type(right) in (Const, Configured) and type(left.value) in (int, float) and type(right.value) in (int, float):  # type: ignore[union-attr]
+            folded = _fold_numbers(left.value, right.value, op)  # type: ignore[union-attr]
+            if isinstance(folded, Const) and Configured in (type(left), type(right)):
+                return Configured(folded.value)  # `args.degree + 1`: still the option's default, still the user's to change
             if folded is not None:
                 return folded
         lt = left if isinstance(left, Tensor) else None

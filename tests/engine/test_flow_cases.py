@@ -1024,6 +1024,27 @@ CASES: dict[str, str] = {
         pred = nn.Linear(4, (args.degree + 1) * 2)(torch.rand(4))
         loss = nn.MSELoss()(pred, target)
         """,
+    "a Sequential of Embeddings feeds float vectors to the second one": """
+        import torch
+        from torch import nn
+        class Income(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedded = nn.Sequential(  # expect: DG005
+                    nn.Embedding(4, 8),
+                    nn.Embedding(4, 8),
+                )
+                self.head = nn.Linear(16, 1)
+            def forward(self, x):
+                return self.head(self.embedded(x).flatten(1))
+        Income()(torch.randint(0, 4, (2, 2)))
+        """,
+    "an Embedding first, then float layers, is a clean Sequential": """
+        import torch
+        from torch import nn
+        seq = nn.Sequential(nn.Embedding(4, 8), nn.Flatten(), nn.Linear(16, 1))
+        seq(torch.randint(0, 4, (2, 2)))
+        """,
 }
 
 

@@ -997,6 +997,7 @@ class CallsMixin:
             first_layer=first.first_layer if first else "",
             honours_default=any(c.honours_default for c in layered),
             half_part=_half_part(items, state),
+            index_after_float=_index_after_float(items, state) if obj.cls == "torch.nn.Sequential" else None,
             attrs={**obj.attrs, ITEMS: TupleV(tuple(items))},
         )
         state.heap[oid] = obj
@@ -1728,6 +1729,22 @@ def _batch_origin(origin: Origin | None) -> Origin | None:
     if origin is None:
         return None
     return Origin(origin.span, f"{BATCH_WHY} (from the data created here)")
+
+
+def _index_after_float(items: list[Value | None], state: State) -> Span | None:
+    """`nn.Sequential(nn.Embedding(...), nn.Embedding(...))`: the second Embedding receives the
+    first one's float vectors as its indices, so the Sequential fails whatever its input. The
+    item that needs indices after a float-producing layer; None when not surely so."""
+    produced_float = False
+    for item in items:
+        child = state.heap.get(item.oid) if isinstance(item, Ref) else None
+        if not isinstance(child, ModuleObj) or child.cls.startswith("user:"):
+            return None  # a module we cannot follow may convert
+        if produced_float and child.input_kind == "index":
+            return child.origin.span
+        if child.first_layer not in ("", "passthrough") and child.dtype is not None and is_float(child.dtype):
+            produced_float = True
+    return None
 
 
 def _first_stage(items: list[Value | None], state: State) -> ModuleObj | None:

@@ -213,6 +213,7 @@ class ModuleObj:
     cast_span: Span | None = None
     device_expr: str = ""  # how the code names the device it moved to (`device`, `"cuda"`)
     half_part: Span | None = None  # where a part of it became float16 (`nn.PReLU(d).half()` inside)
+    index_after_float: Span | None = None  # a Sequential item that needs indices after one that outputs floats
 
 
 @quick_init

@@ -102,6 +102,10 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     if method is None:
         return []
     torch_dtype = f"torch.{dtype}"
+    origin = value.origin
+    if value.site is not None and origin is not None and origin.why.startswith(".") and origin.span != value.site and _encloses(origin.span, value.site):
+        # `torch.from_numpy(mask).float()`: converting the inner call would be undone by the cast
+        return [FixSpec("append_call", f"Convert after the cast: `.{method}()` ({why})", origin.span, True, (("method", method),))]
     if value.site is not None:
         call = ctx.snippet(value.site)
         if call.split("(")[0].endswith(("tensor", "as_tensor")) and "dtype" not in call:
@@ -113,6 +117,10 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     if use_span is not None:
         return [FixSpec("append_call", f"Convert here: `.{method}()` ({why})", use_span, True, (("method", method),))]
     return []
+
+
+def _encloses(outer: Span, inner: Span) -> bool:
+    return (outer.line, outer.col) <= (inner.line, inner.col) and (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
 
 
 _BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")

@@ -78,7 +78,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"uint8 images reach a {module.dtype} convolution: the forward pass at line {line} fails with "
                 f"\"{error}\"; convert with `.float() / 255`"
             )
-            fixes = []
+            fixes = convert_fix(ctx, x, use, module.dtype, "convolutions need floating-point images; divide by 255 too if the model was trained on [0, 1]")
         else:
             error = expected_error(module.first_layer, "float64" if wide else x.dtype, module.dtype)
             if model_side:

@@ -23,6 +23,16 @@ def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
     for fw in ctx.events.forwards:
         module = fw.module
+        if module.index_after_float is not None and module.origin.span not in seen:
+            seen.add(module.origin.span)
+            error = "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead"
+            yield RULE.finding(
+                f"this Sequential feeds the float output of one layer to an Embedding as its indices: the forward pass at line {fw.span.line} fails with \"{error}\" "
+                "(embed each column separately and concatenate the vectors)",
+                module.origin.span,
+                related=[*fails_here(module.origin.span, fw.span, error), Related(module.index_after_float, "this Embedding receives float vectors, not indices")],
+            )
+            continue
         if not fw.inputs or module.dtype is None:
             continue
         x = tensor(fw.inputs[0])

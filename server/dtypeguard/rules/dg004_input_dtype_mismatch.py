@@ -228,6 +228,8 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            'import numpy as np\nimport torch\nfrom torch import nn\nimages = np.random.randint(0, 256, size=(4, 3, 8, 8), dtype=np.uint8)\nx = torch.from_numpy(images)  # <-\nnn.Conv2d(3, 4, 3)(x)\n',
+            'import torch\ngain = torch.ones(7)\ngij = (torch.rand(5, 2) * 8).long()\ngi, gj = gij.T\nidx = gj.clamp_(0, gain[3] - 1)  # <-\n',
             "import pandas as pd\nimport torch\nfrom torch import nn\ndf = pd.read_csv('train.csv')\nX = torch.tensor(df[['age', 'income']].values)  # <-\nmodel = nn.Linear(2, 1)\nmodel(X)\n",
             "import torch\nimport numpy as np\nclass Net(torch.nn.Module):\n    def __init__(self, sizes):\n        super().__init__()\n        self.linears = torch.nn.ModuleList()\n        for i in range(1, len(sizes)):\n            self.linears.append(torch.nn.Linear(sizes[i - 1], sizes[i]))\n    def forward(self, x):\n        for linear in self.linears[:-1]:\n            x = torch.tanh(linear(x))\n        return self.linears[-1](x)\nnet = Net([2, 8, 1])\nlayers = net.linears\nfirst = layers[0]\nx = torch.from_numpy(np.random.rand(4, 2))  # <-\nnet(x)\n",
             "import numpy as np\nimport torch\nX = torch.from_numpy(np.random.normal(0, 1, (100, 2)))  # <-\nw = torch.normal(0, 0.01, (2, 1), requires_grad=True)\ny_hat = torch.mm(X, w)\n",
@@ -237,6 +239,7 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)  # <-\nconv(img)\n",
         ],
         good=[
+            'import torch\ngain = torch.ones(7)\ngij = (torch.rand(5, 2) * 8).long()\ngi, gj = gij.T\nidx = gj.clamp_(0, int(gain[3]) - 1)\n',
             "import numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\ndf = pd.read_csv('train.csv')\nX = torch.tensor(df[['age', 'income']].values.astype(np.float32))\nmodel = nn.Linear(2, 1)\nmodel(X)\nY = torch.tensor(df['label'].values)\nnn.CrossEntropyLoss()(nn.Linear(2, 3)(X), Y)\n",
             "import torch\nimport numpy as np\nclass Net(torch.nn.Module):\n    def __init__(self, sizes):\n        super().__init__()\n        self.linears = torch.nn.ModuleList()\n        for i in range(1, len(sizes)):\n            self.linears.append(torch.nn.Linear(sizes[i - 1], sizes[i]))\n    def forward(self, x):\n        for linear in self.linears[:-1]:\n            x = torch.tanh(linear(x))\n        return self.linears[-1](x)\nnet = Net([2, 8, 1])\nlayers = net.linears\nfirst = layers[0]\nx = torch.from_numpy(np.random.rand(4, 2)).float()\nnet(x)\n",
             "import numpy as np\nimport torch\nX = torch.from_numpy(np.random.normal(0, 1, (100, 2))).float()\nw = torch.normal(0, 0.01, (2, 1), requires_grad=True)\ny_hat = torch.mm(X, w) + X @ w\n",

@@ -83,11 +83,13 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            'import torch\nfrom torch import nn\nseq = nn.Sequential(  # <-\n    nn.Embedding(4, 8),\n    nn.Embedding(4, 8),\n)\nseq(torch.randint(0, 4, (2, 3)))\n',
             "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]])  # <-\nnn.Linear(3, 1)(x)\n",
             "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nidx = torch.rand(5) * 10  # <-\nemb(idx)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nlabels = np.random.randint(0, 5, size=(8, 4))\nlayer = nn.Linear(4, 2)\nlayer(torch.from_numpy(labels))  # <-\n",
         ],
         good=[
+            'import torch\nfrom torch import nn\nseq = nn.Sequential(nn.Embedding(4, 8), nn.Flatten(), nn.Linear(24, 1))\nseq(torch.randint(0, 4, (2, 3)))\n',
             "import math\nimport torch\nfrom torch import nn\nclass PosEmb(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n        self.dim = dim\n    def forward(self, t):\n        freqs = torch.exp(torch.arange(self.dim // 2) * -math.log(10000.0))\n        emb = t[:, None] * freqs[None, :]\n        return torch.cat((emb.sin(), emb.cos()), dim=-1)\ntime_mlp = nn.Sequential(PosEmb(16), nn.Linear(16, 64), nn.GELU())\nt = torch.randint(0, 1000, (4,)).long()\ntime_mlp(t)\n",
             "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]]).float()\nnn.Linear(3, 1)(x)\n",
             "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nemb(torch.randint(0, 10, (5,)))\n",

@@ -133,6 +133,7 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            'import numpy as np\nimport torch\nmasks = np.random.randint(0, 4, size=(8, 16, 16))\nlabels = torch.from_numpy(masks).float()  # <-\npred = torch.rand(8, 4, 16, 16).softmax(1)\none_hot = torch.zeros_like(pred)\none_hot.scatter_(1, labels.unsqueeze(1), 1)\n',
             "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, Dataset\nclass Ratings(Dataset):\n    def __init__(self):\n        self.x = np.random.rand(16, 4).astype(np.float32)\n        self.y = np.array([1.0, 0.0, 2.0, 1.0] * 4)  # <-\n    def __len__(self):\n        return 16\n    def __getitem__(self, i):\n        return self.x[i], self.y[i]\nmodel = nn.Linear(4, 3)\nfor x, y in DataLoader(Ratings(), batch_size=4):\n    nn.CrossEntropyLoss()(model(x), y)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\ny = np.random.randint(0, 3, 16).astype(np.int32)  # <-\nds = TensorDataset(torch.randn(16, 4), torch.from_numpy(y))\nloaders = {'train': DataLoader(ds, batch_size=4), 'val': DataLoader(ds, batch_size=4)}\nmodel = nn.Linear(4, 3)\ncriterion = nn.CrossEntropyLoss()\nfor phase in ['train', 'val']:\n    for x, labels in loaders[phase]:\n        loss = criterion(model(x), labels)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\ncounts = np.array([50, 30, 20])\nw = torch.from_numpy(100.0 / counts)  # <-\nmodel = nn.Linear(4, 3)\nnn.CrossEntropyLoss(weight=w)(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))\n",
@@ -141,6 +142,7 @@ RULE = Rule(
             "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()  # <-\nloss = crit(model(torch.randn(8, 5)), y)\n",
         ],
         good=[
+            'import numpy as np\nimport torch\nmasks = np.random.randint(0, 4, size=(8, 16, 16))\nlabels = torch.from_numpy(masks)\npred = torch.rand(8, 4, 16, 16).softmax(1)\none_hot = torch.zeros_like(pred).scatter_(1, labels.unsqueeze(1), 1)\n',
             "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, Dataset\nclass Soft(Dataset):\n    def __init__(self):\n        self.x = np.random.rand(16, 4).astype(np.float32)\n        self.y = np.random.rand(16, 3).astype(np.float32)\n    def __len__(self):\n        return 16\n    def __getitem__(self, i):\n        return self.x[i], self.y[i]\nmodel = nn.Linear(4, 3)\nfor x, y in DataLoader(Soft(), batch_size=4):\n    nn.CrossEntropyLoss()(model(x), y)\n",
             "import torch\nimport torch.nn.functional as F\nscores = torch.randn(8, 4)\ngt = torch.randint(0, 4, (8,))\nprobs = F.one_hot(gt, 4).float()\nF.cross_entropy(scores, probs)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\ncounts = np.array([50, 30, 20])\nw = torch.from_numpy(100.0 / counts).float()\nmodel = nn.Linear(4, 3)\nnn.CrossEntropyLoss(weight=w)(model(torch.randn(8, 4)), torch.randint(0, 3, (8,)))\n",

@@ -12,12 +12,14 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from dtypeguard.config import Config
 from dtypeguard.engine.events import Events, Facts
+from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
-from dtypeguard.model import Finding, Severity, Span
+from dtypeguard.model import Finding, Related, Severity, Span
 from dtypeguard.rules import PARSE_ERROR, RULES
 from dtypeguard.rules.base import Context
 
@@ -33,28 +35,29 @@ class CheckResult:
     index: LineIndex | None = None
     optimizer_sites: list[tuple[Span, str]] = field(default_factory=list)  # (span, class) for the lens
     internal_error: str = ""
+    dependencies: dict[str, str] = field(default_factory=dict)  # the project's files it imported, with the text read
 
 
-def check_source(text: str, path: str | None = None, config: Config | None = None) -> CheckResult:
+def check_source(text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:
     """Analyse one file. The cyclic GC is paused meanwhile: the engine allocates many
     short-lived, acyclic objects (freed by reference counting), and collections that walk a
     language server's whole heap would otherwise cost a sixth of the time."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check(text, path, config)
+        return _check(text, path, config, reader)
     finally:
         if enabled:
             gc.enable()
 
 
-def _check(text: str, path: str | None, config: Config | None) -> CheckResult:
+def _check(text: str, path: str | None, config: Config | None, reader: Reader | None = None) -> CheckResult:
     config = config or Config()
     index = LineIndex(text)
     tree = parse(text)
     if isinstance(tree, ParseFailure):
         return parse_failed(tree, index, path, config)
-    interp = Interpreter(tree, index)
+    interp = Interpreter(tree, index, path, reader)
     return interpret(interp, interp.run, text, path, config)
 
 
@@ -77,10 +80,15 @@ def interpret(interp: Interpreter, run: Callable[[], object], text: str, path: s
         return CheckResult([], events=interp.events, facts=interp.facts, index=index, internal_error=f"{type(exc).__name__}: {exc}")
     finally:
         sys.setrecursionlimit(limit)
-    return apply_rules(interp.events, interp.facts, index, text, tree, path, config)
+    result = apply_rules(interp.events, interp.facts, index, text, tree, path, config, interp.entered_from if interp.modules else None)
+    result.dependencies = dict(interp.dependencies)
+    return result
 
 
-def apply_rules(events: Events, facts: Facts, index: LineIndex, text: str, tree: ast.Module, path: str | None, config: Config) -> CheckResult:
+def apply_rules(
+    events: Events, facts: Facts, index: LineIndex, text: str, tree: ast.Module, path: str | None, config: Config,
+    entered: Callable[[Span], Span | None] | None = None,
+) -> CheckResult:
     """The rules over what an interpretation of `tree` recorded, suppressions read in `text`."""
     ctx = Context(events, facts, index, text, tree)
     findings: list[Finding] = []
@@ -97,12 +105,42 @@ def apply_rules(events: Events, facts: Facts, index: LineIndex, text: str, tree:
             if override:
                 finding = replace(finding, severity=Severity(override))
             findings.append(finding)
+    findings = [anchored for f in findings if (anchored := _anchor_here(f, entered)) is not None]
     findings = [f for f in findings if not _suppressed(f, index)]
     findings.sort(key=lambda f: (f.span, f.code))
     sites: dict[Span, str] = {}
     for new in events.optimizers:
         sites.setdefault(new.span, new.opt.cls)
     return CheckResult(findings, True, events, facts, index, sorted(sites.items()))
+
+
+# dtype rules about values that flow from the checked file into imported code (its input meets the
+# other file's float64 buffer): those are shown at the call here that ran that code
+_FLOW_CODES = frozenset({"DG004", "DG005", "DG006", "DG007", "DG008"})
+
+
+def _anchor_here(finding: Finding, entered: Callable[[Span], Span | None] | None = None) -> Finding | None:
+    """A finding whose root is in an imported file (a `.double()` model class in `models.py`)
+    is shown in the checked file, at the first of its places here (where it fails, where the
+    data is made), or else at the call here that ran the imported code where it fails; the
+    root is related information. Code of the imported file that runs on its own (at import) is
+    that file's to report, not this one's."""
+    if any(fix.span.file for fix in finding.fixes):  # an edit in another file is not this file's to make
+        finding = replace(finding, fixes=tuple(fix for fix in finding.fixes if not fix.span.file))
+    if not finding.span.file:
+        return finding
+    here = next((r for r in finding.related if not r.span.file), None)
+    if here is None and entered is not None and finding.code in _FLOW_CODES:
+        fails = [r.span for r in finding.related if r.message.startswith("fails here")]
+        call = next((c for c in (entered(s) for s in [*fails, finding.span]) if c is not None), None)
+        if call is not None:
+            here = Related(call, "fails inside the code this call runs")
+    if here is None:
+        return None
+    where = f"{Path(finding.span.file).name}:{finding.span.line}"
+    root = Related(finding.span, "the fix goes here")
+    rest = [r for r in finding.related if r is not here]
+    return replace(finding, span=here.span, message=f"{finding.message} (root in {where})", related=(root, here, *rest) if here.message.startswith("fails here") else (root, *rest))
 
 
 def _suppressed(finding: Finding, index: LineIndex) -> bool:

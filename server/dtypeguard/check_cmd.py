@@ -137,7 +137,10 @@ def _as_json(r: Reported) -> dict[str, Any]:
         "rule": f.rule,
         "severity": f.severity.value,
         "message": f.message,
-        "related": [{"line": rel.span.line, "column": rel.span.col + 1, "message": rel.message} for rel in f.related],
+        "related": [
+            {"line": rel.span.line, "column": rel.span.col + 1, "message": rel.message, **({"path": rel.span.file} if rel.span.file else {})}
+            for rel in f.related
+        ],
         "fixes": [{"title": x.title, "safe": x.safe} for x in f.fixes],
     }
     if is_notebook(str(r.path)):
@@ -169,6 +172,8 @@ def _print_text(reported: list[Reported], files: int, color: bool) -> None:
         for k, rel in enumerate(f.related[:3]):
             rel_cell = r.related_cells[k] if k < len(r.related_cells) else None
             where = f"line {rel.span.line} of cell {rel_cell}" if rel_cell is not None else f"line {rel.span.line}"
+            if rel.span.file:
+                where = f"{_shown(rel.span.file)}:{rel.span.line}"  # in a file this one imports
             print(f"         = {where}: {rel.message}")
         safe = [x for x in f.fixes if x.safe]
         if safe:
@@ -180,6 +185,14 @@ def _print_text(reported: list[Reported], files: int, color: bool) -> None:
         print(f"Found {total} finding{'s' * (total != 1)} in {files} file{'s' * (files != 1)} ({summary}).")
     else:
         print(f"No dtype/device hazards found in {files} file{'s' * (files != 1)}.")
+
+
+def _shown(path: str) -> str:
+    """Another file's path as the user gave theirs: relative to the working folder when inside it."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
 
 
 def _sarif_uri(path: Path) -> str:
@@ -222,6 +235,15 @@ def _sarif_result(r: Reported, level: dict[Severity, str]) -> dict[str, Any]:
         }
     }
     out: dict[str, Any] = {"ruleId": f.code, "level": level[f.severity], "message": {"text": f.message}, "locations": [location]}
+    related = [
+        {"id": k, "message": {"text": rel.message}, "physicalLocation": {
+            "artifactLocation": {"uri": _sarif_uri(Path(rel.span.file) if rel.span.file else r.path)},
+            "region": {"startLine": rel.span.line, "startColumn": rel.span.col + 1, "endLine": rel.span.end_line, "endColumn": rel.span.end_col + 1},
+        }}
+        for k, rel in enumerate(f.related)
+    ]
+    if related and r.cell is None:
+        out["relatedLocations"] = related
     if r.cell is not None:
         # SARIF has no notebook cells: the region counts inside the cell named here
         location["logicalLocations"] = [{"name": f"cell {r.cell}", "kind": "notebookCell"}]

@@ -29,6 +29,7 @@ import re
 from dtypeguard.analysis import CheckResult, apply_rules, check_source, interpret, parse_failed
 from dtypeguard.config import Config
 from dtypeguard.engine.events import Events, Facts
+from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, freezes_parameters, parse
 from dtypeguard.engine.resume import EntryKeep, EntryTrace, Patch, Snapshot
@@ -90,30 +91,43 @@ class IncrementalChecker:
         self.resumed_from = -1  # the chunk the last check resumed at (-1: from the top); for tests
         self.resumed_in_entry = -1  # ...and the entry call's statement, when it resumed inside it
         self._freezes = False  # the last text froze parameters somewhere (engine.parse.freezes_parameters)
+        self._imports = False  # the last text imported the project's own modules: analysed whole
 
-    def check(self, text: str, path: str | None = None, config: Config | None = None) -> CheckResult:
+    def check(self, text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:
+        """A file that imports the project's own modules is analysed whole each time (what it
+        imports may have changed since; resuming would not see that): correct first, the
+        incremental reuse is for the single-file case."""
         config = config or Config()
+        if self._imports:
+            result = check_source(text, path, config, reader)
+            self._imports = bool(result.dependencies)
+            return result
         enabled = gc.isenabled()
         gc.disable()  # as in `check_source`: no collections over the engine's young objects
         try:
-            return self._check(text, path, config)
+            result = self._check(text, path, config, reader)
         except Exception:  # a bug in the reuse must cost speed, never a result
             log.exception("incremental analysis failed; analysing from scratch")
             self._parsed = {}
             self._forget()
-            return check_source(text, path, config)
+            return check_source(text, path, config, reader)
         finally:
             if enabled:
                 gc.enable()
+        if result.dependencies:
+            self._imports = True
+            self._parsed = {}
+            self._forget()
+        return result
 
-    def _check(self, text: str, path: str | None, config: Config) -> CheckResult:
+    def _check(self, text: str, path: str | None, config: Config, reader: Reader | None = None) -> CheckResult:
         self.resumed_from, self.resumed_in_entry, self.reused = -1, -1, False
         parsed = self._parse(text)
         if isinstance(parsed, ParseFailure):  # mid-typing: keep what the last run knew
             return parse_failed(parsed, LineIndex(text), path, config)
         if parsed is None:
             self._forget()
-            return check_source(text, path, config)
+            return check_source(text, path, config, reader)
         keys, bodies = parsed
         freezes = freezes_parameters(text)
         if freezes != self._freezes:  # a file-wide fact the earlier chunks were analysed with changed:
@@ -130,7 +144,7 @@ class IncrementalChecker:
         if resume is None and self._snapshot is not None and self._snapshot.chunk <= changed:
             resume = self._snapshot
         tree = ast.Module(body=[stmt for body in bodies for stmt in body], type_ignores=[])
-        interp = Interpreter(tree, LineIndex(text))
+        interp = Interpreter(tree, LineIndex(text), path, reader)
         kept: list[Snapshot | None] = [None, None]
 
         def run() -> None:
@@ -141,7 +155,7 @@ class IncrementalChecker:
             self._forget()
             if result.internal_error and resume is not None:  # never a reuse bug's fault
                 log.warning("resumed analysis failed (%s); analysing from scratch", result.internal_error)
-                return check_source(text, path, config)
+                return check_source(text, path, config, reader)
             return result
         if resume is not None and resume.frame is not None:  # resumed inside the entry call
             self.resumed_from, self.resumed_in_entry = resume.chunk, resume.frame.index

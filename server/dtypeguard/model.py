@@ -29,6 +29,7 @@ class Span:
     col: int
     end_line: int
     end_col: int
+    file: str = ""  # another file's path, for a place in a module the checked file imports; "" is the file itself
 
     def contains(self, line: int, col: int) -> bool:
         if (line, col) < (self.line, self.col):

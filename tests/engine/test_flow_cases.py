@@ -1045,6 +1045,21 @@ CASES: dict[str, str] = {
         seq = nn.Sequential(nn.Embedding(4, 8), nn.Flatten(), nn.Linear(16, 1))
         seq(torch.randint(0, 4, (2, 2)))
         """,
+    "a module's buffers move with .to(device) even when its sub-model was moved before": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        class Translator(nn.Module):
+            def __init__(self, model):
+                super().__init__()
+                self.model = model
+                self.register_buffer("blank", torch.full((2, 5), 0, dtype=torch.long))
+                self.blank[:, 0] = 1
+            def run(self):
+                return self.model(self.blank.clone()[:, :2])
+        t = Translator(nn.Embedding(10, 4).to(device)).to(device)
+        t.run()
+        """,
 }
 
 

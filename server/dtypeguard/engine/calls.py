@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import weakref
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dtypeguard.engine import api, configs, library
 from dtypeguard.engine.events import (
@@ -77,6 +77,9 @@ class CallsMixin:
     events: Events
     facts: Facts
     call_stack: list[ast.AST]
+    module_globals: dict[str, Any]  # an imported file's path -> its globals (a Scope)
+    modules: dict[str, Any]
+    boundary: list[Span]
     executed: set[int]
     returns: list[list[Value | None]]
     classes: dict[str, Klass]
@@ -283,14 +286,14 @@ class CallsMixin:
             return self.call_sym(callee.name, args, kwargs, node, state)
         if isinstance(callee, DType):
             return self.call_dtype(callee, args, node)
-        if isinstance(callee, Func):
-            return self.call_function(callee, args, kwargs, state)
-        if isinstance(callee, Klass):
-            return self.instantiate(callee, args, kwargs, node, state)
-        if isinstance(callee, Bound):
-            return self.call_function(callee.func, [callee.self_value, *args], kwargs, state)
-        if isinstance(callee, Ref):
-            return self.call_object(callee, args, kwargs, node, state)
+        if isinstance(callee, (Func, Klass, Bound, Ref)):
+            if not self.modules or "_dg_index" in node.__dict__:
+                return self._call_user(callee, args, kwargs, node, state)
+            self.boundary.append(self.index.span(node))  # the checked file's call that may run an imported file's code
+            try:
+                return self._call_user(callee, args, kwargs, node, state)
+            finally:
+                self.boundary.pop()
         if method == "get" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) and func.value.attr == "__dict__":
             owner = self.eval(func.value.value, state)  # `self.__dict__.get(name, None)`
             obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
@@ -416,6 +419,15 @@ class CallsMixin:
         kind = "ndarray" if isinstance(arg, (Tensor, TupleV)) and not (isinstance(arg, Tensor) and arg.kind in ("pyfloat", "npscalar")) else "npscalar"
         return Tensor(kind, dtype.name, "cpu", self.origin(node, f"np.{dtype.name}(...)"))
 
+    def _call_user(self, callee: Func | Klass | Bound | Ref, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        if isinstance(callee, Func):
+            return self.call_function(callee, args, kwargs, state)
+        if isinstance(callee, Klass):
+            return self.instantiate(callee, args, kwargs, node, state)
+        if isinstance(callee, Bound):
+            return self.call_function(callee.func, [callee.self_value, *args], kwargs, state)
+        return self.call_object(callee, args, kwargs, node, state)
+
     def call_function(
         self,
         func: Func,
@@ -461,7 +473,9 @@ class CallsMixin:
             params.update(params_override)
         from dtypeguard.engine.state import State as _State
 
-        callee = _State(state.globals, params, state.heap, state.ddtype, state.ddevice, state.autocast)
+        home = node.__dict__.get("_dg_index")  # a function of an imported file sees that file's globals
+        scope = self.module_globals.get(home.path, state.globals) if home is not None else state.globals
+        callee = _State(scope, params, state.heap, state.ddtype, state.ddevice, state.autocast)
         self.call_stack.append(node)
         self.returns.append([])
         self.return_states.append([])
@@ -478,7 +492,12 @@ class CallsMixin:
             end = paths[0]
             for path in paths[1:]:
                 end = join_states(end, path)
+        own_globals = state.globals
         state.adopt(end)
+        home = node.__dict__.get("_dg_index")
+        if home is not None and own_globals is not end.globals:
+            self.module_globals[home.path] = end.globals
+            state.globals = own_globals  # the caller keeps its own module's globals
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_generator(node, self.index):
             yielded = self.yields.pop(id(node), [])
             value = yielded[0] if yielded else None
@@ -747,7 +766,8 @@ class CallsMixin:
         if last in ("set_default_dtype", "set_default_device", "set_default_tensor_type") and len(parts) == 2:
             return self.set_default(last, arg0, node, state)
         if name in ("torch.cuda.is_available", "torch.backends.mps.is_available"):
-            self.events.uses_cuda_check = True
+            if "_dg_index" not in node.__dict__:  # the checked script's own choice, not a helper module's
+                self.events.uses_cuda_check = True
             return None
         if name == "torch.get_default_dtype" and not args and state.ddtype.value:
             return DType(state.ddtype.value)  # the default in force at this point of the run
@@ -1482,13 +1502,14 @@ class CallsMixin:
         new_device: str | None = obj.device
         changed = False
         chosen: Span | None = None
+        device_set = False  # `.to(device)`/`.cuda()`: its buffers go there, even if its layers were there already
         device_expr = obj.device_expr
         if method in api.DTYPE_METHODS and method not in ("long", "int", "short", "byte", "char", "bool"):
             new_dtype, changed = api.DTYPE_METHODS[method], True
         elif method == "cuda":
-            new_device, changed, device_expr = "cuda", True, '"cuda"'
+            new_device, changed, device_expr, device_set = "cuda", True, '"cuda"', True
         elif method == "cpu":
-            new_device, changed = "cpu", True
+            new_device, changed, device_set = "cpu", True, True
         elif method in ("to", "to_empty", "type"):
             for value in [*args, kwargs.get("dtype"), kwargs.get("device")]:
                 if value is None:
@@ -1498,7 +1519,7 @@ class CallsMixin:
                     new_dtype, changed = d, True
                     chosen = self._caller_dtype_site(value, node)
                 elif v:
-                    new_device, changed = v, True
+                    new_device, changed, device_set = v, True, True
                     device_expr = _device_text(node)
                 elif isinstance(value, Tensor):
                     new_dtype, new_device, changed = value.dtype, value.device, True
@@ -1521,7 +1542,7 @@ class CallsMixin:
                 cast_span=(chosen or span) if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast (or the caller's choice of it)
                 half_part=span if new_dtype == "float16" else None if new_dtype else obj.half_part,
                 device_expr=device_expr,
-                attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None),
+                attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None),
             )
             if obj.first_layer == "" and obj.cls.startswith("user:") and obj.dtype is None:
                 after = replace(after, dtype=None)

@@ -13,16 +13,18 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from dtypeguard.engine.calls import CallsMixin
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
+from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, mark, read_file, resolve
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library.apply import Strong, column_dtype
 from dtypeguard.engine.library.apply import frame as library_frame
-from dtypeguard.engine.parse import LineIndex
+from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
 from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
-from dtypeguard.engine.state import State, join_states
+from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
     ITEMS,
     WIDE,
@@ -48,6 +50,7 @@ from dtypeguard.engine.values import (
     join,
     join_device,
 )
+from dtypeguard.model import Span
 
 MAX_STATEMENTS = 60_000  # work budget per file: beyond it, calls are no longer inlined
 
@@ -56,9 +59,17 @@ _AUG_NAMES: dict[type, str] = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast
 
 
 class Interpreter(ResumeMixin, CallsMixin):
-    def __init__(self, tree: ast.Module, index: LineIndex) -> None:
+    def __init__(self, tree: ast.Module, index: LineIndex, path: str | None = None, reader: Reader | None = None) -> None:
         self.tree = tree
         self.index = index
+        self.path = path  # the checked file: imports of the project's own modules are found from it
+        self.reader: Reader = reader or read_file  # an editor's open buffers come before the disk
+        self.modules: dict[str, Ref | None] = {}  # imported file -> its namespace (None: being imported, a cycle)
+        self.importing = 0  # > 0 while another file's top level runs
+        self.module_globals: dict[str, Any] = {}  # an imported file's path -> its globals, for its functions
+        self.module_indexes: dict[str, ModuleIndex] = {}
+        self.boundary: list[Span] = []  # the checked file's calls into user code being run, outermost first
+        self.dependencies: dict[str, str] = {}  # the files this analysis read, with the text it read
         self.events = Events()
         self.facts = Facts()
         self.time = 0
@@ -139,7 +150,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         """The bookkeeping before each statement runs."""
         self.statements += 1
         line = stmt.lineno
-        if line not in self.facts.defaults_at:
+        if line not in self.facts.defaults_at and not foreign(stmt):
             self.facts.defaults_at[line] = (state.ddtype, state.ddevice)
 
     def exec_stmt(self, stmt: ast.stmt, state: State) -> State:
@@ -173,7 +184,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             return self.exec_try(stmt, state)  # type: ignore[arg-type]
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             func = Func(stmt, stmt.name)
-            self.functions.append(func)
+            if not foreign(stmt):
+                self.functions.append(func)  # (another file's uncalled functions are that file's to check)
             state.bind(stmt.name, func)
         elif isinstance(stmt, ast.ClassDef):
             self.exec_class(stmt, state)
@@ -207,26 +219,84 @@ class Interpreter(ResumeMixin, CallsMixin):
         return state
 
     def exec_import(self, stmt: ast.Import | ast.ImportFrom, state: State) -> None:
+        here = self._importer(stmt)
         if isinstance(stmt, ast.Import):
             for alias in stmt.names:
-                if alias.asname:
+                found = resolve(here, alias.name, 0) if here else None
+                if found is not None and (alias.asname or "." not in alias.name):
+                    state.bind(alias.asname or alias.name, self.import_module(found, state))  # `import models`
+                elif alias.asname:
                     state.bind(alias.asname, self.sym(alias.name))
                 else:
                     top = alias.name.split(".")[0]
                     state.bind(top, self.sym(top))
             return
-        if stmt.level or not stmt.module:
-            for alias in stmt.names:
-                state.bind(alias.asname or alias.name, None)
-            return
+        found = resolve(here, stmt.module, stmt.level) if here and stmt.module else None
+        namespace = self.import_module(found, state) if found is not None else None
         for alias in stmt.names:
             if alias.name == "*":
                 continue
-            state.bind(alias.asname or alias.name, self.sym(f"{stmt.module}.{alias.name}"))
+            name = alias.asname or alias.name
+            if namespace is not None:
+                state.bind(name, self._module_attr(namespace, alias.name, state))  # `from models import Net`
+            elif stmt.level or not stmt.module:
+                sub = resolve(here, stmt.module, stmt.level, alias.name) if here else None  # `from . import models`
+                state.bind(name, self.import_module(sub, state) if sub is not None else None)
+            elif found is None:
+                state.bind(name, self.sym(f"{stmt.module}.{alias.name}"))
+            else:
+                state.bind(name, None)  # our own module, which could not be run (a cycle)
+
+    def entered_from(self, span: Span) -> Span | None:
+        """The checked file's call that ran the imported code at `span` (first time it ran)."""
+        index = self.module_indexes.get(span.file)
+        return index.entered.get(span) if index is not None else None
+
+    def _importer(self, stmt: ast.stmt) -> str | None:
+        """The file an import statement is in: the checked file, or an imported one."""
+        other = stmt.__dict__.get("_dg_index")
+        return other.path if isinstance(other, ModuleIndex) else self.path
+
+    def _module_attr(self, namespace: Ref, name: str, state: State) -> Value | None:
+        obj = state.heap.get(namespace.oid)
+        return obj.attrs.get(name) if isinstance(obj, InstanceObj) else None
+
+    def import_module(self, path: str, state: State) -> Ref | None:
+        """Run one of the project's own files the way an import does (once; its `__main__`
+        block not at all) and give its namespace: an object whose attributes are its globals.
+        Its effects on the default dtype and device are the import's. A cycle, an unreadable or
+        unparsable file, or a file beyond the work budget gives None: unknown."""
+        if path in self.modules:
+            return self.modules[path]
+        self.modules[path] = None
+        text = self.reader(path)
+        if text is None or self.statements > MAX_STATEMENTS // 2:
+            return None
+        tree = parse(text)
+        if isinstance(tree, ParseFailure):
+            return None
+        self.dependencies[path] = text
+        index = ModuleIndex(text, path, self.boundary)
+        self.module_indexes[path] = index
+        mark(tree, index)
+        inner = State(Scope(), None, state.heap, state.ddtype, state.ddevice)
+        saved_stack, self.call_stack = self.call_stack, []
+        self.importing += 1
+        try:
+            inner = self.exec_block(tree.body, inner)
+        finally:
+            self.importing -= 1
+            self.call_stack = saved_stack
+        state.heap, state.ddtype, state.ddevice = inner.heap, inner.ddtype, inner.ddevice
+        self.module_globals[path] = inner.globals
+        names = {str(k): v for k, v in inner.globals.items()}
+        oid = self.alloc(state, InstanceObj(f"module:{Path(path).stem}", None, names))
+        self.modules[path] = Ref(oid)
+        return self.modules[path]
 
     def exec_if(self, stmt: ast.If, state: State) -> State:
         if is_main_guard(stmt.test):
-            return self.exec_block(stmt.body, state)
+            return state if foreign(stmt) else self.exec_block(stmt.body, state)  # an imported file's main block does not run
         test = self.eval(stmt.test, state)
         if isinstance(test, Configured) and _truth(test) is not None:
             then = self.exec_block(stmt.body, state.copy())  # both run, for what they do wrong,
@@ -339,7 +409,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 func = Func(item, f"{stmt.name}.{item.name}", owner=stmt.name)
                 methods.append((item.name, func))
-                self.functions.append(func)
+                if not foreign(item):
+                    self.functions.append(func)  # (another file's uncalled methods are that file's to check)
             elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
                 fields[item.targets[0].id] = self.eval(item.value, state)
             elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
@@ -516,8 +587,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         return [None] * count
 
     def record(self, node: ast.AST, name: str, value: Value | None, state: State) -> None:
-        if value is None or not isinstance(value, (Tensor, Ref, Params, Device, DType)):
-            return
+        if value is None or not isinstance(value, (Tensor, Ref, Params, Device, DType)) or foreign(node):
+            return  # (hovers and inlay hints are for the checked file's own positions)
         obj = state.heap.get(value.oid) if isinstance(value, (Ref, Params)) else None
         store = isinstance(getattr(node, "ctx", None), ast.Store)
         self.facts.values.append(ValueFact(self.index.span(node), name, value, obj, store))

@@ -58,6 +58,12 @@ class LineIndex:
         return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
 
     def span(self, node: ast.AST) -> Span:
+        other = node.__dict__.get("_dg_index")
+        if other is not None and other is not self:
+            return other.span(node)  # type: ignore[no-any-return]  # a node of an imported file: its own positions, with its path
+        return self.own_span(node)
+
+    def own_span(self, node: ast.AST) -> Span:
         try:  # every expression and statement has all four (the hot path: one per name)
             line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
             end_line, end_col = node.end_lineno or line, node.end_col_offset or 0  # type: ignore[attr-defined]

@@ -157,7 +157,8 @@ def _find(target: Target, data: dict[str, Any]) -> Finding:
     span_raw = data.get("span")
     if not isinstance(code, str) or not isinstance(span_raw, list) or len(span_raw) != 4:
         raise JsonRpcInvalidParams(message="code action data lacks the finding")
-    span = Span(*(int(v) for v in span_raw))
+    line, col, end_line, end_col = (int(v) for v in span_raw)
+    span = Span(line, col, end_line, end_col)
     for finding in target.result.findings:
         if finding.code == code and finding.span == span:
             return finding

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from lsprotocol import types
 
@@ -126,6 +127,13 @@ def diagnostic(finding: Finding, lines: Lines, uri: str, encoding: str) -> types
 
 
 def _related(rel: Related, lines: Lines, uri: str, encoding: str) -> types.DiagnosticRelatedInformation:
+    if rel.span.file:  # a place in a file this one imports: its own URI; columns as counted there
+        start = types.Position(line=max(rel.span.line - 1, 0), character=rel.span.col)
+        end = types.Position(line=max(rel.span.end_line - 1, 0), character=rel.span.end_col)
+        return types.DiagnosticRelatedInformation(
+            location=types.Location(uri=Path(rel.span.file).as_uri(), range=types.Range(start=start, end=end)),
+            message=rel.message,
+        )
     return types.DiagnosticRelatedInformation(
         location=types.Location(uri=uri, range=to_range(lines, rel.span, encoding)),
         message=rel.message,

@@ -18,11 +18,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from lsprotocol import types
 
 from dtypeguard.analysis import CheckResult, check_source
 from dtypeguard.config import Config
+from dtypeguard.engine.imports import read_file
 from dtypeguard.incremental import IncrementalChecker
 from dtypeguard.lsp.convert import Lines
 
@@ -40,6 +42,7 @@ class Job:
     path: str | None
     config: Config
     max_lines: int = 0
+    sources: dict[str, str] = field(default_factory=dict)  # the other open documents' texts by path: imports read these first
 
 
 def analyse(job: Job, checker: IncrementalChecker | None = None) -> CheckResult:
@@ -57,9 +60,14 @@ def analyse(job: Job, checker: IncrementalChecker | None = None) -> CheckResult:
                 f"{job.max_lines} (`dtypeguard lsp --max-lines`; `dtypeguard check` has no limit)"
             )
             return CheckResult([PARSE_ERROR.finding(message, Span(1, 0, 1, 0))], parsed=False)
+    sources = job.sources
+
+    def reader(path: str) -> str | None:
+        return sources[path] if path in sources else read_file(path)  # an open buffer before the disk
+
     if checker is not None:
-        return checker.check(job.text, job.path, job.config)
-    return check_source(job.text, job.path, job.config)
+        return checker.check(job.text, job.path, job.config, reader)
+    return check_source(job.text, job.path, job.config, reader)
 
 
 @dataclass
@@ -91,6 +99,7 @@ class DocState:
     waiters: list[asyncio.Future[Analysis]] = field(default_factory=list)
     verify_diagnostics: list[types.Diagnostic] = field(default_factory=list)
     verify_epoch: int = 0
+    imports: frozenset[str] = frozenset()  # the project's files its last analysis imported
 
     def current(self, generation: int) -> Analysis | None:
         a = self.latest
@@ -192,6 +201,14 @@ class AnalysisThread:
         log.debug("collected %d objects in %.0f ms", found, (time.perf_counter() - started) * 1000)
 
 
+def _real(path: str) -> str:
+    """A path as the import resolution spells it (absolute, links resolved)."""
+    try:
+        return str(Path(path).resolve())
+    except OSError:
+        return path
+
+
 class Documents:
     """The open documents and their analyses (all methods run on the event loop)."""
 
@@ -248,6 +265,11 @@ class Documents:
         state.version = version
         state.verify_diagnostics = []  # a runtime error's line means nothing after an edit
         self._schedule(state)
+        if state.path:
+            for other in self.docs.values():  # open files that import this one see the edit too
+                if other is not state and _real(state.path) in other.imports:
+                    other.submitted = None
+                    self._schedule(other)
         return state
 
     def close(self, uri: str) -> DocState | None:
@@ -297,7 +319,20 @@ class Documents:
             state.submitted = None
             self._on_error(uri, exc)
             return
-        self._worker().submit(Job(uri, state.version, self.generation, text, state.path, config, self.max_lines))
+        self._worker().submit(Job(uri, state.version, self.generation, text, state.path, config, self.max_lines, self._open_sources(uri)))
+
+    def _open_sources(self, uri: str) -> dict[str, str]:
+        """The texts of the other open documents, by path, as they are now (taken on the event
+        loop, so the analysis thread reads a consistent copy)."""
+        out: dict[str, str] = {}
+        for other_uri, other in self.docs.items():
+            if other_uri == uri or not other.path:
+                continue
+            try:
+                out[_real(other.path)] = self._text_of(other_uri)
+            except Exception:  # not synced yet: the disk's text will do
+                continue
+        return out
 
     async def analysis(self, uri: str, timeout: float = 30.0) -> Analysis:
         """The analysis of the document's current text (waits for it; KeyError if not open)."""
@@ -339,6 +374,7 @@ class Documents:
             return  # stale: a newer job is pending or scheduled
         log.debug("analysed %s v%d in %.0f ms", job.uri, job.version, elapsed * 1000)
         analysis = Analysis(job.version, job.generation, job.text, Lines(job.text), outcome, elapsed)
+        state.imports = frozenset(outcome.dependencies)
         state.latest = analysis
         if analysis.usable:
             state.good = analysis

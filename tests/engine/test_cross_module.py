@@ -1,0 +1,173 @@
+"""Analysis across the project's own modules: a hazard whose root is in an imported file is
+reported in the importing file, at its place there, with the root as related information
+(tests of issue 16's cross-module analysis, on small real projects written to tmp_path)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from dtypeguard.analysis import check_source
+
+DATA = '''\
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Points(Dataset):
+    def __init__(self, n=16):
+        self.x = np.random.rand(n, 4)
+        self.y = np.random.randint(0, 2, n)
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.x[i]), int(self.y[i])
+'''
+MODELS = '''\
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def build():
+    return Net().double()
+
+
+if __name__ == "__main__":
+    torch.set_default_dtype(torch.float64)
+'''
+CONFIG = '''\
+import torch
+
+torch.set_default_tensor_type("torch.cuda.FloatTensor")
+'''
+TRAIN = '''\
+import torch
+from torch import nn
+from torch.utils.data import DataLoader
+
+from data import Points
+from models import Net
+
+model = Net()
+opt = torch.optim.Adam(model.parameters())
+for x, y in DataLoader(Points(), batch_size=4):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+'''
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def _check(path: Path) -> list[tuple[int, str]]:
+    result = check_source(path.read_text(encoding="utf-8"), str(path))
+    assert not result.internal_error
+    return [(f.span.line, f.code) for f in result.findings]
+
+
+def test_a_float64_dataset_from_another_file_is_reported_where_it_fails_with_its_root(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"data.py": DATA, "models.py": MODELS, "train.py": TRAIN})
+    train = root / "train.py"
+    result = check_source(train.read_text(), str(train))
+    [finding] = result.findings
+    assert (finding.code, finding.span.line, finding.span.file) == ("DG004", 11, "")
+    assert "root in data.py:15" in finding.message
+    assert finding.related[0].span.file == str((root / "data.py").resolve()) and finding.related[0].span.line == 15
+    assert not finding.fixes  # the conversion belongs in data.py: not an edit of train.py
+    assert set(result.dependencies) == {str((root / "data.py").resolve()), str((root / "models.py").resolve())}
+
+
+def test_the_fixed_dataset_in_the_other_file_clears_the_finding(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"data.py": DATA.replace("torch.from_numpy(self.x[i])", "torch.from_numpy(self.x[i]).float()"), "models.py": MODELS, "train.py": TRAIN})
+    assert _check(root / "train.py") == []
+
+
+def test_without_the_other_file_nothing_is_known(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"models.py": MODELS, "train.py": TRAIN})  # no data.py: `Points` is unknown
+    assert _check(root / "train.py") == []
+
+
+def test_a_double_model_from_a_module_import_and_a_cuda_default_set_by_a_config_module(tmp_path: Path) -> None:
+    root = _project(tmp_path, {
+        "models.py": MODELS,
+        "cfg.py": CONFIG,
+        "train.py": "import torch\nimport models\nmodel = models.build()\nx = torch.rand(3, 4)\nout = model(x)\n",
+        "loader.py": (
+            "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\nfrom cfg import *\n"
+            "loader = DataLoader(TensorDataset(torch.rand(8, 3)), batch_size=4, shuffle=True)\n"
+        ),
+    })
+    assert _check(root / "train.py") == [(5, "DG004")]
+    assert (4, "DG003") in _check(root / "loader.py")
+
+
+def test_relative_imports_in_a_package_and_its_main_block_not_run(tmp_path: Path) -> None:
+    root = _project(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/layers.py": "import numpy as np\nimport torch\n\ndef basis():\n    return torch.from_numpy(np.linspace(0, 1, 4))\n",
+        "pkg/models.py": (
+            "import torch\nfrom torch import nn\nfrom .layers import basis\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.fc = nn.Linear(4, 1)\n        self.register_buffer('b', basis())\n\n"
+            "    def forward(self, x):\n        return self.fc(x * self.b)\n"
+        ),
+        "train.py": "import torch\nfrom pkg.models import Net\nNet()(torch.rand(2, 4))\n",
+        "clean.py": "import torch\nfrom torch import nn\nimport models\nnn.Linear(4, 2)(torch.rand(2, 4))\n",  # models.py's main block (float64 default) does not run
+        "models.py": MODELS,
+    })
+    assert _check(root / "train.py") == [(3, "DG004")]
+    assert _check(root / "clean.py") == []
+
+
+def test_an_import_cycle_and_a_broken_module_stay_unknown(tmp_path: Path) -> None:
+    root = _project(tmp_path, {
+        "a.py": "import torch\nfrom b import g\n\ndef f():\n    return torch.rand(2)\n",
+        "b.py": "from a import f\n\ndef g():\n    return f()\n",
+        "broken.py": "def (:\n",
+        "main.py": "from a import f\nfrom broken import h\nimport torch\ny = f() + torch.rand(2)\n",
+    })
+    assert _check(root / "main.py") == []
+
+
+def test_a_hazard_wholly_inside_the_imported_file_is_that_files_own(tmp_path: Path) -> None:
+    root = _project(tmp_path, {
+        "helpers.py": "import numpy as np\nimport torch\nfrom torch import nn\nnn.Linear(4, 2)(torch.from_numpy(np.random.rand(3, 4)))\n",
+        "main.py": "import torch\nimport helpers\nx = torch.rand(2)\n",
+    })
+    assert _check(root / "main.py") == []
+    assert _check(root / "helpers.py") == [(4, "DG004")]
+
+
+def test_cli_json_and_text_name_the_other_file(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"data.py": DATA, "models.py": MODELS, "train.py": TRAIN})
+    run = [sys.executable, "-m", "dtypeguard", "check"]
+    out = subprocess.run([*run, "--format", "json", "train.py"], cwd=root, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1, out.stderr
+    [finding] = json.loads(out.stdout)
+    assert finding["path"] == "train.py" and finding["line"] == 11
+    assert finding["related"][0]["path"].endswith("data.py") and finding["related"][0]["line"] == 15
+    text = subprocess.run([*run, "--no-color", "train.py"], cwd=root, capture_output=True, text=True, timeout=60).stdout
+    assert "= data.py:15: the fix goes here" in text
+    sarif = json.loads(subprocess.run([*run, "--format", "sarif", "train.py"], cwd=root, capture_output=True, text=True, timeout=60).stdout)
+    related = sarif["runs"][0]["results"][0]["relatedLocations"]
+    assert related[0]["physicalLocation"]["artifactLocation"]["uri"].endswith("data.py")

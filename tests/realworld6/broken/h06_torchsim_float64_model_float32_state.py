@@ -63,7 +63,7 @@ if __name__ == "__main__":
     rng = np.random.default_rng(0)
     atoms = (rng.random((12, 3)) * 5.0, np.eye(3) * 5.0, rng.integers(1, 9, 12))
     state = initialize_state(atoms, device=device)  # root-cause
-    pretrained_sevenn_model = PairPotential().to(device, dtype=torch.float64)
+    pretrained_sevenn_model = PairPotential().to(device, dtype=torch.float64)  # root-cause-alt
     model = SevenNetModel(model=pretrained_sevenn_model, modal="omat24", device=device, dtype=torch.float64)
     out = model(state)
     print("energy", out["energy"].item(), "max force", out["forces"].abs().max().item())

@@ -279,6 +279,9 @@ class CallsMixin:
         if splatted and not isinstance(callee, Sym):
             kwargs = {**splatted, **kwargs}
         if isinstance(callee, Sym):
+            if kwargs.get("dtype", _ABSENT) == Const(None) or kwargs.get("device", _ABSENT) == Const(None):
+                # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
+                kwargs = {k: v for k, v in kwargs.items() if not (k in ("dtype", "device") and v == Const(None))}
             self.facts.calls.append((self.index.span(func), callee.name))
             entry = library.function(callee.name)
             if entry is not None:
@@ -1708,6 +1711,7 @@ _NP_DECOMPOSITIONS: dict[str, tuple[int, frozenset[int]]] = {
     "numpy.linalg.qr": (2, frozenset()), "numpy.linalg.svd": (3, frozenset()), "numpy.linalg.eigh": (2, frozenset()),
     "numpy.linalg.lstsq": (4, frozenset({2})),
 }
+_ABSENT = object()
 # in-place arithmetic that keeps its receiver's dtype: on an integer tensor a float operand fails
 INPLACE_ARITHMETIC = frozenset({"add_", "sub_", "mul_", "div_", "clamp_", "clip_", "pow_"})
 # Tensor methods whose second argument is an index tensor that must be int64 or int32

@@ -544,6 +544,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if (isinstance(second, Const) and type(second.value) is int) or (isinstance(second, Tensor) and second.kind == "pyint"):
                 return replace(picked, kind="series", ndim=1)
             return None
+        if names is None and df.dtype and isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Name, ast.List, ast.ListComp)):
+            return df  # `df[feat_cols]` of a one-dtype frame: whichever columns (or rows), that dtype
         return df if rows or isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, `.iloc[a:b]`): same columns
 
     def _set_weight(self, target: ast.Attribute, value: Value | None, state: State) -> None:
@@ -775,8 +777,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             made = self.sym(f"{base.name}.{attr}")
             return replace(made, site=self.index.span(node)) if isinstance(made, DType) else made  # where the dtype is written
         if isinstance(base, Tensor):
-            if attr == "dtype":
-                return DType(base.dtype, origin=base.origin, site=base.site) if base.dtype else None
+            if attr == "dtype":  # (int64 or float64, from a file: which one is not known)
+                return DType(base.dtype, origin=base.origin, site=base.site) if base.dtype and base.dtype != WIDE else None
             if attr == "device":
                 return Device(base.device) if base.device else None
             if attr in ("T", "mT", "data", "real", "values") and base.kind in ("tensor", "ndarray"):

@@ -1060,6 +1060,66 @@ CASES: dict[str, str] = {
         t = Translator(nn.Embedding(10, 4).to(device)).to(device)
         t.run()
         """,
+    # --- set 6 (after its held-out score) -----------------------------------------------------
+    "legacy .type(torch.FloatTensor) of uint8 masks into CrossEntropyLoss by n_classes > 1": """
+        import numpy as np
+        import torch
+        from torch import nn
+        masks = np.random.randint(0, 3, (4, 8, 8)).astype(np.uint8)
+        net = nn.Conv2d(3, 3, 1)
+        n_classes = 3
+        criterion = nn.CrossEntropyLoss() if n_classes > 1 else nn.BCEWithLogitsLoss()
+        y = torch.from_numpy(masks).type(torch.FloatTensor)  # expect: DG006
+        loss = criterion(net(torch.randn(4, 3, 8, 8)), y)
+        """,
+    "n_classes == 1 picks BCE: float masks are right": """
+        import numpy as np
+        import torch
+        from torch import nn
+        masks = np.random.randint(0, 2, (4, 1, 8, 8)).astype(np.uint8)
+        net = nn.Conv2d(3, 1, 1)
+        n_classes = 1
+        criterion = nn.CrossEntropyLoss() if n_classes > 1 else nn.BCEWithLogitsLoss()
+        y = torch.from_numpy(masks).type(torch.FloatTensor)
+        loss = criterion(net(torch.randn(4, 3, 8, 8)), y)
+        """,
+    "int32 buffer of class indices behind a list of loss ops indexed by an unknown i": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def grid(n):
+            out = np.zeros((n,), dtype=np.int32)
+            return out
+        def calc(loss_dict, results):
+            loss = 0
+            for i in range(len(loss_dict["op"])):
+                datas = [results[src] for src in loss_dict["src"][i]]
+                loss += loss_dict["op"][i](*datas)
+            return loss
+        net = nn.Linear(4, 3)
+        labels = torch.from_numpy(grid(8))  # expect: DG006
+        d = {"op": [nn.CrossEntropyLoss()], "src": [("out", "label")]}
+        calc(d, {"out": net(torch.randn(8, 4)), "label": labels})
+        """,
+    "int32 class codes written at np.array: reported where .long() goes, the conversion": """
+        import numpy as np
+        import torch
+        from torch import nn
+        codes = np.array([1, 0, 2, 1, 0, 2, 1, 0], dtype=np.int32)
+        net = nn.Linear(4, 3)
+        y = torch.from_numpy(codes)  # expect: DG006
+        nn.CrossEntropyLoss()(net(torch.randn(8, 4)), y)
+        """,
+    "int64 multi-hot buffer into BCE: the fix is at the conversion": """
+        import numpy as np
+        import torch
+        from torch import nn
+        rows = np.zeros((8, 3), dtype=np.int64)
+        rows[:, 1] = 1
+        net = nn.Linear(4, 3)
+        y = torch.from_numpy(rows)  # expect: DG007
+        nn.BCEWithLogitsLoss()(net(torch.randn(8, 4)), y)
+        """,
 }
 
 

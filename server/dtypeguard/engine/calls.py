@@ -1446,11 +1446,13 @@ class CallsMixin:
                     continue
                 d = self.dtype_of(value)
                 v = self.device_of(value)
-                if isinstance(value, Const) and isinstance(value.value, str) and value.value.startswith("torch.") and value.value.endswith("Tensor"):
-                    legacy = api.LEGACY_TENSOR_TYPES.get(value.value.rsplit(".", 1)[-1])
-                    if legacy:
+                named = value.value if isinstance(value, Const) else value.name if isinstance(value, Sym) else None
+                if isinstance(named, str) and named.startswith("torch.") and named.endswith("Tensor"):
+                    legacy = api.LEGACY_TENSOR_TYPES.get(named.rsplit(".", 1)[-1])  # .type(torch.FloatTensor)
+                    if legacy:  # a legacy type names the device too
                         d = legacy[0]
-                        v = "cuda" if ".cuda." in value.value else "cpu"
+                        v = "cuda" if ".cuda." in named else "cpu"
+                        dev, dev_origin = v, Origin(here.span, f".{method}({named})")
                 if d is not None and isinstance(value, DType) and value.origin is not None and value.name == d and d != t.dtype:
                     dtype, origin, site, changed_dtype = d, value.origin, value.site, True  # `.to(grid.dtype)`: grid's dtype, from where grid got it
                 elif d is not None:
@@ -1468,7 +1470,8 @@ class CallsMixin:
             if any(a is None for a in args):
                 return Tensor("tensor", None, None)
             del changed_dtype, changed_dev
-            return replace(t, dtype=dtype, device=dev, origin=origin, dev_origin=dev_origin, site=site if dtype == t.dtype or site is not t.site else None, columns=None, one_hot=t.one_hot and dtype == t.dtype)
+            from_ints = t.from_ints if dtype == t.dtype else bool(t.dtype and not is_float(t.dtype) and dtype and is_float(dtype) and not t.one_hot)  # .type(torch.FloatTensor) of labels
+            return replace(t, dtype=dtype, device=dev, origin=origin, dev_origin=dev_origin, site=site if dtype == t.dtype or site is not t.site else None, columns=None, one_hot=t.one_hot and dtype == t.dtype, from_ints=from_ints)
         if method == "cuda":
             return replace(t, device="cuda", dev_origin=Origin(here.span, ".cuda()"))
         if method == "cpu":

@@ -14,7 +14,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from dtypeguard.engine.calls import CallsMixin
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
@@ -753,7 +753,30 @@ class Interpreter(ResumeMixin, CallsMixin):
             return [TupleV((Const(k), item if isinstance(item, Value) else None)) for k, item in zip(keys, items, strict=True)]
         return [Const(k) for k in keys]
 
+    def _list_comp_unrolled(self, node: ast.ListComp, state: State) -> TupleV | None:
+        """`[results[src] for src in ("cls_out", "cls_label")]` over a known short tuple or list:
+        one item per element, each its own value (the output and the labels stay apart)."""
+        if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:
+            return None
+        gen = node.generators[0]
+        source = self.eval(gen.iter, state)
+        if not (isinstance(source, TupleV) and 0 < len(source.items) <= 16):
+            return None
+        out: list[Value | None] = []
+        for item in source.items:
+            inner = state.copy()
+            if inner.locals is None:
+                inner.locals = {}
+            self.assign(gen.target, item, inner)
+            out.append(self.eval(node.elt, inner))
+            state.heap = inner.heap
+        return TupleV(tuple(out))
+
     def eval_comprehension(self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp, state: State) -> Value | None:
+        if isinstance(node, ast.ListComp):
+            unrolled = self._list_comp_unrolled(node, state)
+            if unrolled is not None and any(isinstance(v, (Tensor, Ref)) for v in unrolled.items):
+                return unrolled
         inner = state.copy()
         if inner.locals is None:
             inner.locals = {}
@@ -835,6 +858,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if -len(base.items) <= index.value < len(base.items):
                 return base.items[index.value]
             return None
+        if isinstance(base, TupleV) and isinstance(index, Tensor) and index.kind == "pyint" and not isinstance(node.slice, ast.Slice):
+            return _alike(list(base.items), state)  # `ops[i]` with `i` unknown: any item, when they are alike
         if isinstance(base, Ref):
             obj = state.heap.get(base.oid)
             if isinstance(obj, (LoaderObj, InstanceObj)):
@@ -997,12 +1022,23 @@ _UNKNOWN = object()
 _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.In: lambda a, b: a in b,
     ast.NotIn: lambda a, b: a not in b, ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+    ast.Lt: lambda a, b: _number(a) < _number(b), ast.LtE: lambda a, b: _number(a) <= _number(b),
+    ast.Gt: lambda a, b: _number(a) > _number(b), ast.GtE: lambda a, b: _number(a) >= _number(b),
 }
+
+
+def _number(value: Any) -> int | float:
+    """Order comparisons fold for plain numbers only (`n_classes > 1`); a string or a tuple
+    compared by order is rare in a branch test and stays unknown (TypeError)."""
+    if type(value) not in (int, float, bool):
+        raise TypeError(value)
+    return cast("int | float", value)
 
 
 def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | None:
     """`device != "cpu"` with `device` known to be "cpu": a known truth prunes a branch that
-    cannot run. Only equality and membership of plain constants; anything else is unknown."""
+    cannot run. Equality and membership of plain constants, order of plain numbers; anything
+    else is unknown."""
     plain = [_plain(v) for v in values]
     if _UNKNOWN in plain:
         return None

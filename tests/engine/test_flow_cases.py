@@ -1120,6 +1120,41 @@ CASES: dict[str, str] = {
         y = torch.from_numpy(rows)  # expect: DG007
         nn.BCEWithLogitsLoss()(net(torch.randn(8, 4)), y)
         """,
+    "length mask built on the CPU fills scores on the model's device (masked_fill_)": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        lin = nn.Linear(4, 6).to(device)
+        scores = lin(torch.randn(3, 4, device=device))
+        lengths = [6, 4, 5]
+        mask = torch.arange(max(lengths))[None, :] < torch.tensor(lengths)[:, None]  # expect: DG009
+        scores.masked_fill_(~mask, float("-inf"))
+        """,
+    "a 0-dim CPU mask, or a mask made on the scores' device, is fine": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        lin = nn.Linear(4, 6).to(device)
+        scores = lin(torch.randn(3, 4, device=device))
+        lengths = [6, 4, 5]
+        mask = torch.arange(max(lengths), device=device)[None, :] < torch.tensor(lengths, device=device)[:, None]
+        scores.masked_fill_(~mask, float("-inf"))
+        flag = torch.tensor(True)
+        scores.masked_fill(flag, 0.0)
+        """,
+    "a table allocated without a device, sized from the scores, meets them (Viterbi)": """
+        import torch
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        crf = torch.randn(4, 5, 6, 6).to(device)
+        B, L, T, _ = crf.size()
+        viterbi = torch.zeros(B, L, T)  # expect: DG009
+        for step in range(L):
+            if step == 0:
+                viterbi[:, step, :] = crf[:, step, 0, :]
+            else:
+                best, _ = torch.max(viterbi[:, step - 1, :].unsqueeze(2) + crf[:, step, :, :], dim=1)
+                viterbi[:, step, :] = best
+        """,
 }
 
 

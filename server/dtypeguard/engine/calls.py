@@ -55,6 +55,7 @@ from dtypeguard.engine.values import (
     Value,
     is_float,
     join,
+    shape_of,
 )
 
 if TYPE_CHECKING:
@@ -1397,6 +1398,16 @@ class CallsMixin:
             return
         self.events.ops.append(TensorOp(self.index.span(node), self.tick(), name, (t, float_operand)))
 
+    def _masked_op(self, t: Tensor, mask: Value | None, method: str, node: ast.Call) -> None:
+        """`scores.masked_fill_(~mask, -inf)`: the mask must be on the tensor's device (a 0-dim
+        CPU mask is the one exception, so only a mask of known rank >= 1 counts)."""
+        if not (isinstance(mask, Tensor) and mask.kind == "tensor"):
+            return
+        cpu = t if t.device == "cpu" else mask if mask.device == "cpu" else None
+        other = mask if cpu is t else t
+        if cpu is not None and other.device in ("cuda", "auto") and cpu.ndim is not None and cpu.ndim >= 1:
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (t, mask)))
+
     def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, default: str | None = None) -> Value | None:
         here = self.origin(node, f".{method}(...)")
         if t.kind in ("ndarray", "npscalar", "frame", "series"):
@@ -1427,6 +1438,10 @@ class CallsMixin:
             at = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "index"), None)
             if isinstance(index, Tensor) and at is not None:  # `one_hot.scatter_(1, target, 1)`: the index must be int64/int32
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (index,), None, (self.index.span(at),)))
+        if method == "size" and not kwargs and len(args) <= 1:
+            return Tensor("pyint") if args else shape_of(t)
+        if method in _MASKED:
+            self._masked_op(t, args[0] if args else kwargs.get("mask"), method, node)
         if _returns_indices(method, args, kwargs):
             return _values_and_indices(t)
         if method in ("unbind", "chunk", "split", "tensor_split"):
@@ -1718,6 +1733,7 @@ _ABSENT = object()
 # in-place arithmetic that keeps its receiver's dtype: on an integer tensor a float operand fails
 INPLACE_ARITHMETIC = frozenset({"add_", "sub_", "mul_", "div_", "clamp_", "clip_", "pow_"})
 # Tensor methods whose second argument is an index tensor that must be int64 or int32
+_MASKED = frozenset({"masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_", "masked_select"})
 INDEX_METHODS = frozenset({"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "gather", "index_select", "index_add", "index_add_", "index_copy", "index_copy_", "index_fill", "index_fill_"})
 WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
 _DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device

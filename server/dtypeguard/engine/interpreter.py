@@ -49,6 +49,7 @@ from dtypeguard.engine.values import (
     is_float,
     join,
     join_device,
+    shape_of,
 )
 from dtypeguard.model import Span
 
@@ -618,6 +619,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             operand = self.eval(node.operand, state)
             if isinstance(node.op, (ast.USub, ast.UAdd)):
                 return operand
+            if isinstance(node.op, ast.Invert) and isinstance(operand, Tensor) and operand.kind in ("tensor", "ndarray", "pyint"):
+                return operand  # `~mask`: same dtype, device and rank
             if isinstance(node.op, ast.Not) and isinstance(operand, Const) and _truth(operand) is not None:
                 return (Configured if isinstance(operand, Configured) else Const)(not _truth(operand))
             return None
@@ -653,7 +656,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             values = [self.eval(part, state) for part in parts]
             first = values[0]
             if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series"):
-                return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin)
+                return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin, ndim=_broadcast_ndim(values))
             if isinstance(node, ast.Compare):
                 return _fold_compare(node.ops, values)
             return None
@@ -804,6 +807,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return DType(base.dtype, origin=base.origin, site=base.site) if base.dtype and base.dtype != WIDE else None
             if attr == "device":
                 return Device(base.device) if base.device else None
+            if attr == "shape" and base.kind in ("tensor", "ndarray"):
+                return shape_of(base)
             if attr in ("T", "mT", "data", "real", "values") and base.kind in ("tensor", "ndarray"):
                 return base
             if base.kind in ("frame", "series"):
@@ -1087,6 +1092,21 @@ def _blur_devices(a: State, b: State) -> None:
             if isinstance(x, Tensor) and isinstance(y, Tensor) and x.device != y.device:
                 va[key] = replace(x, device=None, dev_origin=None)
                 vb[key] = replace(y, device=None, dev_origin=None)
+
+
+def _broadcast_ndim(values: list[Value | None]) -> int | None:
+    """The rank of an elementwise result: broadcasting gives the largest operand rank; Python
+    numbers add none; an operand of unknown rank leaves it unknown."""
+    ranks: list[int] = []
+    for value in values:
+        if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat", "pybool"):
+            continue
+        if isinstance(value, Const) and type(value.value) in (int, float, bool):
+            continue
+        if not (isinstance(value, Tensor) and value.ndim is not None):
+            return None
+        ranks.append(value.ndim)
+    return max(ranks) if ranks else None
 
 
 def _alike(items: list[Value | None], state: State) -> Value | None:

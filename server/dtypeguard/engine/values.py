@@ -357,3 +357,10 @@ def promote(a: str | None, b: str | None) -> str | None:
     if is_float(b):
         return b
     return None
+
+
+def shape_of(t: Tensor) -> Value:
+    """`t.shape` / `t.size()`: Python ints, one per dimension when the rank is known
+    (`B, L, T, _ = scores.size()`), else any number of them."""
+    size = Tensor("pyint")
+    return TupleV((size,) * t.ndim) if t.ndim is not None and t.ndim <= 8 else Const(("many", size))

@@ -4,7 +4,7 @@ Where: `--cache-dir`, else `$DTYPEGUARD_CACHE_DIR`, else `.dtypeguard_cache` in 
 folder (as ruff keeps `.ruff_cache`); the folder holds a `.gitignore` of `*` and a CACHEDIR.TAG
 so it is never committed nor backed up. `--no-cache` neither reads nor writes it.
 
-One entry per checked file (named by its path), holding a key and the outcome. The key is a
+Entries are content-addressed: one per key, holding the key and the outcome. The key is a
 hash of everything the outcome is a function of: the schema, the dtypeguard version, a
 fingerprint of the package's own source files (an edited engine or rule invalidates all
 entries even at the same version), the Python version (the parser), the file's path (as given
@@ -14,6 +14,8 @@ An entry also lists the other files its outcome depends on (the project modules 
 `check_pool._dependencies`) with the digest of their text; it is used only while each still has
 that digest. Contents are always hashed, never trusted from mtime/size: hashing the whole
 corpus costs milliseconds, and a same-size edit within the mtime granularity cannot be missed.
+An edited file gets a new entry beside the old one (nothing is pruned; deleting the folder is
+always safe), so switching branches back and forth finds both.
 
 Entries are written to a temporary file and renamed into place, so concurrent runs see either
 an old entry or a new one, never half of one; an unreadable or malformed entry is a miss and is
@@ -97,12 +99,12 @@ class Cache:
     def location(cache_dir: str | None) -> Path:
         return Path(cache_dir or os.environ.get(ENV) or DEFAULT_DIR)
 
-    def key(self, path: Path, data: bytes, config: Config) -> str:
-        return _hash(self.fingerprint, str(path), str(path.resolve()), config_token(config), data)
+    def key(self, path: Path, absolute: Path, data: bytes, config: Config) -> str:
+        """The key of a file (`absolute`: its resolved path) with this content and configuration."""
+        return _hash(self.fingerprint, str(path), str(absolute), config_token(config), data)
 
-    def _entry(self, path: Path) -> Path:
-        name = _hash(str(path), str(path.resolve()))
-        return self.entries / name[:2] / f"{name}.json"
+    def _entry(self, key: str) -> Path:
+        return self.entries / key[:2] / f"{key}.json"
 
     def _digest(self, path: str) -> str:
         if path not in self._digests:
@@ -113,7 +115,7 @@ class Cache:
         """The stored outcome when the entry is whole, has this key, and every file it depends
         on is unchanged; None otherwise."""
         try:
-            data: Any = json.loads(self._entry(path).read_text(encoding="utf-8"))
+            data: Any = json.loads(self._entry(key).read_text(encoding="utf-8"))
             if not isinstance(data, dict) or data.get("key") != key:
                 return None
             outcome = outcome_from_json(data["outcome"], path, file_lines)
@@ -123,12 +125,12 @@ class Cache:
             return None
         return outcome
 
-    def put(self, path: Path, key: str, outcome: Outcome) -> None:
+    def put(self, key: str, outcome: Outcome) -> None:
         """Store an outcome atomically; give up quietly (for the rest of the run) when the
         folder cannot be written."""
         if not self.writable:
             return
-        target = self._entry(path)
+        target = self._entry(key)
         try:
             if not self.folder.is_dir():
                 self.folder.mkdir(parents=True, exist_ok=True)

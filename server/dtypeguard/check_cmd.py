@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     outcomes: list[Outcome | None] = []
     pending: list[tuple[int, Path, str, Config, str]] = []  # (file number, path, text, config, key)
     errors = 0
+    configs: dict[Path, Config] = {}
     for path in files:
         try:
             data = path.read_bytes()
@@ -113,9 +114,12 @@ def run(args: argparse.Namespace) -> int:
             outcomes.append(None)
             errors += 1
             continue
-        config = _config(path, args)
+        absolute = path.resolve()
+        if absolute.parent not in configs:  # a file's configuration is its folder's (the nearest pyproject)
+            configs[absolute.parent] = _config(absolute, args)
+        config = configs[absolute.parent]
         notes.append(_new_problems(config, reported_problems))
-        key = cache.key(path, data, config) if cache is not None else ""
+        key = cache.key(path, absolute, data, config) if cache is not None else ""
         hit = cache.get(path, key, lambda: tuple(split_lines(text))) if cache is not None else None
         outcomes.append(hit)
         if hit is None:
@@ -124,10 +128,10 @@ def run(args: argparse.Namespace) -> int:
         from dtypeguard.check_pool import analyse_all, default_jobs
 
         fresh = analyse_all([(p, t, c) for _, p, t, c, _ in pending], args.jobs or default_jobs())
-        for (number, path, _, _, key), outcome in zip(pending, fresh, strict=True):
+        for (number, _, _, _, key), outcome in zip(pending, fresh, strict=True):
             outcomes[number] = outcome
             if cache is not None:
-                cache.put(path, key, outcome)
+                cache.put(key, outcome)
     reported: list[Reported] = []
     for before, outcome in zip(notes, outcomes, strict=True):
         for line in before + (outcome.messages if outcome is not None else []):

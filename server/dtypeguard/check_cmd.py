@@ -13,6 +13,7 @@ the files, so the output is the same byte for byte with or without the cache and
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import urllib.parse
@@ -88,6 +89,10 @@ def _decode(data: bytes) -> str:
         raise ValueError(f"skipped: not UTF-8 text (byte {exc.start})") from exc
 
 
+def _lines(text: str) -> tuple[str, ...]:
+    return tuple(split_lines(text))
+
+
 def _is_notebook(path: Path) -> bool:
     return str(path).lower().endswith(NOTEBOOK_SUFFIX)  # as `notebook.is_notebook`, without importing it
 
@@ -120,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         config = configs[absolute.parent]
         notes.append(_new_problems(config, reported_problems))
         key = cache.key(path, absolute, data, config) if cache is not None else ""
-        hit = cache.get(path, key, lambda: tuple(split_lines(text))) if cache is not None else None
+        hit = cache.get(path, key, functools.partial(_lines, text)) if cache is not None else None
         outcomes.append(hit)
         if hit is None:
             pending.append((len(outcomes) - 1, path, text, config, key))
@@ -128,10 +133,10 @@ def run(args: argparse.Namespace) -> int:
         from dtypeguard.check_pool import analyse_all, default_jobs
 
         fresh = analyse_all([(p, t, c) for _, p, t, c, _ in pending], args.jobs or default_jobs())
-        for (number, _, _, _, key), outcome in zip(pending, fresh, strict=True):
-            outcomes[number] = outcome
+        for (number, _, _, _, key), new in zip(pending, fresh, strict=True):
+            outcomes[number] = new
             if cache is not None:
-                cache.put(key, outcome)
+                cache.put(key, new)
     reported: list[Reported] = []
     for before, outcome in zip(notes, outcomes, strict=True):
         for line in before + (outcome.messages if outcome is not None else []):

@@ -30,9 +30,10 @@ NO_TORCH_HINT = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--device", choices=("cpu", "cuda", "auto"), default="auto",
-        help="cpu hides CUDA from the script; cuda requires a visible GPU; auto (default) "
-        "uses cuda when available",
+        "--device", choices=("cpu", "cuda", "auto", "cuda-emulated"), default="auto",
+        help="cpu hides CUDA from the script; cuda uses the GPU, or emulated CUDA (values "
+        "computed on the CPU, devices checked as on a GPU) when none is usable; cuda-emulated "
+        "forces the emulation; auto (default) uses cuda when available, else cpu",
     )
     parser.add_argument(
         "--python", metavar="PATH", default=None,

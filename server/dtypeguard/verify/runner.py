@@ -32,7 +32,7 @@ from dtypeguard.verify.warm import WarmWorker
 __all__ = ["DEVICES", "HARNESS_FILE", "VerifyResult", "VerifyWarning", "WarmWorker", "run_verify"]
 
 HARNESS_FILE = str(Path(__file__).with_name("harness.py"))
-DEVICES = ("cpu", "cuda", "auto")
+DEVICES = ("cpu", "cuda", "auto", "cuda-emulated")
 ALARM_MARGIN_S = 30  # the script's own SIGALRM backstop, in case this process disappears
 MAX_ALARM_S = 10**9
 MAX_SOURCE_BYTES = 2 * 1024 * 1024

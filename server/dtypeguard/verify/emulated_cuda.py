@@ -982,18 +982,61 @@ def _patch_unemulated(torch, emu):
             return original_init(*args, **kwargs)
 
         dist.init_process_group = init_process_group
-    with contextlib.suppress(Exception):
-        import torch.utils.cpp_extension as ext
+    # torch.utils.cpp_extension imports setuptools (0.15 s): patch it only when the script
+    # imports it, through a meta-path hook, so runs that never build extensions do not pay.
+    import sys
+    if "torch.utils.cpp_extension" in sys.modules:
+        _patch_cpp_extension(sys.modules["torch.utils.cpp_extension"])
+    else:
+        sys.meta_path.insert(0, _ExtensionHook())
 
-        def refuse(name):
-            def fn(*args, **kwargs):
-                cuda_sources = kwargs.get("cuda_sources")
-                sources = kwargs.get("sources", args[1] if len(args) > 1 else [])
-                if cuda_sources or any(str(s).endswith((".cu", ".cuh")) for s in sources or ()):
-                    raise CannotEmulate("custom CUDA kernels", "torch.utils.cpp_extension.%s builds CUDA code" % name)
-                return getattr(ext, "_dg_" + name)(*args, **kwargs)
-            return fn
 
-        for name in ("load", "load_inline"):
-            setattr(ext, "_dg_" + name, getattr(ext, name))
-            setattr(ext, name, refuse(name))
+def _patch_cpp_extension(ext):
+    def refuse(name, original):
+        @functools.wraps(original)
+        def fn(*args, **kwargs):
+            cuda_sources = kwargs.get("cuda_sources")
+            sources = kwargs.get("sources", args[1] if len(args) > 1 else [])
+            if isinstance(sources, str):
+                sources = [sources]
+            if cuda_sources or any(str(s).endswith((".cu", ".cuh")) for s in sources or ()):
+                raise CannotEmulate("custom CUDA kernels",
+                                    "torch.utils.cpp_extension.%s builds CUDA code" % name)
+            return original(*args, **kwargs)
+        return fn
+
+    for name in ("load", "load_inline"):
+        original = getattr(ext, name, None)
+        if original is not None and not getattr(original, "_dg_emulated", False):
+            patched = refuse(name, original)
+            patched._dg_emulated = True
+            setattr(ext, name, patched)
+
+
+class _ExtensionHook:
+    """Patches torch.utils.cpp_extension right after its first import."""
+
+    name = "torch.utils.cpp_extension"
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        import importlib.machinery
+        import sys
+        sys.meta_path.remove(self)
+        try:
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        finally:
+            pass
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        original_exec = loader.exec_module
+
+        def exec_module(module):
+            original_exec(module)
+            with contextlib.suppress(Exception):
+                _patch_cpp_extension(module)
+
+        loader.exec_module = exec_module
+        return spec

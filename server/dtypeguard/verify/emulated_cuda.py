@@ -32,7 +32,6 @@ import contextlib
 import functools
 import threading
 import warnings
-import weakref
 
 EMULATED_NAME = "Emulated CUDA (dtypeguard: values computed on CPU)"
 # What the emulation does not check; the report lists it so that an "ok" is read for what it is.
@@ -62,12 +61,12 @@ def supported(torch):
     try:
         major, minor = (int(p) for p in torch.__version__.split("+")[0].split(".")[:2])
     except Exception:
-        return "cannot read the torch version %r" % (torch.__version__,)
+        return f"cannot read the torch version {torch.__version__!r}"
     if (major, minor) < MIN_TORCH:
-        return "emulated CUDA needs torch >= %d.%d (this is torch %s)" % (MIN_TORCH + (torch.__version__,))
+        return f"emulated CUDA needs torch >= {MIN_TORCH[0]}.{MIN_TORCH[1]} (this is torch {torch.__version__})"
     for name in ("overrides", "utils"):
         if not hasattr(torch, name):
-            return "torch.%s is missing" % name
+            return f"torch.{name} is missing"
     if not hasattr(torch.overrides, "TorchFunctionMode") or not hasattr(torch.utils, "swap_tensors"):
         return "this torch has no TorchFunctionMode/swap_tensors"
     return None
@@ -108,9 +107,13 @@ class _Emulation:
         self.allocated = 0
         self.peak = 0
         self.lock = threading.Lock()
-        self.cuda_storages = weakref.WeakValueDictionary()  # for torch.save's location tags
+        # data_ptrs of storages pickled from CUDA tensors, for torch.save's location tags (the
+        # plain alias made for pickling is gone by the time the storage is tagged).
+        self.cuda_storages = set()
         self.loaded_cuda = set()  # data_ptrs of storages torch.load restored "on cuda"
         self.mode = None
+        self.explicit_cpu = False
+        self.unchecked = 0  # >0 inside a kernel whose arguments were checked as a whole  # inside a script call that asked for device="cpu"
         import torch.utils._device as device_mod
         self.constructors = device_mod._device_constructors()
         self.tensor_cls = _make_tensor_class(torch, self)
@@ -219,7 +222,8 @@ class _Emulation:
 @contextlib.contextmanager
 def _no_python_key(torch):
     """Run an aten op on the CPU kernel itself, skipping our `__torch_dispatch__`."""
-    with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(torch._C.DispatchKey.Python)):
+    with torch._C._ExcludeDispatchKeyGuard(torch._C.DispatchKeySet(torch._C.DispatchKey.Python)), \
+            torch._C.DisableTorchFunction():
         yield
 
 
@@ -252,7 +256,7 @@ def _make_tensor_class(torch, emu):
             base = schema.name.split("::", 1)[-1]
             overload = schema.overload_name
             if base in unstructured:
-                method = "wrapper_CUDA_%s_%s" % (overload, base)
+                method = f"wrapper_CUDA_{overload}_{base}"
             else:
                 method = "wrapper_CUDA_" + (base + "_" + overload if overload else base)
             info = (names, iterator, method, base)
@@ -263,7 +267,7 @@ def _make_tensor_class(torch, emu):
         names = op_info(func)[0]
         found = []
         for i, value in enumerate(args):
-            _collect(value, names[i] if i < len(names) else "arg%d" % i, found)
+            _collect(value, names[i] if i < len(names) else f"arg{i}", found)
         for key, value in kwargs.items():
             _collect(value, key, found)
         return found
@@ -285,7 +289,7 @@ def _make_tensor_class(torch, emu):
         found = tensors_of(func, args, kwargs)
         if not found:
             return
-        names, iterator, method, base = op_info(func)
+        _names, iterator, method, base = op_info(func)
         if base == "index" or base == "_index_put_impl_" or base == "index_put_" or base == "index_put":
             return check_index(found)
         if base == "convolution" or base == "_convolution":
@@ -306,20 +310,22 @@ def _make_tensor_class(torch, emu):
                 elif dev != common:
                     raise RuntimeError(
                         "Expected all tensors to be on the same device, but found at least two "
-                        "devices, %s and %s!" % (_devname(common), _devname(dev)))
+                        f"devices, {_devname(common)} and {_devname(dev)}!")
             return
         common = None
+        any_cuda = any(isinstance(o, cls) for _n, o in found)
         for name, t in found:
             dev = device_of(t)
             if dev.type == "meta":
                 continue
+            if any_cuda and dev.type == "cpu" and t.dim() == 0:
+                continue  # a CPU 0-dim tensor passes as a scalar (fill_, masked_fill, clamp...)
             if common is None:
                 common = dev
             elif dev != common:
                 raise RuntimeError(
-                    "Expected all tensors to be on the same device, but got %s is on %s, "
-                    "different from other tensors on %s (when checking argument in method %s)"
-                    % (name, _devname(dev), _devname(common), method))
+                    f"Expected all tensors to be on the same device, but got {name} is on {_devname(dev)}, "
+                    f"different from other tensors on {_devname(common)} (when checking argument in method {method})")
 
     def check_index(found):
         # self[indices] (= values): CPU indices may index a CUDA tensor; CUDA indices a CPU one
@@ -335,7 +341,7 @@ def _make_tensor_class(torch, emu):
             elif isinstance(t, cls) != self_cuda and t.dim() != 0:
                 raise RuntimeError(
                     "Expected all tensors to be on the same device, but found at least two "
-                    "devices, %s and %s!" % (_devname(device_of(self_t)), _devname(device_of(t))))
+                    f"devices, {_devname(device_of(self_t))} and {_devname(device_of(t))}!")
 
     def check_conv(found):
         by_name = dict(found)
@@ -347,18 +353,11 @@ def _make_tensor_class(torch, emu):
         ic, wc = isinstance(inp, cls), isinstance(weight, cls)
         if ic != wc:
             raise RuntimeError(
-                "Input type (%s) and weight type (%s) should be the same or input should be a "
-                "MKLDNN tensor and weight is a dense tensor"
-                % (_type_string(inp, ic), _type_string(weight, wc)))
+                f"Input type ({_type_string(inp, ic)}) and weight type ({_type_string(weight, wc)}) should be the same or input should be a "
+                "MKLDNN tensor and weight is a dense tensor")
         if bias is not None and isinstance(bias, cls) != ic:
             raise RuntimeError(
-                "Input type (%s) and bias type (%s) should be the same"
-                % (_type_string(inp, ic), _type_string(bias, isinstance(bias, cls))))
-
-    def check_generator(kwargs):
-        gen = kwargs.get("generator")
-        if gen is not None and getattr(gen, "device", emu.cpu).type == "cpu":
-            raise RuntimeError("Expected a 'cuda' device type for generator but found 'cpu'")
+                f"Input type ({_type_string(inp, ic)}) and bias type ({_type_string(bias, isinstance(bias, cls))}) should be the same")
 
     class EmulatedCudaTensor(torch.Tensor):
         """A CPU tensor that the emulation presents, and checks, as a tensor on cuda:0."""
@@ -368,16 +367,16 @@ def _make_tensor_class(torch, emu):
         @classmethod
         def __torch_dispatch__(klass, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
-            check(func, args, kwargs)
-            if "generator" in kwargs:
-                check_generator(kwargs)
+            if not emu.unchecked:
+                check(func, args, kwargs)
             dev = kwargs.get("device")
             if dev is not None:
-                if not emu.is_cuda_device(dev):
-                    kwargs = dict(kwargs, device=dev)
+                # C++ passes the tensor's own (C++) device, cpu, when it converts a dtype
+                # (autocast, .to(dtype), type_as): that stays on the emulated GPU. Only a call
+                # the script itself made with device="cpu" (seen by the mode) leaves it.
+                if not emu.is_cuda_device(dev) and emu.explicit_cpu:
                     with _no_python_key(torch):
-                        out = func(*args, **kwargs)
-                    return out  # an explicit CPU result (e.g. _to_copy to cpu)
+                        return func(*args, **kwargs)
                 kwargs = dict(kwargs, device=emu.cpu)
             with _no_python_key(torch):
                 out = func(*args, **kwargs)
@@ -406,13 +405,22 @@ def _make_tensor_class(torch, emu):
         def __reduce_ex__(self, proto):
             # torch.save: pickle as a plain tensor whose storage is tagged cuda:0 (see
             # _patch_serialization), the way a real CUDA tensor is saved.
-            plain = self.as_subclass(torch.Tensor)
+            with _no_python_key(torch):
+                plain = torch.empty(0, dtype=self.dtype).set_(
+                    self.untyped_storage(), self.storage_offset(), self.size(), self.stride())
+            plain.requires_grad_(self.requires_grad)
             with contextlib.suppress(Exception):
                 storage = plain.untyped_storage()
-                emu.cuda_storages[storage.data_ptr()] = plain
+                emu.cuda_storages.add(storage.data_ptr())
             if isinstance(self, torch.nn.Parameter):
                 return (_rebuild_param, (plain, self.requires_grad))
             return plain.__reduce_ex__(proto)
+
+        def tolist(self):
+            with _no_python_key(torch):
+                plain = torch.empty(0, dtype=self.dtype).set_(
+                    self.untyped_storage(), self.storage_offset(), self.size(), self.stride())
+            return plain.tolist()
 
         def __deepcopy__(self, memo):
             with torch.no_grad():
@@ -500,6 +508,35 @@ def _make_mode(torch, emu):
             emu.is_cuda_device(device if not isinstance(device, str) or "cuda" in device else "cuda:" + device)
         return emu.to_cuda(args[0])
 
+    def tensor_type_as(func, args, kwargs):
+        self, other = args[0], args[1]
+        out = self.to(other.dtype) if self.dtype != other.dtype else self
+        return emu.to_cuda(out) if isinstance(other, cls) else emu.to_cpu(out)
+
+    def sdpa(func, args, kwargs):
+        # The CPU kernels of attention build helper tensors on the C++ device (cpu); check the
+        # arguments here as CUDA's kernel does and run on views that stay in the autograd graph.
+        names = ("query", "key", "value", "attn_mask")
+        tensors = [(n, a) for n, a in zip(names, args, strict=False) if isinstance(a, T)]
+        tensors += [(n, kwargs[n]) for n in names if isinstance(kwargs.get(n), T)]
+        if not any(isinstance(t, cls) for _n, t in tensors):
+            return func(*args, **kwargs)
+        first = device_of(tensors[0][1])
+        for _n, t in tensors[1:]:
+            if device_of(t) != first:
+                raise RuntimeError(
+                    "Expected all tensors to be on the same device, but found at least two "
+                    f"devices, {first} and {device_of(t)}!")
+        emu.unchecked += 1
+        try:
+            return func(*args, **kwargs)
+        finally:
+            emu.unchecked -= 1
+
+    def tensor_tolist(func, args, kwargs):
+        self = args[0]
+        return self.as_subclass(T).tolist() if isinstance(self, cls) else func(*args, **kwargs)
+
     def tensor_cpu(func, args, kwargs):
         return emu.to_cpu(args[0])
 
@@ -524,7 +561,7 @@ def _make_mode(torch, emu):
         if target is None:
             return _type_string(self, isinstance(self, cls))
         name = target if isinstance(target, str) else getattr(target, "__module__", "") + "." + getattr(target, "__name__", "")
-        if isinstance(target, str) or isinstance(target, type):
+        if isinstance(target, (str, type)):
             if "cuda" in name:
                 short = name.rsplit(".", 1)[-1]
                 dtype = getattr(torch, short).dtype if hasattr(getattr(torch, short, None), "dtype") else None
@@ -554,18 +591,19 @@ def _make_mode(torch, emu):
                 if isinstance(h, T) and device_of(h) != idev:
                     raise RuntimeError(
                         "Input and hidden tensors are not at the same device, found input tensor "
-                        "at %s and hidden tensor at %s" % (idev, device_of(h)))
+                        f"at {idev} and hidden tensor at {device_of(h)}")
             for p in params or ():
                 if isinstance(p, T) and device_of(p) != idev:
                     raise RuntimeError(
                         "Input and parameter tensors are not at the same device, found input "
-                        "tensor at %s and parameter tensor at %s" % (idev, device_of(p)))
+                        f"tensor at {idev} and parameter tensor at {device_of(p)}")
         return func(*args, **kwargs)
 
     special = {
         T.to: tensor_to, T.cuda: tensor_cuda, T.cpu: tensor_cpu, T.numpy: tensor_numpy,
         T.__array__: tensor_numpy, T.pin_memory: tensor_pin, T.is_pinned: tensor_is_pinned,
-        T.type: tensor_type,
+        T.type: tensor_type, T.type_as: tensor_type_as, T.tolist: tensor_tolist,
+        torch.nn.functional.scaled_dot_product_attention: sdpa,
     }
     for name in rnn_names:
         fn = getattr(torch, name, None)
@@ -578,6 +616,26 @@ def _make_mode(torch, emu):
         special[torch._VF.rnn_relu] = rnn
     getters = {T.device.__get__, T.is_cuda.__get__} if hasattr(T.device, "__get__") else set()
 
+    # A mode is off while it handles a call, so the torch calls inside a Python-level function
+    # (F.multi_head_attention_forward builds masks with device=query.device) would bypass it.
+    # Such a function runs with the mode back on; its own first has_torch_function check is
+    # answered False once so that it does not come back here.
+    import torch.nn.functional as F
+    local = threading.local()
+    python_level = (type(parse_to),)
+
+    def skipping(original):
+        def check(*a):
+            if getattr(local, "skip", False):
+                local.skip = False
+                return False
+            return original(*a)
+        return check
+
+    for name in ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic"):
+        if hasattr(F, name):
+            setattr(F, name, skipping(getattr(F, name)))
+
     class _Mode(torch.overrides.TorchFunctionMode):
         """Serves device="cuda" on the CPU and tags the result; see the module docstring."""
 
@@ -587,15 +645,33 @@ def _make_mode(torch, emu):
             handler = special.get(func)
             if handler is not None:
                 return handler(func, args, kwargs)
+            if isinstance(func, python_level) and getattr(func, "__module__", "") == "torch.nn.functional":
+                local.skip = True
+                try:
+                    with self:
+                        return func(*args, **kwargs)
+                finally:
+                    local.skip = False
             if func in getters:
                 return func(*args, **kwargs)
             device = kwargs.get("device")
             if device is None and emu.default_cuda and func in constructors:
                 device = "cuda"
-            if device is not None and emu.is_cuda_device(device):
+            gen = kwargs.get("generator")
+            if gen is not None and type(gen) is not emu.cuda_generator_type and args \
+                    and isinstance(args[0], cls):
+                raise RuntimeError("Expected a 'cuda' device type for generator but found 'cpu'")
+            if device is not None and not emu.is_cuda_device(device):
+                if emu.explicit_cpu:
+                    return func(*args, **kwargs)
+                emu.explicit_cpu = True
+                try:
+                    return func(*args, **kwargs)
+                finally:
+                    emu.explicit_cpu = False
+            if device is not None:
                 kwargs = dict(kwargs, device="cpu")
-                gen = kwargs.get("generator")
-                if gen is not None and getattr(gen, "device", emu.cpu).type == "cpu":
+                if gen is not None and type(gen) is not emu.cuda_generator_type:
                     raise RuntimeError("Expected a 'cuda' device type for generator but found 'cpu'")
                 return emu.wrap(func(*args, **kwargs))
             return func(*args, **kwargs)
@@ -618,8 +694,8 @@ class _Props:
         self.gcnArchName = "NA"
 
     def __repr__(self):
-        return "_CudaDeviceProperties(name='%s', major=8, minor=0, total_memory=81920MB, " \
-               "multi_processor_count=108)" % self.name
+        return f"_CudaDeviceProperties(name='{self.name}', major=8, minor=0, total_memory=81920MB, " \
+               "multi_processor_count=108)"
 
 
 class _Stream:
@@ -794,10 +870,9 @@ def _patch_cuda_module(torch, emu):
         def device(self):
             return emu.cuda0
 
-    with contextlib.suppress(Exception):
-        torch.Generator = Generator
-        torch._C.Generator  # noqa: B018 - the C type itself stays for isinstance checks
+    torch.Generator = Generator
     emu.generator_type = original_generator
+    emu.cuda_generator_type = _CudaGenerator
 
 
 # --------------------------------------------------------------------------- default device/type
@@ -849,7 +924,7 @@ def _patch_serialization(torch, emu):
 
     def location_tag(storage):
         with contextlib.suppress(Exception):
-            if emu.cuda_storages.get(storage.data_ptr()) is not None:
+            if storage.data_ptr() in emu.cuda_storages:
                 return "cuda:0"
         return original_tag(storage)
 
@@ -861,19 +936,19 @@ def _patch_serialization(torch, emu):
         index = location.split(":", 1)[1] if ":" in location else "0"
         if index not in ("", "0"):
             raise RuntimeError(
-                "Attempting to deserialize object on CUDA device %s but torch.cuda.device_count() "
+                f"Attempting to deserialize object on CUDA device {index} but torch.cuda.device_count() "
                 "is 1. Please use torch.load with map_location to map your storages to an existing "
-                "device." % index)
+                "device.")
         with contextlib.suppress(Exception):
             emu.loaded_cuda.add(obj.data_ptr())
         return obj
 
     registry = getattr(ser, "_package_registry", [])
     for i, entry in enumerate(list(registry)):
-        with contextlib.suppress(Exception):
-            if entry[1].__name__ == "_cuda_deserialize" or getattr(entry[1], "__name__", "") == "_deserialize" \
-                    and "cuda" in getattr(entry[1], "__module__", ""):
-                registry[i] = (entry[0], cuda_deserialize) + tuple(entry[2:])
+        fn = entry[2]
+        if (isinstance(fn, functools.partial) and fn.args == ("cuda",)) or \
+                getattr(fn, "__name__", "") == "_cuda_deserialize":
+            registry[i] = (entry[0], entry[1], cuda_deserialize)
     with contextlib.suppress(Exception):
         ser._cuda_deserialize = cuda_deserialize
     import torch._utils as tutils
@@ -1001,7 +1076,7 @@ def _patch_cpp_extension(ext):
                 sources = [sources]
             if cuda_sources or any(str(s).endswith((".cu", ".cuh")) for s in sources or ()):
                 raise CannotEmulate("custom CUDA kernels",
-                                    "torch.utils.cpp_extension.%s builds CUDA code" % name)
+                                    f"torch.utils.cpp_extension.{name} builds CUDA code")
             return original(*args, **kwargs)
         return fn
 

@@ -113,7 +113,10 @@ class _Emulation:
         self.loaded_cuda = set()  # data_ptrs of storages torch.load restored "on cuda"
         self.mode = None
         self.explicit_cpu = False
-        self.unchecked = 0  # >0 inside a kernel whose arguments were checked as a whole  # inside a script call that asked for device="cpu"
+        self.unchecked = 0
+        # storages of the CPU tensors passed to the script call being run, when it also has
+        # CUDA arguments; None: check every tensor (autograd's backward, top level)
+        self.user_storages = None  # >0 inside a kernel whose arguments were checked as a whole  # inside a script call that asked for device="cpu"
         import torch.utils._device as device_mod
         self.constructors = device_mod._device_constructors()
         self.tensor_cls = _make_tensor_class(torch, self)
@@ -231,7 +234,11 @@ def _no_python_key(torch):
 def _make_tensor_class(torch, emu):
     aten = torch.ops.aten
     # Operators that move data between devices or only look at metadata: no agreement check.
-    cross_ok = set()
+    cross_ok = {
+        "copy_", "_to_copy", "_copy_from", "_copy_from_and_resize", "set_", "lift_fresh",
+        "lift_fresh_copy", "detach", "alias", "_local_scalar_dense", "is_same_size",
+        "_has_compatible_shallow_copy_type", "is_pinned", "_pin_memory", "record_stream",
+        "_amp_foreach_non_finite_check_and_unscale_", "_amp_update_scale_"}
     for name in ("copy_", "_to_copy", "_copy_from", "_copy_from_and_resize", "set_", "lift_fresh",
                  "lift_fresh_copy", "detach", "alias", "_local_scalar_dense", "is_same_size",
                  "_has_compatible_shallow_copy_type", "is_pinned", "_pin_memory", "record_stream",
@@ -283,13 +290,27 @@ def _make_tensor_class(torch, emu):
     def device_of(t):
         return emu.cuda0 if isinstance(t, cls) else t.device
 
+    def _storage(t):
+        try:
+            return t.untyped_storage().data_ptr()
+        except Exception:
+            return None
+
     def check(func, args, kwargs):
-        if func in cross_ok:
+        _names, iterator, method, base = op_info(func)
+        if base in cross_ok:
             return
         found = tensors_of(func, args, kwargs)
+        user = emu.user_storages
+        if user is not None:
+            # Inside a script call with CUDA arguments: a CPU tensor that is none of that
+            # call's own CPU arguments (nor a view of one) is a helper the CPU kernel built on
+            # its C++ device (one_hot's arange, attention's masks); a CUDA kernel would have
+            # built it on the GPU.
+            found = [(n, t) for n, t in found
+                     if isinstance(t, cls) or t.device.type != "cpu" or _storage(t) in user]
         if not found:
             return
-        _names, iterator, method, base = op_info(func)
         if base == "index" or base == "_index_put_impl_" or base == "index_put_" or base == "index_put":
             return check_index(found)
         if base == "convolution" or base == "_convolution":
@@ -480,6 +501,12 @@ def _make_mode(torch, emu):
 
     def device_of(t):
         return emu.cuda0 if isinstance(t, cls) else t.device
+
+    def storage_of(t):
+        try:
+            return t.untyped_storage().data_ptr()
+        except Exception:
+            return None
 
     def tensor_to(func, args, kwargs):
         self = args[0]
@@ -674,7 +701,24 @@ def _make_mode(torch, emu):
                 if gen is not None and type(gen) is not emu.cuda_generator_type:
                     raise RuntimeError("Expected a 'cuda' device type for generator but found 'cpu'")
                 return emu.wrap(func(*args, **kwargs))
-            return func(*args, **kwargs)
+            # Note the call's own CPU tensors when CUDA ones come with them (see check()).
+            has_cuda = False
+            plain = []
+            for value in (*args, *kwargs.values()):
+                items = value if isinstance(value, (list, tuple)) else (value,)
+                for item in items:
+                    if isinstance(item, cls):
+                        has_cuda = True
+                    elif isinstance(item, T):
+                        plain.append(item)
+            if not has_cuda:
+                return func(*args, **kwargs)
+            before = emu.user_storages
+            emu.user_storages = {storage_of(t) for t in plain}
+            try:
+                return func(*args, **kwargs)
+            finally:
+                emu.user_storages = before
 
     return _Mode
 

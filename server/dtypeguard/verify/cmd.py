@@ -2,7 +2,8 @@
 [--format text|json] FILE [-- SCRIPT_ARGS...]`
 
 Exit codes: 0 ok (warnings included); 1 error, no-step, timeout, crashed, cancelled;
-2 usage, no-torch, no-cuda (the run could not be attempted as asked).
+2 usage, no-torch, no-cuda, cannot-emulate (the run could not be attempted, or finished, as
+asked).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from dtypeguard.verify.result import VerifyResult
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
-_EXIT_BY_STATUS = {"ok": EXIT_OK, "no-torch": EXIT_USAGE, "no-cuda": EXIT_USAGE}
+_EXIT_BY_STATUS = {
+    "ok": EXIT_OK, "no-torch": EXIT_USAGE, "no-cuda": EXIT_USAGE, "cannot-emulate": EXIT_USAGE,
+}
 # dtypeguard itself never needs torch (a `pip install dtypeguard` has none): say what to do.
 NO_TORCH_HINT = (
     "verify runs your script with a Python that has torch (dtypeguard itself does not need it): "
@@ -30,9 +33,10 @@ NO_TORCH_HINT = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--device", choices=("cpu", "cuda", "auto"), default="auto",
-        help="cpu hides CUDA from the script; cuda requires a visible GPU; auto (default) "
-        "uses cuda when available",
+        "--device", choices=("cpu", "cuda", "auto", "cuda-emulated"), default="auto",
+        help="cpu hides CUDA from the script; cuda uses the GPU, or emulated CUDA (values "
+        "computed on the CPU, devices checked as on a GPU) when none is usable; cuda-emulated "
+        "forces the emulation; auto (default) uses cuda when available, else cpu",
     )
     parser.add_argument(
         "--python", metavar="PATH", default=None,

@@ -223,6 +223,7 @@ class Recorder:
         self.snapshots = None
         self.handles = []
         self.stepping = False
+        self.emulated = None  # {"emulated": True, "not_checked": [...]} under emulated CUDA
 
     # -- installation
     def install(self):
@@ -440,6 +441,8 @@ class Recorder:
             "torch_preloaded": self.preloaded,
             "memory": self.memory(),
         }
+        if self.emulated:
+            out.update(self.emulated)
         return out
 
     def memory(self):
@@ -539,11 +542,29 @@ def _one_process_world(torch, path, device, channel):
         channel.write({"event": "world", "world_note": note})
 
 
+def _emulated_cuda(torch, requested, device, problem):
+    """Emulated CUDA (emulated_cuda.py) when `--device cuda` finds no usable GPU, or always for
+    `cuda-emulated`; a real GPU is always preferred. Returns (device, problem, emulation)."""
+    if requested not in ("cuda", "cuda-emulated") or (requested == "cuda" and device is not None):
+        return device, problem, None
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "_dtypeguard_emulated_cuda", os.path.join(_HERE, "emulated_cuda.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    why = module.supported(torch)
+    if why is not None:
+        return None, (problem or "--device cuda-emulated was requested") + "; " + why, None
+    module.install(torch)
+    return "cuda", None, module
+
+
 def run_script(torch, path, args, requested_device, channel, import_s, preloaded):
     """Run `path` as __main__ until its first optimizer step; never returns."""
     import runpy
     path = os.path.abspath(path)
-    device, problem = resolve_device(torch, requested_device)
+    device, problem = resolve_device(torch, "cuda" if requested_device == "cuda-emulated" else requested_device)
+    device, problem, emulation = _emulated_cuda(torch, requested_device, device, problem)
     if device is None:
         _finish(channel, {"status": "no-cuda", "device": "cuda", "message": problem,
                           "import_torch_s": round(import_s, 4)}, 2)
@@ -565,6 +586,9 @@ def run_script(torch, path, args, requested_device, channel, import_s, preloaded
     sys.argv = [path, *list(args)]
     sys.path.insert(0, script_dir)
     record = {"device": device}
+    if emulation is not None:
+        recorder.emulated = {"emulated": True, "not_checked": list(emulation.NOT_CHECKED)
+                             if hasattr(emulation, "NOT_CHECKED") else []}
     try:
         runpy.run_path(path, run_name="__main__")
     except SystemExit as exc:
@@ -574,6 +598,11 @@ def run_script(torch, path, args, requested_device, channel, import_s, preloaded
                        "message": "the script called sys.exit(%s) before any optimizer step()" % (
                            "" if code is None else shown)})
     except BaseException as exc:
+        if emulation is not None and type(exc).__name__ == "CannotEmulate":
+            record.update({"status": "cannot-emulate", "message": str(exc)})
+            record.update(_pick_frame(_tb_frames(exc), path))
+            record.update(recorder.common())
+            _finish(channel, record, 0)
         record.update({"status": "error", "error_type": type(exc).__name__,
                        "message": str(exc).strip() or type(exc).__name__,
                        "traceback": _user_traceback(exc)})
@@ -612,8 +641,8 @@ def _parse(argv):
         else:
             break
     rest = argv[i:]
-    if fd is None or not rest or device not in ("cpu", "cuda", "auto"):
-        sys.stderr.write("usage: harness.py --result-fd N --device cpu|cuda|auto -- FILE [ARGS...]\n")
+    if fd is None or not rest or device not in ("cpu", "cuda", "auto", "cuda-emulated"):
+        sys.stderr.write("usage: harness.py --result-fd N --device cpu|cuda|auto|cuda-emulated -- FILE [ARGS...]\n")
         os._exit(64)
     return fd, device, alarm, rest[0], rest[1:]
 

@@ -35,6 +35,8 @@ def format_text(result: VerifyResult, cwd: str | None = None) -> str:
         lines.extend("    " + line for line in result.stderr_tail.rstrip().splitlines()[-TAIL_LINES:])
     for note in result.notes:
         lines.append(f"note: {note}")
+    if result.emulated and result.not_checked:
+        lines.append("note: emulated CUDA does not check: " + "; ".join(result.not_checked))
     return "\n".join(lines)
 
 
@@ -52,7 +54,8 @@ def _where(result: VerifyResult, cwd: str | None) -> str:
 
 
 def _headline(result: VerifyResult, cwd: str | None) -> str:
-    timing = f"{result.device}, {result.duration_s:.2f} s"
+    device = f"{result.device}: emulated CUDA (values computed on CPU)" if result.emulated else result.device
+    timing = f"{device}, {result.duration_s:.2f} s"
     if result.import_torch_s is not None and result.mode == "cold":
         timing += f"; torch import {result.import_torch_s:.2f} s"
     if result.time_to_step_s is not None:

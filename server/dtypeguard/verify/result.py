@@ -10,10 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Status = Literal[
-    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled"
+    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled",
+    "cannot-emulate",
 ]
+# "cannot-emulate": emulated CUDA reached something it cannot stand in for (custom CUDA
+# kernels, torch.compile for CUDA, NCCL); the script itself is not known to be wrong.
 STATUSES: tuple[Status, ...] = (
-    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled"
+    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled",
+    "cannot-emulate",
 )
 
 
@@ -72,6 +76,10 @@ class VerifyResult:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     notes: list[str] = field(default_factory=list)
+    # Emulated CUDA (no usable GPU): values computed on the CPU, devices checked as on a GPU;
+    # `not_checked` lists what the emulation cannot see (the report shows it).
+    emulated: bool = False
+    not_checked: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -83,7 +91,7 @@ class VerifyResult:
         message = _first_line(self.message)
         if self.status == "ok":
             name = (self.step or {}).get("optimizer", "optimizer")
-            text = f"{name} step OK on {self.device}, {took}"
+            text = f"{name} step OK on {self._device_label()}, {took}"
             if self.warnings:
                 codes = sorted({w.rule for w in self.warnings if w.rule})
                 text += f"; {len(self.warnings)} warning(s)"
@@ -104,7 +112,12 @@ class VerifyResult:
             return f"No optimizer step: {message}"
         if self.status == "cancelled":
             return "Verification cancelled"
+        if self.status == "cannot-emulate":
+            return f"{message}{self._at()} (emulated CUDA; not an error in the script)"
         return message or self.status
+
+    def _device_label(self) -> str:
+        return f"{self.device} (emulated)" if self.emulated else self.device
 
     def _at(self) -> str:
         if self.line is None:
@@ -147,7 +160,10 @@ class VerifyResult:
             "stdout_bytes": self.stdout_bytes,
             "stderr_bytes": self.stderr_bytes,
             "notes": list(self.notes),
+            "emulated": self.emulated,
         }
+        if self.emulated:
+            out["not_checked"] = list(self.not_checked)
         return out
 
 

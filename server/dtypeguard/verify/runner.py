@@ -32,7 +32,7 @@ from dtypeguard.verify.warm import WarmWorker
 __all__ = ["DEVICES", "HARNESS_FILE", "VerifyResult", "VerifyWarning", "WarmWorker", "run_verify"]
 
 HARNESS_FILE = str(Path(__file__).with_name("harness.py"))
-DEVICES = ("cpu", "cuda", "auto")
+DEVICES = ("cpu", "cuda", "auto", "cuda-emulated")
 ALARM_MARGIN_S = 30  # the script's own SIGALRM backstop, in case this process disappears
 MAX_ALARM_S = 10**9
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
@@ -149,6 +149,7 @@ def interpret(
         setattr(result, key, value if isinstance(value, dict) else None)
     memory = facts.get("memory")
     result.memory = memory if isinstance(memory, dict) else {}
+    _emulation(result, facts)
     _locate(result, facts)
     if returncode is not None and returncode < 0:
         try:
@@ -198,6 +199,15 @@ def interpret(
     if result.status == "ok":
         result.warnings = step_warnings(result.step, result.loss)
     return result
+
+
+def _emulation(result: VerifyResult, facts: dict[str, Any]) -> None:
+    """Emulated CUDA (harness + emulated_cuda.py) marks its runs so no report passes one off as
+    a GPU run."""
+    if facts.get("emulated") is True:
+        result.emulated = True
+        listed = facts.get("not_checked")
+        result.not_checked = [str(x) for x in listed] if isinstance(listed, list) else []
 
 
 def _locate(result: VerifyResult, facts: dict[str, Any]) -> None:

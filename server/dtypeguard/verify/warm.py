@@ -49,8 +49,8 @@ class WarmWorker:
     def __init__(
         self, python: str | None = None, device: str = "cpu", env: Mapping[str, str] | None = None
     ) -> None:
-        if device not in ("cpu", "cuda", "auto"):
-            raise ValueError(f"device must be cpu, cuda or auto, not {device!r}")
+        if device not in ("cpu", "cuda", "auto", "cuda-emulated"):
+            raise ValueError(f"device must be cpu, cuda, auto or cuda-emulated, not {device!r}")
         self.python = python or sys.executable
         self.device = device
         self.env = dict(env) if env is not None else None  # None: this process's environment

@@ -44,7 +44,10 @@ def test_good_script_reports_a_full_step(cold: ColdRuns) -> None:
 def test_good_script_sees_argv_cwd_and_no_cuda(cold: ColdRuns) -> None:
     out = cold["good"].stdout_tail
     assert "args=['--epochs', '3', 'two words']" in out
-    assert f"cwd={Path(script('good.py')).parent}" in out
+    # cwd is a scratch copy of the script's folder (never the folder itself): same entries
+    cwd = out.split("cwd=", 1)[1].splitlines()[0]
+    assert cwd != str(Path(script("good.py")).parent)
+    assert "dtypeguard-verify" in cwd
     assert "CUDA_VISIBLE_DEVICES=''" in out  # --device cpu hides CUDA before torch is imported
     assert "stepped" not in out  # stopped right after the first step
     assert "the harness let the loop continue" not in cold["good"].stderr_tail

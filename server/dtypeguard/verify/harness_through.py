@@ -114,6 +114,15 @@ class ScratchGuard:
         io.open = open
         os.open = os_open
         os.mkdir = mkdir
+        original_save = torch.save
+
+        def save(obj, f, *args, **kwargs):  # torch.save opens a path in C++, not with open()
+            guard.for_write(f, keep_content=False)
+            return original_save(obj, f, *args, **kwargs)
+
+        save.__wrapped__ = original_save
+        save.__doc__ = original_save.__doc__
+        torch.save = save
 
 
 # --------------------------------------------------------------------------- run-through
@@ -242,9 +251,7 @@ class Through:
         original_load = torch.load
         self.original_load = original_load
 
-        def save(obj, f, *args, **kwargs):
-            if through.guard is not None:
-                through.guard.for_write(f, keep_content=False)
+        def save(obj, f, *args, **kwargs):  # the scratch guard's wrapper, when there is one
             result = original_save(obj, f, *args, **kwargs)
             if not through.in_check:
                 through.after_save(f)

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))
 
-from dtypeguard.verify.runner import WarmWorker, run_verify  # noqa: E402
+from dtypeguard.verify.runner import VerifyResult, WarmWorker, run_verify  # noqa: E402
 
 _AT_LINE = re.compile(r"at line (\d+)")
 _TYPE = re.compile(r"^(?:[\w.]+\.)?(\w+(?:Error|Exception|Interrupt|Exit|Warning))\b")
@@ -90,13 +90,12 @@ def real_run(path: Path, timeout: float) -> tuple[str, int | None]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def through_outcome(res: object) -> tuple[str, int | None]:
-    status = getattr(res, "status")
-    if status == "ok":
+def through_outcome(res: VerifyResult) -> tuple[str, int | None]:
+    if res.status == "ok":
         return ("ok", None)
-    if status == "error":
-        return (str(getattr(res, "error_type")), getattr(res, "line"))
-    return (status, getattr(res, "line"))
+    if res.status == "error":
+        return (str(res.error_type), res.line)
+    return (res.status, res.line)
 
 
 def main() -> int:

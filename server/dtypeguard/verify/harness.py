@@ -606,7 +606,7 @@ def _through_end(recorder, record):
                 "" if code is None else code)})
         else:
             record.update({"status": "error", "error_type": "SystemExit",
-                           "message": "the script called sys.exit(%s)" % (code,)})
+                           "message": f"the script called sys.exit({code})"})
     if status == "error" or record.get("status") == "error":
         record["after_step"] = through.steps > 0
 

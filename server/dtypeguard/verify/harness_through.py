@@ -197,7 +197,6 @@ class Through:
 
     # -- installation
     def install(self):
-        torch = self.torch
         self._cap_loaders()
         self._watch_forward()
         self._wrap_save_load()

@@ -14,7 +14,7 @@ opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 if args.resume:
     state = torch.load(args.resume)
     model.load_state_dict(state["model"])
-for epoch in range(2):
+for _epoch in range(2):
     opt.zero_grad()
     loss = model(torch.randn(8, 3)).pow(2).mean()
     loss.backward()

@@ -5,7 +5,8 @@ import torch
 
 what = sys.argv[1]
 if what == "file":
-    data = open("data/train.csv").read()  # FILE-LINE
+    with open("data/train.csv") as handle:  # FILE-LINE
+        data = handle.read()
 elif what == "gpu":
     x = torch.zeros(3).cuda()  # GPU-LINE
 else:

@@ -6,7 +6,8 @@ from pathlib import Path
 import torch
 from torch import nn
 
-rows = open("data.csv").read().split()
+with open("data.csv") as handle:
+    rows = handle.read().split()
 print("read", len(rows), "rows")
 model = nn.Linear(2, 1)
 torch.save(model.state_dict(), "checkpoint.pt")  # overwrites the user's checkpoint.pt

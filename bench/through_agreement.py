@@ -55,12 +55,13 @@ def header_outcome(path: Path) -> str | None:
 
 
 def parse_outcome(text: str) -> tuple[str, int | None]:
-    """("ok", None) or (ExceptionType, line)."""
+    """("ok", None) or (ExceptionType, line). The first "at line N" is the CPU run's; a later
+    one describes another machine ("on a GPU machine: ... at line 55")."""
     if text.startswith("ok") or text.startswith("cuda-only"):
         return ("ok", None)
     match = _TYPE.match(text)
     line = _AT_LINE.findall(text)
-    return (match.group(1) if match else text.split(":")[0], int(line[-1]) if line else None)
+    return (match.group(1) if match else text.split(":")[0], int(line[0]) if line else None)
 
 
 def real_run(path: Path, timeout: float) -> tuple[str, int | None]:
@@ -121,10 +122,13 @@ def main() -> int:
             res = run_verify(str(path), device="cpu", timeout=opts.timeout, worker=worker, through=2)
             warm_s = time.monotonic() - started
             got = through_outcome(res)
-            agree = got == truth or (truth[0] == got[0] == "ok")
+            agree = got == truth
+            one = through_outcome(run_verify(str(path), device="cpu", timeout=opts.timeout, worker=worker))
             row = {"script": rel, "truth": truth, "through": got, "agree": agree, "warm_s": round(warm_s, 3),
                    "mode": res.mode, "truth_from": "header" if header is not None else "full run",
+                   "one_step": one, "one_step_agree": one == truth,
                    "warnings": [w.rule or w.kind for w in res.warnings], "limit": res.limit,
+                   "phases": [p.get("phase") for p in (res.through or {}).get("phases", [])],
                    "message": (res.message or "")[:200]}
             if opts.cold_samples and rel.startswith("samples/"):
                 started = time.monotonic()
@@ -137,6 +141,12 @@ def main() -> int:
         worker.close()
     agree = sum(r["agree"] for r in rows)
     print(f"\nrun-through agreement: {agree}/{len(rows)}")
+    print(f"one-step verify agreement (an ok step counts as ok): {sum(r['one_step_agree'] for r in rows)}/{len(rows)}")
+    for r in rows:
+        if r["agree"] and not r["one_step_agree"]:
+            print(f"  run-through only: {r['script']}: real {r['truth']}, one-step {r['one_step']}")
+    caught = [r["script"] for r in rows if "DG011" in r["warnings"]]
+    print(f"checkpoint load-back warnings (DG011): {len(caught)}: {', '.join(caught)}")
     for part in ("samples/", "tests/realworld"):
         sub = [r for r in rows if r["script"].startswith(part)]
         if sub:

@@ -18,6 +18,7 @@ from verify_support import SCRIPTS, cli
 from dtypeguard.verify.runner import VerifyResult, WarmWorker, run_verify
 
 THROUGH = SCRIPTS / "through"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
 def line_of(name: str, marker: str) -> int:
@@ -72,6 +73,8 @@ def runs(worker: WarmWorker, user_folder: Path, tmp_path_factory: pytest.TempPat
         "file": warm("limits.py", "file"),
         "gpu": warm("limits.py", "gpu"),
         "input": warm("limits.py", "input"),
+        "h09": lambda: run_verify(str(SAMPLES / "hazards" / "h09_cross_entropy_float_labels.py"), device="cpu",
+                                  timeout=120.0, worker=worker, through=2),
     }
     tmp = tmp_path_factory.mktemp("through_cli")
     jobs["cli"] = lambda: cli("--device", "cpu", "--through", "--format", "json", str(THROUGH / "ckpt_namespace.py"), tmp=tmp)
@@ -118,6 +121,7 @@ def test_error_in_eval_after_training_is_reported_at_its_line(runs: dict[str, ob
     assert names.index("step") < names.index("eval")
     assert res.step is not None and res.step["optimizer"] == "SGD"  # the first step, as today
     assert "after the first step" in res.summary()
+    assert res.rule == "DG006"  # one-hot integer target read as class probabilities
     # the one-step verify of the same script says ok: the error is only past the first step
     assert result(runs, "eval_one_hot_step").status == "ok"
 
@@ -153,6 +157,14 @@ def test_checkpoint_round_trip_catches_an_unloadable_resume(runs: dict[str, obje
     checkpoints = {Path(c["file"]).name: c for c in res.through["checkpoints"]}
     assert checkpoints["clean.pt"]["checks"][0]["ok"] is True
     assert checkpoints["last.pt"]["checks"][0]["ok"] is False
+
+
+def test_error_carries_the_static_finding_fix(runs: dict[str, object]) -> None:
+    res = result(runs, "h09")
+    assert (res.status, res.rule) == ("error", "DG006")
+    assert res.static_fix is not None and res.static_fix["code"] == "DG006"
+    assert "int64" in res.static_fix["title"]
+    assert res.through is not None and res.through["after_step"] is False
 
 
 def test_limits_name_why(runs: dict[str, object]) -> None:

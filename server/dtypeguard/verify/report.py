@@ -20,6 +20,10 @@ def format_text(result: VerifyResult, cwd: str | None = None) -> str:
         lines.append(f"  {result.limit}: {result.limit_message}")
     if result.hint:
         lines.append(f"  {result.hint}")
+    if result.static_fix:
+        fix = result.static_fix
+        how = "dtypeguard fix" if fix.get("safe") else "dtypeguard fix --unsafe-fixes"
+        lines.append(f"  fix ({fix.get('code')} at line {fix.get('line')}, {how}): {fix.get('title')}")
     if result.code_line and result.status in ("error", "timeout", "crashed"):
         lines.append(f"  > {result.code_line}")
     if result.step and (result.status == "ok" or result.through is not None):

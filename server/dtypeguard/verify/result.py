@@ -82,6 +82,8 @@ class VerifyResult:
     limit_message: str | None = None
     scratch_dir: str | None = None  # kept only when the run wrote files there
     written: list[str] = field(default_factory=list)  # what it wrote (relative to scratch_dir)
+    # run-through: the static finding's quick fix for the error's rule ({code, line, title, safe})
+    static_fix: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -185,6 +187,7 @@ class VerifyResult:
             "limit_message": self.limit_message,
             "scratch_dir": self.scratch_dir,
             "written": list(self.written),
+            "static_fix": self.static_fix,
         }
         return out
 

@@ -30,6 +30,7 @@ from dtypeguard.verify.step_checks import step_warnings
 from dtypeguard.verify.through import (
     Scratch,
     apply_through,
+    attach_static_fix,
     classify_limit,
     finish_scratch,
     map_paths,
@@ -168,6 +169,8 @@ def _run_in(
             result.message = f"the run-through did not end within {timeout:g} s, after {result.through['steps']} step(s){where}"
     map_paths(result, scratch, file)
     classify_limit(result)
+    if through:
+        attach_static_fix(result, _source(file))
     return result
 
 

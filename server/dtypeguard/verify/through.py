@@ -256,6 +256,27 @@ def classify_limit(result: VerifyResult) -> None:
         result.limit_message = "the script waits on input (stdin); verify runs it with stdin closed"
 
 
+def attach_static_fix(result: VerifyResult, source: str) -> None:
+    """The static finding of the same rule as the runtime error (at its line if there is one
+    there, else the nearest before it) with the quick fix `dtypeguard fix` would apply."""
+    if result.status != "error" or not result.rule or not source:
+        return
+    try:
+        from dtypeguard.analysis import check_source
+
+        findings = check_source(source, result.file).findings
+    except Exception:  # the analysis is a bonus here, never a reason to lose the run's result
+        return
+    same = [f for f in findings if f.code == result.rule and f.fixes and not f.span.file]
+    if not same:
+        return
+    line = result.line or 0
+    same.sort(key=lambda f: (f.span.line != line, f.span.line > line, abs(line - f.span.line)))
+    finding = same[0]
+    result.static_fix = {"code": finding.code, "line": finding.span.line, "title": finding.fixes[0].title,
+                         "safe": finding.fixes[0].safe}
+
+
 def hint_for(rule: str | None) -> str | None:
     return HINTS.get(rule) if rule else None
 

@@ -166,7 +166,7 @@ import torch, torch.nn as nn
 assert torch.cuda.is_available() and torch.cuda.device_count() == 1
 assert torch.cuda.current_device() == 0 and "Emulated" in torch.cuda.get_device_name(0)
 assert torch.cuda.get_device_capability() == (8, 0)
-torch.cuda.manual_seed_all(0); torch.cuda.synchronize(); torch.cuda.empty_cache()
+torch.manual_seed(0); torch.cuda.manual_seed_all(0); torch.cuda.synchronize(); torch.cuda.empty_cache()
 assert torch.cuda.memory_allocated() >= 0
 torch.backends.cudnn.benchmark = True
 s = torch.cuda.Stream()
@@ -175,11 +175,11 @@ with torch.cuda.stream(s):
 model = nn.Linear(4, 2).to(torch.device("cuda:0"))
 opt = torch.optim.Adam(model.parameters())
 scaler = torch.amp.GradScaler("cuda")
-x = torch.randn(8, 4).to(next(model.parameters()))  # .to(other_tensor)
+x = (0.1 * torch.randn(8, 4)).to(next(model.parameters()))  # .to(other_tensor)
 with torch.amp.autocast("cuda"):
     y = model(x)
 assert y.dtype == torch.float16 and y.device.type == "cuda"
-scaler.scale(y.float().pow(2).mean()).backward()
+scaler.scale(1e-3 * y.float().pow(2).mean()).backward()
 scaler.step(opt)
 scaler.update()
 """)

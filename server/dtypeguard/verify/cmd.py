@@ -1,4 +1,4 @@
-"""`dtypeguard verify [--device cpu|cuda|auto] [--python PATH] [--timeout S]
+"""`dtypeguard verify [--device cpu|cuda|auto] [--python PATH] [--timeout S] [--through [--batches N]]
 [--format text|json] FILE [-- SCRIPT_ARGS...]`
 
 Exit codes: 0 ok (warnings included); 1 error, no-step, timeout, crashed, cancelled;
@@ -46,6 +46,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout", metavar="S", type=float, default=60.0,
         help="seconds before the script's process group is killed (default 60)",
     )
+    parser.add_argument(
+        "--through", action="store_true",
+        help="run-through: run the whole script past the first step (eval, checkpoint save and "
+        "load-back, later epochs) with every DataLoader capped at --batches batches",
+    )
+    parser.add_argument(
+        "--batches", metavar="N", type=int, default=2,
+        help="with --through: batches per DataLoader iteration (default 2)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("file", metavar="FILE", help="the training script to run")
     parser.add_argument(
@@ -80,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error(f"no such file: {args.file}")
     if not (args.timeout > 0 and math.isfinite(args.timeout)):
         return _usage_error("--timeout must be a positive, finite number of seconds")
+    through = args.batches if getattr(args, "through", False) else 0
+    if getattr(args, "through", False) and args.batches < 1:
+        return _usage_error("--batches N must be a positive number of batches")
     python = args.python
     if python is not None and os.sep not in python:
         python = shutil.which(python) or python
@@ -89,12 +101,16 @@ def run(args: argparse.Namespace) -> int:
         from dtypeguard.notebook import NotebookError, verify_notebook
 
         try:
-            result = verify_notebook(args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args))
+            result = verify_notebook(
+                args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args),
+                **({"through": through} if through else {}),
+            )
         except NotebookError as exc:
             return _usage_error(f"{args.file}: {exc}")
     else:
         result = run_verify(
-            args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args)
+            args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args),
+            through=through,
         )
     if result.status == "no-torch" and not result.hint:
         result.hint = NO_TORCH_HINT.format(python=result.python or python or sys.executable)

@@ -16,6 +16,7 @@ export const COMMANDS = {
   showLogs: 'dtypeguard.showLogs',
   verifyCpu: 'dtypeguard.verifyFileOnCpu',
   verifyGpu: 'dtypeguard.verifyFileOnGpu',
+  verifyThrough: 'dtypeguard.verifyFileRunThrough',
   fixAll: 'dtypeguard.fixAllInFile',
   insertSetupBlock: 'dtypeguard.insertSetupBlockInFile',
 } as const;
@@ -59,7 +60,9 @@ async function runOnFile(deps: CommandDeps, command: string, arg: unknown, extra
   });
 }
 
-async function verify(deps: CommandDeps, device: 'cpu' | 'cuda', arg: unknown): Promise<unknown> {
+/** `device` 'through': the run-through (whole script, capped DataLoaders) on the configured
+ * device; the server takes it as a third argument (null device = its verifyDevice setting). */
+async function verify(deps: CommandDeps, device: 'cpu' | 'cuda' | 'through', arg: unknown): Promise<unknown> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage('dtypeguard: Verify runs your code, so it is off until you trust this workspace.');
     return undefined;
@@ -70,15 +73,16 @@ async function verify(deps: CommandDeps, device: 'cpu' | 'cuda', arg: unknown): 
   if (doc?.isDirty) {
     await doc.save();
   }
-  const label = device === 'cpu' ? 'CPU' : 'GPU';
+  const label = device === 'cpu' ? 'on CPU' : device === 'cuda' ? 'on GPU' : '(run-through)';
+  const extra = device === 'through' ? [null, 'through'] : [device];
   return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Window,
-      title: `dtypeguard: verifying ${doc ? uriBasename(doc.uri.toString()) : 'file'} on ${label}`,
+      title: `dtypeguard: verifying ${doc ? uriBasename(doc.uri.toString()) : 'file'} ${label}`,
     },
     async () => {
       try {
-        return await runOnFile(deps, SERVER_VERIFY_COMMAND, doc?.uri ?? arg, [device]);
+        return await runOnFile(deps, SERVER_VERIFY_COMMAND, doc?.uri ?? arg, extra);
       } catch (e) {
         deps.log.error(`verify failed: ${String(e)}`);
         void vscode.window.showErrorMessage(`dtypeguard: verify failed: ${String(e)}`);
@@ -95,6 +99,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.showLogs, () => deps.log.show()),
     reg(COMMANDS.verifyCpu, (arg?: unknown) => verify(deps, 'cpu', arg)),
     reg(COMMANDS.verifyGpu, (arg?: unknown) => verify(deps, 'cuda', arg)),
+    reg(COMMANDS.verifyThrough, (arg?: unknown) => verify(deps, 'through', arg)),
     reg(COMMANDS.fixAll, (arg?: unknown) => runOnFile(deps, SERVER_FIX_ALL_COMMAND, arg, [])),
     reg(COMMANDS.insertSetupBlock, (arg?: unknown) => runOnFile(deps, SERVER_SETUP_BLOCK_COMMAND, arg, [])),
   ];

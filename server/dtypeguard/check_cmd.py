@@ -1,28 +1,35 @@
 """`dtypeguard check`: findings as text (file:line:col, code, message, the source line), JSON or SARIF.
 
-Exit status: 0 no findings, 1 findings, 2 usage or I/O error. Never writes anything.
+Exit status: 0 no findings, 1 findings, 2 usage or I/O error. Never writes anything but its
+cache (`dtypeguard.check_cache`; `--no-cache` not even that).
+
+Unchanged files come from the cache; the others are analysed across processes
+(`dtypeguard.check_pool`, imported only when there is something to analyse, since importing
+the engine costs more than a whole warm run). Everything is printed afterwards, in the order of
+the files, so the output is the same byte for byte with or without the cache and for any
+`--jobs`.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import urllib.parse
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dtypeguard import __version__
-from dtypeguard.analysis import check_source
+from dtypeguard.check_cache import Cache
+from dtypeguard.check_results import Outcome, Reported
 from dtypeguard.config import Config, load_config
 from dtypeguard.engine.parse import decode_source, split_lines
 from dtypeguard.files import iter_python_files
-from dtypeguard.model import Finding, Severity
-from dtypeguard.notebook import check_notebook, is_notebook
-from dtypeguard.rules import ALL_RULES, BY_CODE
+from dtypeguard.model import Severity
 
 MAX_BYTES = 20 * 1024 * 1024
+NOTEBOOK_SUFFIX = ".ipynb"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,22 +38,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--select", default="", help="comma-separated rule codes to report (default: all)")
     parser.add_argument("--ignore", default="", help="comma-separated rule codes to skip")
     parser.add_argument("--no-color", action="store_true", help="plain text output")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    parser.add_argument("--cache-dir", default=None, metavar="DIR", help="cache folder (default: $DTYPEGUARD_CACHE_DIR or ./.dtypeguard_cache)")
+    parser.add_argument("--jobs", "-j", type=_jobs, default=0, metavar="N", help="processes analysing files (default: one per core)")
+
+
+def _jobs(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("must be 0 (one per core) or more")
+    return n
 
 
 def config_for(path: Path, args: argparse.Namespace, reported: set[str] | None = None) -> Config:
     """The file's configuration with the command line on top; problems are printed once."""
-    config = load_config(path).merged({"select": args.select, "ignore": args.ignore})
+    config = _config(path, args)
     if reported is not None:
-        for problem in config.problems:
-            if problem not in reported:
-                reported.add(problem)
-                print(f"dtypeguard: configuration: {problem}", file=sys.stderr)
+        for problem in _new_problems(config, reported):
+            print(problem, file=sys.stderr)
     return config
+
+
+def _config(path: Path, args: argparse.Namespace) -> Config:
+    return load_config(path).merged({"select": args.select, "ignore": args.ignore})
+
+
+def _new_problems(config: Config, reported: set[str]) -> list[str]:
+    out = []
+    for problem in config.problems:
+        if problem not in reported:
+            reported.add(problem)
+            out.append(f"dtypeguard: configuration: {problem}")
+    return out
 
 
 def read_source(path: Path) -> str:
     """Read a file as Python source; raises ValueError with a clear reason when it is not."""
-    data = path.read_bytes()
+    return _decode(path.read_bytes())
+
+
+def _decode(data: bytes) -> str:
     if len(data) > MAX_BYTES:
         raise ValueError(f"skipped: larger than {MAX_BYTES // (1024 * 1024)} MiB")
     try:
@@ -55,63 +89,60 @@ def read_source(path: Path) -> str:
         raise ValueError(f"skipped: not UTF-8 text (byte {exc.start})") from exc
 
 
-@dataclass(frozen=True)
-class Reported:
-    """One finding as the CLI shows it: `lines` are the lines its span counts in (the file's,
-    or for a notebook the cell's); `cell` is the 1-based notebook cell (None for a script, or
-    for a notebook that could not be read at all)."""
-
-    path: Path
-    finding: Finding
-    lines: tuple[str, ...]
-    cell: int | None = None
-    related_cells: tuple[int | None, ...] = ()  # 1-based cell of each `finding.related`
+def _lines(text: str) -> tuple[str, ...]:
+    return tuple(split_lines(text))
 
 
-def check_file(path: Path, text: str, config: Config) -> list[Reported]:
-    """The findings of one file, a script or a notebook."""
-    if is_notebook(str(path)):
-        nb = check_notebook(text, str(path), config)
-        if nb.error and not nb.findings:
-            print(f"dtypeguard: {path}: {nb.error}", file=sys.stderr)
-        if nb.result is not None and nb.result.internal_error:
-            print(f"dtypeguard: {path}: internal error, notebook not fully analysed: {nb.result.internal_error}", file=sys.stderr)
-        if nb.order_notes:
-            cells = ", ".join(str(c + 1) for c in sorted(nb.order_notes))
-            print(f"dtypeguard: {path}: the saved execution counts disagree with the cell order (cells {cells}); analysed top to bottom", file=sys.stderr)
-        sources = nb.script.sources if nb.script is not None else {}
-        return [
-            Reported(
-                path, f.finding, tuple(split_lines(sources[f.cell])) if f.cell in sources else (),
-                f.cell + 1 if f.cell >= 0 else None, tuple(None if c is None else c + 1 for c in f.related_cells),
-            )
-            for f in nb.findings
-        ]
-    result = check_source(text, str(path), config)
-    if result.internal_error:
-        print(f"dtypeguard: {path}: internal error, file not fully analysed: {result.internal_error}", file=sys.stderr)
-    lines = tuple(split_lines(text))
-    return [Reported(path, f, lines) for f in result.findings]
+def _is_notebook(path: Path) -> bool:
+    return str(path).lower().endswith(NOTEBOOK_SUFFIX)  # as `notebook.is_notebook`, without importing it
 
 
 def run(args: argparse.Namespace) -> int:
-    reported: list[Reported] = []
-    errors = 0
     try:
         files = list(iter_python_files(args.paths))
     except FileNotFoundError as exc:
         print(f"dtypeguard: no such file or folder: {exc}", file=sys.stderr)
         return 2
+    cache = None if args.no_cache else Cache(Cache.location(args.cache_dir))
     reported_problems: set[str] = set()
+    notes: list[list[str]] = []  # per file: what is printed on stderr before its own messages
+    outcomes: list[Outcome | None] = []
+    pending: list[tuple[int, Path, str, Config, str]] = []  # (file number, path, text, config, key)
+    errors = 0
+    configs: dict[Path, Config] = {}
     for path in files:
         try:
-            text = read_source(path)
+            data = path.read_bytes()
+            text = _decode(data)
         except (OSError, ValueError) as exc:
-            print(f"dtypeguard: {path}: {exc}", file=sys.stderr)
+            notes.append([f"dtypeguard: {path}: {exc}"])
+            outcomes.append(None)
             errors += 1
             continue
-        config = config_for(path, args, reported_problems)
-        reported += check_file(path, text, config)
+        absolute = path.resolve()
+        if absolute.parent not in configs:  # a file's configuration is its folder's (the nearest pyproject)
+            configs[absolute.parent] = _config(absolute, args)
+        config = configs[absolute.parent]
+        notes.append(_new_problems(config, reported_problems))
+        key = cache.key(path, absolute, data, config) if cache is not None else ""
+        hit = cache.get(path, key, functools.partial(_lines, text)) if cache is not None else None
+        outcomes.append(hit)
+        if hit is None:
+            pending.append((len(outcomes) - 1, path, text, config, key))
+    if pending:
+        from dtypeguard.check_pool import analyse_all, default_jobs
+
+        fresh = analyse_all([(p, t, c) for _, p, t, c, _ in pending], args.jobs or default_jobs())
+        for (number, _, _, _, key), new in zip(pending, fresh, strict=True):
+            outcomes[number] = new
+            if cache is not None:
+                cache.put(key, new)
+    reported: list[Reported] = []
+    for before, outcome in zip(notes, outcomes, strict=True):
+        for line in before + (outcome.messages if outcome is not None else []):
+            print(line, file=sys.stderr)
+        if outcome is not None:
+            reported += outcome.reported
     total = len(reported)
     checked = len(files) - errors
     if args.format == "json":
@@ -143,7 +174,7 @@ def _as_json(r: Reported) -> dict[str, Any]:
         ],
         "fixes": [{"title": x.title, "safe": x.safe} for x in f.fixes],
     }
-    if is_notebook(str(r.path)):
+    if _is_notebook(r.path):
         out["cell"] = r.cell  # 1-based among all cells; line/column count inside that cell
         for entry, cell in zip(out["related"], r.related_cells, strict=False):
             entry["cell"] = cell
@@ -204,6 +235,8 @@ def _sarif_uri(path: Path) -> str:
 
 
 def _sarif(reported: list[Reported]) -> dict[str, Any]:
+    from dtypeguard.rules import ALL_RULES  # the rules' descriptions; only SARIF needs them
+
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note", Severity.HINT: "note"}
     return {
         "version": "2.1.0",
@@ -252,4 +285,4 @@ def _sarif_result(r: Reported, level: dict[Severity, str]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["BY_CODE", "Reported", "add_arguments", "check_file", "read_source", "run"]
+__all__ = ["Reported", "add_arguments", "config_for", "read_source", "run"]

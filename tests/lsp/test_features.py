@@ -201,9 +201,11 @@ async def test_code_lens_above_optimizers(client: LanguageClient) -> None:
     line0 = next(i for i, line in enumerate(text.split("\n")) if "torch.optim.Adam" in line)
     assert lenses is not None
     assert [(lens.range.start.line, lens.command.title if lens.command else None) for lens in lenses] == [
-        (line0, "Verify on CPU"), (line0, "Verify on GPU"),
+        (line0, "Verify on CPU"), (line0, "Verify on GPU"), (line0, "Verify run-through"),
     ]
-    assert [list(lens.command.arguments or []) for lens in lenses if lens.command] == [[uri, "cpu"], [uri, "cuda"]]
+    assert [list(lens.command.arguments or []) for lens in lenses if lens.command] == [
+        [uri, "cpu"], [uri, "cuda"], [uri, None, "through"],
+    ]
     assert all(lens.command and lens.command.command == "dtypeguard.verify" for lens in lenses)
 
 

@@ -225,8 +225,10 @@ async def test_verify_lens_is_on_the_optimizer_cell_and_verify_maps_the_error(cl
         lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=nb.uris[i])))
         if lenses:
             lens_cells.append(i)
-            assert [lens.range.start.line for lens in lenses] == [0, 0]
-            assert [list(lens.command.arguments or []) for lens in lenses if lens.command] == [[nb.uri, "cpu"], [nb.uri, "cuda"]]
+            assert [lens.range.start.line for lens in lenses] == [0, 0, 0]
+            assert [list(lens.command.arguments or []) for lens in lenses if lens.command] == [
+                [nb.uri, "cpu"], [nb.uri, "cuda"], [nb.uri, None, "through"],
+            ]
     assert lens_cells == [5]
     listing = sorted(p.name for p in tmp_path.iterdir())
     answer = await client.workspace_execute_command_async(

@@ -74,7 +74,7 @@ async def test_verify_ok_and_error(client: LanguageClient) -> None:
     assert [type(r).__name__ for r in reports] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=_doc(uri)))
     titles = [lens.command.title for lens in lenses or [] if lens.command]
-    assert titles == [answer["summary"], "Verify on GPU"]
+    assert titles == [answer["summary"], "Verify on GPU", "Verify run-through"]
     assert record(client).lens_refreshes >= 1
 
     # a runtime error: result, diagnostic at its line with the rule that explains it, its fix
@@ -153,3 +153,33 @@ async def test_verify_cancel_and_shutdown_leave_no_processes(client: LanguageCli
     while time.monotonic() < deadline and any(_alive(p) for p in spawned):
         await asyncio.sleep(0.1)
     assert not [p for p in spawned if _alive(p)], "verify processes survived the server"
+
+
+async def test_verify_run_through_lens(client: LanguageClient) -> None:
+    """The third lens runs the whole script: phases as progress reports, the result as its
+    title, and the checkpoint that cannot be loaded back as a warning at its torch.save."""
+    await start(client)
+    path = FIXTURES / "through_ckpt.py"
+    uri, text = open_doc(client, path)
+    await wait_published(client, uri, 1)
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="dtypeguard.verify", arguments=[uri, "cpu", "through"])
+    )
+    assert isinstance(answer, dict) and answer["status"] == "ok", answer
+    assert [p["phase"] for p in answer["through"]["phases"]][:2] == ["step", "eval"]
+    assert answer["scratch_dir"] and "ckpt.pt" in answer["written"]
+    assert not (path.parent / "ckpt.pt").exists()  # written in the scratch folder only
+    reports = [r for token, rs in client.progress_reports.items() if str(token).startswith("dtypeguard-verify") for r in rs]
+    messages = [r.message for r in reports if isinstance(r, types.WorkDoneProgressReport)]
+    assert "reached step" in messages and "reached eval" in messages
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=_doc(uri)))
+    titles = [lens.command.title for lens in lenses or [] if lens.command]
+    assert titles == ["Verify on CPU", "Verify on GPU", answer["summary"]]
+    assert answer["summary"].startswith("Ran through on cpu")
+    save_line = next(i for i, line in enumerate(text.split("\n")) if "SAVE-LINE" in line)
+    published = record(client).published[uri][-1].diagnostics
+    runtime = [d for d in published if d.source == "dtypeguard.verify"]
+    assert [(d.code, d.range.start.line, d.severity) for d in runtime] == [
+        ("DG011", save_line, types.DiagnosticSeverity.Warning)
+    ]
+    assert "argparse.Namespace" in runtime[0].message

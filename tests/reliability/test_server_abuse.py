@@ -351,8 +351,8 @@ while True:
 
 def test_vanished_client_ends_server_and_every_verify_process(tmp_path: Path, record_property: Any) -> None:
     script = tmp_path / "train.py"
-    script.write_text(VERIFY_SCRIPT, encoding="utf-8")
-    pidfile = script.with_suffix(".pids")
+    pidfile = script.with_suffix(".pids")  # absolute: verify runs a scratch copy elsewhere
+    script.write_text(VERIFY_SCRIPT.replace('Path(__file__).with_suffix(".pids")', f"Path({str(pidfile)!r})"), encoding="utf-8")
     srv = RawServer(cwd=tmp_path)
     spawned: set[int] = set()
     try:

@@ -24,6 +24,7 @@ import pytest
 
 from dtypeguard.verify.process import TERM_GRACE_S
 from dtypeguard.verify.runner import VerifyResult, WarmWorker, run_verify
+from dtypeguard.verify.through import scratch_stem
 from tests.reliability.support import alive, kill_all, read_pids, wait_gone
 
 pytest.importorskip("torch")
@@ -124,14 +125,19 @@ class Run:
 
 
 def write_script(folder: Path, name: str) -> Path:
+    """The script notes its pids beside the original (an absolute path): verify runs a scratch
+    copy, in a scratch folder, so `__file__` is not the original."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.py"
-    path.write_text(textwrap.dedent(PROLOGUE) + textwrap.dedent(SCRIPTS[name]), encoding="utf-8")
+    prologue = textwrap.dedent(PROLOGUE).replace('Path(__file__).with_suffix(".pids")', f"Path({str(path.with_suffix('.pids'))!r})")
+    path.write_text(prologue + textwrap.dedent(SCRIPTS[name]), encoding="utf-8")
     return path
 
 
-def strays_in(folder: Path) -> list[int]:
-    """Processes that still run with `folder` in their command line or as their cwd."""
+def strays_in(folder: Path, script: Path | None = None) -> list[int]:
+    """Processes that still run with `folder` in their command line or as their cwd, or with
+    the scratch folder verify made for `script` (its name starts with the script's stem)."""
+    marks = [str(folder)] + ([scratch_stem(str(script))] if script is not None else [])
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
@@ -141,7 +147,7 @@ def strays_in(folder: Path) -> list[int]:
             cwd = os.readlink(entry / "cwd")
         except OSError:
             continue
-        if (str(folder) in cmdline or cwd == str(folder)) and alive(int(entry.name)):
+        if any(mark in cmdline or mark in cwd for mark in marks) and alive(int(entry.name)):
             found.append(int(entry.name))
     return found
 
@@ -155,11 +161,11 @@ def run_one(folder: Path, name: str, mode: str, worker: WarmWorker | None) -> Ru
         elapsed = time.monotonic() - started
         pids = read_pids(path.with_suffix(".pids"))
         left = wait_gone(pids, 0.5)
-        strays = strays_in(path.parent)
+        strays = strays_in(path.parent, path)
         return Run(name, mode, timeout, result, elapsed, pids, left, strays)
     finally:  # never leave anything behind, whatever the assertions say
         kill_all(p for p in read_pids(path.with_suffix(".pids")) if alive(p))
-        kill_all(strays_in(path.parent))
+        kill_all(strays_in(path.parent, path))
 
 
 @pytest.fixture(scope="module")

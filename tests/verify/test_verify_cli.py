@@ -65,7 +65,7 @@ def test_usage_errors_exit_2(args: tuple[str, ...]) -> None:
 
 
 def test_exit_codes_per_status() -> None:
-    expected = {"ok": 0, "no-torch": 2, "no-cuda": 2}
+    expected = {"ok": 0, "no-torch": 2, "no-cuda": 2, "cannot-emulate": 2}
     for status in STATUSES:
         res = VerifyResult(status=status, device="cpu", duration_s=0.0, file="x.py")
         assert exit_code(res) == expected.get(status, 1), status

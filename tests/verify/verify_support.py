@@ -102,5 +102,7 @@ class ColdRuns:
 
     def cuda_available(self) -> bool:
         """torch.cuda.is_available() in the tested interpreter, as the `--device cuda` run saw it
-        (it ran without CUDA_VISIBLE_DEVICES): no-cuda means False."""
-        return self["cuda_requested"].status != "no-cuda"
+        (it ran without CUDA_VISIBLE_DEVICES): no-cuda, or CUDA emulated for want of one, means
+        False."""
+        run = self["cuda_requested"]
+        return run.status != "no-cuda" and not run.emulated

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 VERIFY_COMMAND = "dtypeguard.verify"
 DEVICE_LABEL = {"cpu": "CPU", "cuda": "GPU"}
+THROUGH = "through"  # third argument of VERIFY_COMMAND: run-through mode; its results' key
+THROUGH_BATCHES = 2
 T = TypeVar("T")
 
 
@@ -67,6 +69,7 @@ class Verifier:
     threads: set[threading.Thread] = field(default_factory=set)
     workers: dict[tuple[str, str], WarmWorker] = field(default_factory=dict)
     closed: bool = False
+    phases: dict[str, str] = field(default_factory=dict)  # uri -> last run-through phase reached
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # ------------------------------------------------------------------ lenses
@@ -79,9 +82,19 @@ class Verifier:
             for device in ("cpu", "cuda"):
                 out.append(types.CodeLens(range=rng, command=types.Command(
                     title=self.title(uri, device), command=VERIFY_COMMAND, arguments=[uri, device])))
+            # the run-through uses the configured device (None: the server's verifyDevice)
+            out.append(types.CodeLens(range=rng, command=types.Command(
+                title=self.title(uri, THROUGH), command=VERIFY_COMMAND, arguments=[uri, None, THROUGH])))
         return out
 
     def title(self, uri: str, device: str) -> str:
+        if device == THROUGH:
+            running = self.running.get(uri)
+            if running is not None and running[0] == THROUGH:
+                phase = self.phases.get(uri)
+                return f"Running through… {phase}" if phase else "Running through…"
+            result = self.results.get((uri, THROUGH))
+            return "Verify run-through" if result is None else result.summary()
         label = DEVICE_LABEL[device]
         running = self.running.get(uri)
         if running is not None and running[0] in (device, "auto"):
@@ -128,17 +141,34 @@ class Verifier:
         except Exception:
             log.debug("prewarm failed", exc_info=True)
 
-    async def run(self, uri: str, path: str, device: str, python: str | None, timeout: float, cancel: threading.Event) -> VerifyResult:
+    async def run(
+        self, uri: str, path: str, device: str, python: str | None, timeout: float, cancel: threading.Event,
+        through: bool = False, on_phase: Callable[[str], None] | None = None,
+    ) -> VerifyResult:
+        """One run; with `through`, a run-through whose phases go to `on_phase` (called on the
+        event loop as each is reached). Its result is kept under (uri, "through")."""
         from dtypeguard.verify.runner import run_verify
 
         previous = self.running.get(uri)
         if previous is not None:
             previous[1].set()  # a new run replaces one still going for the same file
-        self.running[uri] = (device, cancel)
+        self.running[uri] = (THROUGH if through else device, cancel)
+        self.phases.pop(uri, None)
+        loop = asyncio.get_running_loop()
+
+        def phase(name: str) -> None:  # runner thread -> event loop
+            def deliver() -> None:
+                self.phases[uri] = name
+                if on_phase is not None:
+                    on_phase(name)
+
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(deliver)
 
         def work() -> VerifyResult:
             worker = self._worker(python, device)
-            return run_verify(path, device=device, python=python, timeout=timeout, worker=worker, cancel_event=cancel)
+            return run_verify(path, device=device, python=python, timeout=timeout, worker=worker, cancel_event=cancel,
+                              through=THROUGH_BATCHES if through else 0, progress=phase if through else None)
 
         future, thread = spawn(work, "dtypeguard-verify")
         self.threads.add(thread)
@@ -148,6 +178,9 @@ class Verifier:
             self.threads.discard(thread)
             if self.running.get(uri, (None, None))[1] is cancel:
                 del self.running[uri]
+        if through:
+            self.results[(uri, THROUGH)] = result
+            return result
         self.results[(uri, device)] = result
         if device == "auto" and result.device in DEVICE_LABEL:
             self.results[(uri, result.device)] = result
@@ -198,6 +231,28 @@ def verify_diagnostic(result: VerifyResult, path: str, lines: Lines, encoding: s
         range=rng, message=message, severity=severity, code=code, source=VERIFY_SOURCE,
         code_description=types.CodeDescription(href=url) if url else None,
     )
+
+
+def warning_diagnostics(result: VerifyResult, path: str, lines: Lines, encoding: str) -> list[types.Diagnostic]:
+    """Run warnings that have a line in this file (a checkpoint that cannot be loaded back,
+    at its torch.save) as warning diagnostics."""
+    out: list[types.Diagnostic] = []
+    for warning in result.warnings:
+        if warning.line is None or not 0 <= warning.line - 1 < len(lines):
+            continue
+        text = lines.text(warning.line - 1)
+        start = len(text) - len(text.lstrip())
+        rng = types.Range(
+            start=types.Position(warning.line - 1, to_client_col(text, start, encoding)),
+            end=types.Position(warning.line - 1, to_client_col(text, len(text), encoding)),
+        )
+        url = rule_url(warning.rule) if warning.rule else None
+        out.append(types.Diagnostic(
+            range=rng, message=warning.message + (f"\n{warning.hint}" if warning.hint else ""),
+            severity=types.DiagnosticSeverity.Warning, code=warning.rule or warning.kind, source=VERIFY_SOURCE,
+            code_description=types.CodeDescription(href=url) if url else None,
+        ))
+    return out
 
 
 def message_type(result: VerifyResult) -> types.MessageType:

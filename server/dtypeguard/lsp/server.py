@@ -48,7 +48,15 @@ from dtypeguard.config import Config, load_config
 from dtypeguard.engine.parse import lines_with_ends
 from dtypeguard.lsp import actions, convert
 from dtypeguard.lsp.documents import Analysis, DocState, Documents
-from dtypeguard.lsp.lens import VERIFY_COMMAND, Verifier, message_type, spawn, verify_diagnostic
+from dtypeguard.lsp.lens import (
+    THROUGH,
+    VERIFY_COMMAND,
+    Verifier,
+    message_type,
+    spawn,
+    verify_diagnostic,
+    warning_diagnostics,
+)
 from dtypeguard.lsp.notebooks import Notebooks, NotebookState, NotebookView
 from dtypeguard.lsp.settings import (
     Settings,
@@ -753,7 +761,9 @@ def build_server() -> DtypeguardServer:
 
     @command(VERIFY_COMMAND)
     async def verify(ls: DtypeguardServer, *args: object) -> dict[str, Any]:
-        uri_raw, device_raw = _args(args, 2, VERIFY_COMMAND)
+        uri_raw, device_raw, mode = _args(args, 3, VERIFY_COMMAND)
+        if mode not in (None, THROUGH):
+            raise JsonRpcInvalidParams(message=f"{VERIFY_COMMAND}: the third argument may only be {THROUGH!r}")
         uri = cast(str, uri_raw)
         device = device_raw if device_raw is not None else server.settings.verify_device
         if device not in ("cpu", "cuda", "auto"):
@@ -766,20 +776,23 @@ def build_server() -> DtypeguardServer:
         path = server.path_of(uri)
         if path is None:
             raise JsonRpcInvalidParams(message=f"{VERIFY_COMMAND}: only files on disk can be verified, not {uri}")
-        return await run_verify(uri, path, str(device))
+        return await run_verify(uri, path, str(device), through=mode == THROUGH)
 
-    async def verify_run(uri: str, path: str, device: str, cancel: threading.Event) -> VerifyResult:
+    async def verify_run(
+        uri: str, path: str, device: str, cancel: threading.Event, through: bool = False,
+        on_phase: Callable[[str], None] | None = None,
+    ) -> VerifyResult:
         """The run itself: the file, or a notebook's current code cells as a temporary script
         (the error is then mapped to its cell; `cell` becomes the code cell's number)."""
         python = server.settings.python
         timeout = server.settings.verify_timeout
         if not server.notebooks.is_notebook(uri):
-            return await server.verifier.run(uri, path, device, python, timeout, cancel)
+            return await server.verifier.run(uri, path, device, python, timeout, cancel, through, on_phase)
         from dtypeguard.notebook import map_verify_result, temporary_script
 
         view = server.notebooks.build(server.workspace, uri, for_verify=path)
         with temporary_script(view.script, path) as script_path:
-            result = await server.verifier.run(uri, script_path, device, python, timeout, cancel)
+            result = await server.verifier.run(uri, script_path, device, python, timeout, cancel, through, on_phase)
         map_verify_result(result, view.script, script_path, path)
         nb_state = server.notebooks.open.get(uri)
         if nb_state is not None:
@@ -792,13 +805,20 @@ def build_server() -> DtypeguardServer:
                 result.cell = sorted(view.uris).index(cell) + 1  # as "code cell N" says
         return result
 
-    async def run_verify(uri: str, path: str, device: str) -> dict[str, Any]:
+    async def run_verify(uri: str, path: str, device: str, through: bool = False) -> dict[str, Any]:
         cancel = threading.Event()
-        token = await begin_progress(device, path, cancel)
+        token = await begin_progress(device + (", run-through" if through else ""), path, cancel)
         server.refresh(lenses=True)
         python = server.settings.python
+
+        def on_phase(phase: str) -> None:  # run-through: name each phase as it is reached
+            if token is not None:
+                with contextlib.suppress(Exception):
+                    server.work_done_progress.report(token, types.WorkDoneProgressReport(message=f"reached {phase}"))
+            server.refresh(lenses=True)
+
         try:
-            result = await verify_run(uri, path, device, cancel)
+            result = await verify_run(uri, path, device, cancel, through, on_phase if through else None)
         except asyncio.CancelledError:
             cancel.set()
             end_progress(token, "cancelled")
@@ -820,6 +840,7 @@ def build_server() -> DtypeguardServer:
             lines = state.latest.lines if state.latest is not None else convert.Lines(server._text_of(uri))
             diag = verify_diagnostic(result, path, lines, server.encoding)
             state.verify_diagnostics = [diag] if diag is not None else []
+            state.verify_diagnostics += warning_diagnostics(result, path, lines, server.encoding)
             state.verify_epoch += 1
             server.publish(state)
             server.refresh(diagnostics=True)

@@ -1,8 +1,9 @@
-"""`dtypeguard verify [--device cpu|cuda|auto] [--python PATH] [--timeout S]
+"""`dtypeguard verify [--device cpu|cuda|auto] [--python PATH] [--timeout S] [--through [--batches N]]
 [--format text|json] FILE [-- SCRIPT_ARGS...]`
 
 Exit codes: 0 ok (warnings included); 1 error, no-step, timeout, crashed, cancelled;
-2 usage, no-torch, no-cuda (the run could not be attempted as asked).
+2 usage, no-torch, no-cuda, cannot-emulate (the run could not be attempted, or finished, as
+asked).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from dtypeguard.verify.result import VerifyResult
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
-_EXIT_BY_STATUS = {"ok": EXIT_OK, "no-torch": EXIT_USAGE, "no-cuda": EXIT_USAGE}
+_EXIT_BY_STATUS = {
+    "ok": EXIT_OK, "no-torch": EXIT_USAGE, "no-cuda": EXIT_USAGE, "cannot-emulate": EXIT_USAGE,
+}
 # dtypeguard itself never needs torch (a `pip install dtypeguard` has none): say what to do.
 NO_TORCH_HINT = (
     "verify runs your script with a Python that has torch (dtypeguard itself does not need it): "
@@ -30,9 +33,10 @@ NO_TORCH_HINT = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--device", choices=("cpu", "cuda", "auto"), default="auto",
-        help="cpu hides CUDA from the script; cuda requires a visible GPU; auto (default) "
-        "uses cuda when available",
+        "--device", choices=("cpu", "cuda", "auto", "cuda-emulated"), default="auto",
+        help="cpu hides CUDA from the script; cuda uses the GPU, or emulated CUDA (values "
+        "computed on the CPU, devices checked as on a GPU) when none is usable; cuda-emulated "
+        "forces the emulation; auto (default) uses cuda when available, else cpu",
     )
     parser.add_argument(
         "--python", metavar="PATH", default=None,
@@ -41,6 +45,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", metavar="S", type=float, default=60.0,
         help="seconds before the script's process group is killed (default 60)",
+    )
+    parser.add_argument(
+        "--through", action="store_true",
+        help="run-through: run the whole script past the first step (eval, checkpoint save and "
+        "load-back, later epochs) with every DataLoader capped at --batches batches",
+    )
+    parser.add_argument(
+        "--batches", metavar="N", type=int, default=2,
+        help="with --through: batches per DataLoader iteration (default 2)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("file", metavar="FILE", help="the training script to run")
@@ -76,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error(f"no such file: {args.file}")
     if not (args.timeout > 0 and math.isfinite(args.timeout)):
         return _usage_error("--timeout must be a positive, finite number of seconds")
+    through = args.batches if getattr(args, "through", False) else 0
+    if getattr(args, "through", False) and args.batches < 1:
+        return _usage_error("--batches N must be a positive number of batches")
     python = args.python
     if python is not None and os.sep not in python:
         python = shutil.which(python) or python
@@ -85,12 +101,16 @@ def run(args: argparse.Namespace) -> int:
         from dtypeguard.notebook import NotebookError, verify_notebook
 
         try:
-            result = verify_notebook(args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args))
+            result = verify_notebook(
+                args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args),
+                **({"through": through} if through else {}),
+            )
         except NotebookError as exc:
             return _usage_error(f"{args.file}: {exc}")
     else:
         result = run_verify(
-            args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args)
+            args.file, device=args.device, python=python, timeout=args.timeout, args=script_args(args),
+            through=through,
         )
     if result.status == "no-torch" and not result.hint:
         result.hint = NO_TORCH_HINT.format(python=result.python or python or sys.executable)

@@ -108,6 +108,14 @@ PATTERNS: tuple[ErrorPattern, ...] = (
     ErrorPattern("DG002", r"type torch\.cuda\.\w+ not available"),
     # DG006 / DG007: loss targets
     ErrorPattern("DG006", r"expected target dtype to be Long or Byte"),
+    # a one-hot (N, C) integer target: CrossEntropyLoss reads a target shaped like the logits as
+    # class probabilities, which must be float (typical of an eval helper after training)
+    ErrorPattern(
+        "DG006", r"Expected floating point type for target with class probabilities",
+        hint="the target has the logits' shape, so CrossEntropyLoss reads it as class "
+        "probabilities, which must be float; pass class indices (target.argmax(1), int64 of shape "
+        "(N,)) or a float one-hot (target.float()).",
+    ),
     ErrorPattern("DG006", r"argument 'target' \(position 2\) must be Tensor, not int", traceback_contains="cross_entropy"),
     ErrorPattern("DG006", r"argument 'target' \(position 2\) must be Tensor, not int", traceback_contains="nll_loss"),
     ErrorPattern("DG007", r"Found dtype \w+ but expected Float"),

@@ -109,7 +109,8 @@ def _pick_frame(frames, script):
     for filename, lineno, func in frames:
         if _same_file(filename, script):
             best = (filename, lineno, func)
-        elif not _is_library(filename) and os.path.realpath(filename).startswith(script_dir + os.sep):
+        elif not _is_library(filename) and (os.path.realpath(filename).startswith(script_dir + os.sep)
+                                            or os.path.abspath(filename).startswith(script_dir + os.sep)):
             fallback = (filename, lineno, func)
     chosen = best or fallback
     if chosen is None:
@@ -128,9 +129,18 @@ def _source_line(filename, lineno):
 
 
 def _user_traceback(exc):
-    """Format `exc` without the harness/runpy frames that lead into the script."""
+    """Format `exc` without the harness/runpy frames that lead into the script (nor the
+    run-through wrappers of torch.save/torch.load in between)."""
     import traceback
+    through_file = os.path.join(os.path.dirname(HARNESS_FILE), "harness_through.py")
     tb = exc.__traceback__
+    frames = traceback.extract_tb(tb) if tb is not None else []
+    if any(os.path.realpath(f.filename) == through_file for f in frames):
+        kept = [f for f in frames if os.path.realpath(f.filename) not in (HARNESS_FILE, through_file)
+                and os.path.basename(f.filename) not in ("runpy.py", "<frozen runpy>")
+                and not f.filename.startswith("<frozen runpy")]
+        return ("Traceback (most recent call last):\n" + "".join(traceback.format_list(kept))
+                + "".join(traceback.format_exception_only(type(exc), exc)))
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
         base = os.path.basename(filename)
@@ -223,6 +233,8 @@ class Recorder:
         self.snapshots = None
         self.handles = []
         self.stepping = False
+        self.emulated = None  # {"emulated": True, "not_checked": [...]} under emulated CUDA
+        self.through = None  # run-through mode (harness_through.Through): go on past the step
 
     # -- installation
     def install(self):
@@ -334,6 +346,10 @@ class Recorder:
     def post_step(self, optimizer, args, kwargs):
         if os.getpid() != self.pid:
             return
+        through = self.through
+        if through is not None and through.steps > 0:
+            through.after_step()
+            return
         self.stepping = True
         elapsed = time.perf_counter() - self.started
         record = {"status": "ok", "device": self.device}
@@ -343,6 +359,14 @@ class Recorder:
             record["step"] = {"report_error": f"{type(exc).__name__}: {exc}"}
         record.update(self.common())
         record["time_to_step_s"] = round(elapsed, 4)
+        if through is not None:  # report the step as today, then let the script go on
+            record["event"] = "step"
+            record.pop("status")
+            self.channel.write(record)
+            self.stepping = False
+            through.after_step()
+            through.phase("step", {"optimizer": type(optimizer).__name__})
+            return
         _finish(self.channel, record, 0)
 
     def step_report(self, optimizer):
@@ -440,6 +464,8 @@ class Recorder:
             "torch_preloaded": self.preloaded,
             "memory": self.memory(),
         }
+        if self.emulated:
+            out.update(self.emulated)
         return out
 
     def memory(self):
@@ -539,11 +565,79 @@ def _one_process_world(torch, path, device, channel):
         channel.write({"event": "world", "world_note": note})
 
 
-def run_script(torch, path, args, requested_device, channel, import_s, preloaded):
-    """Run `path` as __main__ until its first optimizer step; never returns."""
+def _emulated_cuda(torch, requested, device, problem):
+    """Emulated CUDA (emulated_cuda.py) when `--device cuda` finds no usable GPU, or always for
+    `cuda-emulated`; a real GPU is always preferred. Returns (device, problem, emulation)."""
+    if requested not in ("cuda", "cuda-emulated") or (requested == "cuda" and device is not None):
+        return device, problem, None
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "_dtypeguard_emulated_cuda", os.path.join(_HERE, "emulated_cuda.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    why = module.supported(torch)
+    if why is not None:
+        return None, (problem or "--device cuda-emulated was requested") + "; " + why, None
+    module.install(torch)
+    return "cuda", None, module
+
+
+def _load_through():
+    """harness_through.py, beside this file, under a private name (no package import)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "_dtypeguard_harness_through", os.path.join(os.path.dirname(HARNESS_FILE), "harness_through.py"))
+    module = importlib.util.module_from_spec(spec)
+    saved = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = saved
+    return module
+
+
+def _install_options(torch, recorder, options, channel, path, device):
+    """`workdir`: guard the scratch folder's links; `through` N: run-through mode, N batches."""
+    if not options or not (options.get("workdir") or options.get("through")):
+        return
+    module = _load_through()
+    guard = None
+    if options.get("workdir"):
+        guard = module.ScratchGuard(options["workdir"])
+        guard.install(torch)
+    if options.get("through"):
+        recorder.through = module.Through(torch, channel, options["through"], path, _pick_frame,
+                                          _stack_frames, device, guard)
+        recorder.through.install()
+
+
+def _through_end(recorder, record):
+    """Run-through: the end of the script is the success; after a step, keep its loss."""
+    through = recorder.through
+    record["through_steps"] = through.steps
+    status = record.get("status")
+    if status == "no-step" and "exit_code" not in record:
+        record.update({"status": "ok", "message": "the script ran to its end"})
+    elif status == "no-step":
+        code = record.get("exit_code")
+        if code in (None, 0):
+            record.update({"status": "ok", "message": "the script ran to its end (sys.exit(%s))" % (
+                "" if code is None else code)})
+        else:
+            record.update({"status": "error", "error_type": "SystemExit",
+                           "message": f"the script called sys.exit({code})"})
+    if status == "error" or record.get("status") == "error":
+        record["after_step"] = through.steps > 0
+
+
+def run_script(torch, path, args, requested_device, channel, import_s, preloaded, options=None):
+    """Run `path` as __main__ until its first optimizer step (run-through: to its end);
+    never returns."""
     import runpy
     path = os.path.abspath(path)
-    device, problem = resolve_device(torch, requested_device)
+    device, problem = resolve_device(torch, "cuda" if requested_device == "cuda-emulated" else requested_device)
+    device, problem, emulation = _emulated_cuda(torch, requested_device, device, problem)
     if device is None:
         _finish(channel, {"status": "no-cuda", "device": "cuda", "message": problem,
                           "import_torch_s": round(import_s, 4)}, 2)
@@ -558,6 +652,7 @@ def run_script(torch, path, args, requested_device, channel, import_s, preloaded
     _install_sigterm(channel, path)
     recorder = Recorder(torch, channel, device, path, import_s, preloaded)
     recorder.install()
+    _install_options(torch, recorder, options, channel, path, device)
     channel.write({"event": "script", "device": device, "torch_version": torch.__version__,
                    "python": sys.executable, "import_torch_s": round(import_s, 4)})
     _one_process_world(torch, path, device, channel)
@@ -565,6 +660,9 @@ def run_script(torch, path, args, requested_device, channel, import_s, preloaded
     sys.argv = [path, *list(args)]
     sys.path.insert(0, script_dir)
     record = {"device": device}
+    if emulation is not None:
+        recorder.emulated = {"emulated": True, "not_checked": list(emulation.NOT_CHECKED)
+                             if hasattr(emulation, "NOT_CHECKED") else []}
     try:
         runpy.run_path(path, run_name="__main__")
     except SystemExit as exc:
@@ -574,6 +672,11 @@ def run_script(torch, path, args, requested_device, channel, import_s, preloaded
                        "message": "the script called sys.exit(%s) before any optimizer step()" % (
                            "" if code is None else shown)})
     except BaseException as exc:
+        if emulation is not None and type(exc).__name__ == "CannotEmulate":
+            record.update({"status": "cannot-emulate", "message": str(exc)})
+            record.update(_pick_frame(_tb_frames(exc), path))
+            record.update(recorder.common())
+            _finish(channel, record, 0)
         record.update({"status": "error", "error_type": type(exc).__name__,
                        "message": str(exc).strip() or type(exc).__name__,
                        "traceback": _user_traceback(exc)})
@@ -585,7 +688,13 @@ def run_script(torch, path, args, requested_device, channel, import_s, preloaded
     else:
         record.update({"status": "no-step",
                        "message": "the script finished without calling step() on any optimizer"})
-    record.update(recorder.common())
+    common = recorder.common()
+    if recorder.through is not None:
+        _through_end(recorder, record)
+        if recorder.through.steps:  # the step record already has the loss at the step
+            common.pop("loss", None)
+            common.pop("first_forward", None)
+    record.update(common)
     record["time_to_end_s"] = round(time.perf_counter() - recorder.started, 4)
     _finish(channel, record, 0)
 
@@ -594,6 +703,7 @@ def _parse(argv):
     fd = None
     device = "auto"
     alarm = 0
+    options = {}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -606,20 +716,26 @@ def _parse(argv):
         elif arg == "--device":
             device = argv[i + 1]
             i += 2
+        elif arg == "--through":
+            options["through"] = int(argv[i + 1])
+            i += 2
+        elif arg == "--workdir":
+            options["workdir"] = argv[i + 1]
+            i += 2
         elif arg == "--":
             i += 1
             break
         else:
             break
     rest = argv[i:]
-    if fd is None or not rest or device not in ("cpu", "cuda", "auto"):
-        sys.stderr.write("usage: harness.py --result-fd N --device cpu|cuda|auto -- FILE [ARGS...]\n")
+    if fd is None or not rest or device not in ("cpu", "cuda", "auto", "cuda-emulated"):
+        sys.stderr.write("usage: harness.py --result-fd N --device cpu|cuda|auto|cuda-emulated -- FILE [ARGS...]\n")
         os._exit(64)
-    return fd, device, alarm, rest[0], rest[1:]
+    return fd, device, alarm, rest[0], rest[1:], options
 
 
 def main():
-    fd, device, alarm, path, args = _parse(sys.argv[1:])
+    fd, device, alarm, path, args, options = _parse(sys.argv[1:])
     if alarm > 0:
         signal.alarm(alarm)  # backstop if the runner itself disappears
     with contextlib.suppress(OSError):
@@ -636,7 +752,7 @@ def main():
     import_s = time.perf_counter() - started
     channel.write({"event": "torch", "torch_version": torch.__version__,
                    "import_torch_s": round(import_s, 4), "python": sys.executable})
-    run_script(torch, path, args, device, channel, import_s, False)
+    run_script(torch, path, args, device, channel, import_s, False, options)
 
 
 if __name__ == "__main__":

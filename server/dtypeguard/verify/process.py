@@ -72,6 +72,7 @@ class Pipes:
         for name, fd in fds.items():
             self._selector.register(fd, selectors.EVENT_READ, name)
         self._open = set(fds)
+        self.listener: Callable[[bytes], None] | None = None  # sees the channel as it arrives
 
     def pump(self, timeout: float) -> None:
         """Read whatever is available (waiting at most `timeout`)."""
@@ -86,6 +87,9 @@ class Pipes:
                 chunk = b""
             if chunk:
                 self.buffers[name].feed(chunk)
+                if name == "channel" and self.listener is not None:
+                    with contextlib.suppress(Exception):  # progress only: never stops a run
+                        self.listener(chunk)
             else:
                 self._selector.unregister(self._fds[name])
                 self._open.discard(name)
@@ -264,9 +268,11 @@ def run_group(
     cwd: str,
     timeout: float,
     cancel_event: threading.Event | None,
+    listener: Callable[[bytes], None] | None = None,
 ) -> RawRun:
     """Start `build_argv(result_fd)` in a new session (stdin closed) and supervise it; raises
-    OSError when the interpreter cannot be started."""
+    OSError when the interpreter cannot be started. `listener` sees the result channel's bytes
+    as they arrive (progress)."""
     import subprocess
 
     read_ends, write_ends = open_pipes()
@@ -290,6 +296,7 @@ def run_group(
     finally:
         close_all(write_ends)
     pipes = Pipes(read_ends, LIMITS)
+    pipes.listener = listener
     notes: list[str] = []
     try:
         reason, exited = supervise(pipes, lambda: child_exit(proc.pid), proc.pid, timeout, cancel_event)

@@ -16,12 +16,20 @@ TAIL_LINES = 12
 
 def format_text(result: VerifyResult, cwd: str | None = None) -> str:
     lines = [_headline(result, cwd)]
+    if result.limit:
+        lines.append(f"  {result.limit}: {result.limit_message}")
     if result.hint:
         lines.append(f"  {result.hint}")
+    if result.static_fix:
+        fix = result.static_fix
+        how = "dtypeguard fix" if fix.get("safe") else "dtypeguard fix --unsafe-fixes"
+        lines.append(f"  fix ({fix.get('code')} at line {fix.get('line')}, {how}): {fix.get('title')}")
     if result.code_line and result.status in ("error", "timeout", "crashed"):
         lines.append(f"  > {result.code_line}")
-    if result.status == "ok" and result.step:
+    if result.step and (result.status == "ok" or result.through is not None):
         lines.extend(_step_lines(result))
+    if result.through is not None:
+        lines.extend(_through_lines(result))
     for warning in result.warnings:
         code = f"{warning.rule} " if warning.rule else ""
         lines.append(f"warning: {code}{warning.message}")
@@ -35,7 +43,42 @@ def format_text(result: VerifyResult, cwd: str | None = None) -> str:
         lines.extend("    " + line for line in result.stderr_tail.rstrip().splitlines()[-TAIL_LINES:])
     for note in result.notes:
         lines.append(f"note: {note}")
+    if result.emulated and result.not_checked:
+        lines.append("note: emulated CUDA does not check: " + "; ".join(result.not_checked))
+    if result.scratch_dir:
+        shown = ", ".join(result.written[:6]) + (", …" if len(result.written) > 6 else "")
+        lines.append(f"note: ran in a scratch copy of the script's folder; what it wrote ({shown}) "
+                     f"is in {result.scratch_dir} (your folder is untouched)")
     return "\n".join(lines)
+
+
+def _through_lines(result: VerifyResult) -> list[str]:
+    """Run-through: the phases reached in order (with lines), and each checkpoint's load-back."""
+    through = result.through or {}
+    shown: list[str] = []
+    for phase in through.get("phases", []):
+        name = str(phase.get("phase"))
+        if name == "save":
+            continue
+        line = phase.get("line")
+        shown.append(f"{name} (line {line})" if isinstance(line, int) else name)
+    rows = [
+        _row("run-through", f"{through.get('steps', 0)} optimizer step(s), DataLoaders capped at "
+             f"{through.get('batches')} batches" + ("; ran to the end" if through.get("ended") else "")),
+        _row("phases", ", ".join(shown) or "(none after the start)"),
+    ]
+    for checkpoint in through.get("checkpoints", []):
+        line = checkpoint.get("line")
+        checks = checkpoint.get("checks") or []
+        verdicts = []
+        for check in checks:
+            how = "defaults" if check.get("check") == "defaults" else f"map_location={check.get('map_location')}"
+            verdict = {True: "ok", False: f"FAILS ({check.get('error_type')})", None: "not tried"}.get(check.get("ok"), "?")
+            verdicts.append(f"{how} {verdict}")
+        at = f" (line {line})" if isinstance(line, int) else ""
+        name = os.path.basename(str(checkpoint.get("file") or "?"))
+        rows.append(_row("checkpoint", f"{name}{at} loaded back: {'; '.join(verdicts) or 'not checked'}"))
+    return rows
 
 
 def _where(result: VerifyResult, cwd: str | None) -> str:
@@ -52,7 +95,8 @@ def _where(result: VerifyResult, cwd: str | None) -> str:
 
 
 def _headline(result: VerifyResult, cwd: str | None) -> str:
-    timing = f"{result.device}, {result.duration_s:.2f} s"
+    device = f"{result.device}: emulated CUDA (values computed on CPU)" if result.emulated else result.device
+    timing = f"{device}, {result.duration_s:.2f} s"
     if result.import_torch_s is not None and result.mode == "cold":
         timing += f"; torch import {result.import_torch_s:.2f} s"
     if result.time_to_step_s is not None:
@@ -60,6 +104,13 @@ def _headline(result: VerifyResult, cwd: str | None) -> str:
     if result.mode == "warm":
         timing += "; warm"
     where = _where(result, cwd)
+    if result.through is not None and result.status == "ok":
+        warned = f", {len(result.warnings)} warning(s)" if result.warnings else ""
+        return f"{where}: ok: ran through to the end{warned} ({timing})"
+    if result.through is not None and result.status == "error":
+        rule = f" [{result.rule}]" if result.rule else ""
+        after = " after the first step" if result.through.get("after_step") else ""
+        return f"{where}: error{after}: {result.error_type or 'Error'}: {_one_line(result.message)}{rule} ({timing})"
     if result.status == "ok":
         name = (result.step or {}).get("optimizer", "optimizer")
         warned = f", {len(result.warnings)} warning(s)" if result.warnings else ""

@@ -10,14 +10,18 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Status = Literal[
-    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled"
+    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled",
+    "cannot-emulate",
 ]
+# "cannot-emulate": emulated CUDA reached something it cannot stand in for (custom CUDA
+# kernels, torch.compile for CUDA, NCCL); the script itself is not known to be wrong.
 STATUSES: tuple[Status, ...] = (
-    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled"
+    "ok", "error", "timeout", "no-step", "crashed", "no-torch", "no-cuda", "cancelled",
+    "cannot-emulate",
 )
 
 
-WarningKind = Literal["nonfinite", "stalled", "nonfinite-loss"]
+WarningKind = Literal["nonfinite", "stalled", "nonfinite-loss", "checkpoint"]
 
 
 @dataclass(frozen=True)
@@ -32,9 +36,11 @@ class VerifyWarning:
     rule: str | None
     message: str
     hint: str | None = None
+    line: int | None = None  # where it comes from in the script (a checkpoint's torch.save)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "rule": self.rule, "message": self.message, "hint": self.hint}
+        return {"kind": self.kind, "rule": self.rule, "message": self.message, "hint": self.hint,
+                "line": self.line}
 
 
 @dataclass
@@ -72,6 +78,20 @@ class VerifyResult:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     notes: list[str] = field(default_factory=list)
+    # Emulated CUDA (no usable GPU): values computed on the CPU, devices checked as on a GPU;
+    # `not_checked` lists what the emulation cannot see (the report shows it).
+    emulated: bool = False
+    not_checked: list[str] = field(default_factory=list)
+    # run-through mode (through.py): phases reached, steps, checkpoints loaded back; None if off
+    through: dict[str, Any] | None = None
+    # why the run could not go on when the environment is the cause (missing-file, needs-gpu,
+    # needs-input), with the explanation; the status stays what happened ("error")
+    limit: str | None = None
+    limit_message: str | None = None
+    scratch_dir: str | None = None  # kept only when the run wrote files there
+    written: list[str] = field(default_factory=list)  # what it wrote (relative to scratch_dir)
+    # run-through: the static finding's quick fix for the error's rule ({code, line, title, safe})
+    static_fix: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -81,9 +101,11 @@ class VerifyResult:
         """One line for a status bar: "Adam step OK on cpu, 0.4 s" / "RuntimeError at line 42: ..."."""
         took = f"{self.duration_s:.1f} s"
         message = _first_line(self.message)
+        if self.through is not None and self.status in ("ok", "error", "timeout"):
+            return self._through_summary(took, message)
         if self.status == "ok":
             name = (self.step or {}).get("optimizer", "optimizer")
-            text = f"{name} step OK on {self.device}, {took}"
+            text = f"{name} step OK on {self._device_label()}, {took}"
             if self.warnings:
                 codes = sorted({w.rule for w in self.warnings if w.rule})
                 text += f"; {len(self.warnings)} warning(s)"
@@ -104,7 +126,32 @@ class VerifyResult:
             return f"No optimizer step: {message}"
         if self.status == "cancelled":
             return "Verification cancelled"
+        if self.status == "cannot-emulate":
+            return f"{message}{self._at()} (emulated CUDA; not an error in the script)"
         return message or self.status
+
+    def _device_label(self) -> str:
+        return f"{self.device} (emulated)" if self.emulated else self.device
+    def _through_summary(self, took: str, message: str) -> str:
+        """"Ran through on cpu (3 steps; eval, save), 2.1 s" / "RuntimeError at line 40 after
+        the first step: ..."."""
+        through = self.through or {}
+        reached = [str(p.get("phase")) for p in through.get("phases", []) if p.get("phase") not in ("step", "second-step")]
+        seen = ", ".join(dict.fromkeys(reached))
+        steps = through.get("steps", 0)
+        detail = f"{steps} step(s)" + (f"; {seen}" if seen else "")
+        warned = f"; {len(self.warnings)} warning(s)" if self.warnings else ""
+        if self.warnings:
+            codes = sorted({w.rule for w in self.warnings if w.rule})
+            warned += f" ({', '.join(codes)})" if codes else ""
+        if self.status == "ok":
+            return f"Ran through on {self.device} ({detail}), {took}{warned}"
+        if self.status == "timeout":
+            return f"Run-through timed out ({detail}{self._at() and ', stopped' + self._at()}), {took}"
+        after = " after the first step" if through.get("after_step") else ""
+        rule = f" [{self.rule}]" if self.rule else ""
+        limit = f" ({self.limit})" if self.limit else ""
+        return f"{self.error_type or 'Error'}{self._at()}{after}{limit}: {message}{rule}"
 
     def _at(self) -> str:
         if self.line is None:
@@ -147,7 +194,16 @@ class VerifyResult:
             "stdout_bytes": self.stdout_bytes,
             "stderr_bytes": self.stderr_bytes,
             "notes": list(self.notes),
+            "emulated": self.emulated,
+            "through": self.through,
+            "limit": self.limit,
+            "limit_message": self.limit_message,
+            "scratch_dir": self.scratch_dir,
+            "written": list(self.written),
+            "static_fix": self.static_fix,
         }
+        if self.emulated:
+            out["not_checked"] = list(self.not_checked)
         return out
 
 

@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,22 @@ from dtypeguard.verify.explain import explain
 from dtypeguard.verify.process import RawRun, run_group
 from dtypeguard.verify.result import STATUSES, Status, VerifyResult, VerifyWarning
 from dtypeguard.verify.step_checks import step_warnings
+from dtypeguard.verify.through import (
+    Scratch,
+    apply_through,
+    attach_static_fix,
+    classify_limit,
+    finish_scratch,
+    map_paths,
+    prepare_scratch,
+    remove_scratch,
+)
 from dtypeguard.verify.warm import WarmWorker
 
 __all__ = ["DEVICES", "HARNESS_FILE", "VerifyResult", "VerifyWarning", "WarmWorker", "run_verify"]
 
 HARNESS_FILE = str(Path(__file__).with_name("harness.py"))
-DEVICES = ("cpu", "cuda", "auto")
+DEVICES = ("cpu", "cuda", "auto", "cuda-emulated")
 ALARM_MARGIN_S = 30  # the script's own SIGALRM backstop, in case this process disappears
 MAX_ALARM_S = 10**9
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
@@ -47,16 +57,23 @@ def run_verify(
     args: Sequence[str] = (),
     worker: WarmWorker | None = None,
     cancel_event: threading.Event | None = None,
+    through: int = 0,
+    progress: Callable[[str], None] | None = None,
 ) -> VerifyResult:
-    """Run `path` until the first `step()` of any optimizer completes, then stop it.
+    """Run `path` until the first `step()` of any optimizer completes, then stop it; with
+    `through` N > 0, run it to its end with every DataLoader capped at N batches (run-through).
 
     Never raises for anything the script does; a bad `device` or non-positive `timeout` is a
     ValueError. `cancel_event` (set from another thread) kills the run's process group.
+    `progress` is called (from this thread) with each run-through phase as it is reached.
+    The script runs in a scratch copy of its folder (through.py), never in the folder itself.
     """
     if device not in DEVICES:
         raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
     if not (timeout > 0 and math.isfinite(timeout)):
         raise ValueError("timeout must be a positive, finite number of seconds")
+    if through < 0:
+        raise ValueError("through must be 0 (one step) or a positive number of batches")
     started = time.monotonic()
     file = os.path.abspath(path)
     interpreter = python or sys.executable
@@ -68,12 +85,51 @@ def run_verify(
     if cancel_event is not None and cancel_event.is_set():
         return VerifyResult(status="cancelled", device=device, duration_s=0.0, file=file)
     alarm_s = int(min(timeout, MAX_ALARM_S)) + ALARM_MARGIN_S  # signal.alarm takes 32 bits
+    try:
+        scratch = prepare_scratch(file)
+    except OSError as exc:
+        return VerifyResult(
+            status="error", device=device, duration_s=0.0, file=file, error_type=type(exc).__name__,
+            message=f"cannot make a scratch folder to run the script in: {exc}",
+        )
+    try:
+        result = _run_in(scratch, file, device, interpreter, python, timeout, args, worker,
+                         cancel_event, through, progress, alarm_s, started)
+    except BaseException:
+        remove_scratch(scratch)
+        raise
+    result.written = finish_scratch(scratch)
+    result.scratch_dir = scratch.root if result.written else None
+    return result
+
+
+def _run_in(
+    scratch: Scratch,
+    file: str,
+    device: str,
+    interpreter: str,
+    python: str | None,
+    timeout: float,
+    args: Sequence[str],
+    worker: WarmWorker | None,
+    cancel_event: threading.Event | None,
+    through: int,
+    progress: Callable[[str], None] | None,
+    alarm_s: int,
+    started: float,
+) -> VerifyResult:
+    """The run itself, cold or warm, from the scratch copy of the script."""
+    run_file = scratch.script
+    options: dict[str, Any] = {"workdir": scratch.root}
+    if through:
+        options["through"] = through
+    listener = _phase_listener(progress) if progress is not None else None
     notes: list[str] = []
     raw: RawRun | None = None
     mode: str = "cold"
     if worker is not None:
         if worker.matches(python, device):
-            raw = worker.run(file, list(args), timeout, cancel_event, alarm_s)
+            raw = worker.run(run_file, list(args), timeout, cancel_event, alarm_s, options, listener)
             if raw is None:
                 notes.append(f"warm worker unavailable ({worker.failure}); ran cold")
             else:
@@ -90,11 +146,12 @@ def run_verify(
         def argv(result_fd: int) -> list[str]:
             return [
                 interpreter, HARNESS_FILE, "--result-fd", str(result_fd), "--device", device,
-                "--alarm", str(alarm_s), "--", file, *args,
+                "--alarm", str(alarm_s), "--workdir", scratch.root,
+                *(["--through", str(through)] if through else []), "--", run_file, *args,
             ]
 
         try:
-            raw = run_group(argv, env, os.path.dirname(file), timeout, cancel_event)
+            raw = run_group(argv, env, scratch.root, timeout, cancel_event, listener)
         except OSError as exc:
             return VerifyResult(
                 status="error", device=device, duration_s=time.monotonic() - started, file=file,
@@ -102,9 +159,40 @@ def run_verify(
                 message=f"cannot start the interpreter {interpreter}: {exc.strerror or exc}",
             )
     raw.notes[:0] = notes
-    result = interpret(raw, file, device, timeout, time.monotonic() - started, interpreter)
+    result = interpret(raw, file, device, timeout, time.monotonic() - started, interpreter, run_file)
     result.mode = "warm" if mode == "warm" else "cold"
+    if through:
+        facts, _events = parse_channel(raw.channel)
+        apply_through(result, raw.channel, facts, through)
+        if result.status == "timeout" and result.through and result.through.get("steps"):
+            where = f"; it was at line {result.line}" if result.line is not None else ""
+            result.message = f"the run-through did not end within {timeout:g} s, after {result.through['steps']} step(s){where}"
+    map_paths(result, scratch, file)
+    classify_limit(result)
+    if through:
+        attach_static_fix(result, _source(file))
     return result
+
+
+def _phase_listener(progress: Callable[[str], None]) -> Callable[[bytes], None]:
+    """Calls `progress(phase)` for each `phase` record in the channel's bytes as they come."""
+    pending = bytearray()
+
+    def listen(chunk: bytes) -> None:
+        pending.extend(chunk)
+        *lines, rest = bytes(pending).split(b"\n")
+        pending[:] = rest
+        for line in lines:
+            if b'"phase"' not in line:
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("event") == "phase":
+                progress(str(record.get("phase")))
+
+    return listen
 
 
 def parse_channel(data: bytes) -> tuple[dict[str, Any], set[str]]:
@@ -117,13 +205,16 @@ def parse_channel(data: bytes) -> tuple[dict[str, Any], set[str]]:
         except ValueError:
             continue
         if isinstance(record, dict):
-            events.add(str(record.pop("event", "")))
-            merged.update(record)
+            event = str(record.pop("event", ""))
+            events.add(event)
+            if event != "phase":  # run-through progress (through.phases), not the outcome
+                merged.update(record)
     return merged, events
 
 
 def interpret(
-    raw: RawRun, file: str, device: str, timeout: float, duration: float, python: str
+    raw: RawRun, file: str, device: str, timeout: float, duration: float, python: str,
+    run_file: str | None = None,
 ) -> VerifyResult:
     """Turn the raw run (channel records, exit, captured output) into a VerifyResult."""
     facts, events = parse_channel(raw.channel)
@@ -149,6 +240,7 @@ def interpret(
         setattr(result, key, value if isinstance(value, dict) else None)
     memory = facts.get("memory")
     result.memory = memory if isinstance(memory, dict) else {}
+    _emulation(result, facts)
     _locate(result, facts)
     if returncode is not None and returncode < 0:
         try:
@@ -176,7 +268,7 @@ def interpret(
     elif returncode is not None and returncode < 0:
         result.status = "crashed"
         result.message = f"the process was killed by {result.signal} before any optimizer step"
-        _locate_fault(result, raw.stderr.text(), file)
+        _locate_fault(result, raw.stderr.text(), run_file or file)
     elif "script" not in events:
         result.status = "error"
         last = raw.stderr.text().strip().splitlines()[-1:] or [f"exit code {returncode}"]
@@ -198,6 +290,15 @@ def interpret(
     if result.status == "ok":
         result.warnings = step_warnings(result.step, result.loss)
     return result
+
+
+def _emulation(result: VerifyResult, facts: dict[str, Any]) -> None:
+    """Emulated CUDA (harness + emulated_cuda.py) marks its runs so no report passes one off as
+    a GPU run."""
+    if facts.get("emulated") is True:
+        result.emulated = True
+        listed = facts.get("not_checked")
+        result.not_checked = [str(x) for x in listed] if isinstance(listed, list) else []
 
 
 def _locate(result: VerifyResult, facts: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +49,8 @@ class WarmWorker:
     def __init__(
         self, python: str | None = None, device: str = "cpu", env: Mapping[str, str] | None = None
     ) -> None:
-        if device not in ("cpu", "cuda", "auto"):
-            raise ValueError(f"device must be cpu, cuda or auto, not {device!r}")
+        if device not in ("cpu", "cuda", "auto", "cuda-emulated"):
+            raise ValueError(f"device must be cpu, cuda, auto or cuda-emulated, not {device!r}")
         self.python = python or sys.executable
         self.device = device
         self.env = dict(env) if env is not None else None  # None: this process's environment
@@ -180,8 +180,12 @@ class WarmWorker:
         timeout: float,
         cancel_event: threading.Event | None,
         alarm_s: int,
+        options: Mapping[str, Any] | None = None,
+        listener: Callable[[bytes], None] | None = None,
     ) -> RawRun | None:
-        """Run `path` in a forked child; None when the worker cannot (the caller runs cold)."""
+        """Run `path` in a forked child; None when the worker cannot (the caller runs cold).
+        `options` go to the harness (run-through, scratch folder); `listener` sees the result
+        channel as it arrives."""
         with self._lock:
             if not self.wait_ready(min(timeout, START_TIMEOUT_S)) or not self._ping():
                 return None
@@ -191,7 +195,8 @@ class WarmWorker:
             sock = self._sock
             assert sock is not None
             read_ends, write_ends = open_pipes()
-            request = {"op": "run", "path": path, "args": list(args), "alarm_s": alarm_s}
+            request = {"op": "run", "path": path, "args": list(args), "alarm_s": alarm_s,
+                       "options": dict(options or {})}
             try:
                 socket.send_fds(
                     sock,
@@ -211,6 +216,7 @@ class WarmWorker:
                 return None
             pid = int(started["pid"])
             pipes = Pipes(read_ends, LIMITS)
+            pipes.listener = listener
             notes: list[str] = []
             seen: list[Exited] = []
 

@@ -12,7 +12,7 @@ Protocol over a SOCK_SEQPACKET Unix socket (``--sock FD``), one JSON object per 
   worker -> runner  {"event": "ready", "pid", "torch_version", "import_torch_s"}
                     {"event": "no-torch", "message"}  (then it exits)
   runner -> worker  {"op": "ping"}                      -> {"event": "pong"}
-                    {"op": "run", "path", "args", "alarm_s"} with three fds attached
+                    {"op": "run", "path", "args", "alarm_s", "options"} with three fds attached
                     (the child's stdout, stderr and result channel write ends)
   worker -> runner  {"event": "started", "pid"} then {"event": "exit", "pid", "returncode"}
 The child runs in its own session (its pid is its process group), so the runner can kill the
@@ -105,6 +105,7 @@ def _child(
             harness.Channel(result_fd),
             0.0,
             True,
+            request.get("options") or None,
         )
     except BaseException:
         with contextlib.suppress(OSError):

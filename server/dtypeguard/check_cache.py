@@ -1,0 +1,152 @@
+"""The content-hash cache of `dtypeguard check`: unchanged files are not analysed again.
+
+Where: `--cache-dir`, else `$DTYPEGUARD_CACHE_DIR`, else `.dtypeguard_cache` in the current
+folder (as ruff keeps `.ruff_cache`); the folder holds a `.gitignore` of `*` and a CACHEDIR.TAG
+so it is never committed nor backed up. `--no-cache` neither reads nor writes it.
+
+Entries are content-addressed: one per key, holding the key and the outcome. The key is a
+hash of everything the outcome is a function of: the schema, the dtypeguard version, a
+fingerprint of the package's own source files (an edited engine or rule invalidates all
+entries even at the same version), the Python version (the parser), the file's path (as given
+and absolute: messages show the first, imports resolve from the second), its effective
+configuration (select/ignore/per-file ignores/severities after the command line), and its bytes.
+An entry also lists the other files its outcome depends on (the project modules it imports, see
+`check_pool._dependencies`) with the digest of their text; it is used only while each still has
+that digest. Contents are always hashed, never trusted from mtime/size: hashing the whole
+corpus costs milliseconds, and a same-size edit within the mtime granularity cannot be missed.
+An edited file gets a new entry beside the old one (nothing is pruned; deleting the folder is
+always safe), so switching branches back and forth finds both.
+
+Entries are written to a temporary file and renamed into place, so concurrent runs see either
+an old entry or a new one, never half of one; an unreadable or malformed entry is a miss and is
+overwritten. A cache folder that cannot be written is silently not used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from dtypeguard import __version__
+from dtypeguard.check_results import Outcome, outcome_from_json, outcome_to_json
+from dtypeguard.config import Config
+from dtypeguard.engine.imports import read_file
+
+SCHEMA = 1
+ENV = "DTYPEGUARD_CACHE_DIR"
+DEFAULT_DIR = ".dtypeguard_cache"
+_MISSING = "-"  # the digest of a dependency that cannot be read
+
+
+def _hash(*parts: str | bytes) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def engine_fingerprint() -> str:
+    """A hash of dtypeguard's version, the Python version, and every source file of the package:
+    a result is only as valid as the code that produced it."""
+    root = Path(__file__).resolve().parent
+    parts: list[str | bytes] = [str(SCHEMA), __version__, sys.version]
+    for file in sorted(root.rglob("*")):
+        if "__pycache__" in file.parts or not file.is_file() or file.suffix in (".pyc", ".pyo"):
+            continue
+        parts += [file.relative_to(root).as_posix(), file.read_bytes()]
+    return _hash(*parts)
+
+
+def text_digest(text: str | None) -> str:
+    """The digest of a dependency's text as the engine reads it (`engine.imports.read_file`)."""
+    return _MISSING if text is None else _hash(text)
+
+
+def dependency_digests(ran: Mapping[str, str], named: Iterable[str]) -> dict[str, str]:
+    """Digests of the modules the engine ran (of the text it ran) and of the other modules
+    imports name (of their text now)."""
+    out = {path: text_digest(text) for path, text in ran.items()}
+    for path in named:
+        if path not in out:
+            out[path] = text_digest(read_file(path))
+    return dict(sorted(out.items()))
+
+
+def config_token(config: Config) -> str:
+    """What of the configuration changes findings (not the problems, which are printed apart)."""
+    return repr((sorted(config.select), sorted(config.ignore), config.per_file_ignores, config.severity))
+
+
+class Cache:
+    """One run's view of the cache folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.entries = folder / f"v{SCHEMA}"
+        self.fingerprint = engine_fingerprint()
+        self.writable = True
+        self._digests: dict[str, str] = {}  # a dependency's digest, read once per run
+
+    @staticmethod
+    def location(cache_dir: str | None) -> Path:
+        return Path(cache_dir or os.environ.get(ENV) or DEFAULT_DIR)
+
+    def key(self, path: Path, absolute: Path, data: bytes, config: Config) -> str:
+        """The key of a file (`absolute`: its resolved path) with this content and configuration."""
+        return _hash(self.fingerprint, str(path), str(absolute), config_token(config), data)
+
+    def _entry(self, key: str) -> Path:
+        return self.entries / key[:2] / f"{key}.json"
+
+    def _digest(self, path: str) -> str:
+        if path not in self._digests:
+            self._digests[path] = text_digest(read_file(path))
+        return self._digests[path]
+
+    def get(self, path: Path, key: str, file_lines: Callable[[], tuple[str, ...]]) -> Outcome | None:
+        """The stored outcome when the entry is whole, has this key, and every file it depends
+        on is unchanged; None otherwise."""
+        try:
+            data: Any = json.loads(self._entry(key).read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or data.get("key") != key:
+                return None
+            outcome = outcome_from_json(data["outcome"], path, file_lines)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        if any(self._digest(dep) != digest for dep, digest in outcome.dependencies.items()):
+            return None
+        return outcome
+
+    def put(self, key: str, outcome: Outcome) -> None:
+        """Store an outcome atomically; give up quietly (for the rest of the run) when the
+        folder cannot be written."""
+        if not self.writable:
+            return
+        target = self._entry(key)
+        try:
+            if not self.folder.is_dir():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                (self.folder / ".gitignore").write_text("# created by dtypeguard\n*\n", encoding="utf-8")
+                (self.folder / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n# dtypeguard cache\n", encoding="utf-8")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    json.dump({"key": key, "outcome": outcome_to_json(outcome)}, out, separators=(",", ":"))
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            self.writable = False
+
+
+__all__ = ["Cache", "config_token", "dependency_digests", "engine_fingerprint", "text_digest"]

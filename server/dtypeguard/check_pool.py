@@ -1,0 +1,132 @@
+"""Analysing the files `dtypeguard check` could not take from its cache, across processes.
+
+The engine is pure Python and holds the GIL, so only processes give more than one core. On
+Linux the pool forks: the workers inherit the engine already imported by the parent, so a
+worker costs a few milliseconds instead of the ~0.3 s of importing the engine and the rules
+again. Files are handed out one at a time, largest first, so one big file at the end of the
+list does not leave the other cores idle; results come back by index, so the output order is
+the file order whatever finishes first. Few files are analysed in-process: forking would cost
+more than it saves.
+
+Importing this module imports the engine and the rules: `check_cmd` imports it only when a
+file has to be analysed.
+"""
+
+from __future__ import annotations
+
+import ast
+import multiprocessing
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from dtypeguard.analysis import CheckResult, check_source
+from dtypeguard.check_cache import dependency_digests
+from dtypeguard.check_results import Outcome, Reported
+from dtypeguard.config import Config
+from dtypeguard.engine.imports import resolve
+from dtypeguard.engine.parse import split_lines
+from dtypeguard.notebook import check_notebook, is_notebook
+
+MIN_FILES_PER_WORKER = 4  # below this, a worker's start-up and the pickling outweigh the gain
+
+Job = tuple[Path, str, Config]  # (path as given, its text, its configuration)
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def analyse_file(path: Path, text: str, config: Config) -> Outcome:
+    """The findings of one file, a script or a notebook, with the stderr notes the CLI prints
+    about it and the files its result depends on."""
+    messages: list[str] = []
+    if is_notebook(str(path)):
+        nb = check_notebook(text, str(path), config)
+        if nb.error and not nb.findings:
+            messages.append(f"dtypeguard: {path}: {nb.error}")
+        if nb.result is not None and nb.result.internal_error:
+            messages.append(f"dtypeguard: {path}: internal error, notebook not fully analysed: {nb.result.internal_error}")
+        if nb.order_notes:
+            cells = ", ".join(str(c + 1) for c in sorted(nb.order_notes))
+            messages.append(f"dtypeguard: {path}: the saved execution counts disagree with the cell order (cells {cells}); analysed top to bottom")
+        sources = nb.script.sources if nb.script is not None else {}
+        reported = [
+            Reported(
+                path, f.finding, tuple(split_lines(sources[f.cell])) if f.cell in sources else (),
+                f.cell + 1 if f.cell >= 0 else None, tuple(None if c is None else c + 1 for c in f.related_cells),
+            )
+            for f in nb.findings
+        ]
+        script = nb.script.text if nb.script is not None else ""
+        return Outcome(reported, messages, _dependencies(path, script, nb.result))
+    result = check_source(text, str(path), config)
+    if result.internal_error:
+        messages.append(f"dtypeguard: {path}: internal error, file not fully analysed: {result.internal_error}")
+    lines = tuple(split_lines(text))
+    return Outcome([Reported(path, f, lines) for f in result.findings], messages, _dependencies(path, text, result))
+
+
+def _dependencies(path: Path, text: str, result: CheckResult | None) -> dict[str, str]:
+    """The files the result depends on, with digests: the project modules the engine ran, and
+    also every project module an import of the file or of those modules names even when the
+    engine could not use it (unparsable, too large), since fixing that module changes the result.
+
+    This is the hook cross-module analysis feeds: a cached entry is valid only while every file
+    listed here still has the digest recorded."""
+    ran = dict(result.dependencies) if result is not None else {}
+    named: set[str] = set()
+    for importer, source in [(str(path), text), *ran.items()]:
+        named |= _imported_files(importer, source)
+    return dependency_digests(ran, named)
+
+
+def _imported_files(importer: str, source: str) -> set[str]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        targets: list[tuple[str | None, int, str | None]] = []
+        if isinstance(node, ast.Import):
+            targets = [(alias.name, 0, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            targets = [(node.module, node.level, None)] if node.module else []
+            targets += [(node.module, node.level, alias.name) for alias in node.names if alias.name != "*"]
+        for module, level, name in targets:
+            try:
+                hit = resolve(importer, module, level, name)
+            except (OSError, ValueError):
+                hit = None
+            if hit is not None:
+                found.add(hit)
+    return found
+
+
+def _work(job: tuple[int, Path, str, Config]) -> tuple[int, Outcome]:
+    index, path, text, config = job
+    return index, analyse_file(path, text, config)
+
+
+def analyse_all(jobs: Sequence[Job], workers: int) -> list[Outcome]:
+    """Each job's outcome, in the jobs' order, analysed by up to `workers` processes."""
+    workers = min(workers, len(jobs) // MIN_FILES_PER_WORKER)
+    if workers <= 1:
+        return [analyse_file(*job) for job in jobs]
+    order = sorted(range(len(jobs)), key=lambda k: -len(jobs[k][1]))  # largest first
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin" else "spawn")
+    outcomes: list[Outcome | None] = [None] * len(jobs)
+    with context.Pool(workers) as pool:
+        for index, outcome in pool.imap_unordered(_work, [(k, *jobs[k]) for k in order], chunksize=1):
+            outcomes[index] = outcome
+    return [o for o in outcomes if o is not None]
+
+
+__all__ = ["Job", "analyse_all", "analyse_file", "default_jobs"]

@@ -1,0 +1,16 @@
+"""Every test gets its own `dtypeguard check` cache folder: a `check` subprocess run by a test
+must neither write `.dtypeguard_cache` into the folder pytest runs from nor see another test's
+entries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_check_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path_factory.mktemp("dtypeguard_cache")
+    monkeypatch.setenv("DTYPEGUARD_CACHE_DIR", str(folder))
+    return folder

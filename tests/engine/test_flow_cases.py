@@ -1155,6 +1155,25 @@ CASES: dict[str, str] = {
                 best, _ = torch.max(viterbi[:, step - 1, :].unsqueeze(2) + crf[:, step, :, :], dim=1)
                 viterbi[:, step, :] = best
         """,
+    "a thin wrapper of torch.tensor: reported at the wrapper's call": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def _tensor(data, dtype=None):
+            return torch.tensor(data, dtype=dtype)
+        feat = _tensor(np.random.rand(8, 3))  # expect: DG004
+        label = _tensor(np.arange(8), dtype=torch.long)
+        nn.Linear(3, 2)(feat)
+        """,
+    "a helper that builds the data itself keeps its own line": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def load():
+            arr = np.random.rand(8, 3)
+            return torch.from_numpy(arr)  # expect: DG004
+        nn.Linear(3, 2)(load())
+        """,
 }
 
 

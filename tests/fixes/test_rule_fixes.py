@@ -138,6 +138,22 @@ def test_dtype_keyword_uses_the_name_the_file_gives_torch() -> None:
         assert not check_source(text).findings
 
 
+def test_a_wrapper_of_torch_tensor_is_fixed_at_its_call_without_guessing_its_parameters() -> None:
+    """`def _tensor(data): return torch.tensor(data)`: the finding and the fix go to the call
+    that passed float64 data, and the fix is `.float()` (the wrapper may take no `dtype=`)."""
+    text = (
+        "import numpy as np\nimport torch\nfrom torch import nn\n"
+        "def _tensor(data):\n    return torch.tensor(data)\n"
+        "feats = _tensor(np.random.rand(8, 3))\nlabels = _tensor(np.arange(8))\n"
+        "nn.Linear(3, 1)(feats)\n"
+    )
+    assert [(f.code, f.span.line) for f in check_source(text).findings] == [("DG004", 6)]
+    fixed = fix_all(text).text
+    assert "feats = _tensor(np.random.rand(8, 3)).float()\n" in fixed
+    exec(compile(fixed, "<fixed>", "exec"), {})  # the fixed script really runs
+    assert not check_source(fixed).findings
+
+
 def test_no_hard_coded_cuda_for_a_model_moved_only_when_cuda_is_there() -> None:
     """`if use_cuda: model = model.cuda()`: the model is on the GPU only sometimes, so moving the
     batch with `.to("cuda")` would break the CPU run: DG009 reports it with no automatic fix;

@@ -423,9 +423,21 @@ class CallsMixin:
         kind = "ndarray" if isinstance(arg, (Tensor, TupleV)) and not (isinstance(arg, Tensor) and arg.kind in ("pyfloat", "npscalar")) else "npscalar"
         return Tensor(kind, dtype.name, "cpu", self.origin(node, f"np.{dtype.name}(...)"))
 
+    def _through_wrapper(self, func: Func, result: Value | None, node: ast.Call) -> Value | None:
+        """`def _tensor(data, dtype=None): return torch.tensor(data, dtype=dtype)`: a tensor a
+        small wrapper makes from data passed in became a tensor at the wrapper's call, where the
+        fix goes (`_tensor(df.values).float()`), not inside the wrapper shared by every caller."""
+        body = [s for s in getattr(func.node, "body", []) if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if not (isinstance(result, Tensor) and result.kind == "tensor" and result.site is not None and result.origin is not None and 0 < len(body) <= 2):
+            return result
+        where = self.index.span(func.node)
+        inside = where.line <= result.site.line <= where.end_line and result.site.file == where.file
+        came_in = not (where.line <= result.origin.span.line <= where.end_line and result.origin.span.file == where.file)
+        return replace(result, site=self.index.span(node)) if inside and came_in else result
+
     def _call_user(self, callee: Func | Klass | Bound | Ref, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(callee, Func):
-            return self.call_function(callee, args, kwargs, state)
+            return self._through_wrapper(callee, self.call_function(callee, args, kwargs, state), node)
         if isinstance(callee, Klass):
             return self.instantiate(callee, args, kwargs, node, state)
         if isinstance(callee, Bound):

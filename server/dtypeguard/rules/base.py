@@ -108,7 +108,7 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
         return [FixSpec("append_call", f"Convert after the cast: `.{method}()` ({why})", origin.span, True, (("method", method),))]
     if value.site is not None:
         call = ctx.snippet(value.site)
-        if call.split("(")[0].endswith(("tensor", "as_tensor")) and "dtype" not in call:
+        if call.split("(")[0].strip().rsplit(".", 1)[-1] in ("tensor", "as_tensor") and "dtype" not in call:  # not a user's `_tensor(...)`
             return [
                 FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", value.site, True, (("name", "dtype"), ("value", torch_dtype))),
                 FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),)),

@@ -1174,6 +1174,24 @@ CASES: dict[str, str] = {
             return torch.from_numpy(arr)  # expect: DG004
         nn.Linear(3, 2)(load())
         """,
+    "a --device option makes the script run on both: torch.load needs map_location": """
+        import argparse
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("-d", "--device", default="cpu")
+        args = parser.parse_args()
+        model = nn.Linear(4, 2).to(torch.device(args.device))
+        state = torch.load("best.pth")  # expect: DG010
+        model.load_state_dict(state)
+        """,
+    "a CPU-only script loading a checkpoint: no evidence it meets GPU files": """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 2)
+        state = torch.load("best.pth")
+        model.load_state_dict(state)
+        """,
 }
 
 

@@ -788,6 +788,8 @@ class CallsMixin:
         if name == "torch.get_default_dtype" and not args and state.ddtype.value:
             return DType(state.ddtype.value)  # the default in force at this point of the run
         if name == "torch.device":
+            if isinstance(arg0, Configured) and "_dg_index" not in node.__dict__:
+                self.events.uses_cuda_check = True  # `torch.device(args.device)`: the device is the user's choice at run time
             dev = self.device_of(arg0)
             if dev is None and isinstance(arg0, Device):
                 dev = arg0.name

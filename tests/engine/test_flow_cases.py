@@ -1192,6 +1192,27 @@ CASES: dict[str, str] = {
         state = torch.load("best.pth")
         model.load_state_dict(state)
         """,
+    "a float64 model's Parameter meets float32 state in tensordot: rooted at the model's cast": """
+        import torch
+        from torch import nn
+        class Pot(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Parameter(torch.randn(3, 8))
+            def forward(self, pos):
+                return torch.tensordot(pos, self.proj, dims=1)
+        pos = torch.randn(12, 3)
+        model = Pot().to(dtype=torch.float64)  # expect: DG004
+        model(pos)
+        """,
+    "tensordot, inner and dot of one dtype are fine": """
+        import torch
+        a = torch.randn(3, 3, dtype=torch.float64)
+        b = torch.randn(3, 3).double()
+        torch.tensordot(a, b, dims=1)
+        torch.inner(a, b)
+        torch.dot(a[0], b[0])
+        """,
 }
 
 

@@ -1577,7 +1577,7 @@ class CallsMixin:
                 cast_span=(chosen or span) if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast (or the caller's choice of it)
                 half_part=span if new_dtype == "float16" else None if new_dtype else obj.half_part,
                 device_expr=device_expr,
-                attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None),
+                attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
             )
             if obj.first_layer == "" and obj.cls.startswith("user:") and obj.dtype is None:
                 after = replace(after, dtype=None)
@@ -1597,7 +1597,8 @@ class CallsMixin:
             if isinstance(value, Ref):
                 child = state.heap.get(value.oid)
                 if isinstance(child, ModuleObj):
-                    moved = _moved(child.attrs, dtype, device)
+                    cast = Origin(obj.cast_span, f"the module is cast to {dtype} at line {obj.cast_span.line}") if dtype and obj.cast_span is not None else None
+                    moved = _moved(child.attrs, dtype, device, cast)
                     child = replace(
                         child, dtype=dtype or child.dtype, device=device or child.device, attrs=moved,
                         half_part=obj.half_part if dtype else child.half_part,
@@ -1736,7 +1737,7 @@ def _device_text(node: ast.Call) -> str:
 _TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args)")
 _FLOAT_CONSTANTS = frozenset({"torch.pi", "torch.e", "torch.inf", "torch.nan", "numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
-MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "@"})
+MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "tensordot", "inner", "dot", "@"})
 # NumPy decompositions that return a tuple of arrays of the input's float dtype (integer input:
 # float64): the tuple's length, and which items are Python ints (lstsq's rank)
 _NP_DECOMPOSITIONS: dict[str, tuple[int, frozenset[int]]] = {
@@ -1770,15 +1771,20 @@ def _factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value |
     return len(sizes) if sizes and ints and all(not isinstance(v, TupleV) for v in sizes) else None
 
 
-def _moved(attrs: dict[str, Value | None], dtype: str | None, device: str | None) -> dict[str, Value | None]:
-    """`module.to(...)` moves its parameters and buffers (floating ones also take the dtype);
-    a plain tensor attribute stays where it is."""
+def _moved(attrs: dict[str, Value | None], dtype: str | None, device: str | None, cast: Origin | None = None) -> dict[str, Value | None]:
+    """`module.to(...)` moves its parameters and buffers (floating ones also take the dtype,
+    and the cast is then where their dtype comes from); a plain tensor attribute stays where it is."""
     if not any(isinstance(v, Tensor) and v.moves for v in attrs.values()):
         return attrs
     out = dict(attrs)
     for name, value in attrs.items():
         if isinstance(value, Tensor) and value.moves:
-            out[name] = replace(value, dtype=dtype if dtype and is_float(value.dtype) else value.dtype, device=device or value.device)
+            recast = bool(dtype and is_float(value.dtype) and dtype != value.dtype)
+            out[name] = replace(
+                value, dtype=dtype if recast else value.dtype, device=device or value.device,
+                origin=cast if recast and cast is not None else value.origin,
+                site=cast.span if recast and cast is not None else value.site,
+            )
     return out
 
 

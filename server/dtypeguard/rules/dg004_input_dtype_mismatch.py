@@ -163,6 +163,10 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         names = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
         if op.name.endswith(("bmm", "einsum")):
             error = f"expected scalar type {_NAMES[a.dtype or ''][0]} but found {_NAMES[b.dtype or ''][0]}"
+        elif op.name.endswith(("tensordot", "inner")):
+            error = "both inputs should have same dtype"
+        elif op.name.endswith(".dot"):
+            error = f"dot : expected both vectors to have same dtype, but found {_NAMES[a.dtype or ''][0]} and {_NAMES[b.dtype or ''][0]}"
         else:
             error = f"expected m1 and m2 to have the same dtype, but got: {names.get(a.dtype or '', a.dtype)} != {names.get(b.dtype or '', b.dtype)}"
         related = fails_here(root, op.span, error)

@@ -966,7 +966,7 @@ class CallsMixin:
                 return self.loss_call(api.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
             return None
         if parts[2] == "Parameter" and len(parts) == 3:
-            return replace(args[0], moves=True) if args and isinstance(args[0], Tensor) else None
+            return replace(args[0], moves=True, param=True) if args and isinstance(args[0], Tensor) else None
         if parts[2] == "utils":
             return None
         if last in ("DataParallel", "DistributedDataParallel") or parts[2:4] == ["parallel", "DistributedDataParallel"]:
@@ -1575,7 +1575,7 @@ class CallsMixin:
                 dtype_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_dtype != obj.dtype else obj.dtype_origin,
                 device_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_device != obj.device else obj.device_origin,
                 cast_span=(chosen or span) if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast (or the caller's choice of it)
-                half_part=span if new_dtype == "float16" else None if new_dtype else obj.half_part,
+                half_part=span if new_dtype == "float16" else None if new_dtype and new_dtype != obj.dtype else obj.half_part,  # `.to(device)` keeps a float16 part
                 device_expr=device_expr,
                 attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
             )
@@ -1948,8 +1948,11 @@ def _number_kind(value: Value | None) -> str:
 
 
 def _half_part(values: object, state: State) -> Span | None:
-    """The first sub-module (attribute or container item) that has float16 parameters."""
+    """The first sub-module (attribute or container item) that has float16 parameters, or a
+    float16 nn.Parameter of its own (`nn.Parameter(torch.HalfTensor(n, d))` in a float32 model)."""
     for value in values:  # type: ignore[attr-defined]
+        if isinstance(value, Tensor) and value.param and value.dtype == "float16":
+            return value.site or (value.origin.span if value.origin else None)
         child = state.heap.get(value.oid) if isinstance(value, Ref) else None
         if isinstance(child, ModuleObj) and child.half_part is not None:
             return child.half_part

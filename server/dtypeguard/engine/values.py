@@ -98,6 +98,7 @@ class Tensor(Value):
     collated: bool = False  # a DataLoader batch: its first dimension is the batch
     moves: bool = False  # an nn.Parameter or registered buffer: `module.to(...)` moves and casts it
     max_ndim: int | None = None  # an upper bound on an unknown rank (`np.loadtxt` gives 1-D or 2-D)
+    param: bool = False  # an nn.Parameter (trained, so it has a gradient), not a buffer
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)

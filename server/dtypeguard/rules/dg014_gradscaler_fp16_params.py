@@ -22,14 +22,16 @@ def check(ctx: Context) -> Iterator[Finding]:
             cast = step.module.half_part
         root = cast or step.span
         related = fails_here(root, step.span, error)
-        if step.module.dtype_origin is not None and step.module.dtype_origin.span != root:
+        if step.module.dtype == "float16" and step.module.dtype_origin is not None and step.module.dtype_origin.span != root:
             related.append(Related(step.module.dtype_origin.span, "the parameters become float16 here"))
+        whole = step.module.dtype == "float16"
         yield RULE.finding(
             f"the parameters become float16 here, but a GradScaler steps their optimizer: `scaler` at line {step.span.line} "
             f"fails with \"{error}\"" if cast else f"GradScaler with float16 parameters: the step fails with \"{error}\"",
             root,
             related=related,
-            note="Do not call `.half()` on the model; keep float32 parameters and run the forward under `torch.autocast(..., dtype=torch.float16)`.",
+            note="Do not call `.half()` on the model; keep float32 parameters and run the forward under `torch.autocast(..., dtype=torch.float16)`."
+            if whole else "Create this parameter as float32 (autocast runs its ops in float16 where that is safe); GradScaler needs float32 parameters.",
         )
 
 
@@ -47,7 +49,15 @@ RULE = Rule(
     hazards=("H22",),
     check=check,
     examples=RuleExamples(
-        bad=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).half()  # <-\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n"],
-        good=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n"],
+        bad=[
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).half()  # <-\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n",
+            "import torch\nfrom torch import nn\nclass Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 8)\n        self.weight = nn.Parameter(torch.HalfTensor(3, 8))  # <-\n"
+            "model = Head().to('cpu')\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n",
+        ],
+        good=[
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n",
+            "import torch\nfrom torch import nn\nclass Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 8)\n        self.register_buffer('table', torch.zeros(3, 8, dtype=torch.float16))\n"
+            "model = Head().to('cpu')\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n",
+        ],
     ),
 )

@@ -1213,6 +1213,21 @@ CASES: dict[str, str] = {
         torch.inner(a, b)
         torch.dot(a[0], b[0])
         """,
+    "a store class's __getitem__ gets the key it is given (f['gt'][str(i)] / 255.0)": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Store:
+            def __init__(self):
+                rng = np.random.default_rng(0)
+                self.data = {"gt": {str(i): rng.integers(0, 256, (4, 4), dtype=np.uint8) for i in range(3)}}
+            def __getitem__(self, key):
+                return self.data[key]
+        f = Store()
+        gt = f["gt"][str(1)] / 255.0
+        x = torch.from_numpy(gt)  # expect: DG004
+        nn.Linear(4, 2)(x)
+        """,
 }
 
 

@@ -867,6 +867,9 @@ class Interpreter(ResumeMixin, CallsMixin):
             return _alike(list(base.items), state)  # `ops[i]` with `i` unknown: any item, when they are alike
         if isinstance(base, Ref):
             obj = state.heap.get(base.oid)
+            getitem = obj.klass.method("__getitem__") if isinstance(obj, InstanceObj) and not obj.is_dataset and obj.klass is not None else None
+            if getitem is not None and not isinstance(node.slice, ast.Slice):
+                return self.call_function(getitem, [base, index], {}, state)  # `store["gt"]`: the key the class is given
             if isinstance(obj, (LoaderObj, InstanceObj)):
                 return self.element_of(base, state)
             held = obj.attrs.get(ITEMS) if isinstance(obj, ModuleObj) else None

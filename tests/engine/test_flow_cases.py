@@ -1228,6 +1228,19 @@ CASES: dict[str, str] = {
         x = torch.from_numpy(gt)  # expect: DG004
         nn.Linear(4, 2)(x)
         """,
+    "NumPy float64 data written below a helper that converts it: the fix is the conversion": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def iou(a, b):
+            inter = np.clip(np.minimum(a, b), 0, None).prod(1)
+            return inter / (a.prod(1) + b.prod(1) - inter + 1e-9)
+        def loss_of(p, boxes):
+            t = torch.from_numpy(iou(p.detach().numpy(), boxes))  # expect: DG007
+            return nn.BCELoss()(torch.sigmoid(p[:, 0]), t)
+        boxes = np.random.rand(8, 4)
+        loss_of(torch.randn(8, 4, requires_grad=True), boxes)
+        """,
 }
 
 

@@ -124,6 +124,7 @@ def _encloses(outer: Span, inner: Span) -> bool:
 
 
 _BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")
+_HOST_MADE = re.compile(r"`(np|numpy|rng|pd|pandas)\.|NumPy |pandas ")
 
 
 def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_data: bool = False) -> Span:
@@ -137,7 +138,10 @@ def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_d
         if float_data and _BUFFER.match(origin.why) and origin.span.line < site.line:
             return origin.span  # float data in a `np.zeros(shape)` buffer filled later: its `dtype=` is the decision
         explicit = prefer_cast and origin.why.startswith(".")  # a cast: `.astype(np.int32)`, `.float()`
-        return origin.span if explicit or origin.span.line > site.line else site
+        # a cast written below the conversion came after it; NumPy or pandas data written below
+        # (in the main block, the conversion in a function above) came before it
+        later = origin.span.line > site.line and not _HOST_MADE.match(origin.why)
+        return origin.span if explicit or later else site
     if site is not None:
         return site
     if origin is not None:

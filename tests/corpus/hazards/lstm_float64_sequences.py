@@ -17,10 +17,10 @@ class Forecaster(nn.Module):
 def sliding_windows(series, width):
     xs = np.stack([series[i : i + width] for i in range(len(series) - width)])
     ys = series[width:]
-    return torch.from_numpy(xs[..., None]), torch.from_numpy(ys[:, None]).float()
+    return torch.from_numpy(xs[..., None]), torch.from_numpy(ys[:, None]).float()  # expect: DG004
 
 
-series = np.sin(np.arange(200) * 0.1)  # expect: DG004
+series = np.sin(np.arange(200) * 0.1)
 x, y = sliding_windows(series, width=12)
 model = Forecaster()
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)

@@ -339,6 +339,8 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
                 if i < len(names) and names[i] in bound and bound[names[i]] is None:
                     return _make(kind, None, None)  # given, but unknown: so is the result
                 continue  # an optional argument not given
+            if value == Const(None) and not sequence and i > 0:
+                continue  # `np.clip(a, 0, None)`: no bound on that side
             op = _operand(value, numpy)
             if op is None:
                 return _make(kind, None, None)

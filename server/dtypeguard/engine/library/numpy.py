@@ -146,6 +146,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("var", "(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None)", _reduction(floating(ND, "a")), "np.var({a}, axis=0)"),
     ("sum", "(a, axis=None, dtype=None, out=None, keepdims=False, initial=0, where=True)", _reduction(summed(ND, "a")), "np.sum({a}, axis=0)"),
     ("cumsum", "(a, axis=None, dtype=None, out=None)", summed(ND, "a"), "np.cumsum({a})"),
+    ("prod", "(a, axis=None, dtype=None, out=None, keepdims=False, initial=1, where=True)", _reduction(summed(ND, "a")), "np.prod({a}, axis=0)"),
+    ("cumprod", "(a, axis=None, dtype=None, out=None)", summed(ND, "a"), "np.cumprod({a})"),
     ("median", "(a, axis=None, out=None, overwrite_input=False, keepdims=False)", _reduction(floating(ND, "a", "")), "np.median({a}, axis=0)"),
     ("nanmean", "(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)", _reduction(floating(ND, "a")), "np.nanmean({a}, axis=0)"),
     ("average", "(a, axis=None, weights=None, returned=False, *, keepdims=False)", _reduction(floating(ND, "a", "")), "np.average({a}, axis=0)"),
@@ -182,7 +184,7 @@ GENERATOR: dict[str, Entry] = table("numpy.random.Generator", [
     ("choice", "(a, size=None, replace=True, p=None, axis=0, shuffle=True)", unknown(ND), ""),
 ])
 
-_DERIVED = ("squeeze", "ravel", "repeat", "take", "mean", "std", "var", "sum", "cumsum", "max", "min", "argmax", "argmin", "argsort")
+_DERIVED = ("squeeze", "ravel", "repeat", "take", "mean", "std", "var", "sum", "cumsum", "prod", "cumprod", "max", "min", "argmax", "argmin", "argsort")
 
 
 def _method_of(name: str) -> Entry:

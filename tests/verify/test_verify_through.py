@@ -205,3 +205,16 @@ def test_cancel_and_timeout_after_the_step(worker: WarmWorker) -> None:
     assert slow.status == "timeout"
     assert slow.line == line_of("forever_after_step.py", "LOOP-LINE")
     assert slow.message is not None and "after 1 step(s)" in slow.message
+
+
+def test_a_checkpoint_saved_every_epoch_is_reported_once() -> None:
+    """`torch.save(..., "checkpoint.pt")` in each of three epochs: one report row, not three."""
+    from dtypeguard.verify.report import format_text
+    from dtypeguard.verify.result import VerifyResult
+
+    check = {"check": "defaults", "ok": False, "error_type": "UnpicklingError"}
+    saved = {"file": "/tmp/x/checkpoint.pt", "line": 15, "checks": [check]}
+    result = VerifyResult(status="ok", device="cpu", duration_s=1.0, file="train.py",
+                          through={"steps": 6, "batches": 2, "phases": [], "checkpoints": [saved, dict(saved), dict(saved)]})
+    rows = [line for line in format_text(result).splitlines() if line.strip().startswith("checkpoint")]
+    assert rows == ["  checkpoint   checkpoint.pt (line 15) loaded back: defaults FAILS (UnpicklingError)"]

@@ -77,7 +77,9 @@ def _through_lines(result: VerifyResult) -> list[str]:
             verdicts.append(f"{how} {verdict}")
         at = f" (line {line})" if isinstance(line, int) else ""
         name = os.path.basename(str(checkpoint.get("file") or "?"))
-        rows.append(_row("checkpoint", f"{name}{at} loaded back: {'; '.join(verdicts) or 'not checked'}"))
+        row = _row("checkpoint", f"{name}{at} loaded back: {'; '.join(verdicts) or 'not checked'}")
+        if row not in rows:  # a file saved every epoch: said once
+            rows.append(row)
     return rows
 
 

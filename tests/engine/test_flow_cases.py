@@ -1241,6 +1241,26 @@ CASES: dict[str, str] = {
         boxes = np.random.rand(8, 4)
         loss_of(torch.randn(8, 4, requires_grad=True), boxes)
         """,
+    "a whole model cast to bfloat16, its trainable parameters filtered: still all bfloat16": """
+        import torch
+        from torch import nn
+        model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 2))
+        for p in model[1].parameters():
+            p.requires_grad_(False)
+        model = model.to(torch.bfloat16)  # expect: DG013
+        opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)
+        opt.step()
+        """,
+    "float32 adapters added after the bfloat16 cast, only they trained: quiet": """
+        import torch
+        from torch import nn
+        model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 2)).to(torch.bfloat16)
+        for p in model.parameters():
+            p.requires_grad_(False)
+        model.adapter = nn.Linear(8, 8)
+        opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)
+        opt.step()
+        """,
 }
 
 

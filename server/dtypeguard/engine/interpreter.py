@@ -756,6 +756,19 @@ class Interpreter(ResumeMixin, CallsMixin):
             return [TupleV((Const(k), item if isinstance(item, Value) else None)) for k, item in zip(keys, items, strict=True)]
         return [Const(k) for k in keys]
 
+    def _uniform(self, module: ModuleObj, state: State, depth: int = 0) -> bool:
+        """Every sub-module and parameter of `module` is known to have its dtype."""
+        if depth > 8:
+            return False
+        held = module.attrs.get(ITEMS)
+        for value in [*module.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
+            child = state.heap.get(value.oid) if isinstance(value, Ref) else None
+            if isinstance(child, ModuleObj) and (child.dtype != module.dtype or not self._uniform(child, state, depth + 1)):
+                return False  # (an adapter added after the cast keeps its own float32)
+            if isinstance(value, Tensor) and value.param and is_float(value.dtype) and value.dtype != module.dtype:
+                return False
+        return True
+
     def _list_comp_unrolled(self, node: ast.ListComp, state: State) -> TupleV | None:
         """`[results[src] for src in ("cls_out", "cls_label")]` over a known short tuple or list:
         one item per element, each its own value (the output and the labels stay apart)."""
@@ -787,7 +800,11 @@ class Interpreter(ResumeMixin, CallsMixin):
             iterable = self.eval(gen.iter, inner)
             if isinstance(iterable, Params) and len(node.generators) == 1 and _picks_target(node.elt, gen.target):
                 if gen.ifs and self.index.freezes:
-                    return None  # a filter over parameters some of which are frozen: which ones is unknown
+                    # a filter over parameters some of which are frozen: which ones is unknown,
+                    # unless the whole model has one low-precision dtype (any subset has it too)
+                    owner = state.heap.get(iterable.oid)
+                    whole = isinstance(owner, ModuleObj) and owner.dtype in ("bfloat16", "float16") and owner.half_part is None
+                    return iterable if whole and self._uniform(owner, state) else None
                 return iterable  # `[p for p in model.parameters() if p.requires_grad]`: still its parameters
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)

@@ -804,7 +804,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                     # unless the whole model has one low-precision dtype (any subset has it too)
                     owner = state.heap.get(iterable.oid)
                     whole = isinstance(owner, ModuleObj) and owner.dtype in ("bfloat16", "float16") and owner.half_part is None
-                    return iterable if whole and self._uniform(owner, state) else None
+                    return iterable if whole and isinstance(owner, ModuleObj) and self._uniform(owner, state) else None
                 return iterable  # `[p for p in model.parameters() if p.requires_grad]`: still its parameters
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)

@@ -70,6 +70,7 @@ def runs(worker: WarmWorker, user_folder: Path, tmp_path_factory: pytest.TempPat
         "eval_one_hot": warm("eval_one_hot.py", progress=phases.append),
         "eval_one_hot_step": warm("eval_one_hot.py", through=0),
         "ckpt": warm("ckpt_namespace.py"),
+        "load_back": warm("load_back.py"),
         "file": warm("limits.py", "file"),
         "gpu": warm("limits.py", "gpu"),
         "input": warm("limits.py", "input"),
@@ -157,6 +158,15 @@ def test_checkpoint_round_trip_catches_an_unloadable_resume(runs: dict[str, obje
     checkpoints = {Path(c["file"]).name: c for c in res.through["checkpoints"]}
     assert checkpoints["clean.pt"]["checks"][0]["ok"] is True
     assert checkpoints["last.pt"]["checks"][0]["ok"] is False
+
+
+def test_an_error_message_is_plain_text(runs: dict[str, object]) -> None:
+    """torch's weights_only error bolds a sentence with terminal escapes: the report drops them."""
+    res = result(runs, "load_back")
+    assert (res.status, res.error_type, res.rule) == ("error", "UnpicklingError", "DG011")
+    assert res.line == line_of("load_back.py", "LOAD-LINE")
+    assert res.message is not None and "do those steps only if you trust" in res.message
+    assert "\x1b" not in res.message and "\x1b" not in (res.traceback or "")
 
 
 def test_error_carries_the_static_finding_fix(runs: dict[str, object]) -> None:

@@ -261,8 +261,8 @@ def interpret(
         status = str(facts.get("status"))
         result.status = _status(status)
         result.error_type = _str(facts.get("error_type"))
-        result.message = _str(facts.get("message"))
-        result.traceback = _str(facts.get("traceback"))
+        result.message = _plain(_str(facts.get("message")))
+        result.traceback = _plain(_str(facts.get("traceback")))
         exit_code = facts.get("exit_code")
         result.exit_code = exit_code if isinstance(exit_code, (int, str)) else None
     elif returncode is not None and returncode < 0:
@@ -290,6 +290,15 @@ def interpret(
     if result.status == "ok":
         result.warnings = step_warnings(result.step, result.loss)
     return result
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _plain(text: str | None) -> str | None:
+    """torch's messages carry terminal escapes (the weights_only error bolds a sentence); a
+    report, a hover or a log file shows them as `[1m` noise, so they are dropped."""
+    return _ANSI.sub("", text) if text else text
 
 
 def _emulation(result: VerifyResult, facts: dict[str, Any]) -> None:

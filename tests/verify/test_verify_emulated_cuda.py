@@ -140,6 +140,45 @@ out, h = rnn(x, h)   # fails-here
     assert out["line"] == _line_of(source)
 
 
+def test_packed_sequences_keep_their_lengths_on_the_cpu(tmp_path: Path, worker: WarmWorker) -> None:
+    """CUDA packing reads `lengths`/`batch_sizes` on the host: a CUDA input with CPU lengths is
+    how it must be called (a deepparse-style encoder), not a device mismatch."""
+    out = _run(tmp_path, worker, """
+import torch, torch.nn as nn
+lstm = nn.LSTM(4, 8, batch_first=True).to("cuda")
+x = torch.randn(3, 5, 4, device="cuda")
+packed = nn.utils.rnn.pack_padded_sequence(x, [5, 3, 4], batch_first=True, enforce_sorted=False)
+assert packed.data.is_cuda and packed.batch_sizes.device.type == "cpu"
+out, (h, c) = lstm(packed)
+padded, lengths = nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
+assert padded.is_cuda and lengths.device.type == "cpu" and h.is_cuda
+opt = torch.optim.SGD(lstm.parameters(), lr=0.1)
+padded.sum().backward()
+opt.step()
+""")
+    assert out["status"] == "ok", out
+    step = out["step"]
+    assert isinstance(step, dict) and step["params_changed"] == 4  # gradients flow through the padding
+    assert "cuDNN" not in str(out.get("stderr_tail", ""))  # a GPU run does not warn about it
+
+
+def test_module_to_with_a_device_keyword(tmp_path: Path, worker: WarmWorker) -> None:
+    """`model.to(device=device)` moves the parameters like `model.to(device)` (MobileSAM's
+    `mobile_sam.to(device=device)`): the keyword must not be read as a CPU allocation."""
+    source = """
+import torch, torch.nn as nn
+model = nn.Conv2d(3, 4, 3)
+model.to(device="cuda", dtype=torch.float64)
+assert model.weight.is_cuda and model.weight.dtype == torch.float64
+x = torch.rand(1, 3, 8, 8, device="cuda", dtype=torch.float64)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(x).sum().backward()
+opt.step()
+"""
+    out = _run(tmp_path, worker, source)
+    assert out["status"] == "ok", out
+
+
 def test_default_device_cuda_breaks_shuffled_dataloader(tmp_path: Path, worker: WarmWorker) -> None:
     source = """
 import torch

@@ -251,6 +251,12 @@ def _make_tensor_class(torch, emu):
     unstructured = {"index_select", "embedding_dense_backward", "_embedding_bag", "bincount",
                     "histc", "masked_select", "nonzero", "unique_dim", "_unique2", "take",
                     "multinomial", "put_", "index_fill_", "masked_scatter_"}
+    # Arguments a CUDA kernel reads on the host: torch requires them on the CPU (packing
+    # takes `lengths` as "a 1D CPU int64 tensor"; the packed RNNs keep `batch_sizes` there).
+    host_args = {"_pack_padded_sequence": {"lengths"}, "_pad_packed_sequence": {"batch_sizes"},
+                 "_pack_padded_sequence_backward": {"batch_sizes"}, "lstm": {"batch_sizes"},
+                 "gru": {"batch_sizes"}, "rnn_tanh": {"batch_sizes"}, "rnn_relu": {"batch_sizes"}}
+    host_results = {"_pack_padded_sequence", "_pad_packed_sequence"}
     info_cache = {}
 
     def op_info(func):
@@ -301,6 +307,9 @@ def _make_tensor_class(torch, emu):
         if base in cross_ok:
             return
         found = tensors_of(func, args, kwargs)
+        host = host_args.get(base)
+        if host:
+            found = [(n, t) for n, t in found if n not in host]
         user = emu.user_storages
         if user is not None:
             # Inside a script call with CUDA arguments: a CPU tensor that is none of that
@@ -401,6 +410,8 @@ def _make_tensor_class(torch, emu):
                 kwargs = dict(kwargs, device=emu.cpu)
             with _no_python_key(torch):
                 out = func(*args, **kwargs)
+            if isinstance(out, tuple) and op_info(func)[3] in host_results:
+                return (emu.wrap(out[0]), *out[1:])  # batch_sizes/lengths stay on the CPU
             return emu.wrap(out)
 
         @property
@@ -626,6 +637,15 @@ def _make_mode(torch, emu):
                         f"tensor at {idev} and parameter tensor at {device_of(p)}")
         return func(*args, **kwargs)
 
+    def pad_packed(func, args, kwargs):
+        # Composite on the CPU: it fills a fresh tensor made on the C++ (CPU) device; a CUDA
+        # kernel makes it on the packed data's device. The lengths stay on the CPU.
+        out = func(*args, **kwargs)
+        data = args[0] if args else kwargs.get("data")
+        if isinstance(data, cls) and isinstance(out, tuple) and out:
+            return (emu.to_cuda(out[0]), *out[1:])  # differentiable, unlike a bare tag
+        return out
+
     special = {
         T.to: tensor_to, T.cuda: tensor_cuda, T.cpu: tensor_cpu, T.numpy: tensor_numpy,
         T.__array__: tensor_numpy, T.pin_memory: tensor_pin, T.is_pinned: tensor_is_pinned,
@@ -641,7 +661,11 @@ def _make_mode(torch, emu):
         special[torch._VF.gru] = rnn
         special[torch._VF.rnn_tanh] = rnn
         special[torch._VF.rnn_relu] = rnn
+        special[torch._VF._pad_packed_sequence] = pad_packed
     getters = {T.device.__get__, T.is_cuda.__get__} if hasattr(T.device, "__get__") else set()
+    # Parsers that only read a device= argument (Module.to(device="cuda") goes through
+    # _parse_to): they allocate nothing, so the device is not rewritten to the CPU.
+    getters.add(torch._C._nn._parse_to)
 
     # A mode is off while it handles a call, so the torch calls inside a Python-level function
     # (F.multi_head_attention_forward builds masks with device=query.device) would bypass it.
@@ -900,6 +924,9 @@ def _patch_cuda_module(torch, emu):
     with contextlib.suppress(Exception):
         cudnn.is_available = lambda: True
         cudnn.version = lambda: 90100
+        # RNN modules ask before flattening their weights for cuDNN; the CPU build would warn
+        # that it has no cuDNN, which a GPU run never prints. Not flattening changes no value.
+        cudnn.is_acceptable = lambda tensor: False
     # torch.Generator(device="cuda"): a CPU generator that says cuda:0.
     original_generator = torch.Generator
 

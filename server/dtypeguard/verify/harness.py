@@ -565,16 +565,34 @@ def _one_process_world(torch, path, device, channel):
         channel.write({"event": "world", "world_note": note})
 
 
+_EMULATION = None
+
+
+def load_emulation():
+    """emulated_cuda.py under a private name, loaded once: the warm worker loads it before its
+    forks (loading patches nothing; `install` does, in the child), so a run does not pay for it."""
+    global _EMULATION
+    if _EMULATION is None:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "_dtypeguard_emulated_cuda", os.path.join(_HERE, "emulated_cuda.py"))
+        module = importlib.util.module_from_spec(spec)
+        saved = sys.dont_write_bytecode
+        sys.dont_write_bytecode = True
+        try:
+            spec.loader.exec_module(module)
+        finally:
+            sys.dont_write_bytecode = saved
+        _EMULATION = module
+    return _EMULATION
+
+
 def _emulated_cuda(torch, requested, device, problem):
     """Emulated CUDA (emulated_cuda.py) when `--device cuda` finds no usable GPU, or always for
     `cuda-emulated`; a real GPU is always preferred. Returns (device, problem, emulation)."""
     if requested not in ("cuda", "cuda-emulated") or (requested == "cuda" and device is not None):
         return device, problem, None
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(
-        "_dtypeguard_emulated_cuda", os.path.join(_HERE, "emulated_cuda.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_emulation()
     why = module.supported(torch)
     if why is not None:
         return None, (problem or "--device cuda-emulated was requested") + "; " + why, None

@@ -260,11 +260,17 @@ def main(argv: list[str]) -> int:
     import_s = time.perf_counter() - started
     # Only with CUDA hidden: an import that asked torch.cuda.is_available() would initialise the
     # CUDA driver here, and a driver initialised before fork() is unusable in the children.
-    for name in WARM_IMPORTS if device == "cpu" else ():
+    # Not before a fork on a CUDA build asked for the GPU: nothing there may touch the driver.
+    # Emulated CUDA (asked for, or a CPU-only build asked for cuda) runs on the CPU like "cpu".
+    no_gpu = device == "cuda-emulated" or (device == "cuda" and getattr(torch.version, "cuda", None) is None)
+    for name in WARM_IMPORTS if device == "cpu" or no_gpu else ():
         with contextlib.suppress(Exception):  # an optional speed-up only
             importlib.import_module(name)
     warm_s = time.perf_counter() - started - import_s
     harness = load_harness()
+    if no_gpu:
+        with contextlib.suppress(Exception):  # an optional speed-up only
+            harness.load_emulation()
     send(
         sock,
         {

@@ -1,0 +1,52 @@
+"""Emulated CUDA raises no false alarm (issue 21): every correct script the project has (the
+clean and fixed samples, the correct scripts of the real-world sets) that verifies ok on the CPU
+also verifies ok on emulated CUDA, where `torch.cuda.is_available()` is true and the script takes
+its GPU branch. An emulation that rejected a legal cross-device call (CPU lengths of a packed
+sequence, a CPU 0-dim scalar, `Module.to(device=...)`) fails here.
+
+Real subprocesses through two warm workers, one per device; about 0.1-0.3 s a script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from dtypeguard.verify.runner import run_verify
+from dtypeguard.verify.warm import WarmWorker
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = sorted(
+    [*ROOT.glob("samples/clean/*.py"), *ROOT.glob("samples/fixed/*.py"), *ROOT.glob("tests/realworld*/correct/*.py")]
+)
+
+
+@pytest.fixture(scope="module")
+def workers() -> Iterator[tuple[WarmWorker, WarmWorker]]:
+    cpu, emulated = WarmWorker(device="cpu"), WarmWorker(device="cuda-emulated")
+    cpu.start()
+    emulated.start()
+    yield cpu, emulated
+    cpu.close()
+    emulated.close()
+
+
+def test_there_are_correct_scripts_to_check() -> None:
+    assert len(SCRIPTS) > 60
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_script_that_runs_on_the_cpu_runs_on_emulated_cuda(
+    script: Path, workers: tuple[WarmWorker, WarmWorker]
+) -> None:
+    cpu_worker, emulated_worker = workers
+    cpu = run_verify(str(script), device="cpu", timeout=60, worker=cpu_worker)
+    if cpu.status != "ok":
+        pytest.skip(f"not ok on the CPU either: {cpu.status}")
+    emulated = run_verify(str(script), device="cuda-emulated", timeout=60, worker=emulated_worker)
+    assert emulated.emulated is True
+    assert emulated.status == "ok", (emulated.status, emulated.line, emulated.message)

@@ -1261,6 +1261,27 @@ CASES: dict[str, str] = {
         opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-4)
         opt.step()
         """,
+    "device= of an unknown tensor's device (a tuple assignment) is unknown: quiet (DALLE-pytorch)": """
+        import torch
+        from torch import nn
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 4)
+            def forward(self, text):
+                batch, device = text.shape[0], text.device
+                text_range = torch.arange(5, device = device) + 3
+                text = torch.where(text == 0, text_range, text)
+                return self.emb(text)
+        m = M().cuda()
+        """,
+    "device=None is the default device": """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 2).cuda()
+        x = torch.randn(8, 4, device=None)  # expect: DG009
+        y = model(x)
+        """,
 }
 
 

@@ -170,3 +170,25 @@ def test_no_hard_coded_cuda_for_a_model_moved_only_when_cuda_is_there() -> None:
     )
     fixed = [spec for f in check_source(named).findings if f.code == "DG009" for spec in f.fixes]
     assert fixed and dict(fixed[0].params)["device"] == "device"
+
+
+def test_a_legacy_call_restoring_a_cpu_default_is_not_replaced_by_a_guess() -> None:
+    """llm.c's `from_pretrained`: a CUDA bfloat16 default for loading, then the old type back.
+    The restore also moves the default device back to the CPU, which `set_default_dtype` alone
+    would not; and its type is computed, so no dtype is guessed and "changes nothing" is not said."""
+    src = (
+        "import torch\n"
+        "def load(cls):\n"
+        "    original = torch.get_default_dtype()\n"
+        "    torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)\n"
+        "    model = cls()\n"
+        "    torch.set_default_tensor_type(torch.tensor([], dtype=original, device='cpu').type())\n"
+        "    return model\n"
+    )
+    findings = {f.span.line: f for f in check_source(src).findings if f.code == "DG002"}
+    assert set(findings) == {4, 6}
+    restore = findings[6]
+    assert not restore.fixes
+    assert "changes nothing" not in restore.message
+    assert "back to the CPU" in restore.message
+    assert [f.kind for f in findings[4].fixes] == ["replace_default_tensor_type"]

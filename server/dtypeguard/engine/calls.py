@@ -1145,9 +1145,10 @@ class CallsMixin:
             return Tensor("tensor", None, None)
         device_kw = kwargs.get("device")
         dev_origin: Origin | None
-        if device_kw is not None:
+        if "device" in kwargs and not (isinstance(device_kw, Const) and device_kw.value is None):
+            # `device=x.device` of an unknown x is an unknown device, not the default one
             dev = self.device_of(device_kw)
-            dev_origin = self.origin(node, f"created with device={dev}")
+            dev_origin = self.origin(node, f"created with device={dev}") if dev is not None else None
         elif last in ("tensor", "as_tensor") and isinstance(arg0, Tensor) and arg0.kind == "tensor":
             dev, dev_origin = arg0.device, arg0.dev_origin
         elif last == "Tensor":

@@ -13,25 +13,29 @@ def check(ctx: Context) -> Iterator[Finding]:
         if sd.what != "tensor_type":
             continue
         cuda = sd.device.value == "cuda"
-        dtype = sd.dtype.value or "float32"
+        dtype = sd.dtype.value
         message = (
             "`torch.set_default_tensor_type` is deprecated since PyTorch 2.1: use "
             "`torch.set_default_dtype` (and move tensors with `.to(device)`)"
         )
+        # `set_default_tensor_type` also sets the default device: after a CUDA default, a CPU
+        # type moves it back, which `set_default_dtype` alone would not do
+        back_to_cpu = not cuda and sd.prev_device.value != "cpu"
         if cuda:
             message += "; a global CUDA default also breaks `DataLoader(shuffle=True)`"
-        elif dtype == "float32":
+        elif dtype == "float32" and sd.prev_dtype.value == "float32" and sd.prev_device.value == "cpu":
             message += "; on CPU `'torch.FloatTensor'` changes nothing and does not convert NumPy float64 data"
-        title = (
-            f"Replace with `torch.set_default_dtype(torch.{dtype})` and an explicit `device`"
-            if cuda
-            else f"Replace with `torch.set_default_dtype(torch.{dtype})`"
-        )
-        yield RULE.finding(
-            message,
-            sd.span,
-            fixes=[FixSpec("replace_default_tensor_type", title, sd.span, True, (("dtype", dtype), ("cuda", "1" if cuda else "")))],
-        )
+        elif sd.prev_device.value == "cuda":
+            message += "; here it also moves the default device back to the CPU (`torch.set_default_device('cpu')`)"
+        fixes: list[FixSpec] = []
+        if dtype is not None and not back_to_cpu:  # an unknown type is not guessed
+            title = (
+                f"Replace with `torch.set_default_dtype(torch.{dtype})` and an explicit `device`"
+                if cuda
+                else f"Replace with `torch.set_default_dtype(torch.{dtype})`"
+            )
+            fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, True, (("dtype", dtype), ("cuda", "1" if cuda else ""))))
+        yield RULE.finding(message, sd.span, fixes=fixes)
 
 
 RULE = Rule(

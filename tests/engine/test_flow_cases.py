@@ -1282,6 +1282,25 @@ CASES: dict[str, str] = {
         x = torch.randn(8, 4, device=None)  # expect: DG009
         y = model(x)
         """,
+    "NumPy data cast with .astype(np.float64) in the main block, converted in a method above: the conversion is the root": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class AE(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = nn.Linear(20, 4)
+            def forward(self, x):
+                return self.enc(x)
+            def pretrain(self, X):
+                X = torch.tensor(X)  # expect: DG004
+                opt = torch.optim.Adam(self.parameters())
+                loss = self.forward(X).pow(2).mean()
+                loss.backward()
+                opt.step()
+        counts = np.random.default_rng(0).poisson(2.0, size=(30, 20)).astype(np.float64) + 1.0
+        AE().pretrain(counts)
+        """,
 }
 
 

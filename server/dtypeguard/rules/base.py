@@ -124,7 +124,7 @@ def _encloses(outer: Span, inner: Span) -> bool:
 
 
 _BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")
-_HOST_MADE = re.compile(r"`(np|numpy|rng|pd|pandas)\.|NumPy |pandas ")
+_HOST_MADE = re.compile(r"`(np|numpy|rng|pd|pandas)\.|NumPy |pandas |\.astype\(")  # `.astype` is NumPy/pandas only
 
 
 def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_data: bool = False) -> Span:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
+from dtypeguard.engine.values import Const, Value
 from dtypeguard.model import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 from dtypeguard.rules.dg012_adam_fp16_eps import param_dtype_at_step
@@ -27,12 +29,26 @@ def check(ctx: Context) -> Iterator[Finding]:
             root = new.span
             related = [Related(module.dtype_origin.span, "the parameters become bfloat16 here")] if module and module.dtype_origin else []
         yield RULE.finding(
-            f"{new.opt.cls} updates bfloat16 parameters: bfloat16 keeps 8 bits of mantissa, so steps of "
-            "about lr=1e-3 on weights near 1.0 round away and training silently stalls",
+            f"{new.opt.cls} updates bfloat16 parameters: bfloat16 keeps 8 bits of mantissa: "
+            f"{_rounds_away(new.opt.options)}",
             root,
             related=related,
             note="Keep optimizer-owned weights in float32 and use `torch.autocast(..., dtype=torch.bfloat16)` for the compute.",
         )
+
+
+def _rounds_away(options: dict[str, Value | None]) -> str:
+    """Which weights an Adam-style step of size ~lr no longer changes: a bfloat16 weight in
+    [2^e, 2^(e+1)) is spaced 2^(e-7) apart, so a step below half of that (2^(e-8)) rounds back.
+    Adam/AdamW default to lr=1e-3; an lr the analysis cannot read gets the general rule."""
+    lr = options.get("lr", Const(1e-3)) if "lr" in options else Const(1e-3)
+    if not (isinstance(lr, Const) and isinstance(lr.value, (int, float)) and not isinstance(lr.value, bool) and lr.value > 0):
+        return "a step smaller than about 1/256 of a weight rounds away and training silently stalls"
+    above = 2.0 ** (math.floor(math.log2(lr.value)) + 9)
+    words = f"steps of about lr={lr.value:g} round away on weights of magnitude {above:g} and above"
+    if above <= 1:
+        return words + ", so training silently stalls"
+    return words + " (and on smaller ones as the learning rate decays)"
 
 
 RULE = Rule(

@@ -1,0 +1,29 @@
+"""Numbers a rule's message states, checked against the real torch: DG013 says which bfloat16
+weights an Adam step of about `lr` no longer changes; that threshold must be what bfloat16
+arithmetic really does."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dtypeguard.analysis import check_source
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("lr", [1e-4, 3e-4, 1e-3, 2e-3, 5e-3, 1e-2, 3e-2])
+def test_dg013_threshold_is_where_bfloat16_drops_the_step(lr: float) -> None:
+    src = f"import torch\nfrom torch import nn\nm = nn.Linear(4, 1).bfloat16()\nopt = torch.optim.Adam(m.parameters(), lr={lr!r})\n"
+    finding = next(f for f in check_source(src).findings if f.code == "DG013")
+    match = re.search(r"lr=([0-9.e-]+) round away on weights of magnitude ([0-9.e-]+) and above", finding.message)
+    assert match is not None, finding.message
+    assert float(match.group(1)) == lr
+    above = float(match.group(2))
+    step = torch.tensor(lr, dtype=torch.float32)
+    for w in (above, above * 1.5, above * 4):  # at and above it: w + lr rounds back to w
+        weight = torch.tensor(w, dtype=torch.bfloat16)
+        assert (weight.float() + step).to(torch.bfloat16) == weight, (w, lr)
+    below = torch.tensor(above / 2, dtype=torch.bfloat16)  # one binade down: the step survives
+    assert (below.float() + step).to(torch.bfloat16) != below, (above / 2, lr)

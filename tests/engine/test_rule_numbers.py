@@ -27,3 +27,18 @@ def test_dg013_threshold_is_where_bfloat16_drops_the_step(lr: float) -> None:
         assert (weight.float() + step).to(torch.bfloat16) == weight, (w, lr)
     below = torch.tensor(above / 2, dtype=torch.bfloat16)  # one binade down: the step survives
     assert (below.float() + step).to(torch.bfloat16) != below, (above / 2, lr)
+
+
+def test_dg013_default_learning_rates_are_torchs() -> None:
+    import inspect
+
+    from dtypeguard.rules.dg013_adam_bf16_stall import ADAM_DEFAULT_LR
+
+    for name, lr in ADAM_DEFAULT_LR.items():
+        assert inspect.signature(getattr(torch.optim, name).__init__).parameters["lr"].default == lr, name
+
+
+def test_dg013_sgd_gets_the_general_rule() -> None:
+    src = "import torch\nfrom torch import nn\nm = nn.Linear(4, 1).bfloat16()\nopt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
+    finding = next(f for f in check_source(src).findings if f.code == "DG013")
+    assert "smaller than about 1/256 of a weight" in finding.message and "lr=" not in finding.message

@@ -30,18 +30,27 @@ def check(ctx: Context) -> Iterator[Finding]:
             related = [Related(module.dtype_origin.span, "the parameters become bfloat16 here")] if module and module.dtype_origin else []
         yield RULE.finding(
             f"{new.opt.cls} updates bfloat16 parameters: bfloat16 keeps 8 bits of mantissa: "
-            f"{_rounds_away(new.opt.options)}",
+            f"{_rounds_away(new.opt.cls, new.opt.options)}",
             root,
             related=related,
             note="Keep optimizer-owned weights in float32 and use `torch.autocast(..., dtype=torch.bfloat16)` for the compute.",
         )
 
 
-def _rounds_away(options: dict[str, Value | None]) -> str:
+# torch.optim's default lr of the Adam family (tests/engine/test_rule_numbers.py reads them
+# from the installed torch): their steps are about lr whatever the gradient's scale.
+ADAM_DEFAULT_LR = {"Adam": 1e-3, "AdamW": 1e-3, "NAdam": 2e-3, "RAdam": 1e-3, "Adamax": 2e-3, "SparseAdam": 1e-3}
+
+
+def _rounds_away(cls: str, options: dict[str, Value | None]) -> str:
     """Which weights an Adam-style step of size ~lr no longer changes: a bfloat16 weight in
     [2^e, 2^(e+1)) is spaced 2^(e-7) apart, so a step below half of that (2^(e-8)) rounds back.
-    Adam/AdamW default to lr=1e-3; an lr the analysis cannot read gets the general rule."""
-    lr = options.get("lr", Const(1e-3)) if "lr" in options else Const(1e-3)
+    Other optimizers' steps scale with the gradient, and an lr the analysis cannot read is not
+    guessed: both get the general rule."""
+    default = ADAM_DEFAULT_LR.get(cls)
+    lr = options.get("lr") if "lr" in options else (Const(default) if default is not None else None)
+    if default is None:
+        lr = None
     if not (isinstance(lr, Const) and isinstance(lr.value, (int, float)) and not isinstance(lr.value, bool) and lr.value > 0):
         return "a step smaller than about 1/256 of a weight rounds away and training silently stalls"
     above = 2.0 ** (math.floor(math.log2(lr.value)) + 9)

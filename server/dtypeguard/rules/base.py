@@ -115,7 +115,7 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
             ]
         return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),))]
     if use_span is not None:
-        return [FixSpec("append_call", f"Convert here: `.{method}()` ({why})", use_span, True, (("method", method),))]
+        return [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))]
     return []
 
 

@@ -1301,6 +1301,35 @@ CASES: dict[str, str] = {
         counts = np.random.default_rng(0).poisson(2.0, size=(30, 20)).astype(np.float64) + 1.0
         AE().pretrain(counts)
         """,
+    "a Sequential of layers appended in a loop, an Embedding first: its output is unknown, quiet": """
+        import torch
+        from torch import nn
+        layers = []
+        layers.append(nn.Embedding(100, 16))
+        layers.append(nn.Flatten())
+        for _ in range(2):
+            layers.append(nn.Linear(16 * 8, 16 * 8))
+        body = nn.Sequential(*layers)
+        head = nn.Linear(16 * 8, 2)
+        tokens = torch.randint(0, 100, (4, 8))
+        out = head(body(tokens))
+        """,
+    "a layer inserted at the head of a list: the old head is not the first layer, quiet": """
+        import torch
+        from torch import nn
+        layers = [nn.Linear(4, 8), nn.ReLU()]
+        layers.insert(0, nn.Embedding(10, 4))
+        seq = nn.Sequential(*layers)
+        out = seq(torch.randint(0, 10, (3,)))
+        """,
+    "len(x.shape) of a tensor of known rank decides the branch": """
+        import torch
+        from torch import nn
+        conv = nn.Conv2d(3, 8, 3)
+        codes = torch.zeros(4, 16, dtype=torch.long)
+        if len(codes.shape) == 4:
+            out = conv(codes)
+        """,
 }
 
 

@@ -641,6 +641,8 @@ class CallsMixin:
         root = parts[0]
         arg0 = args[0] if args else None
         if root == "builtins":
+            if last == "len" and len(node.args) == 1 and _is_shape(node.args[0]) and isinstance(arg0, TupleV):
+                return Const(len(arg0.items))  # `len(x.shape) == 4`: a tensor's known rank (the other branch is pruned)
             return self.call_builtin(last, args, state)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
@@ -1237,8 +1239,12 @@ class CallsMixin:
             return None  # this forward raises; nothing flows on from it
         if isinstance(arg0, Tensor) and arg0.kind == "tensor" and module.dtype is not None and {module.device, arg0.device} in ({"cuda", "cpu"}, {"auto", "cpu"}):
             return None  # devices differ: it raises (on a GPU machine); DG009 reports it here
-        if module.first_layer == "passthrough" or (module.first_layer == "" and module.dtype is None and not module.cls.startswith("user:")):
+        if module.first_layer == "passthrough":
             return arg0 if isinstance(arg0, Tensor) else None
+        if module.first_layer == "" and module.dtype is None and not module.cls.startswith("user:"):
+            # contents unknown (`nn.Sequential(*layers)` of a list built in a loop): its first
+            # layer may be an Embedding or a cast, so what comes out is unknown, not the input
+            return None if _items_unknown(module) else (arg0 if isinstance(arg0, Tensor) else None)
         if module.cls.startswith("user:"):
             klass = self.classes.get(module.cls[5:])
             fwd = klass.method("forward") if klass else None
@@ -1289,6 +1295,15 @@ class CallsMixin:
             if grown is not None:
                 self.rebind_list(node.func.value, grown, state)  # `feats.append(model(x))`: a list of such tensors
                 return None
+        if method in _LIST_REORDERS and isinstance(receiver, TupleV) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute)):
+            # `layers.insert(0, conv)`, `.pop()`, `.reverse()`...: the known head and length are gone;
+            # what is left is alike items at best
+            items = [*receiver.items, *(args[1:2] if method == "insert" else ())]
+            joined = items[0] if items else None
+            for other in items[1:]:
+                joined = join(joined, other)
+            self.rebind_list(node.func.value, Const((MANY, joined)) if joined is not None else Const((MANY, None)), state)
+            return None
         if isinstance(receiver, Tensor):
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
         if isinstance(receiver, Const) and isinstance(receiver.value, str) and method in _STR_METHODS:
@@ -1899,10 +1914,30 @@ def _group_owner(params: Value | None, state: State) -> int | None:
     return owners[0]
 
 
+def _is_shape(node: ast.expr) -> bool:
+    """`x.shape` or `x.size()`: a tuple whose length is the tensor's rank (shape_of), unlike a
+    list grown in a loop, whose TupleV holds only its known head."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "shape"
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" and not node.args and not node.keywords
+
+
+_LIST_REORDERS = frozenset({"insert", "pop", "remove", "reverse", "sort", "clear"})
+
+
 def _list_item(held: Value | None) -> Value | None:
     if isinstance(held, Const) and isinstance(held.value, tuple) and held.value[:1] == (MANY,) and isinstance(held.value[1], Value):
         return held.value[1]
     return None
+
+
+def _items_unknown(module: ModuleObj) -> bool:
+    """A container whose layers are not all known: an item the analysis could not read, or a
+    list of layers of unknown length and kind."""
+    items = module.attrs.get(ITEMS)
+    if not isinstance(items, TupleV):
+        return True
+    return any(not isinstance(i, Ref) for i in items.items)
 
 
 def _grown_list(held: Value | None, item: Value | None) -> Value | None:

@@ -324,6 +324,47 @@ async def test_no_code_lens_in_an_untrusted_workspace() -> None:
         session.cleanup()
 
 
+# ---------------------------------------------------------------------------- notebooks
+NOTEBOOK_CELLS = [
+    "import numpy as np\nimport torch\nfrom torch import nn\nX = np.random.rand(8, 4)\n",
+    "model = nn.Linear(4, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n",
+    "inputs = torch.from_numpy(X)\nloss = model(inputs).sum()\nloss.backward()\nopt.step()\n",
+]
+
+
+async def test_notebook_handlers_answer_per_cell(session: Session) -> None:
+    nb = (ROOT / "handlers.ipynb").as_uri()
+    cells = [f"vscode-notebook-cell:{nb}#c{i}" for i in range(len(NOTEBOOK_CELLS))]
+    params = types.DidOpenNotebookDocumentParams(
+        notebook_document=types.NotebookDocument(
+            uri=nb, notebook_type="jupyter-notebook", version=1,
+            cells=[types.NotebookCell(kind=types.NotebookCellKind.Code, document=u) for u in cells],
+        ),
+        cell_text_documents=[
+            types.TextDocumentItem(uri=u, language_id="python", version=1, text=t) for u, t in zip(cells, NOTEBOOK_CELLS, strict=True)
+        ],
+    )
+    session.workspace.put_notebook_document(params)
+    sync.notebook_did_open(session, params)
+    deadline = time.monotonic() + 20
+    while {p.uri for p in client_of(session).published} != set(cells) and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    by_cell = {p.uri: p.diagnostics for p in client_of(session).published}
+    assert by_cell[cells[0]] == [] and by_cell[cells[1]] == []
+    dg004 = next(d for d in by_cell[cells[2]] if d.code == "DG004")
+    assert dg004.range.start.line == 0, "ranges are relative to the cell"
+    # the lenses are on the cell that builds the optimizer, with the notebook's URI
+    assert await lens.code_lens(session, types.CodeLensParams(text_document=_doc(cells[0]))) == []
+    lenses = await lens.code_lens(session, types.CodeLensParams(text_document=_doc(cells[1])))
+    assert lenses and all(lns.command and lns.command.arguments and lns.command.arguments[0] == nb for lns in lenses)
+    answer = await hover.hover(session, types.HoverParams(text_document=_doc(cells[2]), position=types.Position(1, 8)))
+    assert answer is not None and "DG004" in str(answer.contents)
+    sync.notebook_did_close(
+        session, types.DidCloseNotebookDocumentParams(notebook_document=types.NotebookDocumentIdentifier(uri=nb), cell_text_documents=[])
+    )
+    assert {p.uri for p in client_of(session).published[-len(cells):] if p.diagnostics == []} == set(cells)
+
+
 # ---------------------------------------------------------------------------- life cycle
 async def test_initialize_reads_settings_and_trust_and_shutdown_cleans_up() -> None:
     session = await new_session(trusted=False, settings={"debounceMs": 50, "verifyDevice": "cpu"}, pull=True)

@@ -181,6 +181,8 @@ CommandHandler = Callable[..., Awaitable[Any]]
 def _feature(server: DtypeguardServer, method: str, handler: Handler, options: Any = None, notification: bool = False) -> None:
     """Register `handler(session, params)` for `method`, guarded."""
     session = server.session
+    # `params: Any`: pygls would pass the server to a first parameter named `ls` or annotated
+    # with a class the server is an instance of (`object` would be)
     call: Callable[[Any], Any]
     if inspect.iscoroutinefunction(handler):
 

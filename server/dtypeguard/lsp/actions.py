@@ -2,23 +2,36 @@
 
 Edits come from `dtypeguard.fixes` (libcst: a 2,000-line file costs most of a second), so when
 the client can resolve code actions lazily the list carries only titles and `data`, and the
-edits are computed on `codeAction/resolve`; otherwise they are computed up front.
+edits are computed on `codeAction/resolve`; otherwise they are computed up front, in a thread
+(`background.spawn`) so the event loop keeps answering. The two commands `dtypeguard.fixAll`
+and `dtypeguard.insertSetupBlock` compute a whole-document edit the same way and ask the client
+to apply it (`workspace/applyEdit`).
+
+The first half is what an action is (`Target`, `code_actions`, `compute_edit`: no client, no
+session); the handlers below it (`code_action`, `code_action_resolve`, `fix_all`,
+`insert_setup`) find the target of a request and, in a notebook, turn script edits into edits
+of the cells they touch.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from dtypeguard.analysis import CheckResult
 from dtypeguard.config import Config
+from dtypeguard.lsp import convert
+from dtypeguard.lsp.background import spawn
 from dtypeguard.lsp.convert import VERIFY_SOURCE, Lines, diff_edits, text_edits
+from dtypeguard.lsp.documents import Analysis, DocState
+from dtypeguard.lsp.notebooks import NotebookView
+from dtypeguard.lsp.session import Session, command_args
 from dtypeguard.model import Finding, FixSpec, Span
 
 log = logging.getLogger(__name__)
@@ -27,6 +40,12 @@ FIX_ALL_KIND = "source.fixAll.dtypeguard"
 SETUP_KIND = "source.dtypeguard.insertSetupBlock"
 FIX_ALL_TITLE = "Fix all dtypeguard hazards (safe fixes)"
 SETUP_TITLE = "Insert default dtype/device setup block"
+FIX_ALL_COMMAND = "dtypeguard.fixAll"
+SETUP_COMMAND = "dtypeguard.insertSetupBlock"
+OPTIONS = types.CodeActionOptions(
+    code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND, SETUP_KIND],
+    resolve_provider=True,
+)
 
 
 class FixesUnavailable(Exception):
@@ -204,3 +223,133 @@ def setup_edit(target: Target) -> types.WorkspaceEdit | None:
     if not edits:
         return None
     return workspace_edit(target, text_edits(edits, target.lines, target.encoding))
+
+
+# ---------------------------------------------------------------------------- handlers
+def target_of(session: Session, analysis: Analysis, state: DocState) -> Target:
+    """The document of a request as of `analysis`, with what the client takes."""
+    return Target(
+        uri=state.uri, version=analysis.version, text=analysis.text, lines=analysis.lines,
+        result=analysis.result, path=state.path, config=session.config_for(state.path),
+        encoding=session.encoding, document_changes=session.document_changes,
+    )
+
+
+def lazy(session: Session) -> bool:
+    """The client resolves a code action's edit (`codeAction/resolve`) only when it is chosen."""
+    td = session.caps.text_document
+    ca = td.code_action if td else None
+    support = ca.resolve_support if ca else None
+    return bool(support and "edit" in support.properties)
+
+
+def to_cells(session: Session, view: NotebookView, edit: types.WorkspaceEdit | None) -> types.WorkspaceEdit | None:
+    """An edit of a notebook's script -> edits of the cells it changes (None: no clean split)."""
+    if edit is None:
+        return None
+    return session.notebooks.cell_edit(view, session.workspace, edit, session.encoding, session.document_changes)
+
+
+async def code_action(session: Session, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    nb_uri = session.notebook_of_cell(uri)
+    if nb_uri is not None:
+        return await cell_code_action(session, params, nb_uri)
+    state = session.state(uri)
+    analysis = await session.analysis(uri)
+    if not analysis.usable:
+        return []
+    target = target_of(session, analysis, state)
+    rng = convert.from_range(analysis.lines, params.range, session.encoding)
+    by_finding = {f: convert.diagnostic(f, analysis.lines, uri, session.encoding) for f in analysis.result.findings}
+    only = list(params.context.only) if params.context.only else None
+    if lazy(session):
+        return code_actions(target, rng, only, params.context.diagnostics, by_finding, True)
+    future, _thread = spawn(
+        lambda: code_actions(target, rng, only, params.context.diagnostics, by_finding, False),
+        "dtypeguard-actions",
+    )
+    return await future
+
+
+async def cell_code_action(session: Session, params: types.CodeActionParams, nb_uri: str) -> list[types.CodeAction]:
+    state = session.state(nb_uri)
+    analysis = await session.analysis(nb_uri)
+    if not analysis.usable:
+        return []
+    view = session.notebook_view(analysis, nb_uri)
+    cell = view.index_of(params.text_document.uri)
+    if cell is None:
+        return []
+    rng = view.to_script(cell, convert.from_range(view.cell_lines(cell), params.range, session.encoding))
+    if rng is None:
+        return []
+    target = target_of(session, analysis, state)
+    by_finding = {
+        cf.script: session.notebooks.diagnostic(view, cf, session.encoding)
+        for cf in view.script.cell_findings(analysis.result.findings) if cf.script is not None
+    }
+    only = list(params.context.only) if params.context.only else None
+    if lazy(session):
+        return code_actions(target, rng, only, params.context.diagnostics, by_finding, True)
+    future, _thread = spawn(
+        lambda: code_actions(target, rng, only, params.context.diagnostics, by_finding, False),
+        "dtypeguard-actions",
+    )
+    out: list[types.CodeAction] = []
+    for action in await future:
+        action.edit = to_cells(session, view, action.edit)
+        if action.edit is not None:
+            out.append(action)
+    return out
+
+
+async def code_action_resolve(session: Session, action: types.CodeAction) -> types.CodeAction:
+    data = action.data
+    if not isinstance(data, dict) or not isinstance(data.get("uri"), str):
+        raise JsonRpcInvalidParams(message="this code action carries no dtypeguard data")
+    uri = data["uri"]
+    state = session.state(uri)
+    analysis = await session.analysis(uri)
+    if not analysis.usable:
+        raise JsonRpcInvalidParams(message="the document does not parse now; fix the syntax error first")
+    target = target_of(session, analysis, state)
+    future, _thread = spawn(lambda: compute_edit(target, data), "dtypeguard-resolve")
+    edit = await future
+    if edit is not None and session.notebooks.is_notebook(uri):
+        edit = to_cells(session, session.notebook_view(analysis, uri), edit)
+    if edit is not None:
+        action.edit = edit
+    return action
+
+
+# ---------------------------------------------------------------------------- commands
+async def document_command(
+    session: Session, uri: str, compute: Callable[[Target], types.WorkspaceEdit | None], label: str, nothing: str
+) -> dict[str, Any]:
+    """Compute a whole-document edit off the event loop and ask the client to apply it."""
+    uri = session.notebook_of_cell(uri) or uri
+    state = session.state(uri)
+    analysis = await session.analysis(uri)
+    if not analysis.usable:
+        return {"applied": False, "reason": "the document does not parse"}
+    target = target_of(session, analysis, state)
+    future, _thread = spawn(lambda: compute(target), f"dtypeguard-{label}")
+    edit = await future
+    if edit is not None and session.notebooks.is_notebook(uri):
+        edit = to_cells(session, session.notebook_view(analysis, uri), edit)
+    if edit is None:
+        return {"applied": False, "reason": nothing}
+    return {"applied": await session.apply_edit(edit, f"dtypeguard: {label}")}
+
+
+async def fix_all(session: Session, *args: object) -> dict[str, Any]:
+    """`dtypeguard.fixAll [uri]`: apply every safe fix."""
+    uri = cast(str, command_args(args, 1, FIX_ALL_COMMAND)[0])
+    return await document_command(session, uri, fix_all_edit, "fix all", "nothing to fix")
+
+
+async def insert_setup(session: Session, *args: object) -> dict[str, Any]:
+    """`dtypeguard.insertSetupBlock [uri]`: insert the default dtype/device setup block."""
+    uri = cast(str, command_args(args, 1, SETUP_COMMAND)[0])
+    return await document_command(session, uri, setup_edit, "insert setup block", "the setup block is already there")

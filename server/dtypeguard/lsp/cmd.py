@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     server = build_server()
     max_lines = getattr(args, "max_lines", None)
     if max_lines is not None:
-        server.documents.max_lines = max(0, int(max_lines))
+        server.session.documents.max_lines = max(0, int(max_lines))
     import gc
 
     gc.freeze()  # the server's own long-lived objects: never walked by collections again

@@ -13,7 +13,7 @@ import { onPythonInterpreterChanged } from './python';
 import { createRestarter } from './restart';
 import { ServerSession } from './session';
 import { InitializationOptions, needsRestart } from './settings';
-import { ServerState, VerifyResult } from './status';
+import { ServerState, VerifyResult, renderStatus } from './status';
 import { StatusBar } from './statusBar';
 import { ResolvedInterpreter } from './interpreter';
 
@@ -31,6 +31,8 @@ export interface DtypeguardApi {
   readonly initializationOptions: InitializationOptions | undefined;
   readonly serverInfo: { name: string; version?: string } | undefined;
   readonly lastVerify: VerifyResult | undefined;
+  /** What the status bar item says now (end-to-end tests read it). */
+  readonly statusText: string;
 }
 
 let session: ServerSession | undefined;
@@ -61,6 +63,13 @@ export function activate(context: vscode.ExtensionContext): DtypeguardApi {
         void runServer('settings changed');
       }
     }),
+    // The status bar shows the active editor's verify result, not the last file run.
+    vscode.window.onDidChangeActiveTextEditor((editor) => status.update({ activeUri: activeUri(editor) })),
+    vscode.window.onDidChangeActiveNotebookEditor((editor) => {
+      if (editor) {
+        status.update({ activeUri: editor.notebook.uri.toString() });
+      }
+    }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       status.update({ trusted: true });
       void runServer('workspace trust granted', true);
@@ -69,6 +78,8 @@ export function activate(context: vscode.ExtensionContext): DtypeguardApi {
   void onPythonInterpreterChanged(() => void runServer('Python extension interpreter changed'), log).then(
     (d) => d && context.subscriptions.push(d),
   );
+
+  status.update({ activeUri: activeUri(vscode.window.activeTextEditor) });
 
   // 5. Go. Not awaited: activation must not wait for Python; whenIdle() does.
   void runServer('activation', true);
@@ -93,7 +104,21 @@ export function activate(context: vscode.ExtensionContext): DtypeguardApi {
     get lastVerify() {
       return status.current.lastVerify;
     },
+    get statusText() {
+      return renderStatus(status.current).text;
+    },
   };
+}
+
+/** The URI results are keyed by: a notebook cell's result is its notebook's. */
+function activeUri(editor: vscode.TextEditor | undefined): string | undefined {
+  if (!editor) {
+    return undefined;
+  }
+  const cellOf = vscode.workspace.notebookDocuments.find((nb) =>
+    nb.getCells().some((cell) => cell.document.uri.toString() === editor.document.uri.toString()),
+  );
+  return (cellOf?.uri ?? editor.document.uri).toString();
 }
 
 export async function deactivate(): Promise<void> {

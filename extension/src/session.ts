@@ -89,7 +89,11 @@ export class ServerSession implements vscode.Disposable {
       cwd: folder?.uri.fsPath,
       init: this.init,
       log: this.log,
-      onVerifyResult: (result) => this.status.update({ lastVerify: result }),
+      onVerifyResult: (result) =>
+        this.status.update({
+          lastVerify: result,
+          verifies: { ...(this.status.current.verifies ?? {}), [result.uri]: result },
+        }),
     });
     this.current = client;
     this.stateListener = client.onDidChangeState((e) => {

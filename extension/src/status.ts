@@ -14,6 +14,11 @@ export interface VerifyResult {
   summary: string;
   /** 1-based, like the traceback line the runner reports. */
   line?: number | null;
+  /** The server's verdict for an editor: ok | warning | error | timeout | no-step | inconclusive. */
+  outcome?: string;
+  device?: string;
+  /** The document was edited after this run: the result describes an earlier version. */
+  stale?: boolean;
 }
 
 export interface StatusModel {
@@ -21,7 +26,12 @@ export interface StatusModel {
   /** Why the server is in this state (an error message, the interpreter in use...). */
   detail?: string | undefined;
   trusted: boolean;
+  /** The newest result of any document (kept for the API and for a window with no editor). */
   lastVerify?: VerifyResult | undefined;
+  /** The newest result per document URI. */
+  verifies?: Readonly<Record<string, VerifyResult>>;
+  /** The active editor's document: the status bar shows its result, not another file's. */
+  activeUri?: string | undefined;
 }
 
 export type StatusTone = 'normal' | 'warning' | 'error';
@@ -32,7 +42,7 @@ export interface StatusView {
   tone: StatusTone;
 }
 
-export type VerifyOutcome = 'ok' | 'failed' | 'inconclusive';
+export type VerifyOutcome = 'ok' | 'warning' | 'failed' | 'inconclusive';
 
 /**
  * The verify runner's JSON status is owned by the server; classify generously so a new status
@@ -71,9 +81,37 @@ const STATE_ICON: Record<ServerState, string> = {
 
 const OUTCOME_ICON: Record<VerifyOutcome, string> = {
   ok: '$(pass)',
+  warning: '$(warning)',
   failed: '$(error)',
-  inconclusive: '$(warning)',
+  inconclusive: '$(question)',
 };
+
+/** The server's `outcome` when it sent one (a step that left NaN parameters is a warning,
+ * not OK), else the status word classified as `verifyOutcome` does. */
+export function resultOutcome(v: VerifyResult): VerifyOutcome {
+  switch (v.outcome) {
+    case 'ok':
+      return 'ok';
+    case 'warning':
+      return 'warning';
+    case 'error':
+      return 'failed';
+    case 'timeout':
+    case 'no-step':
+    case 'inconclusive':
+      return 'inconclusive';
+    default:
+      return verifyOutcome(v.status);
+  }
+}
+
+/** The result the status bar shows: the active document's, or (no editor tracked) the newest. */
+export function shownVerify(model: StatusModel): VerifyResult | undefined {
+  if (model.activeUri !== undefined) {
+    return model.verifies?.[model.activeUri];
+  }
+  return model.lastVerify;
+}
 
 export function renderStatus(model: StatusModel): StatusView {
   const lines: string[] = [`dtypeguard server: ${model.state}${model.detail ? ` (${model.detail})` : ''}`];
@@ -82,14 +120,22 @@ export function renderStatus(model: StatusModel): StatusView {
   }
   let text = `${STATE_ICON[model.state]} dtypeguard`;
   let tone: StatusTone = model.state === 'error' ? 'error' : 'normal';
-  const v = model.lastVerify;
+  const v = shownVerify(model);
   if (v) {
-    const outcome = verifyOutcome(v.status);
+    const outcome = resultOutcome(v);
     const where = `${uriBasename(v.uri)}${typeof v.line === 'number' ? `:${v.line}` : ''}`;
-    text += ` ${OUTCOME_ICON[outcome]} ${outcome === 'ok' ? 'verify OK' : `verify ${v.status}`}`;
-    lines.push(`Last verify of ${where}: ${v.status}${v.summary ? ` - ${v.summary}` : ''}`);
-    if (tone === 'normal' && outcome !== 'ok') {
-      tone = outcome === 'failed' ? 'error' : 'warning';
+    const word = outcome === 'ok' ? 'verify OK' : outcome === 'warning' ? 'verify warning' : `verify ${v.status}`;
+    if (v.stale) {
+      // edited since the run: say so, in no alarming colour, until it runs again
+      text += ` $(history) ${word} (edited since)`;
+      lines.push(`Last verify of ${where}, before your edits: ${v.outcome ?? v.status}${v.summary ? ` - ${v.summary}` : ''}`);
+      lines.push('Run Verify again to check the current text.');
+    } else {
+      text += ` ${OUTCOME_ICON[outcome]} ${word}`;
+      lines.push(`Last verify of ${where}: ${v.outcome ?? v.status}${v.summary ? ` - ${v.summary}` : ''}`);
+      if (tone === 'normal' && outcome !== 'ok') {
+        tone = outcome === 'failed' ? 'error' : 'warning';
+      }
     }
   }
   lines.push('Click to show the dtypeguard log.');

@@ -3,6 +3,7 @@ cancellation, the interpreter setting, and no processes left behind on shutdown.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import contextlib
 import os
@@ -15,10 +16,11 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.support import FIXTURES, H06, open_doc, record, start, wait_published
+from tests.lsp.support import FIXTURES, H06, change_doc, open_doc, record, start, wait_published
 
 pytest.importorskip("torch")
 BASE_PYTHON = "/usr/bin/python3"
+FP16_ADAM = Path(__file__).resolve().parents[2] / "samples" / "hazards" / "h13_fp16_adam_eps.py"
 
 
 def _doc(uri: str) -> types.TextDocumentIdentifier:
@@ -68,13 +70,19 @@ async def test_verify_ok_and_error(client: LanguageClient) -> None:
     answer = await _verify(client, uri)
     assert answer["status"] == "ok", answer
     assert answer["summary"].startswith("Adam step OK on cpu, ")
-    assert record(client).verify_results[-1] == {"uri": uri, "status": "ok", "summary": answer["summary"], "line": None}
+    assert answer["outcome"] == "ok"
+    assert record(client).verify_results[-1] == {
+        "uri": uri, "status": "ok", "outcome": "ok", "summary": answer["summary"], "line": None, "device": "cpu", "stale": False,
+    }
     assert any(answer["summary"] in m.message for m in client.messages)
     reports = [r for token, rs in client.progress_reports.items() if str(token).startswith("dtypeguard-verify") for r in rs]
     assert [type(r).__name__ for r in reports] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=_doc(uri)))
     titles = [lens.command.title for lens in lenses or [] if lens.command]
-    assert titles == [answer["summary"], "Verify on GPU", "Verify run-through"]
+    # a client that is not VS Code gets plain symbols; the GPU lens says "(emulated)" once the
+    # warm worker has said its torch has no CUDA
+    assert titles[0] == "✓ " + answer["summary"] and titles[2] == "Verify run-through"
+    assert titles[1] in ("Verify on GPU", "Verify on GPU (emulated)")
     assert record(client).lens_refreshes >= 1
 
     # a runtime error: result, diagnostic at its line with the rule that explains it, its fix
@@ -88,10 +96,13 @@ async def test_verify_ok_and_error(client: LanguageClient) -> None:
     assert answer["summary"].startswith(f"RuntimeError at line {line}")
     published = record(client).published[uri2][-1].diagnostics
     runtime = [d for d in published if d.source == "dtypeguard.verify"]
-    assert len(runtime) == 1 and runtime[0].range.start.line == line - 1
+    static = [d for d in published if d.source == "dtypeguard" and d.code == "DG004"]
+    assert static, "static findings stay"
+    # at the root cause the static analysis knows (where the fix goes), the raising line related
+    assert len(runtime) == 1 and runtime[0].range == static[0].range
+    assert [r.location.range.start.line for r in runtime[0].related_information or []] == [line - 1]
     assert runtime[0].code == "DG004" and "mat1 and mat2" in runtime[0].message
     assert runtime[0].severity == types.DiagnosticSeverity.Error
-    assert any(d.source == "dtypeguard" and d.code == "DG004" for d in published), "static findings stay"
     assert any(m.type == types.MessageType.Error and "RuntimeError" in m.message for m in client.messages)
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
@@ -100,6 +111,47 @@ async def test_verify_ok_and_error(client: LanguageClient) -> None:
         )
     )
     assert any(isinstance(a, types.CodeAction) and a.is_preferred and "float()" in a.title for a in actions or [])
+    again = [a for a in actions or [] if a.title == "Verify again on CPU"]
+    assert len(again) == 1, [a.title for a in actions or []]
+    command = again[0].command if isinstance(again[0], types.CodeAction) else again[0]
+    assert isinstance(command, types.Command)
+    if command.command.startswith("{"):
+        # lsprotocol's client reads a CodeAction that carries a command as a Command (Union
+        # order) and keeps the nested command as text; on the wire it is a CodeAction
+        command = types.Command(**ast.literal_eval(command.command))
+    assert command.command == "dtypeguard.verify" and command.arguments == [uri2, "cpu"]
+
+    # an edit: the result is of an earlier version, at once (lens, status notification), and
+    # the runtime diagnostic goes with the next publish
+    change_doc(client, uri2, 2, text + "\n# edited\n")
+    await wait_published(client, uri2, 2)
+    assert record(client).verify_results[-1]["stale"] is True and record(client).verify_results[-1]["uri"] == uri2
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=_doc(uri2)))
+    titles = [lens.command.title for lens in lenses or [] if lens.command]
+    assert titles[0] == "↻ Verify on CPU again (edited since: error)"
+    assert not [d for d in record(client).published[uri2][-1].diagnostics if d.source == "dtypeguard.verify"]
+
+
+async def test_verify_warning_is_not_ok(client: LanguageClient) -> None:
+    """A step that leaves NaN parameters (float16 Adam) is a warning everywhere: the lens, the
+    status notification, and a diagnostic at the static DG012 finding with the step's line."""
+    await start(client)
+    uri, text = open_doc(client, FP16_ADAM)
+    await wait_published(client, uri, 1)
+    answer = await _verify(client, uri)
+    assert (answer["status"], answer["outcome"]) == ("ok", "warning"), answer
+    assert "OK" not in answer["summary"] and "inf/NaN" in answer["summary"] and "[DG012]" in answer["summary"]
+    assert record(client).verify_results[-1]["outcome"] == "warning"
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=_doc(uri)))
+    assert [lens.command.title for lens in lenses or [] if lens.command][0] == "⚠ " + answer["summary"]
+    published = record(client).published[uri][-1].diagnostics
+    runtime = [d for d in published if d.source == "dtypeguard.verify"]
+    static = [d for d in published if d.source == "dtypeguard" and d.code == "DG012"]
+    assert len(runtime) == 1 and runtime[0].code == "DG012" and runtime[0].severity == types.DiagnosticSeverity.Warning
+    assert static and runtime[0].range == static[0].range
+    step_line = next(i for i, line in enumerate(text.split("\n")) if line.strip() == "optimizer.step()")
+    assert [r.location.range.start.line for r in runtime[0].related_information or []] == [step_line]
+    assert any(m.type == types.MessageType.Warning and answer["summary"] in m.message for m in client.messages)
 
 
 async def test_verify_interpreter_without_torch(client: LanguageClient) -> None:
@@ -174,7 +226,8 @@ async def test_verify_run_through_lens(client: LanguageClient) -> None:
     assert "reached step" in messages and "reached eval" in messages
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=_doc(uri)))
     titles = [lens.command.title for lens in lenses or [] if lens.command]
-    assert titles == ["Verify on CPU", "Verify on GPU", answer["summary"]]
+    assert titles[0] == "Verify on CPU" and titles[1] in ("Verify on GPU", "Verify on GPU (emulated)")
+    assert titles[2] == "⚠ " + answer["summary"]  # the checkpoint that does not load back: a warning
     assert answer["summary"].startswith("Ran through on cpu")
     save_line = next(i for i, line in enumerate(text.split("\n")) if "SAVE-LINE" in line)
     published = record(client).published[uri][-1].diagnostics

@@ -52,3 +52,38 @@ describe('status bar view', () => {
     assert.equal(uriBasename('untitled:Untitled-1'), 'untitled:Untitled-1');
   });
 });
+
+describe('status bar per document', () => {
+  const ok = { uri: 'file:///w/a.py', status: 'ok', outcome: 'ok', summary: 'Adam step OK on cpu, 0.1 s', line: null };
+  const nan = {
+    uri: 'file:///w/b.py', status: 'ok', outcome: 'warning',
+    summary: 'Adam step ran on cpu but 2 of 4 parameter tensors contain inf/NaN [DG012], 0.1 s', line: null,
+  };
+
+  it('never shows OK over a step that left NaN parameters', () => {
+    const view = renderStatus({ state: 'running', trusted: true, lastVerify: nan });
+    assert.match(view.text, /\$\(warning\) verify warning/);
+    assert.doesNotMatch(view.text, /OK/);
+    assert.equal(view.tone, 'warning');
+  });
+
+  it('follows the active editor', () => {
+    const verifies = { [ok.uri]: ok, [nan.uri]: nan };
+    const onA = renderStatus({ state: 'running', trusted: true, lastVerify: nan, verifies, activeUri: ok.uri });
+    assert.match(onA.text, /verify OK/);
+    assert.match(onA.tooltip, /a\.py: ok/);
+    const onB = renderStatus({ state: 'running', trusted: true, lastVerify: nan, verifies, activeUri: nan.uri });
+    assert.match(onB.text, /verify warning/);
+    const elsewhere = renderStatus({ state: 'running', trusted: true, lastVerify: nan, verifies, activeUri: 'file:///w/c.py' });
+    assert.doesNotMatch(elsewhere.text, /verify/);
+    assert.equal(elsewhere.tone, 'normal');
+  });
+
+  it('marks a result stale after an edit, without alarm colours', () => {
+    const bad = { uri: 'file:///w/h06.py', status: 'error', outcome: 'error', summary: 'RuntimeError at line 34', line: 34 };
+    const stale = renderStatus({ state: 'running', trusted: true, lastVerify: { ...bad, stale: true } });
+    assert.match(stale.text, /\$\(history\) verify error \(edited since\)/);
+    assert.match(stale.tooltip, /before your edits: error/);
+    assert.equal(stale.tone, 'normal');
+  });
+});

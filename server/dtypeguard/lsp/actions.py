@@ -32,6 +32,7 @@ from dtypeguard.lsp.convert import VERIFY_SOURCE, Lines, diff_edits, text_edits
 from dtypeguard.lsp.documents import Analysis, DocState
 from dtypeguard.lsp.notebooks import NotebookView
 from dtypeguard.lsp.session import Session, command_args
+from dtypeguard.lsp.verifier import VERIFY_COMMAND
 from dtypeguard.model import Finding, FixSpec, Span
 
 log = logging.getLogger(__name__)
@@ -155,6 +156,18 @@ def code_actions(
                     data = {**base, "action": "fix", "code": finding.code, "span": _span_list(finding.span), "fix": index}
                     title = f"{_fix_title(fix)} (at line {finding.span.line})"
                     add(title, types.CodeActionKind.QuickFix, data, [vdiag], (index == first_safe) or None)
+        again: set[str] = set()
+        for vdiag in (d for d in context_diagnostics if d.source == VERIFY_SOURCE):
+            device = vdiag.data.get("device") if isinstance(vdiag.data, dict) else None
+            device = device if device in ("cpu", "cuda") else "cpu"
+            if device in again:
+                continue
+            again.add(device)  # after a fix: run it again, from the diagnostic itself
+            label = "CPU" if device == "cpu" else "GPU"
+            actions.append(types.CodeAction(
+                title=f"Verify again on {label}", kind=types.CodeActionKind.QuickFix, diagnostics=[vdiag],
+                command=types.Command(title=f"Verify again on {label}", command=VERIFY_COMMAND, arguments=[target.uri, device]),
+            ))
         seen_codes: set[tuple[str, int]] = set()
         for finding in chosen:
             key = (finding.code, finding.span.line)

@@ -37,7 +37,7 @@ async def code_lens(session: Session, params: types.CodeLensParams) -> list[type
     if analysis.result.optimizer_sites:
         # a click is likely: import torch now (no user code runs) so it answers in ~1 s
         session.verifier.prewarm(session.settings.python, "cpu")
-    return session.verifier.lenses(uri, analysis.result.optimizer_sites, analysis.lines, session.encoding)
+    return session.verifier.lenses(uri, analysis.result.optimizer_sites, analysis.lines, session.encoding, state.version)
 
 
 async def cell_code_lens(session: Session, uri: str, nb_uri: str) -> list[types.CodeLens]:
@@ -61,4 +61,4 @@ async def cell_code_lens(session: Session, uri: str, nb_uri: str) -> list[types.
         return []
     cls = next(c for span, c in analysis.result.optimizer_sites if view.script.cell_span(span) == first)
     session.verifier.prewarm(session.settings.python, "cpu")
-    return session.verifier.lenses(nb_uri, [(first[1], cls)], view.cell_lines(first[0]), session.encoding)
+    return session.verifier.lenses(nb_uri, [(first[1], cls)], view.cell_lines(first[0]), session.encoding, state.version)

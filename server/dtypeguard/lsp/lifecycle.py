@@ -29,6 +29,9 @@ def initialize(session: Session, params: types.InitializeParams) -> None:
     session.documents.debounce_s = settings.debounce_ms / 1000.0
     if problems:
         session.report_problems(problems)
+    client = (params.client_info.name if params.client_info else "").lower()
+    # VS Code and its forks (code-server, VSCodium, Cursor) draw `$(icon)` in lens titles
+    session.verifier.codicons = any(word in client for word in ("code", "cursor", "vscodium"))
     td = params.capabilities.text_document
     if td is not None and td.diagnostic is not None:
         session.pull = True

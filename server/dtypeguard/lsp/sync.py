@@ -19,7 +19,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
 
 from dtypeguard.engine.parse import lines_with_ends
-from dtypeguard.lsp import diagnostics
+from dtypeguard.lsp import diagnostics, verify
 from dtypeguard.lsp.notebooks import NotebookState
 from dtypeguard.lsp.session import Session
 
@@ -57,9 +57,14 @@ def did_open(session: Session, params: types.DidOpenTextDocumentParams) -> None:
 
 def did_change(session: Session, params: types.DidChangeTextDocumentParams) -> None:
     doc = params.text_document
+    had_verify = session.verifier.has_results(doc.uri) and not session.verifier.stale_since(doc.uri)
     state = session.documents.change(doc.uri, doc.version)
     if state is None:
         session.log(f"dtypeguard: change for a document that is not open: {doc.uri}", types.MessageType.Warning)
+        return
+    if had_verify:  # the first edit after a run: its results now describe an earlier version
+        session.verifier.mark_stale(doc.uri)
+        verify.notify_stale(session, doc.uri)
 
 
 def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> None:
@@ -83,7 +88,11 @@ def notebook_did_change(session: Session, params: types.DidChangeNotebookDocumen
         session.log(f"dtypeguard: change for a notebook that is not open: {nb.uri}", types.MessageType.Warning)
         return
     nb_state.verify.clear()  # a runtime error's line means nothing after an edit
+    had_verify = session.verifier.has_results(nb.uri) and not session.verifier.stale_since(nb.uri)
     session.documents.change(nb.uri, nb.version)
+    if had_verify:
+        session.verifier.mark_stale(nb.uri)
+        verify.notify_stale(session, nb.uri)
 
 
 def notebook_did_close(session: Session, params: types.DidCloseNotebookDocumentParams) -> None:

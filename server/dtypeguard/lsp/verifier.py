@@ -38,9 +38,20 @@ THROUGH = "through"  # third argument of VERIFY_COMMAND: run-through mode; its r
 THROUGH_BATCHES = 2
 
 
+# A result's look per outcome (VerifyResult.outcome): codicons for VS Code-family clients,
+# plain symbols for the others (Neovim shows a lens title as text).
+CODICON = {"ok": "$(pass)", "warning": "$(warning)", "error": "$(error)", "timeout": "$(watch)",
+           "no-step": "$(circle-slash)", "inconclusive": "$(question)", "stale": "$(history)"}
+SYMBOL = {"ok": "✓", "warning": "⚠", "error": "✗", "timeout": "⏱", "no-step": "∅", "inconclusive": "?", "stale": "↻"}
+
+
 @dataclass
 class Verifier:
     results: dict[tuple[str, str], VerifyResult] = field(default_factory=dict)  # (uri, device)
+    # the document version each result ran on: a later edit makes it stale (key as `results`)
+    versions: dict[tuple[str, str], int | None] = field(default_factory=dict)
+    codicons: bool = True  # the client renders `$(name)` icons (VS Code and its forks)
+    stale: set[str] = field(default_factory=set)  # documents edited since their last result
     running: dict[str, tuple[str, threading.Event]] = field(default_factory=dict)  # uri -> (device, cancel)
     threads: set[threading.Thread] = field(default_factory=set)
     workers: dict[tuple[str, str], WarmWorker] = field(default_factory=dict)
@@ -49,7 +60,27 @@ class Verifier:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # ------------------------------------------------------------------ lenses
-    def lenses(self, uri: str, sites: list[tuple[Span, str]], lines: Lines, encoding: str) -> list[types.CodeLens]:
+    def icon(self, outcome: str) -> str:
+        return (CODICON if self.codicons else SYMBOL).get(outcome, "")
+
+    def is_stale(self, uri: str, key: str, version: int | None) -> bool:
+        """The result under (uri, key) ran on another version of the document than `version`."""
+        ran_on = self.versions.get((uri, key))
+        return (uri, key) in self.results and ran_on is not None and version is not None and ran_on != version
+
+    def has_results(self, uri: str) -> bool:
+        return any(k[0] == uri for k in self.results)
+
+    def stale_since(self, uri: str) -> bool:
+        """The document was edited since its last result (already announced)."""
+        return uri in self.stale
+
+    def mark_stale(self, uri: str) -> None:
+        self.stale.add(uri)
+
+    def lenses(
+        self, uri: str, sites: list[tuple[Span, str]], lines: Lines, encoding: str, version: int | None = None,
+    ) -> list[types.CodeLens]:
         out: list[types.CodeLens] = []
         for span, _cls in sites:
             line0 = max(0, min(span.line - 1, len(lines) - 1))
@@ -57,32 +88,48 @@ class Verifier:
             rng = types.Range(start=types.Position(line0, col), end=types.Position(line0, col))
             for device in ("cpu", "cuda"):
                 out.append(types.CodeLens(range=rng, command=types.Command(
-                    title=self.title(uri, device), command=VERIFY_COMMAND, arguments=[uri, device])))
+                    title=self.title(uri, device, version), command=VERIFY_COMMAND, arguments=[uri, device])))
             # the run-through uses the configured device (None: the server's verifyDevice)
             out.append(types.CodeLens(range=rng, command=types.Command(
-                title=self.title(uri, THROUGH), command=VERIFY_COMMAND, arguments=[uri, None, THROUGH])))
+                title=self.title(uri, THROUGH, version), command=VERIFY_COMMAND, arguments=[uri, None, THROUGH])))
         return out
 
-    def title(self, uri: str, device: str) -> str:
+    def title(self, uri: str, device: str, version: int | None = None) -> str:
+        """The lens title: what to click, what is running, or the last result with its outcome's
+        icon; after an edit, the result is marked as one of an earlier version."""
         if device == THROUGH:
             running = self.running.get(uri)
             if running is not None and running[0] == THROUGH:
                 phase = self.phases.get(uri)
                 return f"Running through… {phase}" if phase else "Running through…"
             result = self.results.get((uri, THROUGH))
-            return "Verify run-through" if result is None else result.summary()
+            if result is None:
+                return "Verify run-through"
+            return self._shown(uri, THROUGH, result, version, "run-through")
         label = DEVICE_LABEL[device]
         running = self.running.get(uri)
         if running is not None and running[0] in (device, "auto"):
             return f"Verifying on {label}…"
         result = self.results.get((uri, device))
         if result is None:
-            return f"Verify on {label}"
-        return result.summary()
+            return f"Verify on {label}" + (" (emulated)" if device == "cuda" and self.no_gpu() else "")
+        return self._shown(uri, device, result, version, f"on {label}")
+
+    def _shown(self, uri: str, key: str, result: VerifyResult, version: int | None, what: str) -> str:
+        if self.is_stale(uri, key, version):
+            return f"{self.icon('stale')} Verify {what} again (edited since: {result.outcome})"
+        return f"{self.icon(result.outcome)} {result.summary()}"
+
+    def no_gpu(self) -> bool:
+        """A warm worker's torch is a CPU-only build, so a GPU run is emulated (the lens says
+        so before the first click; the CPU worker starts when the lenses first show)."""
+        return any(w.emulated_cuda for w in list(self.workers.values()))
 
     def forget(self, uri: str) -> None:
+        self.stale.discard(uri)
         for key in [k for k in self.results if k[0] == uri]:
             del self.results[key]
+            self.versions.pop(key, None)
 
     # ------------------------------------------------------------------ runs
     def _worker(self, python: str | None, device: str) -> WarmWorker | None:
@@ -119,7 +166,7 @@ class Verifier:
 
     async def run(
         self, uri: str, path: str, device: str, python: str | None, timeout: float, cancel: threading.Event,
-        through: bool = False, on_phase: Callable[[str], None] | None = None,
+        through: bool = False, on_phase: Callable[[str], None] | None = None, version: int | None = None,
     ) -> VerifyResult:
         """One run; with `through`, a run-through whose phases go to `on_phase` (called on the
         event loop as each is reached). Its result is kept under (uri, "through")."""
@@ -155,11 +202,16 @@ class Verifier:
             if self.running.get(uri, (None, None))[1] is cancel:
                 del self.running[uri]
         if through:
+            self.stale.discard(uri)
             self.results[(uri, THROUGH)] = result
+            self.versions[(uri, THROUGH)] = version
             return result
+        self.stale.discard(uri)
         self.results[(uri, device)] = result
+        self.versions[(uri, device)] = version
         if device == "auto" and result.device in DEVICE_LABEL:
             self.results[(uri, result.device)] = result
+            self.versions[(uri, result.device)] = version
         return result
 
     def close(self, wait_s: float = 3.0) -> None:
@@ -179,21 +231,45 @@ class Verifier:
             thread.join(timeout=wait_s)
 
 
-def verify_diagnostic(result: VerifyResult, path: str, lines: Lines, encoding: str) -> types.Diagnostic | None:
-    """The runtime error as a diagnostic at its line of this file (None if elsewhere/none)."""
-    if result.status not in ("error", "crashed", "timeout", "no-step") or result.line is None:
-        return None
-    if result.path and os.path.realpath(result.path) != os.path.realpath(path):
-        return None
-    line0 = result.line - 1
+# where the static analysis put the fix for a rule in this document: rule code -> its range
+Roots = dict[str, types.Range]
+
+
+def _line_range(lines: Lines, line: int, encoding: str) -> types.Range | None:
+    line0 = line - 1
     if not 0 <= line0 < len(lines):
         return None
     text = lines.text(line0)
     start = len(text) - len(text.lstrip())
-    rng = types.Range(
+    return types.Range(
         start=types.Position(line0, to_client_col(text, start, encoding)),
         end=types.Position(line0, to_client_col(text, len(text), encoding)),
     )
+
+
+def _placed(
+    uri: str, rule: str | None, at: types.Range, roots: Roots | None, words: str,
+) -> tuple[types.Range, list[types.DiagnosticRelatedInformation] | None]:
+    """At the static finding's root when the run's rule has one in this document (where the fix
+    goes), with the run's own line as related information; else at the run's line."""
+    root = roots.get(rule) if roots and rule else None
+    if root is None or root == at:
+        return at, None
+    return root, [types.DiagnosticRelatedInformation(location=types.Location(uri=uri, range=at), message=words)]
+
+
+def verify_diagnostic(
+    result: VerifyResult, path: str, lines: Lines, encoding: str, uri: str = "", roots: Roots | None = None,
+) -> types.Diagnostic | None:
+    """The runtime error as a diagnostic in this file (None if elsewhere/none): at the root cause
+    when the static analysis knows it, else at the line that raised."""
+    if result.status not in ("error", "crashed", "timeout", "no-step") or result.line is None:
+        return None
+    if result.path and os.path.realpath(result.path) != os.path.realpath(path):
+        return None
+    at = _line_range(lines, result.line, encoding)
+    if at is None:
+        return None
     if result.status == "error":
         message = f"{result.error_type or 'Error'}: {result.message or ''}".strip()
     else:
@@ -203,30 +279,33 @@ def verify_diagnostic(result: VerifyResult, path: str, lines: Lines, encoding: s
     code = result.rule or result.error_type or result.status
     url = rule_url(result.rule) if result.rule else None
     severity = types.DiagnosticSeverity.Error if result.status in ("error", "crashed") else types.DiagnosticSeverity.Warning
+    rng, related = _placed(uri, result.rule, at, roots, f"raised here when run: {result.error_type or result.status}")
     return types.Diagnostic(
         range=rng, message=message, severity=severity, code=code, source=VERIFY_SOURCE,
-        code_description=types.CodeDescription(href=url) if url else None,
+        code_description=types.CodeDescription(href=url) if url else None, related_information=related,
+        data={"device": result.device, "verify": True},
     )
 
 
-def warning_diagnostics(result: VerifyResult, path: str, lines: Lines, encoding: str) -> list[types.Diagnostic]:
-    """Run warnings that have a line in this file (a checkpoint that cannot be loaded back,
-    at its torch.save) as warning diagnostics."""
+def warning_diagnostics(
+    result: VerifyResult, path: str, lines: Lines, encoding: str, uri: str = "", roots: Roots | None = None,
+) -> list[types.Diagnostic]:
+    """Run warnings as warning diagnostics: NaN parameters or a stalled step (at the root the
+    static rule names, else at the script's step() call), a checkpoint that cannot be loaded
+    back (at its torch.save)."""
     out: list[types.Diagnostic] = []
     for warning in result.warnings:
-        if warning.line is None or not 0 <= warning.line - 1 < len(lines):
+        at = _line_range(lines, warning.line, encoding) if warning.line is not None else None
+        if at is None:
             continue
-        text = lines.text(warning.line - 1)
-        start = len(text) - len(text.lstrip())
-        rng = types.Range(
-            start=types.Position(warning.line - 1, to_client_col(text, start, encoding)),
-            end=types.Position(warning.line - 1, to_client_col(text, len(text), encoding)),
-        )
         url = rule_url(warning.rule) if warning.rule else None
+        seen = "seen after this step() when run" if warning.kind != "checkpoint" else "saved here"
+        rng, related = _placed(uri, warning.rule, at, roots, seen)
         out.append(types.Diagnostic(
             range=rng, message=warning.message + (f"\n{warning.hint}" if warning.hint else ""),
             severity=types.DiagnosticSeverity.Warning, code=warning.rule or warning.kind, source=VERIFY_SOURCE,
-            code_description=types.CodeDescription(href=url) if url else None,
+            code_description=types.CodeDescription(href=url) if url else None, related_information=related,
+            data={"device": result.device, "verify": True},
         ))
     return out
 

@@ -28,12 +28,14 @@ from dtypeguard.lsp.session import Session, command_args
 from dtypeguard.lsp.verifier import (
     THROUGH,
     VERIFY_COMMAND,
+    Roots,
     message_type,
     verify_diagnostic,
     warning_diagnostics,
 )
 
 if TYPE_CHECKING:
+    from dtypeguard.lsp.documents import Analysis
     from dtypeguard.verify.result import VerifyResult
 
 VERIFY_RESULT_NOTIFICATION = "dtypeguard/verifyResult"
@@ -64,16 +66,19 @@ async def verify_run(
     on_phase: Callable[[str], None] | None = None,
 ) -> VerifyResult:
     """The run itself: the file, or a notebook's current code cells as a temporary script
-    (the error is then mapped to its cell; `cell` becomes the code cell's number)."""
+    (the error is then mapped to its cell; `cell` becomes the code cell's number). The result
+    belongs to the document version the run started from: an edit after it makes it stale."""
     python = session.settings.python
     timeout = session.settings.verify_timeout
+    doc = session.documents.docs.get(uri)
+    version = doc.version if doc is not None else None
     if not session.notebooks.is_notebook(uri):
-        return await session.verifier.run(uri, path, device, python, timeout, cancel, through, on_phase)
+        return await session.verifier.run(uri, path, device, python, timeout, cancel, through, on_phase, version)
     from dtypeguard.notebook import map_verify_result, temporary_script
 
     view = session.notebooks.build(session.workspace, uri, for_verify=path)
     with temporary_script(view.script, path) as script_path:
-        result = await session.verifier.run(uri, script_path, device, python, timeout, cancel, through, on_phase)
+        result = await session.verifier.run(uri, script_path, device, python, timeout, cancel, through, on_phase, version)
     map_verify_result(result, view.script, script_path, path)
     nb_state = session.notebooks.open.get(uri)
     if nb_state is not None:
@@ -121,14 +126,15 @@ async def run_verify(session: Session, uri: str, path: str, device: str, through
         session.refresh(diagnostics=True)
     elif state is not None:
         lines = state.latest.lines if state.latest is not None else convert.Lines(session.text_of(uri))
-        diag = verify_diagnostic(result, path, lines, session.encoding)
+        roots = _roots(session, state.latest, uri, result)
+        diag = verify_diagnostic(result, path, lines, session.encoding, uri, roots)
         state.verify_diagnostics = [diag] if diag is not None else []
-        state.verify_diagnostics += warning_diagnostics(result, path, lines, session.encoding)
+        state.verify_diagnostics += warning_diagnostics(result, path, lines, session.encoding, uri, roots)
         state.verify_epoch += 1
         diagnostics.publish(session, state)
         session.refresh(diagnostics=True)
     session.refresh(lenses=True)
-    payload = {"uri": uri, "status": result.status, "summary": summary, "line": result.line}
+    payload = result_payload(uri, result, summary, stale=False)
     try:
         session.client.notify(VERIFY_RESULT_NOTIFICATION, payload)
     except Exception as exc:
@@ -138,6 +144,44 @@ async def run_verify(session: Session, uri: str, path: str, device: str, through
     out["uri"] = uri
     out["summary"] = summary
     return out
+
+
+def result_payload(uri: str, result: VerifyResult, summary: str, stale: bool) -> dict[str, Any]:
+    """`dtypeguard/verifyResult`: the client's status bar shows it for this document, with the
+    outcome's look (docs/lsp-contract.md); `stale` once the document is edited after the run."""
+    return {"uri": uri, "status": result.status, "outcome": result.outcome, "summary": summary,
+            "line": result.line, "device": result.device, "stale": stale}
+
+
+def notify_stale(session: Session, uri: str) -> None:
+    """After an edit: the lenses say the results are of an earlier version, and the client's
+    status bar marks its result as stale (the verify diagnostics were dropped with the edit)."""
+    results = [r for (u, _key), r in list(session.verifier.results.items()) if u == uri]
+    if not results:
+        return
+    session.refresh(lenses=True)
+    result = results[-1]
+    with contextlib.suppress(Exception):
+        session.client.notify(VERIFY_RESULT_NOTIFICATION, result_payload(uri, result, result.summary(), stale=True))
+
+
+def _roots(session: Session, analysis: Analysis | None, uri: str, result: VerifyResult) -> Roots:
+    """Where the static analysis puts the fix for each rule the run reported: the finding of
+    that rule whose own line or related lines include the run's line, else the first one."""
+    if analysis is None or not analysis.usable:
+        return {}
+    wanted = {result.rule, *(w.rule for w in result.warnings)} - {None}
+    lines_seen = {result.line, *(w.line for w in result.warnings)} - {None}
+    roots: Roots = {}
+    for finding in analysis.result.findings:
+        if finding.code not in wanted:
+            continue
+        touches = finding.span.line in lines_seen or any(r.span.line in lines_seen for r in finding.related)
+        if finding.code not in roots or touches:
+            roots[finding.code] = convert.diagnostic(finding, analysis.lines, uri, session.encoding).range
+            if touches:
+                wanted.discard(finding.code)
+    return roots
 
 
 async def begin_progress(session: Session, device: str, path: str, cancel: threading.Event) -> str | None:

@@ -357,6 +357,12 @@ class Recorder:
             record["step"] = self.step_report(optimizer)
         except Exception as exc:  # a bug here must not read as the user's error
             record["step"] = {"report_error": f"{type(exc).__name__}: {exc}"}
+        try:  # the script's line that called step(): where a silent hazard was seen
+            at = _pick_frame(_stack_frames(sys._getframe(1)), self.script)
+            if at and _same_file(at["path"], self.script):
+                record["step"]["line"] = at["line"]
+        except Exception:
+            pass
         record.update(self.common())
         record["time_to_step_s"] = round(elapsed, 4)
         if through is not None:  # report the step as today, then let the script go on

@@ -107,16 +107,20 @@ def _headline(result: VerifyResult, cwd: str | None) -> str:
         timing += "; warm"
     where = _where(result, cwd)
     if result.through is not None and result.status == "ok":
-        warned = f", {len(result.warnings)} warning(s)" if result.warnings else ""
-        return f"{where}: ok: ran through to the end{warned} ({timing})"
+        if result.warnings:
+            return f"{where}: warning: ran through to the end, {len(result.warnings)} warning(s){_rules(result)} ({timing})"
+        return f"{where}: ok: ran through to the end ({timing})"
     if result.through is not None and result.status == "error":
         rule = f" [{result.rule}]" if result.rule else ""
         after = " after the first step" if result.through.get("after_step") else ""
         return f"{where}: error{after}: {result.error_type or 'Error'}: {_one_line(result.message)}{rule} ({timing})"
     if result.status == "ok":
         name = (result.step or {}).get("optimizer", "optimizer")
-        warned = f", {len(result.warnings)} warning(s)" if result.warnings else ""
-        return f"{where}: ok: first {name}.step() completed{warned} ({timing})"
+        if result.warnings:  # the step ran, but what it did is wrong: not an "ok" line
+            first = result.warnings[0].message.split("; ")[0]
+            more = f" (+{len(result.warnings) - 1} more)" if len(result.warnings) > 1 else ""
+            return f"{where}: warning: first {name}.step() completed, but {first}{more}{_rules(result)} ({timing})"
+        return f"{where}: ok: first {name}.step() completed ({timing})"
     if result.status == "error":
         rule = f" [{result.rule}]" if result.rule else ""
         return f"{where}: error: {result.error_type or 'Error'}: {_one_line(result.message)}{rule} ({timing})"
@@ -196,3 +200,8 @@ _SHOWN_OPTIONS = ("lr", "eps", "momentum", "weight_decay", "foreach", "fused", "
 
 def _row(label: str, text: str) -> str:
     return f"  {label:<{LABEL_WIDTH}}{text}"
+
+
+def _rules(result: VerifyResult) -> str:
+    codes = sorted({w.rule for w in result.warnings if w.rule})
+    return f" [{', '.join(codes)}]" if codes else ""

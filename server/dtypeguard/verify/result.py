@@ -105,13 +105,14 @@ class VerifyResult:
             return self._through_summary(took, message)
         if self.status == "ok":
             name = (self.step or {}).get("optimizer", "optimizer")
-            text = f"{name} step OK on {self._device_label()}, {took}"
-            if self.warnings:
-                codes = sorted({w.rule for w in self.warnings if w.rule})
-                text += f"; {len(self.warnings)} warning(s)"
-                if codes:
-                    text += f" ({', '.join(codes)})"
-            return text
+            if not self.warnings:
+                return f"{name} step OK on {self._device_label()}, {took}"
+            # never "OK" over NaN parameters or a stalled step: the first warning says what went wrong
+            codes = sorted({w.rule for w in self.warnings if w.rule})
+            first = self.warnings[0].message.split("; ")[0]
+            more = f" (+{len(self.warnings) - 1} more)" if len(self.warnings) > 1 else ""
+            rules = f" [{', '.join(codes)}]" if codes else ""
+            return f"{name} step ran on {self._device_label()} but {first}{more}{rules}, {took}"
         if self.status == "error":
             where = self._at()
             rule = f" [{self.rule}]" if self.rule else ""
@@ -129,6 +130,19 @@ class VerifyResult:
         if self.status == "cannot-emulate":
             return f"{message}{self._at()} (emulated CUDA; not an error in the script)"
         return message or self.status
+
+    @property
+    def outcome(self) -> str:
+        """What an editor shows: "ok" (clean), "warning" (the step ran, but NaN parameters, a
+        stalled update or a checkpoint that does not load back), "error", "timeout", "no-step",
+        or "inconclusive" (no torch, no GPU, cancelled, cannot emulate)."""
+        if self.status == "ok":
+            return "warning" if self.warnings else "ok"
+        if self.status in ("error", "crashed"):
+            return "error"
+        if self.status in ("timeout", "no-step"):
+            return self.status
+        return "inconclusive"
 
     def _device_label(self) -> str:
         return f"{self.device} (emulated)" if self.emulated else self.device
@@ -161,6 +175,7 @@ class VerifyResult:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "status": self.status,
+            "outcome": self.outcome,
             "summary": self.summary(),
             "device": self.device,
             "duration_s": round(self.duration_s, 4),

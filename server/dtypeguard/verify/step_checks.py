@@ -34,6 +34,7 @@ def step_warnings(step: Mapping[str, Any] | None, loss: Mapping[str, Any] | None
         return []
     warnings: list[VerifyWarning] = []
     optimizer = str(step.get("optimizer", "optimizer"))
+    at = step.get("line") if isinstance(step.get("line"), int) else None  # the script's step() call
     options = step.get("options") or {}
     param_dtypes = _dtypes(step, "param_dtypes")
     n_params = _int(step.get("param_count"))
@@ -54,12 +55,12 @@ def step_warnings(step: Mapping[str, Any] | None, loss: Mapping[str, Any] | None
                 + ("rounds to 0 in float16, " if underflow else "")
                 + "so tiny squared gradients give m/(sqrt(v)+eps) = inf/NaN"
             )
-            warnings.append(VerifyWarning("nonfinite", "DG012", text + cause, HINTS["DG012"]))
+            warnings.append(VerifyWarning("nonfinite", "DG012", text + cause, HINTS["DG012"], at))
         else:
             hint = None
             if loss is not None and loss.get("finite") is False:
                 hint = "the loss was already non-finite; check the inputs and the learning rate"
-            warnings.append(VerifyWarning("nonfinite", None, text, hint))
+            warnings.append(VerifyWarning("nonfinite", None, text, hint, at))
 
     if loss is not None and loss.get("finite") is False and not nonfinite:
         warnings.append(
@@ -68,6 +69,7 @@ def step_warnings(step: Mapping[str, Any] | None, loss: Mapping[str, Any] | None
                 None,
                 f"the loss passed to backward() was inf/NaN ({loss.get('dtype')}) before the first step",
                 None,
+                at,
             )
         )
 
@@ -92,6 +94,7 @@ def step_warnings(step: Mapping[str, Any] | None, loss: Mapping[str, Any] | None
                     text + "; the parameters are bfloat16, whose 8-bit mantissa rounds "
                     "lr-sized updates away",
                     HINTS["DG013"],
+                    at,
                 )
             )
         elif "float16" in low or stalled_params or share >= STALLED_SHARE_FLOAT32:
@@ -102,6 +105,7 @@ def step_warnings(step: Mapping[str, Any] | None, loss: Mapping[str, Any] | None
                     text + "; the update is smaller than the parameters' rounding step "
                     "(learning rate too small, or low-precision parameters)",
                     None,
+                    at,
                 )
             )
     return warnings

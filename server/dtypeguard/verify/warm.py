@@ -128,6 +128,12 @@ class WarmWorker:
         return self.info is not None and self.alive
 
     @property
+    def emulated_cuda(self) -> bool:
+        """This interpreter's torch is a CPU-only build (its ready message said so): a cuda run
+        there is emulated. False while unknown (not ready yet)."""
+        return self.info is not None and self.info.get("torch_cuda") is None
+
+    @property
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None and self._sock is not None
 

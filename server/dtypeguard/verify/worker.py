@@ -281,6 +281,8 @@ def main(argv: list[str]) -> int:
             "warm_imports_s": round(warm_s, 4),
             "python": sys.executable,
             "torch_file": str(getattr(torch, "__file__", "")),
+            # known without touching a driver: with a CPU-only torch, cuda runs are emulated
+            "torch_cuda": getattr(torch.version, "cuda", None),
         },
     )
     return serve(sock, harness, torch, device)

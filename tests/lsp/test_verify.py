@@ -143,7 +143,8 @@ async def test_verify_warning_is_not_ok(client: LanguageClient) -> None:
     assert "OK" not in answer["summary"] and "inf/NaN" in answer["summary"] and "[DG012]" in answer["summary"]
     assert record(client).verify_results[-1]["outcome"] == "warning"
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=_doc(uri)))
-    assert [lens.command.title for lens in lenses or [] if lens.command][0] == "⚠ " + answer["summary"]
+    titles = [lens.command.title for lens in lenses or [] if lens.command]
+    assert titles[0] == "⚠ " + answer["summary"]
     published = record(client).published[uri][-1].diagnostics
     runtime = [d for d in published if d.source == "dtypeguard.verify"]
     static = [d for d in published if d.source == "dtypeguard" and d.code == "DG012"]

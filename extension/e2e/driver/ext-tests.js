@@ -39,6 +39,12 @@ const remote = (p) => `vscode-remote://${HOST}${p}`;
     page.on('console', (m) => {
       const t = m.text().replace(/%c|color: [^ ;]+;?/g, '');
       if (t.includes('E2E ') || /error/i.test(m.type())) console.log(t.trim().slice(0, 600));
+      // the suite asks for a screenshot of what the user sees now (kept in OUTDIR as an artifact)
+      const shot = /E2E SCREENSHOT ([\w-]+)/.exec(t);
+      if (shot && OUTDIR) {
+        const file = path.join(OUTDIR, `${shot[1]}.png`);
+        page.screenshot({ path: `${file}.tmp.png` }).then(() => fs.renameSync(`${file}.tmp.png`, file)).catch(() => {});
+      }
     });
     await page.goto(url);
     const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), TIMEOUT_MS));

@@ -33,6 +33,7 @@ const VERIFY_SOURCE = 'dtypeguard.verify';
 const H06 = 'hazards/h06_numpy_float64_linear.py';
 const H06_FIXED = 'fixed/h06_numpy_float64_linear.py';
 const NOTEBOOK = 'notebooks/cross_cell_default_dtype.ipynb';
+const FP16_ADAM = 'hazards/h13_fp16_adam_eps.py';
 
 function log(message: string): void {
   console.log(`E2E ${message}`);
@@ -113,6 +114,14 @@ async function dgDiagnostics(uri: vscode.Uri, code: string): Promise<vscode.Diag
     const diags = vscode.languages.getDiagnostics(uri).filter((d) => codeOf(d) === code);
     return diags.length > 0 ? diags : undefined;
   });
+}
+
+/** Ask the driver for a screenshot of the window (kept next to results.json) and wait until it
+ * is written, so the picture shows the state the test just asserted. */
+async function screenshot(name: string): Promise<void> {
+  const file = path.join(path.dirname(workspaceRoot().fsPath), `${name}.png`);
+  log(`SCREENSHOT ${name}`);
+  await waitFor(`screenshot ${name}`, () => fs.existsSync(file) || undefined, 20000);
 }
 
 function hoverText(hovers: vscode.Hover[] | undefined): string {
@@ -206,7 +215,7 @@ function trustedTests(config: E2EConfig): TestCase[] {
       },
     },
     {
-      name: 'verify on CPU: h06 gets a dtypeguard.verify diagnostic at the failing line',
+      name: 'verify on CPU: h06 gets a dtypeguard.verify diagnostic at the root cause, the failing line related',
       fn: async () => {
         const a = await runningServer();
         const doc = await open(H06);
@@ -217,17 +226,72 @@ function trustedTests(config: E2EConfig): TestCase[] {
         assert.ok(result, 'verify returned nothing');
         assert.equal(result.status, 'error');
         const failing = lineOf(doc, 'self.hidden(x)'); // the deepest frame in the script
+        const root = lineOf(doc, 'torch.from_numpy(X)'); // where the static DG004 puts the fix
         const diags = await waitFor('dtypeguard.verify diagnostic', () => {
           const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === VERIFY_SOURCE);
           return d.length > 0 ? d : undefined;
         });
         log(`verify diagnostics ${describeDiags(diags)}`);
+        const runtime = diags.find((d) => d.range.start.line === root);
+        assert.ok(runtime, `runtime diagnostic expected on line ${root + 1}, got ${describeDiags(diags)}`);
         assert.ok(
-          diags.some((d) => d.range.start.line === failing),
-          `runtime diagnostic expected on line ${failing + 1}, got ${describeDiags(diags)}`,
+          (runtime.relatedInformation ?? []).some((r) => r.location.range.start.line === failing),
+          `the raising line ${failing + 1} should be related information`,
         );
         await waitFor('verify result in the status bar', () => a.lastVerify?.uri === doc.uri.toString() || undefined, 10000);
         assert.equal(a.lastVerify?.status, 'error');
+        assert.match(a.statusText, /verify error/);
+      },
+    },
+    {
+      name: 'verify: float16 Adam leaves NaN parameters: a warning lens, diagnostic and status bar, never OK',
+      fn: async () => {
+        const a = await runningServer();
+        const doc = await open(FP16_ADAM);
+        const result = (await vscode.commands.executeCommand('dtypeguard.verifyFileOnCpu', doc.uri)) as
+          | { status?: string; outcome?: string; summary?: string }
+          | undefined;
+        log(`verify fp16 Adam result ${String(JSON.stringify(result)).slice(0, 300)}`);
+        assert.equal(result?.outcome, 'warning');
+        assert.doesNotMatch(result?.summary ?? '', /OK/);
+        const diags = await waitFor('DG012 verify diagnostic', () => {
+          const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === VERIFY_SOURCE && codeOf(x) === 'DG012');
+          return d.length > 0 ? d : undefined;
+        });
+        assert.equal(diags[0].severity, vscode.DiagnosticSeverity.Warning);
+        const lenses = await waitFor('a warning lens', async () => {
+          const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+          return l && l.some((x) => (x.command?.title ?? '').startsWith('$(warning)')) ? l : undefined;
+        });
+        log(`lenses ${JSON.stringify(lenses.map((l) => l.command?.title))}`);
+        await waitFor('warning in the status bar', () => /verify warning/.test(a.statusText) || undefined, 10000);
+        await screenshot('verify-fp16-adam-warning');
+      },
+    },
+    {
+      name: 'verify: an edit after a run marks it stale within a debounce; the status bar follows the active editor',
+      fn: async () => {
+        const a = await runningServer();
+        const fixed = await open(H06_FIXED);
+        const ok = (await vscode.commands.executeCommand('dtypeguard.verifyFileOnCpu', fixed.uri)) as { outcome?: string } | undefined;
+        assert.equal(ok?.outcome, 'ok');
+        await waitFor('OK in the status bar for the fixed file', () => /verify OK/.test(a.statusText) || undefined, 10000);
+        const fp16 = await open(FP16_ADAM); // verified by the test above: a warning
+        await waitFor('the status bar shows the active file (warning)', () => /verify warning/.test(a.statusText) || undefined, 10000);
+        await open(H06_FIXED);
+        await waitFor('back to the fixed file (OK)', () => /verify OK/.test(a.statusText) || undefined, 10000);
+        const editor = vscode.window.activeTextEditor;
+        assert.ok(editor && editor.document.uri.toString() === fixed.uri.toString());
+        await editor.edit((e) => e.insert(new vscode.Position(0, 0), '# edited after verify\n'));
+        await waitFor('stale state in the status bar', () => /edited since/.test(a.statusText) || undefined, 10000);
+        const lenses = await waitFor('a stale lens', async () => {
+          const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', fixed.uri);
+          return l && l.some((x) => /again \(edited since: ok\)/.test(x.command?.title ?? '')) ? l : undefined;
+        });
+        log(`stale lenses ${JSON.stringify(lenses.map((l) => l.command?.title))}`);
+        await screenshot('verify-stale-after-edit');
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        void fp16;
       },
     },
     {

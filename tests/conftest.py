@@ -1,6 +1,7 @@
 """Every test gets its own `dtypeguard check` cache folder: a `check` subprocess run by a test
 must neither write `.dtypeguard_cache` into the folder pytest runs from nor see another test's
-entries."""
+entries. Likewise its own XDG cache home, where the language server writes the rule pages its
+diagnostics link (rule_docs.py), never the developer's ~/.cache."""
 
 from __future__ import annotations
 
@@ -13,4 +14,5 @@ import pytest
 def _own_check_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path_factory.mktemp("dtypeguard_cache")
     monkeypatch.setenv("DTYPEGUARD_CACHE_DIR", str(folder))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg_cache")))
     return folder

@@ -248,7 +248,8 @@ def _sarif(reported: list[Reported]) -> dict[str, Any]:
                         "name": "dtypeguard",
                         "version": __version__,
                         "rules": [
-                            {"id": r.code, "name": r.name, "shortDescription": {"text": r.summary}, "fullDescription": {"text": r.explanation}, "helpUri": r.url}
+                            {"id": r.code, "name": r.name, "shortDescription": {"text": r.summary}, "fullDescription": {"text": r.explanation},
+                             "help": {"text": f"{r.explanation} (`dtypeguard rules {r.code}`)"}}
                             for r in ALL_RULES
                         ],
                     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from dtypeguard.rules import ALL_RULES, BY_CODE
+from dtypeguard.rules.base import Rule
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,11 +18,18 @@ def markdown() -> str:
     out += ["| code | name | severity | summary |", "|---|---|---|---|"]
     out += [f"| [{r.code}](#{r.code.lower()}) | {r.name} | {r.severity.value} | {r.summary} |" for r in ALL_RULES]
     for r in ALL_RULES:
-        out += ["", f"## {r.code}", "", f"**{r.name}** ({r.severity.value}). {r.summary}.", "", r.explanation, ""]
-        if r.hazards:
-            out += [f"Verified facts: {', '.join(r.hazards)} in the hazard catalog.", ""]
-        out += ["Triggers:", "", "```python", r.examples.bad[0].rstrip(), "```", "", "Does not trigger:", "", "```python", r.examples.good[0].rstrip(), "```"]
+        out += ["", *rule_section(r)]
     return "\n".join(out) + "\n"
+
+
+def rule_section(r: Rule) -> list[str]:
+    """One rule's reference: what `docs/rules.md` holds under its heading, and what the editor
+    opens from a diagnostic's code (`rule_docs.py`)."""
+    out = [f"## {r.code}", "", f"**{r.name}** ({r.severity.value}). {r.summary}.", "", r.explanation, ""]
+    if r.hazards:
+        out += [f"Verified facts: {', '.join(r.hazards)} in the hazard catalog.", ""]
+    out += ["Triggers:", "", "```python", r.examples.bad[0].rstrip(), "```", "", "Does not trigger:", "", "```python", r.examples.good[0].rstrip(), "```"]
+    return out
 
 
 def run(args: argparse.Namespace) -> int:

@@ -93,8 +93,9 @@ def explanations(analysis: Analysis, line: int, col: int) -> list[str]:
             text = f"This line fails because of line {finding.span.line}: {finding.message}.\n\n{text}"
         if rule is not None:
             text += f" ({rule.name}): {rule.explanation}"
-            if rule.url:
-                text += f" [Documentation]({rule.url})"
+            url = convert.rule_url(rule.code)
+            if url:
+                text += f" [Documentation]({url})"
         if finding.note:
             text += f"\n\n{finding.note}"
         out.append(text)

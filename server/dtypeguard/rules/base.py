@@ -18,7 +18,6 @@ from dtypeguard.engine.values import BATCH_WHY, WIDE, Tensor, Value
 from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
 
 T = TypeVar("T")
-DOCS_URL = "https://github.com/dtypeguard/dtypeguard/blob/main/docs/rules.md"
 
 
 @dataclass
@@ -78,10 +77,6 @@ class Rule:
             fixes=tuple(fixes),
             note=note,
         )
-
-    @property
-    def url(self) -> str:
-        return f"{DOCS_URL}#{self.code.lower()}"
 
 
 def tensor(value: Value | None) -> Tensor | None:

@@ -33,6 +33,8 @@ export interface DtypeguardApi {
   readonly lastVerify: VerifyResult | undefined;
   /** What the status bar item says now (end-to-end tests read it). */
   readonly statusText: string;
+  /** The error notification shown for an invalid `dtypeguard.interpreter`, if any. */
+  readonly settingProblem: string | undefined;
 }
 
 let session: ServerSession | undefined;
@@ -106,6 +108,9 @@ export function activate(context: vscode.ExtensionContext): DtypeguardApi {
     },
     get statusText() {
       return renderStatus(status.current).text;
+    },
+    get settingProblem() {
+      return server.settingProblem;
     },
   };
 }

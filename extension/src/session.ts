@@ -31,6 +31,8 @@ export class ServerSession implements vscode.Disposable {
   private current: LanguageClient | undefined;
   private stateListener: vscode.Disposable | undefined;
   interpreter: ResolvedInterpreter | undefined;
+  /** The notification shown for an invalid `dtypeguard.interpreter` at the last (re)start. */
+  settingProblem: string | undefined;
   init: InitializationOptions | undefined;
 
   constructor(
@@ -53,6 +55,7 @@ export class ServerSession implements vscode.Disposable {
     const resource = vscode.window.activeTextEditor?.document.uri ?? folder?.uri;
     const config = vscode.workspace.getConfiguration('dtypeguard', resource);
     const { setting, problem } = interpreterSetting(config.get<unknown>('interpreter'));
+    this.settingProblem = problem;
     if (problem) {
       this.log.error(problem);
       void vscode.window.showErrorMessage(problem, 'Show Output').then((pick) => pick && this.log.show());

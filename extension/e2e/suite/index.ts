@@ -485,6 +485,34 @@ function trustedTests(config: E2EConfig): TestCase[] {
       },
     },
     {
+      name: 'a wrong dtypeguard.interpreter value is named in an error notification and ignored',
+      fn: async () => {
+        const doc = await open(H06);
+        const a = await runningServer();
+        const settings = vscode.workspace.getConfiguration('dtypeguard', doc.uri);
+        await settings.update('interpreter', 42, vscode.ConfigurationTarget.Workspace);
+        try {
+          const problem = await waitFor('the notification for interpreter=42', async () => {
+            await a.whenIdle();
+            return a.settingProblem;
+          });
+          log(`wrong setting: ${problem}`);
+          assert.match(problem, /dtypeguard\.interpreter/);
+          await waitFor('the server running on the fallback interpreter', async () => {
+            await a.whenIdle();
+            return a.state === 'running' ? true : undefined;
+          });
+          await dgDiagnostics(doc.uri, 'DG004');
+        } finally {
+          await settings.update('interpreter', undefined, vscode.ConfigurationTarget.Workspace);
+        }
+        await waitFor('the setting back, no problem', async () => {
+          await a.whenIdle();
+          return a.settingProblem === undefined && a.state === 'running' ? true : undefined;
+        });
+      },
+    },
+    {
       name: 'a settings change restarts the server with the new options (and Restart Server works)',
       fn: async () => {
         const doc = await open(H06);

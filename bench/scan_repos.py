@@ -21,7 +21,7 @@ HERE = pathlib.Path(__file__).resolve().parents[1]
 
 def main() -> int:
     roots = [pathlib.Path(r) for r in (sys.argv[1:] or ["/tmp/repos", "/tmp/repos2"])]
-    files = missing = findings = 0
+    files = missing = findings = crashed = 0
     started = time.perf_counter()
     for line in (HERE / "tests/realworld/repo_files.txt").read_text().splitlines():
         if not line.strip():
@@ -33,10 +33,14 @@ def main() -> int:
             continue
         files += 1
         text = file.read_text(encoding="utf-8", errors="replace")
-        for f in check_source(text, str(file)).findings:
+        result = check_source(text, str(file))
+        if result.internal_error:  # a crash of the analysis is a bug to fix, not a quiet file
+            crashed += 1
+            print(f"{repo}/{path}: INTERNAL ERROR {result.internal_error}")
+        for f in result.findings:
             findings += 1
             print(f"{repo}/{path}:{f.span.line}: {f.code} {f.message[:140]}")
-    print(f"{files} files, {findings} findings, {missing} missing, {time.perf_counter() - started:.1f} s")
+    print(f"{files} files, {findings} findings, {missing} missing, {crashed} internal errors, {time.perf_counter() - started:.1f} s")
     return 0
 
 

@@ -1330,6 +1330,77 @@ CASES: dict[str, str] = {
         if len(codes.shape) == 4:
             out = conv(codes)
         """,
+    "a lambda wrapper around torch.tensor (stable-diffusion's scripts): the call is the root, no crash": """
+        import numpy as np
+        import torch
+        from torch import nn
+        to_tensor = lambda a: torch.tensor(a)
+        model = nn.Linear(3, 1)
+        x = to_tensor(np.zeros((2, 3)))  # expect: DG004
+        y = model(x)
+        """,
+    "Lightning: Trainer.fit runs training_step on a batch of the training DataLoader": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning as L
+        class Regressor(L.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Linear(4, 1)
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                return nn.functional.mse_loss(self.net(x), y)
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters(), lr=1e-3)
+        X = np.random.default_rng(0).normal(size=(64, 4))
+        ds = TensorDataset(torch.from_numpy(X), torch.zeros(64, 1))  # expect: DG004
+        L.Trainer(max_epochs=1).fit(Regressor(), DataLoader(ds, batch_size=16))
+        """,
+    "Lightning: a datamodule's setup and train_dataloader feed training_step": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning.pytorch as pl
+        class Data(pl.LightningDataModule):
+            def setup(self, stage):
+                X = np.random.default_rng(0).normal(size=(64, 4))
+                self.train = TensorDataset(torch.from_numpy(X), torch.zeros(64, 1))  # expect: DG004
+            def train_dataloader(self):
+                return DataLoader(self.train, batch_size=16)
+        class Regressor(pl.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Linear(4, 1)
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                return nn.functional.mse_loss(self.net(x), y)
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters())
+        trainer = pl.Trainer(max_epochs=1)
+        trainer.fit(Regressor(), datamodule=Data())
+        """,
+    "Lightning: precision='64-true' converts the model and the batches: quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning as L
+        class Regressor(L.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Linear(4, 1)
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                return nn.functional.mse_loss(self.net(x), y)
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters())
+        X = np.random.default_rng(0).normal(size=(64, 4))
+        ds = TensorDataset(torch.from_numpy(X), torch.zeros(64, 1, dtype=torch.float64))
+        L.Trainer(max_epochs=1, precision="64-true").fit(Regressor(), DataLoader(ds, batch_size=16))
+        """,
 }
 
 

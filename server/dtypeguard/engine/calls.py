@@ -32,6 +32,7 @@ from dtypeguard.engine.library.spec import Entry, Signature
 from dtypeguard.engine.values import (
     BATCH_WHY,
     ITEMS,
+    LIGHTNING_TRAINERS,
     Bound,
     Configured,
     Const,
@@ -427,7 +428,10 @@ class CallsMixin:
         """`def _tensor(data, dtype=None): return torch.tensor(data, dtype=dtype)`: a tensor a
         small wrapper makes from data passed in became a tensor at the wrapper's call, where the
         fix goes (`_tensor(df.values).float()`), not inside the wrapper shared by every caller."""
-        body = [s for s in getattr(func.node, "body", []) if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if isinstance(func.node, ast.Lambda):
+            body: list[ast.stmt] = [ast.Return(func.node.body)]  # `lambda x: torch.tensor(x)`: one expression
+        else:
+            body = [s for s in func.node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
         if not (isinstance(result, Tensor) and result.kind == "tensor" and result.site is not None and result.origin is not None and 0 < len(body) <= 2):
             return result
         where = self.index.span(func.node)
@@ -690,6 +694,11 @@ class CallsMixin:
             return None
         if name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator"):
             return Ref(self.alloc(state, InstanceObj("accelerate:Accelerator", None)))
+        if name in LIGHTNING_TRAINERS:
+            # float32 unless `precision=` says otherwise (other precisions cast or autocast the
+            # batches: lightning_fit does not model them); positional options are not read
+            precision = kwargs.get("precision") if "precision" in kwargs else Const("32-true")
+            return Ref(self.alloc(state, InstanceObj("lightning:Trainer", None, {"precision": None if args else precision})))
         if name == "argparse.ArgumentParser":
             return Ref(self.alloc(state, InstanceObj("argparse:ArgumentParser", None)))
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
@@ -1345,6 +1354,9 @@ class CallsMixin:
                 return None
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
                 return self.parser_method(receiver, obj, method, args, kwargs, state)
+            if isinstance(obj, InstanceObj) and obj.cls == "lightning:Trainer" and method == "fit":
+                self.lightning_fit(obj, args, kwargs, state)
+                return None
             if isinstance(obj, InstanceObj) and obj.cls == "accelerate:Accelerator" and method == "save":
                 self.record_save(args, kwargs, node, state)  # `accelerator.save(obj, f)` is torch.save on the main process
                 return None
@@ -1363,6 +1375,43 @@ class CallsMixin:
         if isinstance(receiver, Const) and isinstance(receiver.value, tuple) and receiver.value[:1] == ("generator",) and method == "manual_seed":
             return receiver
         return None
+
+    def lightning_fit(self, trainer: InstanceObj, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> None:
+        """`trainer.fit(model, train_dataloaders, ..., datamodule=...)` as Lightning runs it, for
+        what the analysis needs: `configure_optimizers()` builds the optimizer, and
+        `training_step(batch, 0)` gets a batch of the training DataLoader (the `train_dataloaders`
+        given, else the datamodule's or the model's `train_dataloader()` after `setup("fit")`).
+        Only for a float32 Trainer on a user LightningModule; anything else stays unknown."""
+        precision = trainer.attrs.get("precision")
+        if not (isinstance(precision, Const) and precision.value in (32, "32", "32-true")):
+            return
+        model = args[0] if args else kwargs.get("model")
+        obj = state.heap.get(model.oid) if isinstance(model, Ref) else None
+        klass = self.classes.get(obj.cls[5:]) if isinstance(obj, ModuleObj) and obj.cls.startswith("user:") else None
+        if not isinstance(model, Ref) or klass is None:
+            return
+        loaders = args[1] if len(args) > 1 else kwargs.get("train_dataloaders")
+        datamodule = args[3] if len(args) > 3 else kwargs.get("datamodule")
+        held = state.heap.get(loaders.oid) if isinstance(loaders, Ref) else None
+        if isinstance(held, InstanceObj) and held.klass is not None and held.klass.method("train_dataloader"):
+            datamodule, loaders = loaders, None  # `trainer.fit(model, dm)`: a datamodule in second place
+        if loaders is None:
+            source = datamodule if datamodule is not None else model
+            owner = state.heap.get(source.oid) if isinstance(source, Ref) else None
+            owner_klass = owner.klass if isinstance(owner, InstanceObj) else klass if owner is obj else None
+            if isinstance(source, Ref) and owner_klass is not None:
+                setup = owner_klass.method("setup")
+                if setup is not None:
+                    self.call_function(setup, [source, Const("fit")], {}, state)
+                make = owner_klass.method("train_dataloader")
+                loaders = self.call_function(make, [source], {}, state) if make is not None else None
+        configure = klass.method("configure_optimizers")
+        if configure is not None:
+            self.call_function(configure, [model], {}, state)
+        step = klass.method("training_step")
+        if step is not None:
+            batch = self.element_of(loaders, state) if loaders is not None else None
+            self.call_function(step, [model, batch, Const(0)], {}, state)
 
     def parser_method(self, ref: Ref, obj: InstanceObj, method: str, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> Value | None:
         held = obj.attrs.get(configs.OPTIONS)

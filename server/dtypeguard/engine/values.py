@@ -169,11 +169,25 @@ class Klass(Value):
 
     @property
     def is_module(self) -> bool:
-        return any(b in ("torch.nn.Module", "torch.nn.modules.module.Module") or b.startswith("user:module:") for b in self.bases)
+        return any(b in ("torch.nn.Module", "torch.nn.modules.module.Module") or b in LIGHTNING_MODULES or b.startswith("user:module:") for b in self.bases)
 
     @property
     def is_dataset(self) -> bool:
         return any(b.startswith("torch.utils.data") or b.startswith("user:dataset:") for b in self.bases)
+
+
+# A LightningModule is an nn.Module (its Trainer calls training_step; calls.lightning_fit)
+LIGHTNING_MODULES = frozenset({
+    "lightning.LightningModule", "lightning.pytorch.LightningModule", "lightning.pytorch.core.LightningModule",
+    "lightning.pytorch.core.module.LightningModule", "pytorch_lightning.LightningModule",
+    "pytorch_lightning.core.LightningModule", "pytorch_lightning.core.module.LightningModule",
+    "pytorch_lightning.core.lightning.LightningModule",
+})
+LIGHTNING_TRAINERS = frozenset({
+    "lightning.Trainer", "lightning.pytorch.Trainer", "lightning.pytorch.trainer.Trainer",
+    "lightning.pytorch.trainer.trainer.Trainer", "pytorch_lightning.Trainer", "pytorch_lightning.trainer.Trainer",
+    "pytorch_lightning.trainer.trainer.Trainer",
+})
 
 
 @quick_init

@@ -19,6 +19,7 @@ export interface ServerSettings {
   severityOverrides: Record<string, Severity>;
   inlayHints: boolean;
   debounceMs: number;
+  workspaceDiagnostics: boolean;
 }
 
 export interface InitializationOptions {
@@ -37,6 +38,7 @@ export const DEFAULTS: Readonly<Omit<ServerSettings, 'interpreter'>> = Object.fr
   severityOverrides: {},
   inlayHints: false,
   debounceMs: 200,
+  workspaceDiagnostics: false,
 });
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'information', 'hint'];
@@ -91,6 +93,7 @@ export function readSettings(get: SettingGetter, interpreter: readonly string[])
     severityOverrides: severities(get('severityOverrides')),
     inlayHints: get('inlayHints') === true,
     debounceMs: Math.round(num(get('debounceMs'), DEFAULTS.debounceMs, 0, 5000)),
+    workspaceDiagnostics: get('workspaceDiagnostics') === true,
   };
 }
 
@@ -111,6 +114,7 @@ export const SERVER_KEYS: readonly string[] = [
   'dtypeguard.severityOverrides',
   'dtypeguard.inlayHints',
   'dtypeguard.debounceMs',
+  'dtypeguard.workspaceDiagnostics',
 ];
 
 /**

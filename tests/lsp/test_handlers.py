@@ -209,7 +209,7 @@ async def test_pull_diagnostics_handler_and_its_result_ids() -> None:
 async def test_close_clears_what_was_pushed(session: Session) -> None:
     uri, _ = open_text(session, H06)
     assert await published(session, uri, 1)
-    sync.did_close(session, types.DidCloseTextDocumentParams(text_document=_doc(uri)))
+    await sync.did_close(session, types.DidCloseTextDocumentParams(text_document=_doc(uri)))
     last = client_of(session).published[-1]
     assert last.uri == uri and last.diagnostics == []
     with pytest.raises(JsonRpcInvalidParams, match="not open"):

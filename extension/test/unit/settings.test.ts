@@ -16,6 +16,7 @@ describe('readSettings -> contract settings', () => {
       severityOverrides: {},
       inlayHints: false,
       debounceMs: 200,
+      workspaceDiagnostics: false,
     });
   });
 
@@ -76,6 +77,7 @@ describe('readSettings -> contract settings', () => {
     const json = JSON.parse(JSON.stringify(initializationOptions(s, true)));
     assert.deepEqual(Object.keys(json.settings).sort(), [
       'debounceMs', 'ignore', 'inlayHints', 'interpreter', 'select', 'severityOverrides', 'verifyDevice', 'verifyTimeout',
+      'workspaceDiagnostics',
     ]);
   });
 });

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from dtypeguard.lsp import workspace
 from dtypeguard.lsp.session import Session
 from dtypeguard.lsp.settings import Settings, parse_settings, settings_from_change
 
@@ -29,7 +30,10 @@ async def did_change_configuration(session: Session, params: types.DidChangeConf
     settings, problems = parse_settings(raw, session.settings)
     if problems:
         session.report_problems(problems)
+    old = session.settings
     apply_settings(session, settings)
+    if old.workspace_diagnostics != settings.workspace_diagnostics or (settings.workspace_diagnostics and old != settings):
+        await workspace.scan(session)  # on: check the workspace (with the new rules); off: take it back
 
 
 def apply_settings(session: Session, settings: Settings) -> None:

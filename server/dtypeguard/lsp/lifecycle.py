@@ -14,6 +14,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.workspace import Workspace
 
+from dtypeguard.lsp import workspace
 from dtypeguard.lsp.session import Session
 from dtypeguard.lsp.settings import settings_from_init
 from dtypeguard.lsp.sync import SyncedWorkspace
@@ -35,6 +36,11 @@ def initialize(session: Session, params: types.InitializeParams) -> None:
     td = params.capabilities.text_document
     if td is not None and td.diagnostic is not None:
         session.pull = True
+
+
+async def initialized(session: Session, params: types.InitializedParams) -> None:
+    """The client is ready for requests from the server: the workspace scan, when on, starts."""
+    await workspace.scan(session)
 
 
 def shutdown(session: Session, params: None) -> None:

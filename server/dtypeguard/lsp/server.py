@@ -220,6 +220,7 @@ def build_server() -> DtypeguardServer:
             _feature(server, types.TEXT_DOCUMENT_DIAGNOSTIC, diagnostics.text_document_diagnostic, diagnostics.PULL_OPTIONS)
 
     _feature(server, types.INITIALIZE, initialize)
+    _feature(server, types.INITIALIZED, lifecycle.initialized, notification=True)
     _feature(server, types.SHUTDOWN, lifecycle.shutdown)
     _feature(server, types.EXIT, lifecycle.exit_, notification=True)
 

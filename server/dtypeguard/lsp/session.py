@@ -96,6 +96,8 @@ class Session:
         )
         self.verifier = Verifier()
         self.problems_seen: set[str] = set()
+        self.workspace_scan = 0  # the generation of the newest workspace scan (workspace.py)
+        self.workspace_published: set[str] = set()  # files not open that have workspace diagnostics
         self.internal_errors_seen: set[str] = set()
         self._cleaned = False
 

@@ -15,7 +15,7 @@ MAX_VERIFY_TIMEOUT_S = 86_400  # a day; also keeps inf, nan and 1e300 (valid JSO
 KNOWN_KEYS = frozenset(
     {
         "interpreter", "verifyTimeout", "verifyDevice", "select", "ignore",
-        "severityOverrides", "inlayHints", "debounceMs",
+        "severityOverrides", "inlayHints", "debounceMs", "workspaceDiagnostics",
     }
 )
 
@@ -30,6 +30,7 @@ class Settings:
     severity_overrides: tuple[tuple[str, str], ...] = ()
     inlay_hints: bool = False
     debounce_ms: int = 200
+    workspace_diagnostics: bool = False  # every Python file of the workspace, not only open ones
 
     @property
     def python(self) -> str | None:
@@ -115,6 +116,12 @@ def parse_settings(raw: object, base: Settings | None = None) -> tuple[Settings,
             settings = replace(settings, inlay_hints=value)
         else:
             problems.append("settings: `inlayHints` must be true or false; ignored")
+    if "workspaceDiagnostics" in raw:
+        value = raw["workspaceDiagnostics"]
+        if isinstance(value, bool):
+            settings = replace(settings, workspace_diagnostics=value)
+        else:
+            problems.append("settings: `workspaceDiagnostics` must be true or false; ignored")
     if "debounceMs" in raw:
         value = raw["debounceMs"]
         if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 10_000:

@@ -19,7 +19,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
 
 from dtypeguard.engine.parse import lines_with_ends
-from dtypeguard.lsp import diagnostics, verify
+from dtypeguard.lsp import diagnostics, verify, workspace
 from dtypeguard.lsp.notebooks import NotebookState
 from dtypeguard.lsp.session import Session
 
@@ -67,11 +67,12 @@ def did_change(session: Session, params: types.DidChangeTextDocumentParams) -> N
         verify.notify_stale(session, doc.uri)
 
 
-def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> None:
+async def did_close(session: Session, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     if session.documents.close(uri) is not None:
         session.verifier.forget(uri)
         diagnostics.clear(session, uri)
+        await workspace.closed(session, uri)  # with workspace diagnostics on: its file on disk
 
 
 # ---------------------------------------------------------------------------- notebooks

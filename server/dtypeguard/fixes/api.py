@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from dtypeguard.analysis import check_source
 from dtypeguard.config import Config
-from dtypeguard.fixes import calls, device, setup, source
+from dtypeguard.engine import source
+from dtypeguard.fixes import calls, device, setup
 from dtypeguard.fixes.base import NotApplicable, Transform
 from dtypeguard.fixes.cst import parse
 from dtypeguard.fixes.textedit import apply_edits, diff_edits, edits_overlap

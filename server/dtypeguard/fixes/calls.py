@@ -14,7 +14,7 @@ import ast
 
 import libcst as cst
 
-from dtypeguard.fixes import source
+from dtypeguard.engine import source
 from dtypeguard.fixes.base import NotApplicable, expression, replace_node
 from dtypeguard.fixes.cst import Parsed, parenthesized
 from dtypeguard.model import FixSpec

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent / "server" / "dtypeguard"
 
 # Lowest first. A component is `dtypeguard.<name>`: a top-level module or a whole subpackage.
 LAYERS: list[tuple[str, set[str]]] = [
-    ("base", {"dtypeguard", "quick", "model", "files"}),
+    ("base", {"dtypeguard", "quick", "findings", "files"}),
     ("engine", {"engine"}),
     ("rules", {"rules"}),
     ("analysis", {"config", "analysis", "incremental"}),

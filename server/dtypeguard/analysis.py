@@ -18,7 +18,7 @@ from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
-from dtypeguard.model import SUPPRESS_COMMENT, Finding, Related, Severity, Span
+from dtypeguard.findings import SUPPRESS_COMMENT, Finding, Related, Severity, Span
 from dtypeguard.rules import PARSE_ERROR, RULES
 from dtypeguard.rules.base import Context
 

@@ -280,7 +280,7 @@ def test_mentions_finds_a_function_inside_values_and_heap_objects() -> None:
         Tensor,
         TupleV,
     )
-    from dtypeguard.model import Span
+    from dtypeguard.findings import Span
 
     node = ast.parse("def f():\n    pass\n").body[0]
     other = ast.parse("def g():\n    pass\n").body[0]

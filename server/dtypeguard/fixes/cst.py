@@ -18,7 +18,7 @@ from typing import cast
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 
 log = logging.getLogger("dtypeguard.fixes")
 

@@ -16,9 +16,9 @@ import ast
 import libcst as cst
 
 from dtypeguard.engine import source
+from dtypeguard.findings import FixSpec
 from dtypeguard.fixes.base import NotApplicable, expression
 from dtypeguard.fixes.cst import Parsed
-from dtypeguard.model import FixSpec
 
 _DTYPES = ("float32", "float64", "float16", "bfloat16")
 Stmt = cst.SimpleStatementLine | cst.BaseCompoundStatement

@@ -7,8 +7,8 @@ bare `# dtypeguard: ignore` already covers every code, so it is left alone.
 from __future__ import annotations
 
 from dtypeguard.engine.parse import split_lines
+from dtypeguard.findings import SUPPRESS_COMMENT, Finding, Span, TextEdit
 from dtypeguard.fixes.textedit import LineOffsets
-from dtypeguard.model import SUPPRESS_COMMENT, Finding, Span, TextEdit
 
 
 def suppression_edit(text: str, finding: Finding) -> TextEdit:

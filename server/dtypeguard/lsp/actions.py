@@ -18,8 +18,8 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from dtypeguard.analysis import CheckResult
 from dtypeguard.config import Config
+from dtypeguard.findings import Finding, FixSpec, Span
 from dtypeguard.lsp.convert import VERIFY_SOURCE, Lines, diff_edits, text_edits
-from dtypeguard.model import Finding, FixSpec, Span
 
 log = logging.getLogger(__name__)
 

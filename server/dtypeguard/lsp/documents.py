@@ -52,7 +52,7 @@ def analyse(job: Job, checker: IncrementalChecker | None = None) -> CheckResult:
     if job.max_lines > 0:
         count = job.text.count("\n") + 1
         if count > job.max_lines:
-            from dtypeguard.model import Span
+            from dtypeguard.findings import Span
             from dtypeguard.rules import PARSE_ERROR
 
             message = (

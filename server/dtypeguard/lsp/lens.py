@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
+from dtypeguard.findings import Span
 from dtypeguard.lsp.convert import VERIFY_SOURCE, Lines, rule_url, to_client_col
-from dtypeguard.model import Span
 
 if TYPE_CHECKING:
     from dtypeguard.verify.runner import VerifyResult, WarmWorker

@@ -46,6 +46,7 @@ from pygls.workspace import TextDocument, Workspace
 from dtypeguard import __version__
 from dtypeguard.config import Config, load_config
 from dtypeguard.engine.parse import lines_with_ends
+from dtypeguard.findings import Span
 from dtypeguard.lsp import actions, convert
 from dtypeguard.lsp.documents import Analysis, DocState, Documents
 from dtypeguard.lsp.lens import (
@@ -64,7 +65,6 @@ from dtypeguard.lsp.settings import (
     settings_from_change,
     settings_from_init,
 )
-from dtypeguard.model import Span
 
 if TYPE_CHECKING:
     from dtypeguard.verify.result import VerifyResult

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from dtypeguard.model import RuleExamples, Severity
+from dtypeguard.findings import RuleExamples, Severity
 from dtypeguard.rules.base import Rule
 
 PARSE_ERROR = Rule(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.events import SetDefault
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
 

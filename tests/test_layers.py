@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("base", {"dtypeguard", "quick", "findings", "files"}),
     ("engine", {"engine"}),
     ("rules", {"rules"}),
-    ("analysis", {"config", "analysis", "incremental"}),
+    ("analysis", {"config", "analysis"}),
     ("fixes | hover", {"fixes", "hover"}),
     ("verify", {"verify"}),
     (

@@ -26,7 +26,7 @@ from dtypeguard.check_results import Outcome, Reported
 from dtypeguard.config import Config, load_config
 from dtypeguard.engine.parse import decode_source, split_lines
 from dtypeguard.files import iter_python_files
-from dtypeguard.model import Severity
+from dtypeguard.findings import Severity
 
 MAX_BYTES = 20 * 1024 * 1024
 NOTEBOOK_SUFFIX = ".ipynb"

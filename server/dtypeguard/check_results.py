@@ -1,6 +1,6 @@
 """What `dtypeguard check` keeps of one file's analysis, and its JSON form for the cache.
 
-This module is deliberately light (it imports only the plain data of `dtypeguard.model`): a
+This module is deliberately light (it imports only the plain data of `dtypeguard.findings`): a
 warm `check`, where every file comes from the cache, must not pay for importing the engine and
 the rules, which costs more than the whole warm run is allowed to take.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dtypeguard.model import Finding, FixSpec, Related, Severity, Span
+from dtypeguard.findings import Finding, FixSpec, Related, Severity, Span
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from dtypeguard import __version__
 # sub-command -> module exposing `add_arguments(parser)` and `run(args) -> int`
 _COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("dtypeguard.check_cmd", "report dtype/device hazards in files or folders"),
-    "fix": ("dtypeguard.fixes.cmd", "apply the safe quick fixes to files"),
-    "verify": ("dtypeguard.verify.cmd", "run a script up to its first optimizer step"),
+    "fix": ("dtypeguard.fix_cmd", "apply the safe quick fixes to files"),
+    "verify": ("dtypeguard.verify_cmd", "run a script up to its first optimizer step"),
     "lsp": ("dtypeguard.lsp.cmd", "start the language server (stdio by default)"),
     "rules": ("dtypeguard.rules_cmd", "list the rules and their explanations"),
 }

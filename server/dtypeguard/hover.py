@@ -22,7 +22,7 @@ from dtypeguard.engine.values import (
     Tensor,
     Value,
 )
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 
 
 @dataclass(frozen=True)

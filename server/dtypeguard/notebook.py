@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from dtypeguard.analysis import CheckResult, check_source, parse_failed
 from dtypeguard.config import Config
 from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
-from dtypeguard.model import Finding, Related, Span
+from dtypeguard.findings import Finding, Related, Span
 from dtypeguard.rules import PARSE_ERROR
 
 if TYPE_CHECKING:

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from dtypeguard.analysis import CheckResult, check_source
+from dtypeguard.analysis import Analyzer, CheckResult, check_source, split_chunks
 from dtypeguard.engine.events import Events
 from dtypeguard.engine.resume import _marks
-from dtypeguard.incremental import IncrementalChecker, split_chunks
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").rglob("*.py"))
@@ -41,7 +40,7 @@ TRICKY = {
 
 
 def _chunked_tree(text: str) -> ast.Module:
-    parsed = IncrementalChecker()._parse(text)
+    parsed = Analyzer()._parse(text)
     assert isinstance(parsed, tuple), f"not cut into chunks: {parsed!r}"
     return ast.Module(body=[stmt for body in parsed[1] for stmt in body], type_ignores=[])
 
@@ -59,7 +58,7 @@ def test_chunks_of_every_sample_and_corpus_file_parse_to_the_same_tree() -> None
         try:
             ast.parse(text)
         except SyntaxError:
-            assert not IncrementalChecker().check(text).parsed
+            assert not Analyzer().check(text).parsed
             continue
         expected = ast.dump(ast.parse(text), include_attributes=True)
         assert ast.dump(_chunked_tree(text), include_attributes=True) == expected, path
@@ -75,7 +74,7 @@ def test_chunks_concatenate_to_the_text() -> None:
 def test_a_bad_cut_is_merged_rather_than_reported() -> None:
     text = TRICKY["bracket with column-0 items"]
     assert len(split_chunks(text)) > len(ast.parse(text).body)  # the guess cut inside [...]
-    result = IncrementalChecker().check(text)
+    result = Analyzer().check(text)
     assert result.parsed and result.findings == check_source(text).findings
 
 
@@ -102,7 +101,7 @@ def test_random_edits_give_what_check_source_gives() -> None:
     checks = resumed = 0
     for path in SAMPLES[:14] + CORPUS[:10]:
         text = path.read_text(encoding="utf-8")
-        checker, last, before = IncrementalChecker(), 0, text
+        checker, last, before = Analyzer(), 0, text
         for step in range(20):
             result = checker.check(text)
             checks += 1
@@ -132,7 +131,7 @@ def _typed(text: str, anchor: str, typed: str) -> list[str]:
 def test_typing_in_the_last_function_resumes_there() -> None:
     text = (ROOT / "samples" / "hazards" / "h06_numpy_float64_linear.py").read_text(encoding="utf-8")
     text += "\n\ndef later():\n    x = torch.zeros(2)\n    return x\n"
-    checker = IncrementalChecker()
+    checker = Analyzer()
     checker.check(text)
     versions = _typed(text, "    return x\n", "    y = x.double()\n")
     resumed = []
@@ -148,7 +147,7 @@ def test_typing_in_the_last_function_resumes_there() -> None:
 
 def test_an_edit_above_the_snapshot_starts_again_from_the_top() -> None:
     text = "import torch\nx = torch.zeros(3)\ny = x.double()\nz = y.float()\n"
-    checker = IncrementalChecker()
+    checker = Analyzer()
     checker.check(text)
     checker.check(text.replace("z = y", "z  = y"))
     checker.check(text.replace("z = y", "z   = y"))
@@ -161,7 +160,7 @@ def test_an_edit_above_the_snapshot_starts_again_from_the_top() -> None:
 
 def test_texts_it_leaves_to_the_full_analysis() -> None:
     for text in ("x = 1\ry = 2\r", "x = 1\x00", "x = (\n", "import torch\nx = torch.zeros(3\n"):
-        checker = IncrementalChecker()
+        checker = Analyzer()
         assert _normal(checker.check(text)) == _normal(check_source(text))
 
 
@@ -198,7 +197,7 @@ def test_typing_in_a_function_main_calls_resumes_inside_main() -> None:
     anchor = text.index("    return None\n\ndef block_4")
     text = text[:anchor] + "    \n" + text[anchor:]  # a new line in block_3, typed into below
     anchor += 4
-    checker = IncrementalChecker()
+    checker = Analyzer()
     checker.check(text)
     inside: list[int] = []
     typed = "extra = torch.zeros(4, dtype=torch.float64).cuda()"
@@ -217,7 +216,7 @@ def test_main_layout_random_edits_give_what_check_source_gives() -> None:
     rng = random.Random(7)
     text = _main_layout()
     statements = ["x = torch.zeros(3).half()", "model = model.double()", "print(1)", "y = np.ones(2)", "opt = None"]
-    checker, checks, resumed = IncrementalChecker(), 0, 0
+    checker, checks, resumed = Analyzer(), 0, 0
     for _ in range(8):
         starts = [m.start() + 1 for m in re.finditer(r"\n    [a-z]", text[: text.index("def main")])]
         at = rng.choice(starts)
@@ -236,7 +235,7 @@ def test_main_layout_random_edits_give_what_check_source_gives() -> None:
 def test_a_comment_edit_reuses_the_last_run_and_still_reads_suppressions() -> None:
     text = (ROOT / "samples" / "hazards" / "h06_numpy_float64_linear.py").read_text(encoding="utf-8")
     line = next(ln for ln in text.splitlines() if "expect: DG004" in ln)  # the root cause
-    checker = IncrementalChecker()
+    checker = Analyzer()
     checker.check(text)
     codes = []
     for comment in ["  # note", "  # dtypeguard: ignore[DG004]", "  # dtypeguard: ignore[DG001]"]:
@@ -259,7 +258,7 @@ def test_a_function_held_as_a_value_before_its_call_is_not_patched_but_run_again
         "def main():\n    steps = [train]\n    torch.manual_seed(0)\n    for step in steps:\n        step()\n\n\n"
         'if __name__ == "__main__":\n    main()\n'
     )
-    checker = IncrementalChecker()
+    checker = Analyzer()
     anchor = text.index("    return x")
     for k, typed in enumerate(["    y = x.double()\n", "    y = x.half()\n", "    y = x.cuda()\n"]):
         edited = text[:anchor] + typed + text[anchor:]
@@ -280,7 +279,7 @@ def test_mentions_finds_a_function_inside_values_and_heap_objects() -> None:
         Tensor,
         TupleV,
     )
-    from dtypeguard.model import Span
+    from dtypeguard.findings import Span
 
     node = ast.parse("def f():\n    pass\n").body[0]
     other = ast.parse("def g():\n    pass\n").body[0]
@@ -307,7 +306,7 @@ def test_old_trees_are_freed_while_typing() -> None:
     anchor = text.index("    return None\n\ndef block_2")
     text = text[:anchor] + "    \n" + text[anchor:]
     anchor += 4
-    checker = IncrementalChecker()
+    checker = Analyzer()
 
     def live_defs() -> int:
         gc.collect()
@@ -333,7 +332,7 @@ def test_resuming_at_the_end_of_a_main_that_returns() -> None:
         "def main():\n    model = helper(nn.Linear(3, 1))\n    out = model(torch.randn(4, 3))\n    return 0\n\n\n"
         'if __name__ == "__main__":\n    main()\n'
     )
-    checker = IncrementalChecker()
+    checker = Analyzer()
     anchor = text.index("    return x")
     text = text[:anchor] + "    \n" + text[anchor:]
     anchor += 4
@@ -356,7 +355,7 @@ def test_freezing_parameters_below_changes_what_an_earlier_filter_means() -> Non
         "opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad])\n\n"
         "def later():\n    return 1\n"
     )
-    checker = IncrementalChecker()
+    checker = Analyzer()
     texts = [head, head + "\nnn.Linear(2, 2).requires_grad_(False)\n", head]
     codes = []
     for text in texts:

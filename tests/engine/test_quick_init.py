@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from dtypeguard.engine.values import ModuleObj, Origin, Tensor
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 from dtypeguard.quick import quick_init
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dtypeguard.cli import main
-from dtypeguard.fixes.cmd import ChangedOnDisk, fingerprint, write_atomic
+from dtypeguard.fix_cmd import ChangedOnDisk, fingerprint, write_atomic
 
 ROOT = Path(__file__).resolve().parents[2]
 HAZARDS = ROOT / "samples" / "hazards"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from dtypeguard.engine.source import MARKER, move_blocker
+from dtypeguard.findings import FixSpec, Span
 from dtypeguard.fixes import apply_edits, edits_for_fix, setup_block_edits
 from dtypeguard.fixes.api import fixed_text, why_not
-from dtypeguard.fixes.source import MARKER, move_blocker
-from dtypeguard.model import FixSpec, Span
 
 
 def fix(kind: str, span: tuple[int, int, int, int], **params: str) -> FixSpec:

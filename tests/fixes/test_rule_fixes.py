@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from dtypeguard.analysis import check_source
+from dtypeguard.findings import Finding, FixSpec
 from dtypeguard.fixes import apply_edits, edits_for_fix, fix_all, suppression_edit
 from dtypeguard.fixes.api import GLOBAL_KINDS, ordered_candidates
 from dtypeguard.fixes.textedit import diff_edits
-from dtypeguard.model import Finding, FixSpec
 from dtypeguard.rules import ALL_RULES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dtypeguard.findings import Span, TextEdit
 from dtypeguard.fixes import apply_edits
 from dtypeguard.fixes.textedit import diff_edits, edits_overlap
-from dtypeguard.model import Span, TextEdit
 
 TEXT = st.text(alphabet="ab\n\r é𝄞", max_size=60)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import dtypeguard.fixes.cmd as fix_cmd
+import dtypeguard.fix_cmd as fix_cmd
 from dtypeguard.cli import main
 from dtypeguard.fixes.api import fix_all
 from tests.reliability.support import ROOT

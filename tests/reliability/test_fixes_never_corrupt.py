@@ -14,8 +14,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from dtypeguard.analysis import check_source
+from dtypeguard.findings import TextEdit
 from dtypeguard.fixes.api import edits_for_fix, fix_all, setup_block_edits
-from dtypeguard.model import TextEdit
 from tests.reliability.support import CORPUS, ROOT, SAMPLES, fuzz_settings, torch_programs
 
 FILES = SAMPLES + CORPUS

@@ -7,8 +7,8 @@ import json
 import pytest
 from verify_support import ColdRuns, cli, leftovers, marker_line, no_torch_python, script
 
-from dtypeguard.verify.cmd import exit_code
 from dtypeguard.verify.result import STATUSES, VerifyResult
+from dtypeguard.verify_cmd import exit_code
 
 
 def test_json_format_ok_with_script_args_and_no_temp_files(cold: ColdRuns) -> None:

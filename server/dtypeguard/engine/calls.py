@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from dtypeguard.engine.events import Events, Facts
     from dtypeguard.engine.parse import LineIndex
     from dtypeguard.engine.state import State
-    from dtypeguard.model import Span
+    from dtypeguard.findings import Span
 
 MAX_DEPTH = 6
 MANY = "many"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dtypeguard.engine.values import ModuleObj, OptimizerObj, Origin, Value
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 from dtypeguard.quick import quick_init
 
 

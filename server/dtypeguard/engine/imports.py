@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dtypeguard.engine.parse import LineIndex
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 
 # Names that are never the project's own module, even if a file of that name sits beside it.
 _LIBRARIES = frozenset(sys.stdlib_module_names) | {

@@ -51,7 +51,7 @@ from dtypeguard.engine.values import (
     join_device,
     shape_of,
 )
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 
 MAX_STATEMENTS = 60_000  # work budget per file: beyond it, calls are no longer inlined
 

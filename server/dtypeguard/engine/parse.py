@@ -13,7 +13,7 @@ import re
 import warnings
 from dataclasses import dataclass
 
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 
 LINE_END = re.compile(r"\r\n|\r|\n")
 _LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")

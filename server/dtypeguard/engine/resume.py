@@ -1,6 +1,6 @@
 """Running a module in chunks, and resuming a later run where an earlier one left off.
 
-The incremental checker (`dtypeguard.incremental`) re-analyses a file on every keystroke. A
+The incremental checker (`dtypeguard.analysis.Analyzer`) re-analyses a file on every keystroke. A
 run is deterministic, so up to the first statement that the edit can affect, a new run does
 exactly what the last one did: it may start from a `Snapshot` of the machine at that point.
 

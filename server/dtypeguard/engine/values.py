@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field, replace
 
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 from dtypeguard.quick import quick_init
 
 FLOAT_DTYPES = ("float64", "float32", "float16", "bfloat16")

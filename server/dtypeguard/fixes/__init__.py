@@ -1,8 +1,9 @@
 """Quick fixes: each finding's `FixSpec` turned into a libcst transform that keeps the user's
 formatting, comments and blank lines, and into minimal `TextEdit`s for the language server.
 
-The public names load lazily, so a rule can import `dtypeguard.fixes.source` (ast only) while
-checking without paying for libcst; the CLI and LSP import what they need from here.
+The public names load lazily, so importing this package does not pay for libcst; the CLI and
+LSP import what they need from here. The ast-only placement helpers that a rule also asks while
+checking live below, in `dtypeguard.engine.source` (rules never import fixes).
 """
 
 from __future__ import annotations

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 
 from dtypeguard.analysis import check_source
 from dtypeguard.config import Config
-from dtypeguard.fixes import calls, device, setup, source
+from dtypeguard.engine import source
+from dtypeguard.findings import Finding, FixSpec, TextEdit
+from dtypeguard.fixes import calls, device, setup
 from dtypeguard.fixes.base import NotApplicable, Transform
 from dtypeguard.fixes.cst import parse
 from dtypeguard.fixes.textedit import apply_edits, diff_edits, edits_overlap
-from dtypeguard.model import Finding, FixSpec, TextEdit
 
 log = logging.getLogger("dtypeguard.fixes")
 

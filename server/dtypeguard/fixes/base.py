@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from dtypeguard.findings import FixSpec
 from dtypeguard.fixes.cst import Parsed
-from dtypeguard.model import FixSpec
 
 
 class NotApplicable(Exception):

@@ -14,10 +14,10 @@ import ast
 
 import libcst as cst
 
-from dtypeguard.fixes import source
+from dtypeguard.engine import source
+from dtypeguard.findings import FixSpec
 from dtypeguard.fixes.base import NotApplicable, expression, replace_node
 from dtypeguard.fixes.cst import Parsed, parenthesized
-from dtypeguard.model import FixSpec
 
 
 def append_call(parsed: Parsed, fix: FixSpec) -> str:

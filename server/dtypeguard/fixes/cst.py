@@ -18,7 +18,7 @@ from typing import cast
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 
 log = logging.getLogger("dtypeguard.fixes")
 
@@ -122,7 +122,7 @@ class Parsed:
 def _statement_starts(module: cst.Module, text: str) -> list[int] | None:
     """First lines of libcst's top-level statements, from `ast` (one libcst line `a; b` is
     several ast statements)."""
-    from dtypeguard.fixes.source import first_line, parse_quiet
+    from dtypeguard.engine.source import first_line, parse_quiet
 
     tree = parse_quiet(text)
     if tree is None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from dtypeguard.findings import FixSpec
 from dtypeguard.fixes.base import NotApplicable, expression, replace_node
 from dtypeguard.fixes.calls import append_call
 from dtypeguard.fixes.cst import Parsed
-from dtypeguard.model import FixSpec
 
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 

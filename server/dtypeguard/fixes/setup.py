@@ -5,7 +5,7 @@ The block uses the modern API only (`set_default_dtype`, never the deprecated
 `set_default_tensor_type`), and explicit device handling (a `device` variable to `.to()`
 things onto) rather than a global CUDA default, which breaks `DataLoader(shuffle=True)` and
 does not move NumPy data anyway (H02, H03). It goes to the setup position defined in
-`dtypeguard.fixes.source`: after docstring, `__future__` lines and imports, before anything
+`dtypeguard.engine.source`: after docstring, `__future__` lines and imports, before anything
 that could create a tensor, a module or a dataset, because defaults are read at creation (H04).
 """
 
@@ -15,10 +15,10 @@ import ast
 
 import libcst as cst
 
-from dtypeguard.fixes import source
+from dtypeguard.engine import source
+from dtypeguard.findings import FixSpec
 from dtypeguard.fixes.base import NotApplicable, expression
 from dtypeguard.fixes.cst import Parsed
-from dtypeguard.model import FixSpec
 
 _DTYPES = ("float32", "float64", "float16", "bfloat16")
 Stmt = cst.SimpleStatementLine | cst.BaseCompoundStatement

@@ -6,13 +6,9 @@ bare `# dtypeguard: ignore` already covers every code, so it is left alone.
 
 from __future__ import annotations
 
-import re
-
 from dtypeguard.engine.parse import split_lines
+from dtypeguard.findings import SUPPRESS_COMMENT, Finding, Span, TextEdit
 from dtypeguard.fixes.textedit import LineOffsets
-from dtypeguard.model import Finding, Span, TextEdit
-
-_IGNORE = re.compile(r"#\s*dtypeguard:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
 
 def suppression_edit(text: str, finding: Finding) -> TextEdit:
@@ -26,7 +22,7 @@ def suppression_edit(text: str, finding: Finding) -> TextEdit:
         line_no = finding.span.end_line  # a comment after a line continuation would break it
         line = lines[line_no - 1]
     body = line.rstrip("\r")
-    match = _IGNORE.search(body)
+    match = SUPPRESS_COMMENT.search(body)
     code = finding.code
     if match is not None:
         if match.group(1) is None:

@@ -6,7 +6,7 @@ it can apply without replacing the buffer, and composition wants to know whether
 touch the same characters. So the new text is diffed back into `TextEdit`s here, and
 `apply_edits` is the single definition of what an edit means, shared by CLI, LSP and tests.
 
-Positions follow `dtypeguard.model.Span`: 1-based lines split on "\\n" only (a "\\r" of a CRLF
+Positions follow `dtypeguard.findings.Span`: 1-based lines split on "\\n" only (a "\\r" of a CRLF
 line ending is an ordinary character at the end of its line), 0-based code point columns.
 """
 
@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 
 from dtypeguard.engine.parse import LINE_END, lines_with_ends
-from dtypeguard.model import Span, TextEdit
+from dtypeguard.findings import Span, TextEdit
 
 
 class LineOffsets:

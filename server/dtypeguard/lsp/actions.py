@@ -26,6 +26,7 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from dtypeguard.analysis import CheckResult
 from dtypeguard.config import Config
+from dtypeguard.findings import Finding, FixSpec, Span
 from dtypeguard.lsp import convert
 from dtypeguard.lsp.background import spawn
 from dtypeguard.lsp.convert import VERIFY_SOURCE, Lines, diff_edits, text_edits
@@ -33,7 +34,6 @@ from dtypeguard.lsp.documents import Analysis, DocState
 from dtypeguard.lsp.notebooks import NotebookView
 from dtypeguard.lsp.session import Session, command_args
 from dtypeguard.lsp.verifier import VERIFY_COMMAND
-from dtypeguard.model import Finding, FixSpec, Span
 
 log = logging.getLogger(__name__)
 

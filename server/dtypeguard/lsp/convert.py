@@ -14,8 +14,8 @@ from pathlib import Path
 from lsprotocol import types
 
 from dtypeguard.engine.parse import lines_with_ends, split_lines
-from dtypeguard.model import Finding, Related, Severity, Span
-from dtypeguard.model import TextEdit as ModelEdit
+from dtypeguard.findings import Finding, Related, Severity, Span
+from dtypeguard.findings import TextEdit as ModelEdit
 
 SOURCE = "dtypeguard"
 VERIFY_SOURCE = "dtypeguard.verify"

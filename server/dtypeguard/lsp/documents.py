@@ -22,10 +22,9 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from dtypeguard.analysis import CheckResult, check_source
+from dtypeguard.analysis import Analyzer, CheckResult, check_source
 from dtypeguard.config import Config
 from dtypeguard.engine.imports import read_file
-from dtypeguard.incremental import IncrementalChecker
 from dtypeguard.lsp.convert import Lines
 
 log = logging.getLogger(__name__)
@@ -45,14 +44,14 @@ class Job:
     sources: dict[str, str] = field(default_factory=dict)  # the other open documents' texts by path: imports read these first
 
 
-def analyse(job: Job, checker: IncrementalChecker | None = None) -> CheckResult:
+def analyse(job: Job, checker: Analyzer | None = None) -> CheckResult:
     """`check_source` (through the document's incremental checker when it has one), unless
     the text is beyond the line limit (a 50,000-line file takes about 2 s here: beyond the
     limit, the editor would wait too long for too little)."""
     if job.max_lines > 0:
         count = job.text.count("\n") + 1
         if count > job.max_lines:
-            from dtypeguard.model import Span
+            from dtypeguard.findings import Span
             from dtypeguard.rules import PARSE_ERROR
 
             message = (
@@ -129,7 +128,7 @@ class AnalysisThread:
     def __init__(self, done: Callable[[Job, CheckResult | BaseException, float], None]) -> None:
         self._done = done
         self._pending: dict[str, Job] = {}
-        self._checkers: dict[str, IncrementalChecker] = {}  # per open document; under _cond
+        self._checkers: dict[str, Analyzer] = {}  # per open document; under _cond
         self._cond = threading.Condition()
         self._stopped = False
         self._thread = threading.Thread(target=self._loop, name="dtypeguard-analysis", daemon=True)
@@ -168,9 +167,9 @@ class AnalysisThread:
                 return STOP
             return self._pending.pop(next(iter(self._pending)))
 
-    def _checker(self, uri: str) -> IncrementalChecker:
+    def _checker(self, uri: str) -> Analyzer:
         with self._cond:
-            return self._checkers.setdefault(uri, IncrementalChecker())
+            return self._checkers.setdefault(uri, Analyzer())
 
     def _loop(self) -> None:
         owed = 0  # analyses since the last collection

@@ -14,10 +14,10 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
+from dtypeguard.findings import Span
 from dtypeguard.lsp import convert
 from dtypeguard.lsp.documents import Analysis
 from dtypeguard.lsp.session import HOVER_WAIT_S, Session
-from dtypeguard.model import Span
 
 
 async def hover(session: Session, params: types.HoverParams) -> types.Hover | None:

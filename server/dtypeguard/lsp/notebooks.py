@@ -24,8 +24,8 @@ from lsprotocol import types
 from pygls.workspace import Workspace
 
 from dtypeguard.engine.parse import lines_with_ends
+from dtypeguard.findings import Span
 from dtypeguard.lsp import convert
-from dtypeguard.model import Span
 from dtypeguard.notebook import (
     CellFinding,
     NotebookError,

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from dtypeguard.findings import Span
 from dtypeguard.lsp.background import spawn
 from dtypeguard.lsp.convert import VERIFY_SOURCE, Lines, rule_url, to_client_col
-from dtypeguard.model import Span
 
 if TYPE_CHECKING:
     from dtypeguard.verify.runner import VerifyResult, WarmWorker

@@ -1,27 +1,15 @@
-"""The rule catalog: one module per rule, registered here in code order."""
+"""The rule catalog: one module per rule, found here in code order.
+
+Every module named `dgNNN_<slug>` in this package is a rule and defines `RULE`; the registry is
+built from those modules, so adding a rule is adding its module (nothing to list by hand here).
+"""
 
 from __future__ import annotations
 
-from dtypeguard.model import RuleExamples, Severity
-from dtypeguard.rules import (
-    dg001_default_set_after_creation,
-    dg002_deprecated_set_default_tensor_type,
-    dg003_cuda_default_breaks_shuffle,
-    dg004_input_dtype_mismatch,
-    dg005_integer_input,
-    dg006_class_target_dtype,
-    dg007_bce_target_dtype,
-    dg008_float64_target_promotes_loss,
-    dg009_device_mismatch,
-    dg010_torch_load_map_location,
-    dg011_torch_load_weights_only,
-    dg012_adam_fp16_eps,
-    dg013_adam_bf16_stall,
-    dg014_gradscaler_fp16_params,
-    dg015_model_cast_after_step,
-    dg016_optimizer_flag_conflict,
-    dg017_autocast_output_leaks,
-)
+import importlib
+import pkgutil
+
+from dtypeguard.findings import RuleExamples, Severity
 from dtypeguard.rules.base import Rule
 
 PARSE_ERROR = Rule(
@@ -38,27 +26,22 @@ PARSE_ERROR = Rule(
     examples=RuleExamples(bad=["def f(:  # <-\n    pass\n"], good=["def f():\n    pass\n"]),
 )
 
-RULES: tuple[Rule, ...] = tuple(
-    m.RULE
-    for m in (
-        dg001_default_set_after_creation,
-        dg002_deprecated_set_default_tensor_type,
-        dg003_cuda_default_breaks_shuffle,
-        dg004_input_dtype_mismatch,
-        dg005_integer_input,
-        dg006_class_target_dtype,
-        dg007_bce_target_dtype,
-        dg008_float64_target_promotes_loss,
-        dg009_device_mismatch,
-        dg010_torch_load_map_location,
-        dg011_torch_load_weights_only,
-        dg012_adam_fp16_eps,
-        dg013_adam_bf16_stall,
-        dg014_gradscaler_fp16_params,
-        dg015_model_cast_after_step,
-        dg016_optimizer_flag_conflict,
-        dg017_autocast_output_leaks,
+
+def _rule_modules() -> list[str]:
+    return sorted(
+        m.name
+        for m in pkgutil.iter_modules(__path__)
+        if m.name[:2] == "dg" and m.name[2:5].isdigit()
     )
-)
+
+
+def _load(name: str) -> Rule:
+    rule = getattr(importlib.import_module(f"{__name__}.{name}"), "RULE", None)
+    if not isinstance(rule, Rule):
+        raise ImportError(f"rule module {__name__}.{name} defines no RULE")
+    return rule
+
+
+RULES: tuple[Rule, ...] = tuple(_load(name) for name in _rule_modules())
 ALL_RULES: tuple[Rule, ...] = (PARSE_ERROR, *RULES)
 BY_CODE: dict[str, Rule] = {r.code: r for r in ALL_RULES}

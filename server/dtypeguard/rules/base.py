@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.values import BATCH_WHY, WIDE, Tensor, Value
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 
 T = TypeVar("T")
 

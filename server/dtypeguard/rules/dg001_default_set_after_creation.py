@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.events import SetDefault
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
 
@@ -59,7 +59,7 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _fixes(ctx: Context, sd: SetDefault) -> tuple[list[FixSpec], str]:
     """Move the call up when that is safe; otherwise say why, and (for a literal dtype) offer
     the setup block with that dtype instead, which leaves the late call a no-op."""
-    from dtypeguard.fixes import source  # ast only: no libcst while checking
+    from dtypeguard.engine import source  # ast only: no libcst while checking
 
     tree = ctx.tree
     top = ctx.memo("top-level", lambda: source.top_level_of(tree)) if tree is not None else None

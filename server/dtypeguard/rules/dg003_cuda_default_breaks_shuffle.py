@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, Rule
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dtypeguard.engine.calls import MATMUL, WEIGHTED
 from dtypeguard.engine.events import TensorOp
 from dtypeguard.engine.values import WIDE, is_float
-from dtypeguard.model import Finding, Related, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
     Rule,

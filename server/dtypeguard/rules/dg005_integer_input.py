@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.values import is_float, is_int
-from dtypeguard.model import Finding, Related, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
     Rule,

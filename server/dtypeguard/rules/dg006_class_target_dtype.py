@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.calls import INDEX_METHODS
 from dtypeguard.engine.values import WIDE, Tensor, is_float
-from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import (
     Context,
     Rule,

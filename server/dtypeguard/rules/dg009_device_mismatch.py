@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, Rule, device_root, fails_here, tensor
 
 

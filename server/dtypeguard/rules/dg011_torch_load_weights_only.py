@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.values import Const
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
 

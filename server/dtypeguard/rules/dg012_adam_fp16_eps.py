@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine import api
 from dtypeguard.engine.values import Const, ModuleObj
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
 

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterator
 
 from dtypeguard.engine.values import Const, Value
-from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 from dtypeguard.rules.dg012_adam_fp16_eps import param_dtype_at_step
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.model import Finding, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.model import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule, tensor
 
 _WORD = {"bfloat16": "BFloat16", "float16": "Half"}

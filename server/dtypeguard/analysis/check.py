@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import gc
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -19,11 +18,9 @@ from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
-from dtypeguard.model import Finding, Related, Severity, Span
+from dtypeguard.findings import SUPPRESS_COMMENT, Finding, Related, Severity, Span
 from dtypeguard.rules import PARSE_ERROR, RULES
 from dtypeguard.rules.base import Context
-
-_SUPPRESS = re.compile(r"#\s*dtypeguard:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
 
 @dataclass
@@ -151,7 +148,7 @@ def _suppressed(finding: Finding, index: LineIndex) -> bool:
         text = index.line_text(line)
         if "dtypeguard" not in text:
             continue
-        match = _SUPPRESS.search(text)
+        match = SUPPRESS_COMMENT.search(text)
         if match is None:
             continue
         codes = match.group(1)

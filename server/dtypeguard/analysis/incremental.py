@@ -26,7 +26,13 @@ import gc
 import logging
 import re
 
-from dtypeguard.analysis import CheckResult, apply_rules, check_source, interpret, parse_failed
+from dtypeguard.analysis.check import (
+    CheckResult,
+    apply_rules,
+    check_source,
+    interpret,
+    parse_failed,
+)
 from dtypeguard.config import Config
 from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
@@ -74,8 +80,12 @@ def split_chunks(text: str) -> list[Chunk]:
     return chunks
 
 
-class IncrementalChecker:
-    """`check_source` for one document across its versions (not thread-safe: one caller)."""
+class Analyzer:
+    """`check_source` for one document across its versions (not thread-safe: one caller).
+
+    The analysis of an open document: `check(text)` gives the same `CheckResult` as a fresh
+    `check_source(text)`, reusing what the last check of this document knew (see the module
+    docstring)."""
 
     def __init__(self) -> None:
         self._parsed: dict[Chunk, list[ast.stmt] | ParseFailure] = {}  # the last text's chunks (and failures)

@@ -7,10 +7,16 @@ translate them at their edge. Positions are 1-based lines and 0-based *code poin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
 from dtypeguard.quick import quick_init
+
+# `# dtypeguard: ignore` or `# dtypeguard: ignore[DG001, DG004]`: group 1 holds the codes (None
+# for the bare form, which covers every code). One definition: the analysis drops findings by it
+# and the suppression quick fix extends it, so the two cannot disagree on what suppresses.
+SUPPRESS_COMMENT = re.compile(r"#\s*dtypeguard:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
 
 class Severity(str, Enum):

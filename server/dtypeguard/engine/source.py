@@ -18,7 +18,7 @@ import builtins
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from dtypeguard.model import Span
+from dtypeguard.findings import Span
 
 SET_DEFAULT = ("set_default_dtype", "set_default_device", "set_default_tensor_type")
 MARKER = "# Default dtype and device, set once before any tensor, model or dataset is created (dtypeguard)."

@@ -101,7 +101,10 @@ def _span_list(span: Span) -> list[int]:
 
 
 def _fix_title(fix: FixSpec) -> str:
-    return fix.title if fix.safe else f"{fix.title} (unsafe: changes behaviour, review it)"
+    """A code action title is plain text in every editor's menu: the Markdown backticks of a
+    fix title (for the CLI and hovers) would show as they are."""
+    title = fix.title.replace("`", "")
+    return title if fix.safe else f"{title} (unsafe: changes behaviour, review it)"
 
 
 def code_actions(

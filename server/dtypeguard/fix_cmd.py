@@ -1,6 +1,9 @@
-"""`dtypeguard fix [--diff] [--unsafe-fixes] [--select/--ignore] PATH...`.
+"""`dtypeguard fix [--diff] [--unsafe-fixes] [--select/--ignore] [--verify [--force]] PATH...`.
 
-Applies the fixes in place, or with `--diff` prints a unified diff and writes nothing. Writes
+Applies the fixes in place, or with `--diff` prints a unified diff and writes nothing. With
+`--verify` it prints the diff, runs the original and the fixed copy up to their first optimizer
+step, and writes only when the fixed copy verifies ok (`--force`: anyway); exit 1 when a file
+was not written. Writes
 are atomic (a temporary file in the same folder, then `os.replace`), and a file that changed
 on disk after it was read is never overwritten: the editor or another tool got there first.
 
@@ -34,6 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that may change behaviour")
     parser.add_argument("--select", default="", help="comma-separated rule codes to fix (default: all)")
     parser.add_argument("--ignore", default="", help="comma-separated rule codes to skip")
+    parser.add_argument(
+        "--verify", action="store_true",
+        help="run the script and its fixed copy up to their first optimizer step (as `dtypeguard verify`), "
+             "show the diff and both outcomes, and write the file only if the fixed copy verifies ok",
+    )
+    parser.add_argument("--force", action="store_true", help="with --verify: write the fixes even if the fixed copy does not verify ok")
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"), help="with --verify: the device to run on (default: cpu)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="with --verify: seconds each run may take (default: 60)")
 
 
 @dataclass(frozen=True)
@@ -99,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dtypeguard: no such file or folder: {exc}", file=sys.stderr)
         return 2
     errors = 0
+    not_written = 0  # --verify: the fixed copy did not verify ok
     remaining = 0
     changed_files = 0
     fixed: Counter[str] = Counter()
@@ -126,8 +138,22 @@ def run(args: argparse.Namespace) -> int:
         if result.text != text:
             changed_files += 1
             fixed.update(f.code for f in result.applied)
-            if args.diff:
+            if args.diff or getattr(args, "verify", False):
                 sys.stdout.writelines(difflib.unified_diff(text.splitlines(keepends=True), result.text.splitlines(keepends=True), f"a/{path.as_posix().lstrip('/')}", f"b/{path.as_posix().lstrip('/')}"))
+            if getattr(args, "verify", False) and not args.diff:
+                if not _verified(path, result.text, args):
+                    remaining += len(result.applied)  # not written: those findings are still there
+                    changed_files -= 1
+                    fixed.subtract(f.code for f in result.applied)
+                    fixed += Counter()  # drop the zero counts
+                    not_written += 1
+                    for f in result.applied:
+                        print(f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message} (fixed in the copy; not written)")
+                    for f in result.remaining:
+                        print(f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}")
+                    remaining += len(result.remaining)
+                    continue
+            if args.diff:
                 remaining += len(result.applied)
             else:
                 try:
@@ -147,9 +173,41 @@ def run(args: argparse.Namespace) -> int:
         print(f"{verb} {total} finding{'s' * (total != 1)} in {changed_files} file{'s' * (changed_files != 1)} ({summary}).", file=sys.stderr)
     left = remaining - (total if args.diff else 0)
     print(f"{left} finding{'s' * (left != 1)} left without a fix.", file=sys.stderr)
+    if not_written:
+        print(f"{not_written} file{'s' * (not_written != 1)} not written: the fixed copy did not verify ok (--force writes anyway).", file=sys.stderr)
     if errors:
         return 2
-    return 1 if remaining else 0
+    return 1 if remaining or not_written else 0
+
+
+def _verified(path: Path, fixed_text: str, args: argparse.Namespace) -> bool:
+    """`fix --verify`: run the original and the fixed copy (in a scratch mirror of the script's
+    folder, so its data files are there; nothing is written in the user's folder) up to their
+    first optimizer step, print both outcomes, and say whether the fixed file may be written."""
+    import shutil
+
+    from dtypeguard.verify.runner import run_verify
+    from dtypeguard.verify.through import prepare_scratch
+
+    before = run_verify(str(path), device=args.device, timeout=args.timeout)
+    print(f"{path}: before the fix: {before.outcome}: {before.summary()}")
+    try:
+        scratch = prepare_scratch(str(path))
+    except OSError as exc:
+        print(f"{path}: cannot make a scratch copy to verify the fix: {exc}", file=sys.stderr)
+        return bool(args.force)
+    try:
+        Path(scratch.script).write_text(fixed_text, encoding="utf-8")
+        after = run_verify(scratch.script, device=args.device, timeout=args.timeout)
+    finally:
+        shutil.rmtree(scratch.root, ignore_errors=True)
+    print(f"{path}: after the fix:  {after.outcome}: {after.summary()}")
+    if after.outcome == "ok":
+        return True
+    if args.force:
+        print(f"{path}: written anyway (--force)")
+        return True
+    return False
 
 
 def _fix_notebook(path: Path, text: str, before: Fingerprint, config: Config, args: argparse.Namespace) -> tuple[int, int, Counter[str]]:

@@ -24,6 +24,9 @@ from tests.lsp.support import (
 )
 
 
+H04 = SAMPLES / "hazards" / "h04_default_dtype_after_model.py"
+
+
 def _doc(uri: str) -> types.TextDocumentIdentifier:
     return types.TextDocumentIdentifier(uri=uri)
 
@@ -263,3 +266,19 @@ async def test_a_file_with_old_mac_line_ends_gets_the_same_positions_and_fixes(c
     fixed = apply_workspace_edit(cr, uri_cr, edit)
     assert "\n" not in fixed and fixed != cr
     assert "DG004" not in {f.code for f in check_source(fixed).findings}
+
+
+async def test_setup_block_on_a_dg001_file_moves_its_own_call(client: LanguageClient) -> None:
+    """The file sets the default to float64 too late: the setup block is that call moved to the
+    top, not a float32 block that contradicts it (issue 13)."""
+    await start(client)
+    uri, text = open_doc(client, H04)
+    await wait_published(client, uri, 1)
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="dtypeguard.insertSetupBlock", arguments=[uri])
+    )
+    assert answer is not None and answer["applied"] is True
+    fixed = apply_workspace_edit(text, uri, record(client).applied[-1])
+    assert "set_default_dtype(torch.float32)" not in fixed
+    assert fixed.count("torch.set_default_dtype(torch.float64)") == 1
+    assert not [f for f in check_source(fixed).findings if f.code == "DG001"]

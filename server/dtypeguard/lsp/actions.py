@@ -234,7 +234,15 @@ def fix_all_edit(target: Target) -> types.WorkspaceEdit | None:
 
 
 def setup_edit(target: Target) -> types.WorkspaceEdit | None:
+    """The setup block. In a file whose own `set_default_*` call comes too late (DG001), that
+    call moved to the top is the setup: a new float32 block would contradict it (issue 13)."""
     fixes = fixes_module()
+    for finding in target.result.findings:
+        move = next((f for f in finding.fixes if f.kind == "move_to_setup" and f.safe), None)
+        if finding.code == "DG001" and move is not None:
+            moved = fixes.edits_for_fix(target.text, move)
+            if moved:
+                return workspace_edit(target, text_edits(moved, target.lines, target.encoding))
     edits = fixes.setup_block_edits(target.text)
     if not edits:
         return None

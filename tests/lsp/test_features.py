@@ -23,7 +23,6 @@ from tests.lsp.support import (
     whole,
 )
 
-
 H04 = SAMPLES / "hazards" / "h04_default_dtype_after_model.py"
 
 

@@ -1,4 +1,4 @@
-"""Print the Broken and Correct tables of README_h.md from the script headers and markers."""
+"""Print the Broken and Correct tables of README.md from the script headers and markers."""
 import glob
 import os
 import re

@@ -1,7 +1,7 @@
 """Unsupervised segmentation with scribbles: the scribble labels are read as a NumPy int32 map and target_scr[inds_scr] goes into the scribble CrossEntropyLoss
 source: https://github.com/kanezaki/pytorch-unsupervised-segmentation-tip/issues/4
 reported-error: RuntimeError: Expected object of scalar type Long but got scalar type Int for argument #2 'target'
-outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at line 75
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at line 77
 root-cause: line 40
 expect: DG006
 """

@@ -20,6 +20,7 @@ THIRD = score(Path(__file__).resolve().parents[1] / "realworld3")  # held out un
 FOURTH = score(Path(__file__).resolve().parents[1] / "realworld4")  # held out when it arrived
 FIFTH = score(Path(__file__).resolve().parents[1] / "realworld5")  # held out when it arrived (8/30)
 SIXTH = score(Path(__file__).resolve().parents[1] / "realworld6")  # held out when it arrived (11/30)
+SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld7")  # held out when it arrived (19/30)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -101,3 +102,10 @@ def test_lightning_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert LIGHTNING["false_alarms"] == []
     hits, total = LIGHTNING["root_hits"], LIGHTNING["broken"]
     assert hits / total >= 0.40, f"{hits}/{total}: " + "\n".join(LIGHTNING["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SEVENTH["broken"] >= 30 and SEVENTH["correct"] >= 12
+    assert SEVENTH["false_alarms"] == []
+    hits, total = SEVENTH["root_hits"], SEVENTH["broken"]
+    assert hits / total >= 0.63, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]

@@ -15,7 +15,10 @@ import sys
 import traceback
 
 import torch
-from torch.optim.optimizer import register_optimizer_step_post_hook
+from torch.optim.optimizer import (
+    register_optimizer_step_post_hook,
+    register_optimizer_step_pre_hook,
+)
 
 
 class Stepped(BaseException):
@@ -32,18 +35,30 @@ def _recording_backward(self: torch.Tensor, *args: object, **kwargs: object) -> 
     _backward(self, *args, **kwargs)  # type: ignore[arg-type]
 
 
+before_step: list[tuple[torch.Tensor, torch.Tensor]] = []
+
+
+def _before_step(optimizer: torch.optim.Optimizer, args: object, kwargs: object) -> None:
+    before_step[:] = [(p, p.detach().clone()) for group in optimizer.param_groups for p in group["params"] if p.grad is not None]
+
+
 def _after_step(optimizer: torch.optim.Optimizer, args: object, kwargs: object) -> None:
     finite = all(bool(torch.isfinite(p).all()) for group in optimizer.param_groups for p in group["params"])
-    raise Stepped(finite)
+    total = sum(old.numel() for _, old in before_step)
+    changed = sum(int((p.detach() != old).sum()) for p, old in before_step)
+    dtypes = sorted({str(p.dtype).removeprefix("torch.") for p, _ in before_step})
+    raise Stepped(finite, changed / total if total else None, dtypes)
 
 
 torch.Tensor.backward = _recording_backward  # type: ignore[method-assign]
+register_optimizer_step_pre_hook(_before_step)
 register_optimizer_step_post_hook(_after_step)
 
 for path in sys.argv[1:]:
     torch.set_default_dtype(torch.float32)
     torch.set_default_device(None)
     last_loss.clear()
+    before_step.clear()
     os.chdir(os.path.dirname(path))
     sys.argv = [path]
     record: dict[str, object] = {"path": path}
@@ -52,7 +67,8 @@ for path in sys.argv[1:]:
         record.update(status="no_step")
     except Stepped as stepped:
         loss = last_loss[-1] if last_loss else None
-        record.update(status="stepped", loss=loss, params_finite=stepped.args[0], loss_finite=loss is not None and math.isfinite(loss))
+        record.update(status="stepped", loss=loss, params_finite=stepped.args[0], loss_finite=loss is not None and math.isfinite(loss),
+                      changed_share=stepped.args[1], param_dtypes=stepped.args[2])
     except BaseException as exc:
         record.update(status="error", error=f"{type(exc).__name__}: {exc}", trace=traceback.format_exc()[-800:])
     print(json.dumps(record), flush=True)

@@ -51,7 +51,8 @@ def test_findings_left_exit_1_and_unsafe_needs_the_flag(tmp_path: Path, capsys: 
     assert path.read_bytes() == original
     assert "--unsafe-fixes" in capsys.readouterr().out
     assert main(["fix", "--unsafe-fixes", str(path)]) == 0
-    assert "torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)" in path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8")  # the first unsafe fix: float32 master weights + autocast
+    assert "model = MLP()  #" in text and 'with torch.autocast(device_type="cpu", dtype=torch.float16):' in text
 
 
 def test_select_and_ignore(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,7 @@ from dtypeguard.analysis import check_source
 from dtypeguard.config import Config
 from dtypeguard.engine import source
 from dtypeguard.findings import Finding, FixSpec, TextEdit
-from dtypeguard.fixes import calls, device, setup
+from dtypeguard.fixes import calls, device, lowprec, setup
 from dtypeguard.fixes.base import NotApplicable, Transform
 from dtypeguard.fixes.cst import parse
 from dtypeguard.fixes.textedit import apply_edits, diff_edits, edits_overlap
@@ -36,6 +36,7 @@ TRANSFORMS: dict[str, Transform] = {
     "replace_default_tensor_type": setup.replace_default_tensor_type,
     "insert_setup_block": setup.insert_setup_block,
     "replace_cuda_default": setup.replace_default_tensor_type,
+    "master_weights_autocast": lowprec.master_weights_autocast,
 }
 GLOBAL_KINDS = frozenset({"move_to_setup", "replace_default_tensor_type", "insert_setup_block", "replace_cuda_default"})
 MAX_ROUNDS = 12

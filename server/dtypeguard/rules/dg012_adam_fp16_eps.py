@@ -12,6 +12,7 @@ from dtypeguard.engine import api
 from dtypeguard.engine.values import Const, ModuleObj
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.master_weights import master_weights_fix
 
 
 def param_dtype_at_step(ctx: Context, index: int) -> tuple[str | None, ModuleObj | None]:
@@ -47,12 +48,14 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         seen.add(new.span)
         related = [Related(module.dtype_origin.span, "the parameters become float16 here")] if module and module.dtype_origin else []
+        master = master_weights_fix(ctx, module)
         yield RULE.finding(
             f"{opt.cls} over float16 parameters with eps=1e-8: eps rounds to 0 in float16 and the update "
             "math runs in float16, so a step can silently turn weights into inf/NaN",
             new.span,
             related=related,
             fixes=[
+                *([master] if master else []),
                 FixSpec("set_kwarg", "Use `fused=True` (update math in float32; state stays float16)", new.span, False, (("name", "fused"), ("value", "True"))),
                 FixSpec("set_kwarg", "Use `eps=1e-4` (representable in float16; changes the optimizer's behaviour)", new.span, False, (("name", "eps"), ("value", "1e-4"))),
             ],

@@ -9,6 +9,7 @@ from dtypeguard.engine.values import Const, Value
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 from dtypeguard.rules.dg012_adam_fp16_eps import param_dtype_at_step
+from dtypeguard.rules.master_weights import master_weights_fix
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -33,6 +34,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             f"{_rounds_away(new.opt.cls, new.opt.options)}",
             root,
             related=related,
+            fixes=[fix] if (fix := master_weights_fix(ctx, module)) else [],
             note="Keep optimizer-owned weights in float32 and use `torch.autocast(..., dtype=torch.bfloat16)` for the compute.",
         )
 

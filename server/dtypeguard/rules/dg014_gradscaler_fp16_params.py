@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule, fails_here
+from dtypeguard.rules.master_weights import master_weights_fix, part_fix
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -30,6 +31,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             f"fails with \"{error}\"" if cast else f"GradScaler with float16 parameters: the step fails with \"{error}\"",
             root,
             related=related,
+            fixes=[fix] if (fix := master_weights_fix(ctx, step.module) if whole else part_fix(ctx, root)) else [],
             note="Do not call `.half()` on the model; keep float32 parameters and run the forward under `torch.autocast(..., dtype=torch.float16)`."
             if whole else "Create this parameter as float32 (autocast runs its ops in float16 where that is safe); GradScaler needs float32 parameters.",
         )

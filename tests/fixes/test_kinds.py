@@ -104,8 +104,8 @@ CASES = [
     pytest.param(
         "import torch\nfrom torch import nn\nx = torch.zeros(3)\ndef f():\n    torch.set_default_dtype(torch.float64)\n",
         fix("insert_setup_block", (5, 4, 5, 42), dtype="float64"),
-        f'import torch\nfrom torch import nn\n\n{MARKER}\ntorch.set_default_dtype(torch.float64)\ndevice = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n\nx = torch.zeros(3)\ndef f():\n    torch.set_default_dtype(torch.float64)\n',
-        id="insert-setup-block",
+        f'import torch\nfrom torch import nn\n\n{MARKER}\ntorch.set_default_dtype(torch.float64)\n\nx = torch.zeros(3)\ndef f():\n    torch.set_default_dtype(torch.float64)\n',
+        id="insert-setup-block",  # no `device` name: nothing would use it
     ),
 ]
 
@@ -176,3 +176,31 @@ def test_setup_block_reuses_existing_device_and_adds_import() -> None:
         "from torch import nn\r\nimport torch\r\ndev = 'cuda' if torch.cuda.is_available() else 'cpu'\r\n\r\n"
         f"{MARKER}\r\ntorch.set_default_dtype(torch.float32)\r\n\r\nm = nn.Linear(2, 2)\r\n"
     )
+
+
+def test_setup_block_on_a_late_default_moves_that_call() -> None:
+    """DG001: the source action moves the misplaced call above the first creation; it adds no
+    no-op `set_default_dtype(torch.float32)` and no unused `device`."""
+    text = (
+        "import torch\nfrom torch import nn\n\nmodel = nn.Linear(3, 1)\n"
+        "torch.set_default_dtype(torch.float64)  # late\nx = torch.randn(4, 3)\n"
+    )
+    edits = setup_block_edits(text)
+    assert edits is not None
+    assert apply_edits(text, edits) == (
+        "import torch\nfrom torch import nn\n\ntorch.set_default_dtype(torch.float64)  # late\n\n"
+        "model = nn.Linear(3, 1)\nx = torch.randn(4, 3)\n"
+    )
+
+
+def test_setup_block_for_a_late_default_that_cannot_move_sets_its_dtype() -> None:
+    text = (
+        "import torch as T\nfrom torch import nn\n\nclass Calc:\n    def __init__(self, name):\n"
+        "        T.set_default_dtype(getattr(T, name))\n\nmodel = nn.Linear(3, 1)\ncalc = Calc('float64')\n"
+        "model(T.randn(2, 3))\n"
+    )
+    edits = setup_block_edits(text)
+    assert edits is not None
+    new = apply_edits(text, edits)
+    assert f"{MARKER}\nT.set_default_dtype(T.float64)\n" in new
+    assert "float32" not in new and "device =" not in new

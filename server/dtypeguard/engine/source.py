@@ -68,6 +68,11 @@ def _call_name(node: ast.AST) -> str:
     return ""
 
 
+def call_name(node: ast.AST) -> str:
+    """The called function's last name (`set_default_dtype` for `torch.set_default_dtype(...)`)."""
+    return _call_name(node)
+
+
 def is_set_default(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and _call_name(stmt.value) in SET_DEFAULT
 

@@ -79,13 +79,26 @@ def edits_for_fix(text: str, fix: FixSpec) -> list[TextEdit] | None:
 
 
 def setup_block_edits(text: str) -> list[TextEdit] | None:
-    """The source action: add the setup block; None when the file lacks torch or has it."""
+    """The source action: add the setup block; None when the file lacks torch or has it.
+
+    In a file whose `set_default_dtype` runs too late (DG001), the block is that call's fix:
+    the call moves above the first creation, or (when it cannot move) the block sets the dtype
+    it sets, so nothing is duplicated and no unused name is added."""
     tree = source.parse_quiet(text)
     if tree is None or not source.uses_torch(tree):
         return None
     parsed = parse(text)
     if parsed is None:
         return None
+    for finding in check_source(text).findings:
+        if finding.code != "DG001":
+            continue
+        for fix in finding.fixes:
+            if fix.kind in ("move_to_setup", "insert_setup_block"):
+                try:
+                    return diff_edits(text, fixed_text(text, fix))
+                except NotApplicable as exc:
+                    log.info("setup block: %s", exc)
     try:
         new = setup.setup_block(parsed)
     except NotApplicable as exc:

@@ -16,7 +16,7 @@ import ast
 import libcst as cst
 
 from dtypeguard.engine import source
-from dtypeguard.findings import FixSpec
+from dtypeguard.findings import FixSpec, Span
 from dtypeguard.fixes.base import NotApplicable, expression
 from dtypeguard.fixes.cst import Parsed
 
@@ -106,11 +106,45 @@ def _with_body(parsed: Parsed, body: list[Stmt], module: cst.Module | None = Non
     return (module or parsed.module).with_changes(body=body).code
 
 
-def setup_block(parsed: Parsed, dtype: str = "float32") -> str:
-    """The file with the setup block added at the setup position (only the missing lines)."""
+def _set_dtype_calls(tree: ast.Module) -> list[tuple[ast.Call, str | None]]:
+    """Every `set_default_dtype(...)` call in the file, with the dtype it sets when literal."""
+    out: list[tuple[ast.Call, str | None]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and source.call_name(node) == "set_default_dtype":
+            arg = node.args[0] if node.args else None
+            name = arg.attr if isinstance(arg, ast.Attribute) else None
+            out.append((node, name if name in _DTYPES else None))
+    return out
+
+
+def _late_movable_call(parsed: Parsed, plan: _Plan) -> Span | None:
+    """A top-level `set_default_dtype(...)` statement below the setup position (after something
+    was created) that can move up unchanged: the span `move_to_setup` takes."""
+    for stmt in plan.tree.body[plan.position.index:]:
+        if isinstance(stmt, ast.Expr) and source.is_set_default(stmt) and source.call_name(stmt.value) == "set_default_dtype":
+            span = Span(stmt.lineno, stmt.col_offset, stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
+            if source.move_blocker(parsed.module.code, span) is None:
+                return span
+    return None
+
+
+def setup_block(parsed: Parsed, dtype: str | None = None) -> str:
+    """The file with the setup block at the setup position, coherent with what the file does.
+
+    A `set_default_dtype` call that runs too late (DG001) is moved up when that is safe, and
+    nothing else is added; otherwise the block sets the dtype the file's own call sets (so the
+    late call becomes a no-op), without a `device` name nothing would use. Only a file that
+    sets no default dtype at all gets the full block: `set_default_dtype(float32)` and `device`.
+    """
     plan = _Plan(parsed)
+    late = _late_movable_call(parsed, plan) if dtype is None else None
+    if late is not None:
+        return move_to_setup(parsed, FixSpec("move_to_setup", "move", late, True))
+    literal = [d for _, d in _set_dtype_calls(plan.tree) if d is not None]
+    sets_dtype = dtype is not None or bool(literal)
+    dtype = dtype or (literal[0] if literal else "float32")
     with_dtype = not source.has_setup_dtype(plan.tree, plan.position.index)
-    with_device = plan.device_name is None
+    with_device = plan.device_name is None and not sets_dtype
     if not (with_dtype or with_device):
         raise NotApplicable("the file already has the setup block")
     stmts = block_statements(plan.alias, dtype, with_dtype, with_device)

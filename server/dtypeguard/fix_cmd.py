@@ -27,14 +27,35 @@ from pathlib import Path
 from dtypeguard.check_cmd import config_for, read_source
 from dtypeguard.config import Config
 from dtypeguard.files import iter_python_files
+from dtypeguard.findings import Finding
 from dtypeguard.fixes.api import fix_all
 from dtypeguard.notebook import fix_notebook, is_notebook
+
+
+def report_remaining(path: Path, remaining: list[Finding], unsafe: bool, changed: bool) -> int:
+    """Print the findings left; say which of them have only unsafe fixes, and how to apply them,
+    so a user whose file did not change learns why. Returns how many have only unsafe fixes."""
+    unsafe_only: list[Finding] = []
+    for f in remaining:
+        has_unsafe = any(not x.safe for x in f.fixes) and not unsafe
+        if has_unsafe:
+            unsafe_only.append(f)
+        marker = " (an unsafe fix exists: --unsafe-fixes)" if has_unsafe else ""
+        print(f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}{marker}")
+    if unsafe_only:
+        listed = ", ".join(f"{f.code} at line {f.span.line}" for f in unsafe_only)
+        titles = "; ".join(sorted({next(x.title for x in f.fixes if not x.safe) for f in unsafe_only}))
+        n = len(unsafe_only)
+        print(f"{path}: {'left' if changed else 'no safe fix applies'}: {n} finding{'s' * (n != 1)} ({listed}) "
+              f"{'have' if n != 1 else 'has'} only unsafe fixes, which may change behaviour ({titles}); "
+              "`dtypeguard fix --unsafe-fixes` (or --unsafe) applies them.", file=sys.stderr)
+    return len(unsafe_only)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing")
-    parser.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that may change behaviour")
+    parser.add_argument("--unsafe-fixes", "--unsafe", dest="unsafe_fixes", action="store_true", help="also apply fixes that may change behaviour")
     parser.add_argument("--select", default="", help="comma-separated rule codes to fix (default: all)")
     parser.add_argument("--ignore", default="", help="comma-separated rule codes to skip")
     parser.add_argument(
@@ -112,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
     errors = 0
     not_written = 0  # --verify: the fixed copy did not verify ok
     remaining = 0
+    unsafe_left = 0
     changed_files = 0
     fixed: Counter[str] = Counter()
     reported_problems: set[str] = set()
@@ -162,9 +184,7 @@ def run(args: argparse.Namespace) -> int:
                     print(f"dtypeguard: {path}: {exc}", file=sys.stderr)
                     errors += 1
                     continue
-        for f in result.remaining:
-            unsafe = " (an unsafe fix exists: --unsafe-fixes)" if any(not x.safe for x in f.fixes) and not args.unsafe_fixes else ""
-            print(f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}{unsafe}")
+        unsafe_left += report_remaining(path, result.remaining, args.unsafe_fixes, changed=result.text != text)
         remaining += len(result.remaining)
     verb = "Would fix" if args.diff else "Fixed"
     summary = ", ".join(f"{code} x{n}" for code, n in sorted(fixed.items()))
@@ -172,7 +192,11 @@ def run(args: argparse.Namespace) -> int:
     if total:
         print(f"{verb} {total} finding{'s' * (total != 1)} in {changed_files} file{'s' * (changed_files != 1)} ({summary}).", file=sys.stderr)
     left = remaining - (total if args.diff else 0)
-    print(f"{left} finding{'s' * (left != 1)} left without a fix.", file=sys.stderr)
+    if unsafe_left:
+        print(f"{left} finding{'s' * (left != 1)} left: {unsafe_left} with only an unsafe fix (--unsafe-fixes applies it), "
+              f"{left - unsafe_left} without a fix.", file=sys.stderr)
+    else:
+        print(f"{left} finding{'s' * (left != 1)} left without a fix.", file=sys.stderr)
     if not_written:
         print(f"{not_written} file{'s' * (not_written != 1)} not written: the fixed copy did not verify ok (--force writes anyway).", file=sys.stderr)
     if errors:

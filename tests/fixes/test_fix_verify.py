@@ -46,3 +46,15 @@ def test_a_fix_that_does_not_make_it_run_is_not_written(tmp_path: Path, capsys: 
     assert main(["fix", "--verify", "--force", str(path)]) == 0  # written, though it still fails
     assert "torch.from_numpy(X).float()" in path.read_text(encoding="utf-8")
     assert "written anyway (--force)" in capsys.readouterr().out
+
+
+def test_only_unsafe_fixes_are_named_with_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A user whose file did not change learns why: the findings with only unsafe fixes, and the flag."""
+    path = tmp_path / "h13.py"
+    path.write_text((HAZARDS / "h13_fp16_adam_eps.py").read_text(encoding="utf-8"), encoding="utf-8")
+    original = path.read_bytes()
+    assert main(["fix", str(path)]) == 1
+    assert path.read_bytes() == original
+    captured = capsys.readouterr()
+    assert "has only unsafe fixes" in captured.err and "DG012 at line 25" in captured.err
+    assert "--unsafe-fixes" in captured.err and "with only an unsafe fix" in captured.err

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from dtypeguard.findings import FixSpec
 from dtypeguard.fixes.base import NotApplicable
 from dtypeguard.fixes.calls import _in_file_names
 from dtypeguard.fixes.cst import Parsed, render
-from dtypeguard.findings import FixSpec
 from dtypeguard.rules.master_weights import decode
 
 _CAST_METHODS = frozenset({"half", "bfloat16"})

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from dtypeguard.engine.values import ModuleObj
 from dtypeguard.engine.source import parse_quiet
+from dtypeguard.engine.values import ModuleObj
 from dtypeguard.findings import FixSpec, Span
 from dtypeguard.rules.base import Context
 

@@ -18,14 +18,14 @@ import ast
 import multiprocessing
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from dtypeguard.analysis import CheckResult, check_source
 from dtypeguard.check_cache import dependency_digests
 from dtypeguard.check_results import Outcome, Reported
 from dtypeguard.config import Config
-from dtypeguard.engine.imports import resolve
+from dtypeguard.engine.imports import resolve, shared_across_files, shared_tree
 from dtypeguard.engine.parse import split_lines
 from dtypeguard.notebook import check_notebook, is_notebook
 
@@ -80,23 +80,31 @@ def _dependencies(path: Path, text: str, result: CheckResult | None) -> dict[str
     This is the hook cross-module analysis feeds: a cached entry is valid only while every file
     listed here still has the digest recorded."""
     ran = dict(result.dependencies) if result is not None else {}
-    named: set[str] = set()
-    for importer, source in [(str(path), text), *ran.items()]:
-        named |= _imported_files(importer, source)
+    named = _imported_files(str(path), text, result.tree if result is not None else None)
+    for importer, source in ran.items():
+        key = (importer, source)
+        if key not in _named:  # a module many files import is read once per process
+            _named[key] = _imported_files(importer, source, shared_tree(importer, source))
+        named = named | _named[key]
     return dependency_digests(ran, named)
 
 
-def _imported_files(importer: str, source: str) -> set[str]:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return set()
+_named: dict[tuple[str, str], frozenset[str]] = {}  # (module, its text) -> the project files its imports name
+
+
+def _imported_files(importer: str, source: str, tree: ast.Module | None = None) -> frozenset[str]:
+    """The project files the import statements of `source` (parsed: `tree`) name."""
+    if tree is None:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return frozenset()
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _import_statements(tree):
         targets: list[tuple[str | None, int, str | None]] = []
         if isinstance(node, ast.Import):
             targets = [(alias.name, 0, None) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
+        else:
             targets = [(node.module, node.level, None)] if node.module else []
             targets += [(node.module, node.level, alias.name) for alias in node.names if alias.name != "*"]
         for module, level, name in targets:
@@ -106,7 +114,25 @@ def _imported_files(importer: str, source: str) -> set[str]:
                 hit = None
             if hit is not None:
                 found.add(hit)
-    return found
+    return frozenset(found)
+
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")  # where statements hold statements
+
+
+def _import_statements(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, at any depth: only statement lists are walked (an import is a
+    statement, and no expression holds one), which is a small part of the tree."""
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+            continue
+        for name in _BODIES:
+            inner = getattr(node, name, None)
+            if inner:
+                stack += inner
 
 
 def _work(job: tuple[int, Path, str, Config]) -> tuple[int, Outcome]:
@@ -115,7 +141,18 @@ def _work(job: tuple[int, Path, str, Config]) -> tuple[int, Outcome]:
 
 
 def analyse_all(jobs: Sequence[Job], workers: int) -> list[Outcome]:
-    """Each job's outcome, in the jobs' order, analysed by up to `workers` processes."""
+    """Each job's outcome, in the jobs' order, analysed by up to `workers` processes. The files
+    do not change meanwhile, so import resolutions and imported modules' trees are shared from
+    one file to the next (`engine.imports.shared_across_files`)."""
+    _named.clear()
+    try:
+        with shared_across_files():
+            return _analyse_all(jobs, workers)
+    finally:
+        _named.clear()
+
+
+def _analyse_all(jobs: Sequence[Job], workers: int) -> list[Outcome]:
     workers = min(workers, len(jobs) // MIN_FILES_PER_WORKER)
     if workers <= 1:
         return [analyse_file(*job) for job in jobs]

@@ -33,6 +33,7 @@ class CheckResult:
     optimizer_sites: list[tuple[Span, str]] = field(default_factory=list)  # (span, class) for the lens
     internal_error: str = ""
     dependencies: dict[str, str] = field(default_factory=dict)  # the project's files it imported, with the text read
+    tree: ast.Module | None = None  # the parsed text, when it was analysed
 
 
 def check_source(text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:
@@ -79,6 +80,7 @@ def interpret(interp: Interpreter, run: Callable[[], object], text: str, path: s
         sys.setrecursionlimit(limit)
     result = apply_rules(interp.events, interp.facts, index, text, tree, path, config, interp.entered_from if interp.modules else None)
     result.dependencies = dict(interp.dependencies)
+    result.tree = tree
     return result
 
 

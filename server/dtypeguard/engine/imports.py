@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from dtypeguard.engine.parse import LineIndex
+from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
 from dtypeguard.findings import Span
 
 # Names that are never the project's own module, even if a file of that name sits beside it.
@@ -43,6 +44,17 @@ def read_file(path: str) -> str | None:
 
 
 def resolve(importer: str, module: str | None, level: int, name: str | None = None) -> str | None:
+    """The file an import refers to, when it is one of the project's own; None otherwise (see
+    `_resolve`). Remembered while `shared_across_files` is on."""
+    if _shared is None:
+        return _resolve(importer, module, level, name)
+    key = (importer, module, level, name)
+    if key not in _shared.resolved:
+        _shared.resolved[key] = _resolve(importer, module, level, name)
+    return _shared.resolved[key]
+
+
+def _resolve(importer: str, module: str | None, level: int, name: str | None = None) -> str | None:
     """The file an import refers to, when it is one of the project's own; None otherwise.
 
     `from .models import Net` (level 1, module "models"), `from . import models` (module None,
@@ -96,3 +108,63 @@ def mark(tree: ast.Module, index: ModuleIndex) -> None:
 def foreign(node: ast.AST) -> bool:
     """Whether a node belongs to another file than the one being checked."""
     return _INDEX_KEY in node.__dict__
+
+
+def load(path: str, text: str, boundary: list[Span]) -> tuple[ast.Module, ModuleIndex] | None:
+    """An imported file's tree, every node marked with its `ModuleIndex` (whose `boundary` is
+    the importing interpreter's stack); None when the text does not parse.
+
+    While `shared_across_files` is on, a file imported again with the same text (by the next
+    checked file: every model of a package imports the package's layers) reuses the tree and
+    its index, with the index's per-analysis state reset: parsing and marking a module costs
+    more than running its top level. The engine never changes a tree, and the analyses of one
+    process run one after the other, so the reuse cannot be seen in any result."""
+    shared = _shared
+    if shared is not None and (path, text) in shared.modules:
+        loaded = shared.modules[(path, text)]
+        if loaded is not None:
+            loaded[1].boundary = boundary
+            loaded[1].entered = {}
+        return loaded
+    tree = parse(text)
+    result = None
+    if not isinstance(tree, ParseFailure):
+        index = ModuleIndex(text, path, boundary)
+        mark(tree, index)
+        result = (tree, index)
+    if shared is not None and shared.size + len(text) <= _SHARED_TEXT_BUDGET:
+        shared.size += len(text)
+        shared.modules[(path, text)] = result
+    return result
+
+
+def shared_tree(path: str, text: str) -> ast.Module | None:
+    """The tree `load` keeps for this file and text, if it keeps one."""
+    loaded = _shared.modules.get((path, text)) if _shared is not None else None
+    return loaded[0] if loaded is not None else None
+
+
+_SHARED_TEXT_BUDGET = 32_000_000  # characters of module text whose trees are kept (about 25x that in memory at most)
+
+
+class _Shared:
+    def __init__(self) -> None:
+        self.resolved: dict[tuple[str, str | None, int, str | None], str | None] = {}
+        self.modules: dict[tuple[str, str], tuple[ast.Module, ModuleIndex] | None] = {}
+        self.size = 0
+
+
+_shared: _Shared | None = None
+
+
+@contextmanager
+def shared_across_files() -> Iterator[None]:
+    """Within it, import resolutions and imported files' trees are remembered from one checked
+    file to the next (`dtypeguard check` over a folder, where the files do not change while it
+    runs); the language server, whose files do change, never turns this on."""
+    global _shared
+    saved, _shared = _shared, _Shared()
+    try:
+        yield
+    finally:
+        _shared = saved

@@ -18,11 +18,11 @@ from typing import Any, cast
 
 from dtypeguard.engine.calls import CallsMixin
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
-from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, mark, read_file, resolve
+from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library.apply import Strong, column_dtype
 from dtypeguard.engine.library.apply import frame as library_frame
-from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
+from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
 from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
@@ -273,13 +273,12 @@ class Interpreter(ResumeMixin, CallsMixin):
         text = self.reader(path)
         if text is None or self.statements > MAX_STATEMENTS // 2:
             return None
-        tree = parse(text)
-        if isinstance(tree, ParseFailure):
+        loaded = load(path, text, self.boundary)  # parsed and marked (shared from file to file in a CLI run)
+        if loaded is None:
             return None
+        tree, index = loaded
         self.dependencies[path] = text
-        index = ModuleIndex(text, path, self.boundary)
         self.module_indexes[path] = index
-        mark(tree, index)
         inner = State(Scope(), None, state.heap, state.ddtype, state.ddevice)
         saved_stack, self.call_stack = self.call_stack, []
         self.importing += 1

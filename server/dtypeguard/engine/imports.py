@@ -144,6 +144,11 @@ def shared_tree(path: str, text: str) -> ast.Module | None:
     return loaded[0] if loaded is not None else None
 
 
+def shared_count() -> int:
+    """How many imported files `load` keeps now (0 when not sharing)."""
+    return len(_shared.modules) if _shared is not None else 0
+
+
 _SHARED_TEXT_BUDGET = 32_000_000  # characters of module text whose trees are kept (about 25x that in memory at most)
 
 

@@ -26,7 +26,7 @@ from dtypeguard.analysis import CheckResult, check_source
 from dtypeguard.check_cache import dependency_digests
 from dtypeguard.check_results import Outcome, Reported
 from dtypeguard.config import Config
-from dtypeguard.engine.imports import resolve, shared_across_files, shared_count, shared_tree
+from dtypeguard.engine.imports import resolve, shared_across_files, shared_added, shared_tree
 from dtypeguard.engine.parse import split_lines
 from dtypeguard.notebook import check_notebook, is_notebook
 
@@ -147,12 +147,12 @@ def _analyse_shared(path: Path, text: str, config: Config) -> Outcome:
     walk their millions of nodes again and again (a tenth of the run's time). Not collected
     first: that walk is what is saved, and the engine leaves next to no cyclic garbage (a
     collection after analysing a package finds none), so freezing keeps nothing alive."""
-    kept, enabled = shared_count(), gc.isenabled()
+    kept, enabled = shared_added(), gc.isenabled()
     gc.disable()  # (as `check_source` does, and also while the dependencies are listed)
     try:
         return analyse_file(path, text, config)
     finally:
-        if shared_count() != kept:
+        if shared_added() != kept:
             gc.freeze()
         if enabled:
             gc.enable()

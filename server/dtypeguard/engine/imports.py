@@ -120,8 +120,10 @@ def load(path: str, text: str, boundary: list[Span]) -> tuple[ast.Module, Module
     more than running its top level. The engine never changes a tree, and the analyses of one
     process run one after the other, so the reuse cannot be seen in any result."""
     shared = _shared
-    if shared is not None and (path, text) in shared.modules:
-        loaded = shared.modules[(path, text)]
+    key = (path, text)
+    if shared is not None and key in shared.modules:
+        loaded = shared.modules.pop(key)
+        shared.modules[key] = loaded  # the most recently used last
         if loaded is not None:
             loaded[1].boundary = boundary
             loaded[1].entered = {}
@@ -132,9 +134,14 @@ def load(path: str, text: str, boundary: list[Span]) -> tuple[ast.Module, Module
         index = ModuleIndex(text, path, boundary)
         mark(tree, index)
         result = (tree, index)
-    if shared is not None and shared.size + len(text) <= _SHARED_TEXT_BUDGET:
+    if shared is not None and len(text) <= _SHARED_TEXT_BUDGET:
+        while shared.modules and shared.size + len(text) > _SHARED_TEXT_BUDGET:
+            oldest = next(iter(shared.modules))
+            del shared.modules[oldest]
+            shared.size -= len(oldest[1])
         shared.size += len(text)
-        shared.modules[(path, text)] = result
+        shared.added += 1
+        shared.modules[key] = result
     return result
 
 
@@ -144,19 +151,20 @@ def shared_tree(path: str, text: str) -> ast.Module | None:
     return loaded[0] if loaded is not None else None
 
 
-def shared_count() -> int:
-    """How many imported files `load` keeps now (0 when not sharing)."""
-    return len(_shared.modules) if _shared is not None else 0
+def shared_added() -> int:
+    """How many imported files `load` has kept so far (0 when not sharing)."""
+    return _shared.added if _shared is not None else 0
 
 
-_SHARED_TEXT_BUDGET = 32_000_000  # characters of module text whose trees are kept (about 25x that in memory at most)
+_SHARED_TEXT_BUDGET = 6_000_000  # characters of module text whose trees are kept (a tree and its marks take about 80 bytes a character); the least recently used go first
 
 
 class _Shared:
     def __init__(self) -> None:
         self.resolved: dict[tuple[str, str | None, int, str | None], str | None] = {}
         self.modules: dict[tuple[str, str], tuple[ast.Module, ModuleIndex] | None] = {}
-        self.size = 0
+        self.size = 0  # characters of the texts kept
+        self.added = 0
 
 
 _shared: _Shared | None = None

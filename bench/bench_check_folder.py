@@ -6,8 +6,8 @@ and `--select ALL`), `dtypeguard check --no-cache --jobs 1`, a cold `check` (fre
 default jobs), and a warm re-run on that cache. Medians over the rounds are printed with their
 ratio to `ast.parse`; timings on a shared machine are noisy, so compare ratios of one run. The
 outputs of the four `check` runs must be byte-identical, or the script says so and exits 1.
-`--profile` also prints where one cold in-process analysis spends its time (read, parse,
-interpret, rules, output).
+`--profile` also prints the start-up (python, imports) and where one cold in-process analysis
+spends its time (read, parse, interpret with the imported modules, rules, dependencies, output).
 
 Usage: .venv/bin/python bench/bench_check_folder.py FOLDER [--rounds N] [--profile]
 (fetch real training repos first, e.g. `git --git-dir=<mirror> archive HEAD | tar -x -C FOLDER/name`)
@@ -52,48 +52,70 @@ def ruff() -> list[str] | None:
 
 
 def profile(folder: str) -> None:
-    """Where a cold single-process analysis spends its time, by phase."""
+    """Where a cold single-process analysis spends its time, by phase, as `check --jobs 1` runs
+    it (imported modules' trees shared from file to file, the GC kept off them), and what
+    starting the process and importing costs."""
+    import gc
+
     from dtypeguard.analysis import apply_rules
     from dtypeguard.check_cmd import _print_text
+    from dtypeguard.check_pool import _dependencies
     from dtypeguard.check_results import Reported
     from dtypeguard.config import Config
+    from dtypeguard.engine.imports import shared_across_files, shared_added
     from dtypeguard.engine.interpreter import Interpreter
     from dtypeguard.engine.parse import LineIndex, ParseFailure, decode_source, parse, split_lines
     from dtypeguard.files import iter_python_files
 
-    phases = dict.fromkeys(("read", "parse", "interpret", "rules", "output"), 0.0)
+    py = sys.executable
+    bare = min(timed([py, "-c", "pass"])[0] for _ in range(3))
+    light = min(timed([py, "-c", "import dtypeguard.cli, dtypeguard.check_cmd"])[0] for _ in range(3))
+    engine = min(timed([py, "-c", "import dtypeguard.cli, dtypeguard.check_cmd, dtypeguard.check_pool"])[0] for _ in range(3))
+    print(f"start-up: python {bare:.3f} s, + imports of a warm run {light - bare:.3f} s, + the engine and rules (cold) {engine - light:.3f} s")
+    phases = dict.fromkeys(("read", "parse", "interpret", "rules", "dependencies", "output"), 0.0)
     reported: list[Reported] = []
     files = [p for p in iter_python_files([folder]) if p.suffix == ".py"]
-    for path in files:
-        t0 = time.perf_counter()
-        text = decode_source(path.read_bytes())
-        t1 = time.perf_counter()
-        index = LineIndex(text)
-        tree = parse(text)
-        t2 = time.perf_counter()
-        phases["read"] += t1 - t0
-        phases["parse"] += t2 - t1
-        if isinstance(tree, ParseFailure):
-            continue
-        interp = Interpreter(tree, index, str(path))
-        try:
-            interp.run()
-        except Exception:  # the CLI reports these as internal errors; here they only count as time
-            continue
-        t3 = time.perf_counter()
-        result = apply_rules(interp.events, interp.facts, index, text, tree, str(path), Config(), interp.entered_from if interp.modules else None)
-        t4 = time.perf_counter()
-        reported += [Reported(path, f, tuple(split_lines(text))) for f in result.findings]
-        phases["interpret"] += t3 - t2
-        phases["rules"] += t4 - t3
-    t5 = time.perf_counter()
+    with shared_across_files():
+        for path in files:
+            kept = shared_added()
+            gc.disable()
+            t0 = time.perf_counter()
+            text = decode_source(path.read_bytes())
+            t1 = time.perf_counter()
+            index = LineIndex(text)
+            tree = parse(text)
+            t2 = time.perf_counter()
+            phases["read"] += t1 - t0
+            phases["parse"] += t2 - t1
+            if isinstance(tree, ParseFailure):
+                continue
+            interp = Interpreter(tree, index, str(path))
+            try:
+                interp.run()
+            except Exception:  # the CLI reports these as internal errors; here they only count as time
+                continue
+            t3 = time.perf_counter()
+            result = apply_rules(interp.events, interp.facts, index, text, tree, str(path), Config(), interp.entered_from if interp.modules else None)
+            result.dependencies, result.tree = dict(interp.dependencies), tree
+            t4 = time.perf_counter()
+            _dependencies(path, text, result)
+            t5 = time.perf_counter()
+            reported += [Reported(path, f, tuple(split_lines(text))) for f in result.findings]
+            phases["interpret"] += t3 - t2
+            phases["rules"] += t4 - t3
+            phases["dependencies"] += t5 - t4
+            if shared_added() != kept:
+                gc.freeze()
+            gc.enable()
+    gc.unfreeze()
+    t6 = time.perf_counter()
     with open(os.devnull, "w") as sink:
         saved, sys.stdout = sys.stdout, sink
         try:
             _print_text(reported, len(files), color=False)
         finally:
             sys.stdout = saved
-    phases["output"] = time.perf_counter() - t5
+    phases["output"] = time.perf_counter() - t6
     total = sum(phases.values())
     print(f"cold profile, one process, {len(files)} .py files: " + ", ".join(f"{k} {v:.2f} s ({v / total:.0%})" for k, v in phases.items()))
 

@@ -3,9 +3,10 @@
 The engine is pure Python and holds the GIL, so only processes give more than one core. On
 Linux the pool forks: the workers inherit the engine already imported by the parent, so a
 worker costs a few milliseconds instead of the ~0.3 s of importing the engine and the rules
-again. Files are handed out one at a time, largest first, so one big file at the end of the
-list does not leave the other cores idle; results come back by index, so the output order is
-the file order whatever finishes first. Few files are analysed in-process: forking would cost
+again. Files are handed out in runs of neighbouring files (a package's files import the same
+modules, whose trees a worker keeps: `engine.imports.shared_across_files`), several runs per
+worker, the largest first, so one big run at the end does not leave the other cores idle;
+results come back by index, so the output order is the file order whatever finishes first. Few files are analysed in-process: forking would cost
 more than it saves.
 
 Importing this module imports the engine and the rules: `check_cmd` imports it only when a
@@ -31,6 +32,7 @@ from dtypeguard.engine.parse import split_lines
 from dtypeguard.notebook import check_notebook, is_notebook
 
 MIN_FILES_PER_WORKER = 4  # below this, a worker's start-up and the pickling outweigh the gain
+CHUNKS_PER_WORKER = 8  # runs of neighbouring files handed to each worker
 
 Job = tuple[Path, str, Config]  # (path as given, its text, its configuration)
 
@@ -175,14 +177,23 @@ def _analyse_all(jobs: Sequence[Job], workers: int) -> list[Outcome]:
     workers = min(workers, len(jobs) // MIN_FILES_PER_WORKER)
     if workers <= 1:
         return [_analyse_shared(*job) for job in jobs]
-    order = sorted(range(len(jobs)), key=lambda k: -len(jobs[k][1]))  # largest first
+    # runs of neighbouring files (one package: the same imports, which a worker then keeps),
+    # several per worker, the largest runs first so the last ones finish together
+    size = max(1, len(jobs) // (workers * CHUNKS_PER_WORKER))
+    runs = [list(range(k, min(k + size, len(jobs)))) for k in range(0, len(jobs), size)]
+    runs.sort(key=lambda run: -sum(len(jobs[k][1]) for k in run))
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin" else "spawn")
     outcomes: list[Outcome | None] = [None] * len(jobs)
     with context.Pool(workers) as pool:
-        for index, outcome in pool.imap_unordered(_work, [(k, *jobs[k]) for k in order], chunksize=1):
-            outcomes[index] = outcome
+        for done in pool.imap_unordered(_work_run, [[(k, *jobs[k]) for k in run] for run in runs], chunksize=1):
+            for index, outcome in done:
+                outcomes[index] = outcome
     return [o for o in outcomes if o is not None]
+
+
+def _work_run(run: list[tuple[int, Path, str, Config]]) -> list[tuple[int, Outcome]]:
+    return [_work(job) for job in run]
 
 
 __all__ = ["Job", "analyse_all", "analyse_file", "default_jobs"]

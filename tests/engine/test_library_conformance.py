@@ -217,7 +217,7 @@ def test_signatures_bind_the_way_python_binds() -> None:
 # What `torch.load`'s weights-only unpickler refuses (DG011): the engine's word on each payload
 # against a real save and load with the installed torch.
 PAYLOAD_SETUP = (
-    "import argparse, os, tempfile\nimport numpy as np\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+    "import argparse, os, tempfile\nimport numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
     "path = os.path.join(tempfile.mkdtemp(), 'ckpt.pt')\n"
     "class Config:\n    pass\n"
     "def helper(x):\n    return x\n"
@@ -226,6 +226,10 @@ PAYLOADS = [
     "np.ones(3)", "np.float64(1.5)", "np.zeros((), dtype=np.int64)", "argparse.Namespace(lr=0.1)", "nn.Linear(2, 2)",
     "F.relu", "torch.relu", "Config()", "helper", "Config", "np.random.get_state()", "(np.random.get_state(), 3)",
     "torch.device('cpu')", "torch.ones(2)", "nn.Linear(2, 2).state_dict()", "(1, 2.5)", "'text'", "3", "0.5", "None",
+    # pandas objects (engine/library/pandas.py PICKLED and PICKLED_KINDS)
+    "pd.Index(['a', 'b'], name='gene')", "pd.RangeIndex(3)", "pd.MultiIndex.from_tuples([('a', 1)])", "pd.Categorical(['a'])",
+    "pd.Timestamp('2020-01-01')", "pd.Timedelta(days=1)", "pd.DataFrame({'x': [1.0]})", "pd.Series([1.0, 2.0])",
+    "pd.DataFrame({'x': [1.0]}).values",
 ]
 
 

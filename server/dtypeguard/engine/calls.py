@@ -25,6 +25,7 @@ from dtypeguard.engine.events import (
     TorchLoad,
     TorchSave,
 )
+from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
@@ -393,7 +394,8 @@ class CallsMixin:
         saved = self.saved_device(arg0, state)
         file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
         span = self.index.span(node)
-        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved, file))
+        frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
+        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved, file, frames))
 
     def super_method(self, sup: Super, attr: str) -> Value | None:
         for name in sup.bases:
@@ -701,6 +703,8 @@ class CallsMixin:
             return Ref(self.alloc(state, InstanceObj("lightning:Trainer", None, {"precision": None if args else precision})))
         if name == "argparse.ArgumentParser":
             return Ref(self.alloc(state, InstanceObj("argparse:ArgumentParser", None)))
+        if root == "pandas" and len(parts) >= 2 and parts[1] in pandas_library.PICKLED:
+            return Ref(self.alloc(state, InstanceObj(f"pandas:{parts[1]}", None)))  # `pd.Index(...)`, `pd.MultiIndex.from_tuples(...)`
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
             return Ref(self.alloc(state, InstanceObj("argparse:Namespace", None)))
         if last == "tqdm" and arg0 is not None:
@@ -835,7 +839,8 @@ class CallsMixin:
             given = frozenset(bound) - {"pickle_load_args"} if bound is not None else frozenset(kwargs)
             weights_only = bound.get("weights_only") if bound is not None else kwargs.get("weights_only")
             file = _file_name(args[0] if args else kwargs.get("f"))
-            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file))
+            frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
+            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, frame))
             return None
         if last == "save" and len(parts) == 2:
             self.record_save(args, kwargs, node, state)
@@ -894,6 +899,8 @@ class CallsMixin:
                 return ""  # an optimizer object pickles its state dicts: not a weights-only refusal we can vouch for
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:Namespace":
                 return "an argparse Namespace"
+            if isinstance(obj, InstanceObj) and obj.cls.startswith("pandas:"):
+                return pandas_library.PICKLED[obj.cls[7:]]
             if isinstance(obj, InstanceObj) and obj.klass is not None:
                 return f"a `{obj.cls}` object"  # pickled by reference to its class: not an allowed global
             return ""
@@ -901,6 +908,8 @@ class CallsMixin:
             return "a NumPy scalar"
         if isinstance(value, Tensor) and value.kind == "ndarray":
             return "a NumPy array"
+        if isinstance(value, Tensor) and value.kind in pandas_library.PICKLED_KINDS:
+            return pandas_library.PICKLED_KINDS[value.kind]
         if isinstance(value, Func) and not isinstance(value.node, ast.Lambda):
             return f"the function `{value.qual}`"
         if isinstance(value, Klass):
@@ -1057,12 +1066,17 @@ class CallsMixin:
         module_oid = params.oid if isinstance(params, Params) else _group_owner(params, state)
         options = dict(kwargs)
         cls = name.rsplit(".", 1)[-1]
-        opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options)
+        opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options, group_options=_group_flags(params))
         oid = self.alloc(state, opt)
         if module_oid is not None:
             self.optimizers_of.setdefault(module_oid, []).append(oid)
         module = state.heap.get(module_oid) if module_oid is not None else None
-        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None))
+        tensors = params.items if module_oid is None and isinstance(params, TupleV) else ()
+        dtypes = {t.dtype if isinstance(t, Tensor) and t.kind == "tensor" else None for t in tensors}
+        tensor_dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
+        first = tensors[0] if tensors else None
+        tensor_origin = first.origin if tensor_dtype and isinstance(first, Tensor) else None
+        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None, tensor_dtype, tensor_origin))
         return Ref(oid)
 
     def call_data(self, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
@@ -1193,6 +1207,9 @@ class CallsMixin:
             if isinstance(arg0, Const) and isinstance(arg0.value, int) and not isinstance(arg0.value, bool) and last != "Tensor":
                 return Tensor("tensor", "int64", dev, self.origin(node, "Python ints make int64 tensors"), dev_origin, ndim=0)
             lit = infer_dtype(arg0, False, "default")
+            literal = bool(node.args) and isinstance(node.args[0], (ast.List, ast.Tuple, ast.ListComp))
+            if last == "Tensor" and (isinstance(arg0, TupleV) or literal):
+                lit = "default"  # `torch.Tensor([ids])`: a Python list (whatever it holds) makes a default-dtype tensor
             if lit == "default" or (last == "Tensor" and lit is not None):
                 return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
             if lit is not None:
@@ -1943,6 +1960,18 @@ def _has_splat(node: ast.Call) -> bool:
 
 def _device_words(device: str | None) -> str:
     return "cuda when CUDA is available, else cpu" if device == "auto" else device or "unknown"
+
+
+def _group_flags(params: Value | None) -> dict[str, Value | None]:
+    """The optimizer flags parameter groups set themselves (`{"params": ..., "capturable": True}`):
+    a flag true in any group is what that group's step does."""
+    flags: dict[str, Value | None] = {}
+    for group in params.items if isinstance(params, TupleV) else ():
+        if isinstance(group, Const) and isinstance(group.value, tuple) and group.value[:1] == ("dict",):
+            for key, value in zip(group.value[1], group.value[2], strict=False):
+                if key in ("capturable", "fused", "foreach", "differentiable") and isinstance(value, Const) and value.value is True:
+                    flags[key] = value
+    return flags
 
 
 def _group_owner(params: Value | None, state: State) -> int | None:

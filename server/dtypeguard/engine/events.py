@@ -90,6 +90,10 @@ class OptimizerNew:
     oid: int
     opt: OptimizerObj
     module: ModuleObj | None
+    # `Adam([soft_prompt])`: the dtype of plain tensors it optimizes (one dtype, all known), and
+    # where that dtype comes from; None when it optimizes a module's parameters or cannot tell
+    tensor_dtype: str | None = None
+    tensor_origin: Origin | None = None
 
 
 @quick_init
@@ -135,6 +139,7 @@ class TorchLoad:
     path: str = ""  # the file argument as written
     splat: bool = False  # `torch.load(path, **kwargs)`: its keywords cannot be read
     file: str = ""  # the file's name when known (`os.path.join(d, "rng_state.pth")`): matches saves to loads
+    frame: str = ""  # the function the load runs in ("<module>" at top level)
 
 
 @quick_init
@@ -147,6 +152,7 @@ class TorchSave:
     path: str = ""  # the file argument as written
     device: str | None = None  # where every tensor saved lives, when known
     file: str = ""  # the file's name when known
+    frames: tuple[str, ...] = ()  # the functions running when it saves, outermost first ("<module>", "main", ...)
 
 
 @dataclass

@@ -568,6 +568,21 @@ class Interpreter(ResumeMixin, CallsMixin):
         if df.columns is None and df.dtype and df.dtype != WIDE and isinstance(index, Const) and isinstance(index.value, str):
             part = column_dtype(value)  # columns we cannot name, all of one dtype: a column of it keeps it
             return df if part is not None and part.dtype == df.dtype else replace(df, dtype=None, origin=None)
+        names_set = _column_names(index)
+        if names_set is not None and len(names_set) > 1:
+            # `df[num_cols] = df[num_cols].fillna(...)`: each named column takes the value's dtype
+            # (a frame of those columns in that order, or one dtype for all); unknown otherwise
+            parts = _frame_parts(value, len(names_set))
+            if parts is None:
+                return replace(df, dtype=None, origin=None, columns=None) if df.columns is None else None
+            if df.columns is None:
+                same = df.dtype and df.dtype != WIDE and all(p is not None and p.dtype == df.dtype for p in parts)
+                return df if same else replace(df, dtype=None, origin=None)
+            cols = dict(df.columns)
+            for name, part in zip(names_set, parts, strict=True):
+                cols[name] = part.dtype if part else None
+            columns = tuple(cols.items())
+            return library_frame(columns, [Strong(d) if d else None for _, d in columns], self.origin(node, ""))
         if df.columns is None or not (isinstance(index, Const) and isinstance(index.value, str)):
             return None
         part = column_dtype(value)
@@ -1168,6 +1183,24 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             continue
         return None
     return ndim - dropped if ndim - dropped >= 0 else None
+
+
+def _column_names(index: Value | None) -> list[str] | None:
+    """The column names of `df[["a", "b"]] = ...` (a list of string constants), else None."""
+    if isinstance(index, TupleV) and index.items and all(isinstance(i, Const) and isinstance(i.value, str) for i in index.items):
+        return [str(i.value) for i in index.items if isinstance(i, Const)]
+    return None
+
+
+def _frame_parts(value: Value | None, count: int) -> list[Strong | None] | None:
+    """The dtypes `count` columns take from an assigned frame: its own columns in order, or its
+    one dtype; None when that cannot be told."""
+    if isinstance(value, Tensor) and value.kind == "frame":
+        if value.columns is not None:
+            return [Strong(d) if d else None for _, d in value.columns] if len(value.columns) == count else None
+        return [Strong(value.dtype)] * count if value.dtype and value.dtype != WIDE else None
+    part = column_dtype(value)
+    return [part] * count if part is not None else None
 
 
 def _number_kind(value: Value | None) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.events import TorchLoad, TorchSave
 from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
@@ -13,19 +14,39 @@ def check(ctx: Context) -> Iterator[Finding]:
     if not ev.uses_cuda_check:
         return  # a script that never asks for CUDA gives no evidence it runs on both
     device = ctx.device_name() or "'cpu'"
-    saved = {s.path for s in ev.saves if s.path}
-    from_gpu = {s.path for s in ev.saves if s.path and s.device in ("cuda", "auto")}
     for load in ev.loads:
         if "map_location" in load.keywords or load.splat:
             continue  # given, or perhaps given through `**kwargs`
-        if load.path in saved and load.path not in from_gpu:
+        saves = [s for s in ev.saves if load.path and s.path == load.path]
+        if saves and not any(s.device in ("cuda", "auto") for s in saves):
             continue  # this script writes that file itself, and not from GPU tensors that we know of
+        if _written_first(load, ev.loads, ev.saves):
+            continue  # reloaded in the run that wrote it: its devices exist on this machine
         yield RULE.finding(
             "`torch.load` without `map_location` in a script that also runs on CPU: a checkpoint saved "
             "on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",
             load.span,
             fixes=[FixSpec("add_kwarg", f"Add `map_location={device}`", load.span, True, (("name", "map_location"), ("value", device)))],
         )
+
+
+def _same_file(load: TorchLoad, save: TorchSave) -> bool:
+    if load.file and save.file:
+        return load.file == save.file
+    return bool(load.path) and load.path == save.path
+
+
+def _written_first(load: TorchLoad, loads: list[TorchLoad], saves: list[TorchSave]) -> bool:
+    """Every time this load runs, the same run has just saved that file, while the function
+    that loads was running (`save(...)` then `torch.load(...)` a few lines later, or through a
+    helper it called): the file was written on this machine, so its devices exist here. A save
+    in a sibling function (a `train()` then an `infer()`) does not count: those are often
+    separate runs on separate machines."""
+    visits = [v for v in loads if v.span == load.span]
+    return all(
+        any(s.time < v.time and v.frame in s.frames and _same_file(v, s) for s in saves)
+        for v in visits
+    )
 
 
 RULE = Rule(
@@ -45,6 +66,8 @@ RULE = Rule(
     examples=RuleExamples(
         bad=[
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt')  # <-\n",
+            # a save in a sibling function: training and inference are often separate runs on separate machines
+            "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef train(path):\n    model = torch.nn.Linear(2, 2).to(device)\n    torch.save(model.state_dict(), path)\ndef infer(path):\n    return torch.load(path)  # <-\ntrain('last.pt')\ninfer('last.pt')\n",
         ],
         good=[
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",
@@ -52,6 +75,8 @@ RULE = Rule(
             "import torch\ndef load_checkpoint(path, **kwargs):\n    return torch.load(path, **kwargs)\nif torch.cuda.is_available():\n    state = load_checkpoint('ckpt.pt', map_location='cuda')\n",
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt', map_location=device)\n",
             "import torch\nstate = torch.load('model.pt')\n",
+            # reloaded in the run that wrote it, by the function that had it written: its devices exist here
+            "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef save(model, out, step):\n    torch.save(model.state_dict(), os.path.join(out, f'{step}_lora.pt'))\ndef main(out):\n    model = torch.nn.Linear(2, 2).to(device)\n    save(model, out, 10)\n    state = torch.load(os.path.join(out, f'{10}_lora.pt'))\nmain('runs')\n",
         ],
     ),
 )

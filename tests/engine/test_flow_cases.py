@@ -1401,6 +1401,46 @@ CASES: dict[str, str] = {
         ds = TensorDataset(torch.from_numpy(X), torch.zeros(64, 1, dtype=torch.float64))
         L.Trainer(max_epochs=1, precision="64-true").fit(Regressor(), DataLoader(ds, batch_size=16))
         """,
+    "Lightning: the Trainer moves the module and the batches to its accelerator; a tensor made without a device stays on the CPU": """
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning as L
+        class Regressor(L.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Linear(4, 1)
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                err = (self.net(x).squeeze(-1) - y) ** 2
+                weights = torch.ones(x.size(0))  # expect: DG009
+                return (weights * err).mean()
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters())
+        loader = DataLoader(TensorDataset(torch.randn(64, 4), torch.randn(64)), batch_size=16)
+        L.Trainer(max_epochs=1).fit(Regressor(), loader)
+        """,
+    "Lightning: on accelerator='cpu', or with the tensor made on the batch's device: quiet": """
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning as L
+        class Regressor(L.LightningModule):
+            def __init__(self, cpu_only):
+                super().__init__()
+                self.net = nn.Linear(4, 1)
+                self.cpu_only = cpu_only
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                err = (self.net(x).squeeze(-1) - y) ** 2
+                weights = torch.ones(x.size(0)) if self.cpu_only else torch.ones(x.size(0), device=x.device)
+                return (weights * err).mean()
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters())
+        loader = DataLoader(TensorDataset(torch.randn(64, 4), torch.randn(64)), batch_size=16)
+        L.Trainer(max_epochs=1, accelerator="cpu").fit(Regressor(True), loader)
+        L.Trainer(max_epochs=1, accelerator="auto").fit(Regressor(False), loader)
+        """,
 }
 
 

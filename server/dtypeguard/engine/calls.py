@@ -394,8 +394,13 @@ class CallsMixin:
         saved = self.saved_device(arg0, state)
         file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
         span = self.index.span(node)
-        frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
-        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved, file, frames))
+        path = _path_text(node, 1, "f")
+        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file))
+        if file or path:
+            # flow-sensitive: a load on a path through this save reads what this run wrote (the
+            # functions running now are those for which "a few lines later" holds)
+            frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
+            state.globals[f"<saved {file or path}>"] = Const(("frames", frames))
 
     def super_method(self, sup: Super, attr: str) -> Value | None:
         for name in sup.bases:
@@ -700,7 +705,8 @@ class CallsMixin:
             # float32 unless `precision=` says otherwise (other precisions cast or autocast the
             # batches: lightning_fit does not model them); positional options are not read
             precision = kwargs.get("precision") if "precision" in kwargs else Const("32-true")
-            return Ref(self.alloc(state, InstanceObj("lightning:Trainer", None, {"precision": None if args else precision})))
+            device = None if args else _lightning_device(kwargs)
+            return Ref(self.alloc(state, InstanceObj("lightning:Trainer", None, {"precision": None if args else precision, "device": device})))
         if name == "argparse.ArgumentParser":
             return Ref(self.alloc(state, InstanceObj("argparse:ArgumentParser", None)))
         if root == "pandas" and len(parts) >= 2 and parts[1] in pandas_library.PICKLED:
@@ -840,7 +846,9 @@ class CallsMixin:
             weights_only = bound.get("weights_only") if bound is not None else kwargs.get("weights_only")
             file = _file_name(args[0] if args else kwargs.get("f"))
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
-            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, frame))
+            saved = state.globals.get(f"<saved {file or path}>") if file or path else None
+            after_save = isinstance(saved, Const) and isinstance(saved.value, tuple) and frame in saved.value[1]
+            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save))
             return None
         if last == "save" and len(parts) == 2:
             self.record_save(args, kwargs, node, state)
@@ -1372,7 +1380,7 @@ class CallsMixin:
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
                 return self.parser_method(receiver, obj, method, args, kwargs, state)
             if isinstance(obj, InstanceObj) and obj.cls == "lightning:Trainer" and method == "fit":
-                self.lightning_fit(obj, args, kwargs, state)
+                self.lightning_fit(obj, args, kwargs, node, state)
                 return None
             if isinstance(obj, InstanceObj) and obj.cls == "accelerate:Accelerator" and method == "save":
                 self.record_save(args, kwargs, node, state)  # `accelerator.save(obj, f)` is torch.save on the main process
@@ -1393,7 +1401,7 @@ class CallsMixin:
             return receiver
         return None
 
-    def lightning_fit(self, trainer: InstanceObj, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> None:
+    def lightning_fit(self, trainer: InstanceObj, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> None:
         """`trainer.fit(model, train_dataloaders, ..., datamodule=...)` as Lightning runs it, for
         what the analysis needs: `configure_optimizers()` builds the optimizer, and
         `training_step(batch, 0)` gets a batch of the training DataLoader (the `train_dataloaders`
@@ -1422,12 +1430,20 @@ class CallsMixin:
                     self.call_function(setup, [source, Const("fit")], {}, state)
                 make = owner_klass.method("train_dataloader")
                 loaders = self.call_function(make, [source], {}, state) if make is not None else None
+        device = trainer.attrs.get("device")
+        moved = isinstance(device, Device) and device.name != "cpu"
+        if moved and isinstance(device, Device) and isinstance(obj, ModuleObj):
+            # the Trainer moves the module to its accelerator before it calls any hook
+            self.module_method(model.oid, obj, "to", [device], {}, node, state)
         configure = klass.method("configure_optimizers")
         if configure is not None:
             self.call_function(configure, [model], {}, state)
         step = klass.method("training_step")
         if step is not None:
             batch = self.element_of(loaders, state) if loaders is not None else None
+            if moved and isinstance(device, Device):
+                why = Origin(self.index.span(node), f"the Trainer moves each batch to its accelerator ({_device_words(device.name)})")
+                batch = _batch_to(batch, device.name, why)
             self.call_function(step, [model, batch, Const(0)], {}, state)
 
     def parser_method(self, ref: Ref, obj: InstanceObj, method: str, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> Value | None:
@@ -1960,6 +1976,32 @@ def _has_splat(node: ast.Call) -> bool:
 
 def _device_words(device: str | None) -> str:
     return "cuda when CUDA is available, else cpu" if device == "auto" else device or "unknown"
+
+
+def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
+    """Where a Lightning Trainer puts the module and the batches: `accelerator="auto"` (the
+    default since Lightning 2.0) means CUDA when it is there, "gpu"/"cuda" (or `gpus=N`) CUDA,
+    "cpu" the CPU; anything else (mps, tpu, a name we cannot read) is not modelled."""
+    gpus = kwargs.get("gpus")
+    if isinstance(gpus, Const) and gpus.value not in (None, 0, "0", [], False):
+        return Device("cuda")
+    accelerator = kwargs.get("accelerator", Const("auto"))
+    if isinstance(accelerator, Const) and accelerator.value in ("auto", "gpu", "cuda", "cpu"):
+        return Device({"auto": "auto", "gpu": "cuda", "cuda": "cuda", "cpu": "cpu"}[str(accelerator.value)])
+    return None
+
+
+def _batch_to(batch: Value | None, device: str, why: Origin) -> Value | None:
+    """A batch as Lightning's `transfer_batch_to_device` leaves it: every tensor in it (in
+    tuples, lists and dicts) on the accelerator; anything else unchanged."""
+    if isinstance(batch, Tensor) and batch.kind == "tensor":
+        return replace(batch, device=device, dev_origin=why)
+    if isinstance(batch, TupleV):
+        return TupleV(tuple(_batch_to(item, device, why) for item in batch.items))
+    if isinstance(batch, Const) and isinstance(batch.value, tuple) and batch.value[:1] == ("dict",):
+        items = tuple(_batch_to(item, device, why) if isinstance(item, Value) else item for item in batch.value[2])
+        return Const(("dict", batch.value[1], items))
+    return batch
 
 
 def _group_flags(params: Value | None) -> dict[str, Value | None]:

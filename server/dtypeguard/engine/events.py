@@ -139,7 +139,9 @@ class TorchLoad:
     path: str = ""  # the file argument as written
     splat: bool = False  # `torch.load(path, **kwargs)`: its keywords cannot be read
     file: str = ""  # the file's name when known (`os.path.join(d, "rng_state.pth")`): matches saves to loads
-    frame: str = ""  # the function the load runs in ("<module>" at top level)
+    # on every path to it, the same run saved that file while the function that loads was running
+    # (`torch.save(sd, p)` then `torch.load(p)` a few lines later, or through a helper it called)
+    after_save: bool = False
 
 
 @quick_init
@@ -152,7 +154,6 @@ class TorchSave:
     path: str = ""  # the file argument as written
     device: str | None = None  # where every tensor saved lives, when known
     file: str = ""  # the file's name when known
-    frames: tuple[str, ...] = ()  # the functions running when it saves, outermost first ("<module>", "main", ...)
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.events import TorchLoad, TorchSave
+from dtypeguard.engine.events import TorchLoad
 from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
@@ -20,7 +20,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         saves = [s for s in ev.saves if load.path and s.path == load.path]
         if saves and not any(s.device in ("cuda", "auto") for s in saves):
             continue  # this script writes that file itself, and not from GPU tensors that we know of
-        if _written_first(load, ev.loads, ev.saves):
+        if _written_first(load, ev.loads):
             continue  # reloaded in the run that wrote it: its devices exist on this machine
         yield RULE.finding(
             "`torch.load` without `map_location` in a script that also runs on CPU: a checkpoint saved "
@@ -30,23 +30,14 @@ def check(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _same_file(load: TorchLoad, save: TorchSave) -> bool:
-    if load.file and save.file:
-        return load.file == save.file
-    return bool(load.path) and load.path == save.path
-
-
-def _written_first(load: TorchLoad, loads: list[TorchLoad], saves: list[TorchSave]) -> bool:
-    """Every time this load runs, the same run has just saved that file, while the function
-    that loads was running (`save(...)` then `torch.load(...)` a few lines later, or through a
-    helper it called): the file was written on this machine, so its devices exist here. A save
-    in a sibling function (a `train()` then an `infer()`) does not count: those are often
+def _written_first(load: TorchLoad, loads: list[TorchLoad]) -> bool:
+    """Every time this load runs, the same run has just saved that file, on the way to it and
+    while the function that loads was running (`save(...)` then `torch.load(...)` a few lines
+    later, or through a helper it called): the file was written on this machine, so its devices
+    exist here. A save in a sibling function (a `train()` then an `infer()`) or in the other
+    branch (`if not exists: train and save, else: load`) does not count: those are often
     separate runs on separate machines."""
-    visits = [v for v in loads if v.span == load.span]
-    return all(
-        any(s.time < v.time and v.frame in s.frames and _same_file(v, s) for s in saves)
-        for v in visits
-    )
+    return all(v.after_save for v in loads if v.span == load.span)
 
 
 RULE = Rule(
@@ -68,6 +59,9 @@ RULE = Rule(
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt')  # <-\n",
             # a save in a sibling function: training and inference are often separate runs on separate machines
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef train(path):\n    model = torch.nn.Linear(2, 2).to(device)\n    torch.save(model.state_dict(), path)\ndef infer(path):\n    return torch.load(path)  # <-\ntrain('last.pt')\ninfer('last.pt')\n",
+            # saved in the other branch: the load reads an earlier run's file
+            "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = torch.nn.Linear(2, 2).to(device)\n"
+            "if not os.path.exists('vae.model'):\n    torch.save(model.state_dict(), 'vae.model')\nelse:\n    model.load_state_dict(torch.load('vae.model'))  # <-\n",
         ],
         good=[
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",

@@ -1441,6 +1441,22 @@ CASES: dict[str, str] = {
         L.Trainer(max_epochs=1, accelerator="cpu").fit(Regressor(True), loader)
         L.Trainer(max_epochs=1, accelerator="auto").fit(Regressor(False), loader)
         """,
+    "a model made by a factory function and never moved: reported where the caller holds it": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.fc = nn.Linear(4, width)
+            def forward(self, x):
+                return self.fc(x)
+        def build(**kwargs):
+            return Net(width=kwargs["width"])
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = build(width=8)  # expect: DG009
+        x = torch.randn(2, 4).to(device)
+        y = model(x)
+        """,
 }
 
 

@@ -106,4 +106,4 @@ def test_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SEVENTH["broken"] >= 30 and SEVENTH["correct"] >= 12
     assert SEVENTH["false_alarms"] == []
     hits, total = SEVENTH["root_hits"], SEVENTH["broken"]
-    assert hits / total >= 0.73, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.76, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]

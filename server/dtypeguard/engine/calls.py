@@ -448,7 +448,13 @@ class CallsMixin:
 
     def _call_user(self, callee: Func | Klass | Bound | Ref, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(callee, Func):
-            return self._through_wrapper(callee, self.call_function(callee, args, kwargs, state), node)
+            result = self._through_wrapper(callee, self.call_function(callee, args, kwargs, state), node)
+            made = state.heap.get(result.oid) if isinstance(result, Ref) else None
+            if isinstance(result, Ref) and isinstance(made, ModuleObj):
+                where = self.index.span(callee.node)
+                if where.file == made.origin.span.file and where.line <= made.origin.span.line <= where.end_line:
+                    state.heap[result.oid] = replace(made, made_at=self.index.span(node))  # a factory: `model = build(cfg)`
+            return result
         if isinstance(callee, Klass):
             return self.instantiate(callee, args, kwargs, node, state)
         if isinstance(callee, Bound):

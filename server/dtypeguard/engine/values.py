@@ -229,6 +229,7 @@ class ModuleObj:
     device_expr: str = ""  # how the code names the device it moved to (`device`, `"cuda"`)
     half_part: Span | None = None  # where a part of it became float16 (`nn.PReLU(d).half()` inside)
     index_after_float: Span | None = None  # a Sequential item that needs indices after one that outputs floats
+    made_at: Span | None = None  # the call of a factory function (`model = hg(...)`) that returned it: where the caller holds it
 
 
 @quick_init

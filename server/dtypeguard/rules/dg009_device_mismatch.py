@@ -39,7 +39,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             model_side = x.device in ("cuda", "auto") and module.device == "cpu"
             if model_side:
                 moved = module.device_origin is not None and "default device" not in module.device_origin.why
-                root = module.device_origin.span if moved and module.device_origin else module.origin.span
+                # never moved: where it is made, or where the caller holds what a factory function made
+                root = module.device_origin.span if moved and module.device_origin else module.made_at or module.origin.span
             else:
                 bound = fw.bound_at[position] if position < len(fw.bound_at) else None
                 root = device_root(x, bound or fw.span)

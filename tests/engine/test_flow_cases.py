@@ -1457,6 +1457,28 @@ CASES: dict[str, str] = {
         x = torch.randn(2, 4).to(device)
         y = model(x)
         """,
+    "Lightning 64-true: a float32 NumPy table in training_step meets float64 weights; new torch tensors are float64": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning as L
+        class Regressor(L.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.table = np.zeros((4, 3), dtype=np.float32)
+                self.net = nn.Linear(3, 1)
+                self.other = nn.Linear(3, 1)
+            def training_step(self, batch, batch_idx):
+                x, group, y = batch
+                noise = torch.randn(x.shape[0], 3)
+                cond = torch.from_numpy(self.table[group.numpy()])  # expect: DG004
+                return nn.functional.mse_loss(self.net(cond) + self.other(noise) + self.other(x), y)
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters())
+        ds = TensorDataset(torch.randn(64, 3), torch.randint(0, 4, (64,)), torch.zeros(64, 1))
+        L.Trainer(max_epochs=1, accelerator="cpu", precision="64-true").fit(Regressor(), DataLoader(ds, batch_size=16))
+        """,
 }
 
 

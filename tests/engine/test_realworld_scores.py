@@ -99,7 +99,7 @@ def test_lightning_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert LIGHTNING["broken"] >= 10 and LIGHTNING["correct"] >= 5
     assert LIGHTNING["false_alarms"] == []
     hits, total = LIGHTNING["root_hits"], LIGHTNING["broken"]
-    assert hits / total >= 0.60, f"{hits}/{total}: " + "\n".join(LIGHTNING["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.70, f"{hits}/{total}: " + "\n".join(LIGHTNING["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:

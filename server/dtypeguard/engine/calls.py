@@ -1414,7 +1414,8 @@ class CallsMixin:
         given, else the datamodule's or the model's `train_dataloader()` after `setup("fit")`).
         Only for a float32 Trainer on a user LightningModule; anything else stays unknown."""
         precision = trainer.attrs.get("precision")
-        if not (isinstance(precision, Const) and precision.value in (32, "32", "32-true")):
+        double = isinstance(precision, Const) and precision.value in (64, "64", "64-true")
+        if not (isinstance(precision, Const) and precision.value in (32, "32", "32-true")) and not double:
             return
         model = args[0] if args else kwargs.get("model")
         obj = state.heap.get(model.oid) if isinstance(model, Ref) else None
@@ -1436,6 +1437,12 @@ class CallsMixin:
                     self.call_function(setup, [source, Const("fit")], {}, state)
                 make = owner_klass.method("train_dataloader")
                 loaders = self.call_function(make, [source], {}, state) if make is not None else None
+        if double and isinstance(obj, ModuleObj):
+            # precision="64-true": the weights become float64 before any hook runs
+            self.module_method(model.oid, obj, "double", [], {}, node, state)
+            # a chosen precision, not a cast to undo: the inputs are what to convert
+            _chosen_precision(model.oid, Origin(self.index.span(node), 'Trainer(precision="64-true") makes the weights float64'), state)
+            obj = state.heap.get(model.oid)
         device = trainer.attrs.get("device")
         moved = isinstance(device, Device) and device.name != "cpu"
         if moved and isinstance(device, Device) and isinstance(obj, ModuleObj):
@@ -1450,7 +1457,17 @@ class CallsMixin:
             if moved and isinstance(device, Device):
                 why = Origin(self.index.span(node), f"the Trainer moves each batch to its accelerator ({_device_words(device.name)})")
                 batch = _batch_to(batch, device.name, why)
-            self.call_function(step, [model, batch, Const(0)], {}, state)
+            saved = state.ddtype
+            if double:
+                # Lightning converts the batch's floating tensors to float64 and runs the step with
+                # float64 as the default dtype (new tensors are float64; NumPy's keep their dtype)
+                here = self.index.span(node)
+                batch = _batch_double(batch, Origin(here, 'precision="64-true" converts each batch\'s floating tensors to float64'))
+                state.ddtype = Default("float64", here, 'Trainer(precision="64-true")')
+            try:
+                self.call_function(step, [model, batch, Const(0)], {}, state)
+            finally:
+                state.ddtype = saved
 
     def parser_method(self, ref: Ref, obj: InstanceObj, method: str, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> Value | None:
         held = obj.attrs.get(configs.OPTIONS)
@@ -1995,6 +2012,31 @@ def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
     if isinstance(accelerator, Const) and accelerator.value in ("auto", "gpu", "cuda", "cpu"):
         return Device({"auto": "auto", "gpu": "cuda", "cuda": "cuda", "cpu": "cpu"}[str(accelerator.value)])
     return None
+
+
+def _chosen_precision(oid: int, why: Origin, state: State, depth: int = 0) -> None:
+    """A module and its submodules whose dtype a Trainer's precision chose: that is where their
+    dtype comes from, and no cast of theirs is a place to fix (DG004 then points at the input)."""
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or depth > 8:
+        return
+    state.heap[oid] = replace(obj, cast_span=None, dtype_origin=why, chosen_dtype=True)
+    held = obj.attrs.get(ITEMS)
+    for value in [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
+        if isinstance(value, Ref):
+            _chosen_precision(value.oid, why, state, depth + 1)
+
+
+def _batch_double(batch: Value | None, why: Origin) -> Value | None:
+    """A batch as Lightning's 64-true precision plugin leaves it: floating tensors float64."""
+    if isinstance(batch, Tensor) and batch.kind == "tensor":
+        return replace(batch, dtype="float64", origin=why) if is_float(batch.dtype) else batch if batch.dtype else None
+    if isinstance(batch, TupleV):
+        return TupleV(tuple(_batch_double(item, why) for item in batch.items))
+    if isinstance(batch, Const) and isinstance(batch.value, tuple) and batch.value[:1] == ("dict",):
+        items = tuple(_batch_double(item, why) if isinstance(item, Value) else item for item in batch.value[2])
+        return Const(("dict", batch.value[1], items))
+    return None if isinstance(batch, Tensor) else batch
 
 
 def _batch_to(batch: Value | None, device: str, why: Origin) -> Value | None:

@@ -230,6 +230,7 @@ class ModuleObj:
     half_part: Span | None = None  # where a part of it became float16 (`nn.PReLU(d).half()` inside)
     index_after_float: Span | None = None  # a Sequential item that needs indices after one that outputs floats
     made_at: Span | None = None  # the call of a factory function (`model = hg(...)`) that returned it: where the caller holds it
+    chosen_dtype: bool = False  # its dtype is a configured precision (`Trainer(precision="64-true")`), not a cast to undo
 
 
 @quick_init

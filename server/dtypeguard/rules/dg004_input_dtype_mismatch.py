@@ -60,7 +60,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         why = f"matches the model's {module.dtype}"
         fixes = convert_fix(ctx, x, use, module.dtype, why)
         line = fw.span.line
-        model_side = module.dtype != "float32" and x.dtype == "float32"
+        model_side = module.dtype != "float32" and x.dtype == "float32" and not module.chosen_dtype
         if model_side:
             model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
             if module.cast_span is None and module.honours_default and module.dtype_origin is not None and "the default dtype" in module.dtype_origin.why:

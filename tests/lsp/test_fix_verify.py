@@ -18,7 +18,15 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from dtypeguard.fixes.api import fix_all
-from tests.lsp.support import H06, SAMPLES, apply_workspace_edit, open_doc, record, start, wait_published
+from tests.lsp.support import (
+    H06,
+    SAMPLES,
+    apply_workspace_edit,
+    open_doc,
+    record,
+    start,
+    wait_published,
+)
 
 pytest.importorskip("torch")
 H07 = SAMPLES / "hazards" / "h07_uint8_images_conv.py"

@@ -20,7 +20,6 @@ from pytest_lsp import LanguageClient
 from dtypeguard.fixes.api import fix_all
 from tests.lsp.support import (
     H06,
-    SAMPLES,
     apply_workspace_edit,
     open_doc,
     record,
@@ -29,7 +28,6 @@ from tests.lsp.support import (
 )
 
 pytest.importorskip("torch")
-H07 = SAMPLES / "hazards" / "h07_uint8_images_conv.py"
 COMMAND = "dtypeguard.fixAndVerify"
 TITLE = "Fix and verify: run the script before and after the safe fixes (runs your code)"
 
@@ -136,25 +134,27 @@ async def test_fix_and_verify_applies_the_fixes_when_the_fixed_copy_runs(client:
 
 
 async def test_fix_and_verify_applies_nothing_when_the_fixed_copy_fails(client: LanguageClient) -> None:
-    """h07: the uint8 fix makes the forward run, but the first step leaves a share of the
-    parameters unchanged (a warning, not ok): nothing is applied, both outcomes are said, and
-    "Apply anyway" applies it."""
+    """h06 with a second bug in the buffer (a layer one feature too wide): the DG004 fix is
+    right, but the fixed copy then fails on the shapes: nothing is applied, both outcomes are
+    said, and "Apply anyway" applies it."""
     await start(client)
-    on_disk = _digest(H07)
-    uri, text = open_doc(client, H07)
+    on_disk = _digest(H06)
+    text = H06.read_text(encoding="utf-8").replace("Regressor(n_features=4)", "Regressor(n_features=5)")
+    uri, _ = open_doc(client, H06, text)
     await wait_published(client, uri, 1)
     answer = await _run(client, uri)
     assert answer["applied"] is False and answer["reason"] == "the fixed copy does not verify ok", answer
-    assert answer["before"]["status"] == "error" and answer["after"]["outcome"] != "ok"
+    assert answer["before"]["status"] == "error" and answer["before"]["rule"] == "DG004"
+    assert answer["after"]["status"] == "error" and "shapes cannot be multiplied" in answer["after"]["summary"]
     assert record(client).applied == []
     requests = await _wait("the showMessageRequest", lambda: record(client).message_requests, 10)
     request = requests[0]
     assert request.type == types.MessageType.Warning
     assert [a.title for a in request.actions or []] == ["Apply anyway"]
     assert "not applied: the fixed copy does not verify ok" in request.message
-    assert "before: error: RuntimeError at line" in request.message and "Input type (unsigned char)" in request.message
-    assert f"after: {answer['after']['outcome']}: " in request.message
-    assert _digest(H07) == on_disk
+    assert "before: error: RuntimeError at line 18: mat1 and mat2 must have the same dtype" in request.message
+    assert "after: error: RuntimeError at line 18: mat1 and mat2 shapes cannot be multiplied (500x4 and 5x32)" in request.message
+    assert _digest(H06) == on_disk
 
     # "Apply anyway" applies the same fixes (the client in this test answers with it)
     record(client).message_choice = "Apply anyway"
@@ -162,9 +162,9 @@ async def test_fix_and_verify_applies_nothing_when_the_fixed_copy_fails(client: 
     answer = await _run(client, uri)
     assert answer["applied"] is False
     applied = await _wait("the edit applied anyway", lambda: record(client).applied, 10)
-    assert apply_workspace_edit(text, uri, applied[0]) == fix_all(text, str(H07)).text
+    assert apply_workspace_edit(text, uri, applied[0]) == fix_all(text, str(H06)).text
     await _wait("the applied-anyway message", lambda: any("applied anyway" in m.message for m in client.messages), 10)
-    assert _digest(H07) == on_disk
+    assert _digest(H06) == on_disk
 
 
 async def test_fix_and_verify_cancel(client: LanguageClient) -> None:

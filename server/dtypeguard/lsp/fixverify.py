@@ -89,8 +89,13 @@ async def fix_and_verify(session: Session, *args: object) -> dict[str, Any]:
     try:
         return await _fix_and_verify(session, uri, path, str(device), cancel)
     finally:
-        if session.verifier.fixing is not None and session.verifier.fixing[1] is cancel:
-            session.verifier.fixing = None
+        _release(session, cancel)
+
+
+def _release(session: Session, cancel: threading.Event) -> None:
+    """The runs are over: another request may start, and the lens says so (idempotent)."""
+    if session.verifier.fixing is not None and session.verifier.fixing[1] is cancel:
+        session.verifier.fixing = None
         session.refresh(lenses=True)
 
 
@@ -144,6 +149,7 @@ async def _fix_and_verify(session: Session, uri: str, path: str, device: str, ca
     except BaseException:
         verify.end_progress(session, token, "failed")
         raise
+    _release(session, cancel)  # before the edit and the messages: the lens title is current
     if after is None or after.status == "cancelled" or cancel.is_set():
         verify.end_progress(session, token, "cancelled")
         return _answer(session, False, "cancelled", f"{PREFIX}: cancelled; nothing applied to {name}.",

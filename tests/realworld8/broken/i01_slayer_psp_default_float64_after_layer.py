@@ -1,8 +1,8 @@
 """SLAYER-style spiking layer test: the spike-response kernel is built when the layer is created, and only afterwards the test's precision setup switches the default dtype to float64, so the spike trains are double
 source: https://github.com/bamsumit/slayerPytorch/issues/17
 reported-error: RuntimeError: expected scalar type Float but found Double
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected scalar type Double but found Float at line 42
+root-cause: line 47
 expect: DG001
 """
 import math

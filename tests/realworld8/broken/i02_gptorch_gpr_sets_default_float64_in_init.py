@@ -1,8 +1,8 @@
 """Deep-kernel regression: a float32 feature extractor is built first, then a gptorch-style GPR model whose constructor calls torch.set_default_dtype(torch.float64), so every tensor created afterwards (the test grid) is double
 source: https://github.com/cics-nd/gptorch/pull/14
 reported-error: surprising behaviour: torch.set_default_dtype() inside the package has a global effect on PyTorch code using other dtypes
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got Double and Float at line 46
+root-cause: line 28
 expect: DG001
 """
 import numpy as np
@@ -43,7 +43,7 @@ class FeatureExtractor(nn.Module):
         self.net = nn.Sequential(nn.Linear(d_in, 16), nn.Tanh(), nn.Linear(16, d_out))
 
     def forward(self, x):
-        return self.net(x)
+        return self.net(x)  # fails-here
 
 
 def main():
@@ -56,7 +56,7 @@ def main():
     gp = GPR(z_train.astype(np.float64), y_train, RBF(input_dim=2))
     x_test = torch.linspace(-3, 3, 50).unsqueeze(-1)
     with torch.no_grad():
-        z_test = feature_extractor(x_test)  # fails-here
+        z_test = feature_extractor(x_test)
         mean = gp.predict_f(z_test.double())
     print("predictive mean range", float(mean.min()), float(mean.max()))
 

@@ -2,7 +2,7 @@
 source: https://github.com/pytorch/xla/pull/5211
 reported-error: UserWarning: torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use torch.set_default_dtype() and torch.set_default_device() as alternatives.
 outcome: ok (UserWarning: torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use torch.set_default_dtype() and torch.set_default_device() as alternatives.)
-root-cause: line 0
+root-cause: line 23
 expect: DG002
 """
 import unittest

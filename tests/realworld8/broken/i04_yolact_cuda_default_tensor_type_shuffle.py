@@ -1,8 +1,8 @@
 """YOLACT-style train.py: with --cuda the script makes torch.cuda.FloatTensor the default tensor type, then iterates a shuffling DataLoader with the default detection_collate
 source: https://github.com/dbolya/yolact/issues/664
 reported-error: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu'
-outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler calls torch.randperm with its CPU generator while the default tensor type is CUDA) at line {FH}; on CPU: ok
-root-cause: line 0
+outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler calls torch.randperm with its CPU generator while the default tensor type is CUDA) at line 69; on CPU: ok
+root-cause: line 28
 expect: DG003
 """
 import argparse

@@ -1,8 +1,8 @@
 """Lévy-flight sampler trained next to torchquad integration: the vendored set_up_backend("torch", data_type="float32") makes CUDA the default device when a GPU exists, and the shuffling training DataLoader breaks afterwards
 source: https://github.com/esa/torchquad/issues/157
 reported-error: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (raised from RandomSampler.__iter__ when iterating the torch dataloader after set_up_backend)
-outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (torch.randperm in RandomSampler runs on the default device cuda with a CPU generator) at line {FH}; on CPU: ok
-root-cause: line 0
+outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (torch.randperm in RandomSampler runs on the default device cuda with a CPU generator) at line 44; on CPU: ok
+root-cause: line 26
 expect: DG003
 """
 import logging

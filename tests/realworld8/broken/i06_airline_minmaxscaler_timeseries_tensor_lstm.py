@@ -1,8 +1,8 @@
 """Airline-passengers forecasting: the pandas column is scaled with sklearn's MinMaxScaler, windowed by a TimeSeriesTensor helper into numpy arrays and wrapped with torch.from_numpy, so the LSTM receives float64 sequences
 source: https://github.com/skorch-dev/skorch/issues/766
 reported-error: TypeError: fit() missing 1 required positional argument: 'y' (the issue's own error; its posted data code scales the column with .astype(np.float), i.e. float64, the path this script follows into the LSTM)
-outcome: AUTO
-root-cause: line 0
+outcome: ValueError: RNN input dtype (torch.float64) does not match weight dtype (torch.float32). Convert input: input.to(torch.float32), or convert model: model.to(torch.float64) at line 42
+root-cause: line 31
 expect: DG004
 """
 from collections import UserDict

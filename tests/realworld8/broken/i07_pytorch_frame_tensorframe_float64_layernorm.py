@@ -1,8 +1,8 @@
 """Tabular Trompt-style model on a pandas DataFrame: the TensorFrame materialisation keeps the numerical columns in their pandas dtype (float64), and the column encoder's LayerNorm has float32 weights
 source: https://github.com/pyg-team/pytorch-frame/pull/135
 reported-error: RuntimeError: expected scalar type Double but found Float (return torch.layer_norm(input, normalized_shape, weight, bias, eps, torch.backends.cudnn.enabled))
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: mixed dtype (CPU): all inputs must share same datatype. at line 48
+root-cause: line 24
 expect: DG004
 """
 from dataclasses import dataclass

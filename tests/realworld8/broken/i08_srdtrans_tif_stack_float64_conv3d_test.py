@@ -1,8 +1,8 @@
 """Self-supervised denoising test script: the tif stack is normalised in numpy (float64), cut into overlapping 3D patches by a test Dataset and fed to the trained Conv3d network
 source: https://github.com/cabooster/SRDTrans/issues/16
 reported-error: RuntimeError: Input type (double) and bias type (float) should be the same
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Input type (double) and bias type (float) should be the same at line 58
+root-cause: line 22
 expect: DG004
 """
 import argparse

@@ -1,8 +1,8 @@
 """Pose-estimation trainer fed by a DALI-style decoding pipeline: the decoder yields HWC uint8 images, the iterator wrapper only permutes them to NCHW, and the batch reaches the HRNet stem convolution as a ByteTensor
 source: https://github.com/NVIDIA/DALI/issues/2460
 reported-error: RuntimeError: Input type (torch.cuda.ByteTensor) and weight type (torch.cuda.FloatTensor) should be the same.
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Input type (unsigned char) and bias type (float) should be the same at line 45
+root-cause: line 33
 expect: DG005
 """
 import numpy as np

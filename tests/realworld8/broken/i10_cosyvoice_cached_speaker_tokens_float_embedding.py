@@ -1,8 +1,8 @@
 """CosyVoice-style zero-shot TTS node with a speaker cache: the speaker embedding and the prompt speech tokens are saved together in one float32 .npy, and on reuse the tokens come back as floats and go straight into the speech-token nn.Embedding
 source: https://github.com/AIFSH/CosyVoice-ComfyUI/issues/70
 reported-error: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.cuda.FloatTensor instead (while checking arguments for embedding)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead (while checking arguments for embedding) at line 29
+root-cause: line 50
 expect: DG005
 """
 import os

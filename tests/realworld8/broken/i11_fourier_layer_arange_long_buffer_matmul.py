@@ -1,8 +1,8 @@
 """Learnable-frequency Fourier feature layer: the time-index buffer self.n_ is built with torch.arange on integers (int64), and forward multiplies the float frequency matrix with it
 source: https://github.com/pytorch/pytorch/issues/11951
 reported-error: RuntimeError: Expected object of scalar type Float but got scalar type Long for argument #2 'mat2' (f_times_t = torch.matmul(low, self.n_))
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected m1 and m2 to have the same dtype, but got: float != long int at line 25
+root-cause: line 20
 expect: DG005
 """
 import math

@@ -1,8 +1,8 @@
 """Semi-supervised few-shot training (BOSS / FixMatch style): the labelled subset's labels are read from a binary index file as 4-byte integers and batched by the DataLoader as int32 before the supervised cross-entropy criterion
 source: https://github.com/lnsmith54/BOSS/pull/2
 reported-error: RuntimeError: Expected object of scalar type Long but got scalar type Int for argument #2 'target' in call to _thnn_nll_loss_forward (loss_x = criteria_x(logits_x, lbs_x))
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at line 63
+root-cause: line 26
 expect: DG006
 """
 import os

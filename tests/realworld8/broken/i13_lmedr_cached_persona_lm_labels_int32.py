@@ -1,8 +1,8 @@
 """Persona-chat evaluation (LMEDR style) from a cached, padded dataset: the language-model labels are padded into an int32 numpy matrix to keep the cache small, and the eval step's cross-entropy gets them as an IntTensor
 source: https://github.com/Chenrj233/LMEDR/issues/8
 reported-error: Engine run is terminating due to exception: Expected object of scalar type Long but got scalar type Int for argument #2 'target' in call to _thnn_nll_loss_forward
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at line 69
+root-cause: line 22
 expect: DG006
 """
 import argparse

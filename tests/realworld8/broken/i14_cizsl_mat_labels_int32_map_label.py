@@ -1,8 +1,8 @@
 """Zero-shot learning (CIZSL / GAZSL style) data utilities: image labels come from a MATLAB .mat file (int32), are wrapped with torch.from_numpy, and map_label builds the remapped labels with zeros_like, so the seen-class classifier's NLLLoss gets an IntTensor
 source: https://github.com/mhelhoseiny/CIZSL/issues/1
 reported-error: RuntimeError: Expected object of scalar type Long but got scalar type Int for argument #2 'target' in call to _thnn_nll_loss_forward
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at line 65
+root-cause: line 40
 expect: DG006
 """
 import os

@@ -1479,6 +1479,57 @@ CASES: dict[str, str] = {
         ds = TensorDataset(torch.randn(64, 3), torch.randint(0, 4, (64,)), torch.zeros(64, 1))
         L.Trainer(max_epochs=1, accelerator="cpu", precision="64-true").fit(Regressor(), DataLoader(ds, batch_size=16))
         """,
+    "a loss's pos_weight is a buffer: criterion.to(device) moves it: quiet": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(8, 4).to(device)
+        criterion = nn.BCEWithLogitsLoss(pos_weight=torch.ones(4)).to(device)
+        x, y = torch.randn(2, 8, device=device), torch.rand(2, 4, device=device)
+        loss = criterion(model(x), y)
+        """,
+    "a loss's pos_weight left on the CPU meets GPU predictions": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(8, 4).to(device)
+        criterion = nn.BCEWithLogitsLoss(pos_weight=torch.ones(4))  # expect: DG009
+        x, y = torch.randn(2, 8, device=device), torch.rand(2, 4, device=device)
+        loss = criterion(model(x), y)
+        """,
+    "model.half() then a part back to float32: the optimizer's parameters are mixed, not float16: quiet": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.frozen = nn.Linear(8, 8)
+                self.extra = nn.Linear(8, 8)
+            def forward(self, x):
+                return self.frozen(self.extra(x.float()).half())
+        model = Net().half()
+        model.extra.float()
+        trainable = [p for p in model.parameters() if p.requires_grad]
+        opt = torch.optim.Adam(trainable, lr=1e-4)
+        """,
+    "a save under a patched location_tag writes CUDA tags: reloading it in the same run still needs map_location": """
+        from unittest import mock
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(2, 2)
+        with mock.patch.object(torch.serialization, "location_tag", lambda storage: "cuda:0"):
+            torch.save(model.state_dict(), "ckpt.pt")
+        state = torch.load("ckpt.pt")  # expect: DG010
+        """,
+    "reloaded in the run that saved it: quiet": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(2, 2).to(device)
+        torch.save(model.state_dict(), "ckpt.pt")
+        state = torch.load("ckpt.pt")
+        """,
 }
 
 

@@ -391,12 +391,12 @@ class CallsMixin:
         where its tensors live, and which file it writes."""
         arg0 = args[0] if args else kwargs.get("obj")
         what = self.pickled_what(arg0, state)
-        saved = self.saved_device(arg0, state)
+        saved = "cuda" if isinstance(state.globals.get(CUDA_TAGS), Const) else self.saved_device(arg0, state)
         file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
         self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file))
-        if file or path:
+        if (file or path) and not isinstance(state.globals.get(CUDA_TAGS), Const):
             # flow-sensitive: a load on a path through this save reads what this run wrote (the
             # functions running now are those for which "a few lines later" holds)
             frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
@@ -1009,7 +1009,8 @@ class CallsMixin:
         origin = self.origin(node, f"nn.{cls}(...)")
         if cls in api.LOSSES:
             weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight", args[0] if args and cls in _WEIGHT_FIRST else None)
-            attrs: dict[str, Value | None] = {"weight": weight} if isinstance(weight, Tensor) else {}
+            # `weight`/`pos_weight` are registered buffers: `criterion.to(device)` moves them
+            attrs: dict[str, Value | None] = {"weight": replace(weight, moves=True)} if isinstance(weight, Tensor) else {}
             oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, loss=api.LOSSES[cls], attrs=attrs, created_time=self.time))
             return Ref(oid)
         if cls in api.CONTAINERS:
@@ -1085,6 +1086,8 @@ class CallsMixin:
         if module_oid is not None:
             self.optimizers_of.setdefault(module_oid, []).append(oid)
         module = state.heap.get(module_oid) if module_oid is not None else None
+        if isinstance(module, ModuleObj) and module_oid is not None:
+            module = _unmixed(module_oid, module, state)
         tensors = params.items if module_oid is None and isinstance(params, TupleV) else ()
         dtypes = {t.dtype if isinstance(t, Tensor) and t.kind == "tensor" else None for t in tensors}
         tensor_dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
@@ -1733,6 +1736,8 @@ class CallsMixin:
     def optimizer_step(self, oid: int, opt: OptimizerObj, node: ast.Call, state: State, scaler: bool, counts: bool = True) -> None:
         module = state.heap.get(opt.module) if opt.module is not None else None
         span = self.index.span(node)
+        if isinstance(module, ModuleObj) and opt.module is not None:
+            module = _unmixed(opt.module, module, state)
         self.events.steps.append(OptimizerStep(span, self.tick(), opt, module if isinstance(module, ModuleObj) else None, scaler))
         if counts:
             state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span)
@@ -2001,6 +2006,10 @@ def _device_words(device: str | None) -> str:
     return "cuda when CUDA is available, else cpu" if device == "auto" else device or "unknown"
 
 
+# set in the state while `torch.serialization.location_tag` is patched to a CUDA tag (interpreter.exec_with)
+CUDA_TAGS = "<cuda storage tags>"
+
+
 def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
     """Where a Lightning Trainer puts the module and the batches: `accelerator="auto"` (the
     default since Lightning 2.0) means CUDA when it is there, "gpu"/"cuda" (or `gpus=N`) CUDA,
@@ -2012,6 +2021,27 @@ def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
     if isinstance(accelerator, Const) and accelerator.value in ("auto", "gpu", "cuda", "cpu"):
         return Device({"auto": "auto", "gpu": "cuda", "cuda": "cuda", "cpu": "cpu"}[str(accelerator.value)])
     return None
+
+
+def _tree_dtypes(oid: int, state: State, depth: int = 0) -> set[str]:
+    """The floating dtypes known among a module's and its submodules' parameters."""
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or depth > 8:
+        return set()
+    found = {obj.dtype} if obj.dtype and is_float(obj.dtype) else set()
+    held = obj.attrs.get(ITEMS)
+    for value in [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
+        if isinstance(value, Ref) and value.oid != oid:
+            found |= _tree_dtypes(value.oid, state, depth + 1)
+    return found
+
+
+def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
+    """The module as an optimizer over its parameters sees it: after `model.half()` then
+    `model.extra.float()` its parameters are of two dtypes, so theirs is not one dtype."""
+    if module.dtype is not None and len(_tree_dtypes(oid, state)) > 1:
+        return replace(module, dtype=None)
+    return module
 
 
 def _chosen_precision(oid: int, why: Origin, state: State, depth: int = 0) -> None:

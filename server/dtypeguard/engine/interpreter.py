@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from dtypeguard.engine.calls import CallsMixin
+from dtypeguard.engine.calls import CUDA_TAGS, CallsMixin
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, mark, read_file, resolve
 from dtypeguard.engine.library import promotion
@@ -362,6 +362,9 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def exec_with(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
         saved_autocast, saved_device = state.autocast, state.ddevice
+        tags = any(_patches_location_tag(item.context_expr) for item in stmt.items)
+        if tags:
+            return self._with_cuda_tags(stmt, state)
         for item in stmt.items:
             ctx = self.eval(item.context_expr, state)
             if isinstance(ctx, Const) and isinstance(ctx.value, tuple) and ctx.value[:1] == ("autocast",):
@@ -372,6 +375,18 @@ class Interpreter(ResumeMixin, CallsMixin):
                 self.assign(item.optional_vars, None, state)
         state = self.exec_block(stmt.body, state)
         state.autocast, state.ddevice = saved_autocast, saved_device
+        return state
+
+    def _with_cuda_tags(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
+        """`with mock.patch("torch.serialization.location_tag", lambda s: "cuda:0"):` makes every
+        `torch.save` in the block write CUDA storage tags, exactly what a save on a GPU writes: a
+        CPU-only load of that file fails, whatever device the tensors were on here."""
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, None, state)
+        state.globals[CUDA_TAGS] = Const(True)
+        state = self.exec_block(stmt.body, state)
+        state.globals[CUDA_TAGS] = None
         return state
 
     def exec_try(self, stmt: ast.Try, state: State) -> State:
@@ -1183,6 +1198,20 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             continue
         return None
     return ndim - dropped if ndim - dropped >= 0 else None
+
+
+def _patches_location_tag(node: ast.expr) -> bool:
+    """`mock.patch("torch.serialization.location_tag", ...)` or
+    `mock.patch.object(torch.serialization, "location_tag", ...)` (any import spelling)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))):
+        return False
+    name = ast.unparse(node.func)
+    args = node.args
+    if name.endswith("patch") and args and isinstance(args[0], ast.Constant):
+        return args[0].value == "torch.serialization.location_tag"
+    if name.endswith("patch.object") and len(args) >= 2 and isinstance(args[1], ast.Constant):
+        return args[1].value == "location_tag" and ast.unparse(args[0]).endswith("serialization")
+    return False
 
 
 def _column_names(index: Value | None) -> list[str] | None:

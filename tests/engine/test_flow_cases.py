@@ -1530,6 +1530,27 @@ CASES: dict[str, str] = {
         torch.save(model.state_dict(), "ckpt.pt")
         state = torch.load("ckpt.pt")
         """,
+    "np.fromfile with a type code, through a Dataset whose labels-is-None branch is pruned": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, Dataset
+        class D(Dataset):
+            def __init__(self, data, labels=None):
+                self.data, self.labels = data, labels
+            def __len__(self):
+                return len(self.data)
+            def __getitem__(self, idx):
+                x = torch.from_numpy(self.data[idx])
+                if self.labels is None:
+                    return x, x
+                return x, self.labels[idx]
+        data = np.fromfile("x.bin", dtype=np.float32).reshape(-1, 4)
+        labels = np.fromfile("y.bin", dtype="<i4")  # expect: DG006
+        model = nn.Linear(4, 3)
+        for x, y in DataLoader(D(data, labels), batch_size=8):
+            loss = nn.functional.cross_entropy(model(x), y)
+        """,
 }
 
 

@@ -685,7 +685,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
             values = [self.eval(part, state) for part in parts]
             first = values[0]
-            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series"):
+            identity = isinstance(node, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
+            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series") and not identity:
                 return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin, ndim=_broadcast_ndim(values))
             if isinstance(node, ast.Compare):
                 return _fold_compare(node.ops, values)
@@ -1094,6 +1095,12 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
     """`device != "cpu"` with `device` known to be "cpu": a known truth prunes a branch that
     cannot run. Equality and membership of plain constants, order of plain numbers; anything
     else is unknown."""
+    if len(ops) == 1 and isinstance(ops[0], (ast.Is, ast.IsNot)) and len(values) == 2:
+        # `self.labels is None` where labels is an array (or any object the engine made): False
+        left, right = values
+        other = right if isinstance(left, Const) and left.value is None else left if isinstance(right, Const) and right.value is None else None
+        if isinstance(other, (Tensor, Ref, TupleV, Params, DType)):
+            return Const(isinstance(ops[0], ast.IsNot))
     plain = [_plain(v) for v in values]
     if _UNKNOWN in plain:
         return None

@@ -1551,6 +1551,20 @@ CASES: dict[str, str] = {
         for x, y in DataLoader(D(data, labels), batch_size=8):
             loss = nn.functional.cross_entropy(model(x), y)
         """,
+    "a cache this script writes with torch.save is what torch.load reads back": """
+        import os
+        import numpy as np
+        import torch
+        from torch import nn
+        def build():
+            labels = np.zeros(16, dtype=np.int32)
+            return {"x": torch.randn(16, 4), "y": torch.from_numpy(labels)}  # expect: DG006
+        if not os.path.exists("cache.pt"):
+            torch.save(build(), "cache.pt")
+        data = torch.load("cache.pt")
+        model = nn.Linear(4, 3)
+        loss = nn.functional.cross_entropy(model(data["x"]), data["y"])
+        """,
 }
 
 

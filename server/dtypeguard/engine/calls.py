@@ -396,6 +396,8 @@ class CallsMixin:
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
         self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file))
+        if file or path:
+            self.events.torch_saves.append((file or path, arg0))
         if (file or path) and not isinstance(state.globals.get(CUDA_TAGS), Const):
             # flow-sensitive: a load on a path through this save reads what this run wrote (the
             # functions running now are those for which "a few lines later" holds)
@@ -855,6 +857,9 @@ class CallsMixin:
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
             after_save = isinstance(saved, Const) and isinstance(saved.value, tuple) and frame in saved.value[1]
             self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save))
+            written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
+            if written and all(v == written[0] for v in written) and "map_location" not in given:
+                return _loaded(written[0])  # a cache this script writes: what it saved (tensors' dtypes kept)
             return None
         if last == "save" and len(parts) == 2:
             self.record_save(args, kwargs, node, state)
@@ -2008,6 +2013,20 @@ def _device_words(device: str | None) -> str:
 
 # set in the state while `torch.serialization.location_tag` is patched to a CUDA tag (interpreter.exec_with)
 CUDA_TAGS = "<cuda storage tags>"
+
+
+def _loaded(value: Value | None) -> Value | None:
+    """What `torch.load` gives back of a saved object the engine knows: tensors (in tuples, lists
+    and dicts) with their dtype and device; anything else unknown."""
+    if isinstance(value, Tensor) and value.kind == "tensor":
+        return value
+    if isinstance(value, TupleV):
+        return TupleV(tuple(_loaded(v) for v in value.items))
+    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
+        return Const(("dict", value.value[1], tuple(_loaded(v) if isinstance(v, Value) else None for v in value.value[2])))
+    if isinstance(value, Const) and type(value.value) in (int, float, str, bool):
+        return value
+    return None
 
 
 def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:

@@ -175,6 +175,9 @@ class Events:
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
     # `np.save(path, arr)`: (the path as written, the array, where): `np.load(path)` reads it back
     array_saves: list[tuple[str, Value | None, Span]] = field(default_factory=list)
+    # `torch.save(obj, f)`: (the file's name, or the path as written; the object): a `torch.load`
+    # of that file reads it back (a cache this script writes, then loads)
+    torch_saves: list[tuple[str, Value | None]] = field(default_factory=list)
 
 
 @quick_init

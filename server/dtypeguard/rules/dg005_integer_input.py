@@ -8,6 +8,7 @@ from dtypeguard.engine.values import is_float, is_int
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
+    ErrorPattern,
     Rule,
     convert_fix,
     dtype_root,
@@ -68,6 +69,11 @@ def check(ctx: Context) -> Iterator[Finding]:
             )
 
 
+# integer dtypes as torch names them in error messages (verify maps these errors to DG005)
+_INT = r"(?:Long|Int|Short|Char|Byte|Bool)"
+_INT_C = r"(?:long int|int|short int|signed char|bool)"
+
+
 RULE = Rule(
     code="DG005",
     name="integer-input-to-float-layer",
@@ -80,6 +86,41 @@ RULE = Rule(
         "needs integer (Long/Int) indices, so convert with `.long()`."
     ),
     hazards=("H11",),
+    errors=(
+        ErrorPattern(
+            rf"must have the same dtype, but got {_INT} and \w+",
+            "mat1 and mat2 must have the same dtype, but got Long and Float",
+            "hazards.md H11",
+        ),
+        ErrorPattern(
+            rf"expected m1 and m2 to have the same dtype, but got: {_INT_C} !=",
+            "expected m1 and m2 to have the same dtype, but got: long int != float",
+            "tests/verify/test_verify_explain.py",
+        ),
+        ErrorPattern(
+            rf"expected scalar type {_INT} but found",
+            "expected scalar type Long but found Float",
+            "tests/verify/test_verify_explain.py",
+        ),
+        ErrorPattern(
+            rf"Input type \({_INT_C}\) and bias type",
+            "Input type (long int) and bias type (float) should be the same",
+            "tests/verify/test_verify_explain.py",
+        ),
+        ErrorPattern(
+            r"Expected tensor for argument #1 'indices' to have one of the following scalar types",
+            (
+                "Expected tensor for argument #1 'indices' to have one of the following scalar "
+                "types: Long, Int; but got torch.FloatTensor instead (while checking arguments "
+                "for embedding)"
+            ),
+            "hazards.md H11",
+        ),
+    ),
+    hint=(
+        "an integer tensor went into a float layer; convert features with .float() (embedding "
+        "indices are the opposite: they must be .long())."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

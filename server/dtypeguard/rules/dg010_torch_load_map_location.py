@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.events import TorchLoad
 from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -40,19 +40,37 @@ def _written_first(load: TorchLoad, loads: list[TorchLoad]) -> bool:
     return all(v.after_save for v in loads if v.span == load.span)
 
 
+# the part of the explanation that the hover over `torch.load` repeats
+_FACTS = {"device_tag": "Checkpoints remember the device each tensor was saved from"}
+
 RULE = Rule(
     code="DG010",
     name="torch-load-without-map-location",
     severity=Severity.WARNING,
     summary="torch.load without map_location in code that also runs on CPU",
     explanation=(
-        "Checkpoints remember the device each tensor was saved from. On a machine without CUDA, "
+        f"{_FACTS['device_tag']}. On a machine without CUDA, "
         "loading a GPU checkpoint fails with \"Attempting to deserialize object on a CUDA device but "
         "torch.cuda.is_available() is False\". Load with `map_location='cpu'` (or "
         "`map_location=device`), then move the model. Reported only in scripts that check "
         "`torch.cuda.is_available()`, i.e. that are meant to run on both."
     ),
+    facts=_FACTS,
     hazards=("H18",),
+    errors=(
+        ErrorPattern(
+            r"Attempting to deserialize object on a CUDA device",
+            (
+                "Attempting to deserialize object on a CUDA device but "
+                "torch.cuda.is_available() is False."
+            ),
+            "hazards.md H18",
+        ),
+    ),
+    hint=(
+        "the checkpoint holds CUDA tensors; load it with torch.load(path, map_location='cpu') "
+        "(or map_location=device), then move the model."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

@@ -81,6 +81,11 @@ RULE = Rule(
         "are offered as unsafe fixes."
     ),
     hazards=("H13",),
+    hint=(
+        "with float16 parameters Adam's eps=1e-8 rounds to 0 and small squared gradients "
+        "underflow, so m/(sqrt(v)+eps) becomes inf/NaN; keep float32 parameters with "
+        "torch.autocast, or use fused=True or eps=1e-4."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.values import Const, Value
 from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def _true(value: Value | None) -> bool:
@@ -49,6 +49,39 @@ RULE = Rule(
         "`step()` with \"If capturable=True, params and state_steps must be on supported devices\"."
     ),
     hazards=("H15",),
+    errors=(
+        ErrorPattern(
+            r"`fused` and `foreach` cannot be `True` together",
+            "`fused` and `foreach` cannot be `True` together.",
+            "hazards.md H15",
+        ),
+        ErrorPattern(
+            r"`fused` does not support `differentiable`",
+            "`fused` does not support `differentiable`",
+            "hazards.md H15",
+        ),
+        ErrorPattern(
+            r"If capturable=True, params and state_steps must be on supported devices",
+            (
+                "If capturable=True, params and state_steps must be on supported devices: "
+                "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']."
+            ),
+            "hazards.md H15",
+        ),
+        ErrorPattern(
+            r"`fused=True` requires all the params to be floating point",
+            (
+                "`fused=True` requires all the params to be floating point Tensors of supported "
+                "devices: ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone'] but "
+                "torch.int64 and cpu"
+            ),
+            "hazards.md H15",
+        ),
+    ),
+    hint=(
+        "fused=True cannot be combined with foreach=True or differentiable=True, and "
+        "capturable=True is for CUDA graphs only (it fails on CPU parameters)."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

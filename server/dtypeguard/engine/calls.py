@@ -56,6 +56,7 @@ from dtypeguard.engine.values import (
     TupleV,
     Value,
     is_float,
+    is_int,
     join,
     shape_of,
 )
@@ -342,8 +343,9 @@ class CallsMixin:
                 operands = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
             dtypes = {o.dtype for o in operands if isinstance(o, Tensor) and o.kind == "tensor" and is_float(o.dtype)}
-            if short in MATMUL and len(dtypes) > 1 and not state.autocast:
-                return None  # mixed float dtypes: it raises (DG004 reports it here); nothing flows on
+            ints = any(isinstance(o, Tensor) and o.kind == "tensor" and is_int(o.dtype) for o in operands)
+            if short in MATMUL and (len(dtypes) > 1 or (dtypes and ints)) and not state.autocast:
+                return None  # mixed dtypes: it raises (DG004/DG005 report it here); nothing flows on
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
             made = replace(made, one_hot=True, from_ints=False)

@@ -1565,6 +1565,44 @@ CASES: dict[str, str] = {
         model = nn.Linear(4, 3)
         loss = nn.functional.cross_entropy(model(data["x"]), data["y"])
         """,
+    "@torch.autocast on a submodule's forward: its bfloat16 output reaches a float32 layer": """
+        import torch
+        from torch import nn
+        class Inner(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+            @torch.autocast(device_type="cpu", dtype=torch.bfloat16)
+            def forward(self, x):
+                return self.fc(x)
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+                self.proj = nn.Linear(8, 8)
+            def forward(self, x):
+                return self.proj(self.inner(x))  # expect: DG017
+        y = Outer()(torch.randn(2, 8))
+        """,
+    "@torch.autocast on a forward that returns .float(): quiet": """
+        import torch
+        from torch import nn
+        class Inner(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+            @torch.autocast(device_type="cpu", dtype=torch.bfloat16)
+            def forward(self, x):
+                return self.fc(x).float()
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+                self.proj = nn.Linear(8, 8)
+            def forward(self, x):
+                return self.proj(self.inner(x))
+        y = Outer()(torch.randn(2, 8))
+        """,
 }
 
 

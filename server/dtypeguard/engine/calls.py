@@ -513,6 +513,12 @@ class CallsMixin:
         home = node.__dict__.get("_dg_index")  # a function of an imported file sees that file's globals
         scope = self.module_globals.get(home.path, state.globals) if home is not None else state.globals
         callee = _State(scope, params, state.heap, state.ddtype, state.ddevice, state.autocast)
+        for decorator in getattr(node, "decorator_list", ()):
+            # `@torch.autocast(device_type=..., dtype=torch.bfloat16)` on a forward: its body runs under autocast
+            if isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith("autocast"):
+                ctx = self.eval(decorator, callee)
+                if isinstance(ctx, Const) and isinstance(ctx.value, tuple) and ctx.value[:1] == ("autocast",):
+                    callee.autocast = str(ctx.value[1]) if ctx.value[2] else None
         self.call_stack.append(node)
         self.returns.append([])
         self.return_states.append([])

@@ -11,12 +11,16 @@ _WORD = {"bfloat16": "BFloat16", "float16": "Half"}
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    seen = set()
     for fw in ctx.events.forwards:
-        if fw.nested or fw.autocast or not fw.inputs or fw.module.input_kind != "float":
+        if fw.autocast or not fw.inputs or fw.module.input_kind != "float" or fw.span in seen:
             continue
         x = tensor(fw.inputs[0])
         if x is None or not x.autocast or x.dtype not in ("bfloat16", "float16") or fw.module.dtype != "float32":
             continue
+        if fw.nested and x.origin is None:
+            continue  # the outer call's input, reported there
+        seen.add(fw.span)  # (a layer inside a forward: `@torch.autocast` on a submodule's forward leaks to the next layer)
         use = fw.arg_spans[0] if fw.arg_spans else None
         yield RULE.finding(
             f"this {x.dtype} activation was produced inside `torch.autocast` and reaches a float32 layer outside it: "

@@ -1603,6 +1603,21 @@ CASES: dict[str, str] = {
                 return self.proj(self.inner(x))
         y = Outer()(torch.randn(2, 8))
         """,
+    "a class of the script's own whose __iter__ yields the batches": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Batches:
+            def __init__(self, steps):
+                self.steps = steps
+            def __iter__(self):
+                for _ in range(self.steps):
+                    x = np.random.rand(4, 3)
+                    yield torch.from_numpy(x), torch.zeros(4, 1)  # expect: DG004
+        model = nn.Linear(3, 1)
+        for x, y in Batches(2):
+            loss = nn.functional.mse_loss(model(x), y)
+        """,
 }
 
 

@@ -175,6 +175,16 @@ class CallsMixin:
                 return self.dataset_item(value, obj, state)
             if isinstance(obj, ModuleObj) and isinstance(obj.attrs.get(ITEMS), TupleV):
                 return self.container_element(obj.attrs[ITEMS], state)  # type: ignore[arg-type]
+            if isinstance(obj, InstanceObj) and obj.klass is not None and not obj.is_dataset:
+                # a class of the script's own that iterates (`def __iter__(self): ... yield batch`,
+                # or `__iter__` returning self with a `__next__`): what one step gives
+                it = obj.klass.method("__iter__")
+                if it is not None:
+                    made = self.call_function(it, [value], {}, state)
+                    if made == value:
+                        step = obj.klass.method("__next__")
+                        return self.call_function(step, [value], {}, state) if step is not None else None
+                    return None if isinstance(made, Ref) else self.element_of(made, state)
             return None
         if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,):
             item = value.value[1]

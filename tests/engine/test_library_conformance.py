@@ -218,6 +218,7 @@ def test_signatures_bind_the_way_python_binds() -> None:
 # against a real save and load with the installed torch.
 PAYLOAD_SETUP = (
     "import argparse, os, tempfile\nimport numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+    "from sklearn.preprocessing import MinMaxScaler, StandardScaler\n"
     "path = os.path.join(tempfile.mkdtemp(), 'ckpt.pt')\n"
     "class Config:\n    pass\n"
     "def helper(x):\n    return x\n"
@@ -230,6 +231,7 @@ PAYLOADS = [
     "pd.Index(['a', 'b'], name='gene')", "pd.RangeIndex(3)", "pd.MultiIndex.from_tuples([('a', 1)])", "pd.Categorical(['a'])",
     "pd.Timestamp('2020-01-01')", "pd.Timedelta(days=1)", "pd.DataFrame({'x': [1.0]})", "pd.Series([1.0, 2.0])",
     "pd.DataFrame({'x': [1.0]}).values",
+    "StandardScaler().fit(np.ones((3, 2)))", "MinMaxScaler()",
 ]
 
 

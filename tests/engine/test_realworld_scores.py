@@ -114,4 +114,4 @@ def test_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert EIGHTH["broken"] >= 30 and EIGHTH["correct"] >= 12
     assert EIGHTH["false_alarms"] == []
     hits, total = EIGHTH["root_hits"], EIGHTH["broken"]
-    assert hits / total >= 0.40, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]

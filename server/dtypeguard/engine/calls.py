@@ -938,6 +938,8 @@ class CallsMixin:
                 return "an argparse Namespace"
             if isinstance(obj, InstanceObj) and obj.cls.startswith("pandas:"):
                 return pandas_library.PICKLED[obj.cls[7:]]
+            if isinstance(obj, InstanceObj) and obj.cls.startswith("sklearn:"):
+                return f"a scikit-learn `{obj.cls[8:]}`"  # pickled by reference to its class: not an allowed global
             if isinstance(obj, InstanceObj) and obj.klass is not None:
                 return f"a `{obj.cls}` object"  # pickled by reference to its class: not an allowed global
             return ""
@@ -1426,6 +1428,8 @@ class CallsMixin:
                         keep = arg0.dtype == "float32"
                         return replace(arg0, dtype="float32" if keep else "float64" if arg0.dtype else None, origin=arg0.origin if keep else self.origin(node, f"scikit-learn `{method}` returns float64"))
                     return None
+                if obj.cls.startswith("sklearn:") and method in ("fit", "partial_fit", "set_params"):
+                    return receiver  # scikit-learn's fit returns the estimator itself
             return None
         if isinstance(receiver, Sym) or receiver is None:
             return None

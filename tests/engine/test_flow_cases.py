@@ -1618,6 +1618,16 @@ CASES: dict[str, str] = {
         for x, y in Batches(2):
             loss = nn.functional.mse_loss(model(x), y)
         """,
+    "a table of features and labels: the label column taken out is where the conversion goes": """
+        import numpy as np
+        import torch
+        from torch import nn
+        table = torch.from_numpy(np.random.rand(50, 5))
+        data = table[:, :-1]
+        target = table[:, -1]  # expect: DG006
+        onehot = torch.zeros(target.shape[0], 10)
+        onehot.scatter_(1, target.unsqueeze(1), 1.0)
+        """,
 }
 
 

@@ -902,7 +902,12 @@ class Interpreter(ResumeMixin, CallsMixin):
             ndim = base.ndim
             if ndim is None and base.max_ndim is not None and _index_parts(node.slice) == base.max_ndim:
                 ndim = base.max_ndim  # `xy[:, -1]` on what is at most 2-D: it is 2-D
-            return replace(base, ndim=_indexed_ndim(ndim, node.slice, index), collated=False, max_ndim=None)
+            picked = replace(base, ndim=_indexed_ndim(ndim, node.slice, index), collated=False, max_ndim=None)
+            if base.kind == "tensor" and base.site is not None and _picks_columns(node.slice):
+                # `target = table[:, -1]`: the table holds features and labels alike; a conversion
+                # where it is made would convert both, so this column's own is where it goes
+                picked = replace(picked, site=self.index.span(node))
+            return picked
         if isinstance(base, Tensor) and base.kind in ("frame", "series"):
             if base.kind == "frame":
                 return self._frame_columns(base, index, node)
@@ -1219,6 +1224,19 @@ def _patches_location_tag(node: ast.expr) -> bool:
     if name.endswith("patch.object") and len(args) >= 2 and isinstance(args[1], ast.Constant):
         return args[1].value == "location_tag" and ast.unparse(args[0]).endswith("serialization")
     return False
+
+
+def _picks_columns(index: ast.expr) -> bool:
+    """`[:, -1]` / `[:, :-1]` / `[:, 3:]`: every row, some columns of a 2-D table."""
+    if not (isinstance(index, ast.Tuple) and len(index.elts) == 2):
+        return False
+    rows, cols = index.elts
+    every = isinstance(rows, ast.Slice) and rows.lower is None and rows.upper is None and rows.step is None
+    if isinstance(cols, ast.UnaryOp) and isinstance(cols.op, ast.USub):
+        cols = cols.operand
+    column = isinstance(cols, ast.Constant) and type(cols.value) is int  # not `None` (a new axis) or `...`
+    some = isinstance(cols, ast.Slice) and (cols.lower is not None or cols.upper is not None)
+    return every and (column or some)
 
 
 def _column_names(index: Value | None) -> list[str] | None:

@@ -107,7 +107,7 @@ def test_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SEVENTH["broken"] >= 30 and SEVENTH["correct"] >= 12
     assert SEVENTH["false_alarms"] == []
     hits, total = SEVENTH["root_hits"], SEVENTH["broken"]
-    assert hits / total >= 0.76, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.80, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:

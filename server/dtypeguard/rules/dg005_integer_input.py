@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.calls import MATMUL
-from dtypeguard.engine.values import is_float, is_int
-from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
+from dtypeguard.engine.values import Tensor, is_float, is_int
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
     ErrorPattern,
@@ -65,8 +65,16 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             f"{dtype_words(other.dtype)}: matmuls do not promote, so it fails with \"{error}\"",
             root,
             related=related,
-            fixes=convert_fix(ctx, odd, None, other.dtype or "float32", f"matches the other operand's {other.dtype}"),
+            fixes=convert_fix(ctx, odd, None, other.dtype or "float32", f"matches the other operand's {other.dtype}") or _at_creation(ctx, odd, other.dtype),
         )
+
+
+def _at_creation(ctx: Context, odd: Tensor, dtype: str | None) -> list[FixSpec]:
+    """`torch.arange(...)` made the integer operand: convert right there."""
+    method = {"float32": "float", "float64": "double"}.get(dtype or "")
+    if method is None or odd.origin is None or not ctx.snippet(odd.origin.span).startswith("torch."):
+        return []
+    return [FixSpec("append_call", f"Convert where it is created: `.{method}()` (matches the other operand's {dtype})", odd.origin.span, True, (("method", method),))]
 
 
 def check(ctx: Context) -> Iterator[Finding]:

@@ -38,7 +38,7 @@ from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, freezes_parameters, parse
-from dtypeguard.engine.resume import EntryKeep, EntryTrace, Patch, Snapshot
+from dtypeguard.engine.resume import Converge, EntryKeep, EntryTrace, Patch, Snapshot
 from dtypeguard.engine.values import Func
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,11 @@ class Analyzer:
         self.resumed_in_entry = -1  # ...and the entry call's statement, when it resumed inside it
         self._freezes = False  # the last text froze parameters somewhere (engine.parse.freezes_parameters)
         self._imports = False  # the last text imported the project's own modules: analysed whole
+        # what the last run kept for ending the next one early (engine.resume.Converge)
+        self._boundaries: dict[int, Snapshot] = {}
+        self._floors: dict[int, int] = {}
+        self._names: dict[int, tuple[list[ast.stmt], frozenset[str]]] = {}  # id(chunk) -> (chunk, names it mentions)
+        self.converged_at = -1  # the chunk the last check stopped running at (-1: ran to the end); for tests
 
     def check(self, text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:
         """A file that imports the project's own modules is analysed whole each time (what it
@@ -131,7 +136,7 @@ class Analyzer:
         return result
 
     def _check(self, text: str, path: str | None, config: Config, reader: Reader | None = None) -> CheckResult:
-        self.resumed_from, self.resumed_in_entry, self.reused = -1, -1, False
+        self.resumed_from, self.resumed_in_entry, self.reused, self.converged_at = -1, -1, False, -1
         parsed = self._parse(text)
         if isinstance(parsed, ParseFailure):  # mid-typing: keep what the last run knew
             return parse_failed(parsed, LineIndex(text), path, config)
@@ -156,9 +161,10 @@ class Analyzer:
         tree = ast.Module(body=[stmt for body in bodies for stmt in body], type_ignores=[])
         interp = Interpreter(tree, LineIndex(text), path, reader)
         kept: list[Snapshot | None] = [None, None]
+        converge = self._converge_plan(old_bodies, bodies, changed)
 
         def run() -> None:
-            kept[:] = interp.run_chunks(bodies, resume, keep=changed, entry_keep=entry_keep, patch=patch)
+            kept[:] = interp.run_chunks(bodies, resume, keep=changed, entry_keep=entry_keep, patch=patch, converge=converge)
 
         result = interpret(interp, run, text, path, config)
         if not result.parsed or result.internal_error:
@@ -175,6 +181,7 @@ class Analyzer:
             self.resumed_from = resume.chunk if resume is not None else -1
             self._snapshot = kept[0]
         self._entry_snapshot, self._trace = kept[1], interp.entry_trace
+        self._boundaries, self._floors, self.converged_at = interp.boundaries, interp.floors, interp.converged_at
         self._good = dict(zip(keys, bodies, strict=True))
         self._last, self._last_tree = (interp.events, interp.facts), tree
         return result
@@ -218,7 +225,32 @@ class Analyzer:
             return None, keep, None
         return snap, keep, Patch(old_def, Func(new_def, new_def.name))
 
+    def _converge_plan(self, old: list[list[ast.stmt]], bodies: list[list[ast.stmt]], changed: int) -> Converge | None:
+        """What this run needs to end early (engine.resume.Converge): the last run's
+        snapshots past the chunks that changed, when the chunks after those are the same."""
+        if len(old) != len(bodies) or not self._boundaries:
+            return None
+        after = next(i for i in range(len(bodies), 0, -1) if old[i - 1] is not bodies[i - 1]) if changed < len(bodies) else changed
+        if not any(after <= b < len(bodies) for b in self._boundaries):
+            return None
+        ids = frozenset(
+            id(node) for body in old[changed:after] for stmt in body for node in ast.walk(stmt)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        )
+        live = {id(body) for body in bodies}
+        cache = self._names = {key: got for key, got in self._names.items() if key in live}  # (old chunks go)
+
+        def mentioned(i: int) -> frozenset[str]:
+            body = bodies[i]
+            got = cache.get(id(body))
+            if got is None or got[0] is not body:
+                got = cache[id(body)] = (body, _mentioned(body))
+            return got[1]
+
+        return Converge(after, self._boundaries, self._floors, mentioned, ids, self._trace)
+
     def _forget(self) -> None:
+        self._boundaries, self._floors = {}, {}
         self._good, self._snapshot = {}, None
         self._last = None
         self._entry_snapshot, self._trace = None, None
@@ -272,6 +304,30 @@ def _first_difference(old: list[list[ast.stmt]], new: list[list[ast.stmt]]) -> i
         if a is not b:
             return i
     return min(len(old), len(new))
+
+
+def _mentioned(body: list[ast.stmt]) -> frozenset[str]:
+    """Every name a chunk could look up or bind: names, attributes, definitions, imports,
+    parameters, strings (`getattr(m, "x")`)."""
+    out: set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name):
+                out.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                out.add(node.attr)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.add(node.name)
+            elif isinstance(node, ast.alias):
+                out.add(node.asname or node.name.split(".")[0])
+                out.add(node.name)
+            elif isinstance(node, ast.arg):
+                out.add(node.arg)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                out.update(node.names)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 80:
+                out.add(node.value)
+    return frozenset(out)
 
 
 def _dump(body: list[ast.stmt]) -> str:

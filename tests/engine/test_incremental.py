@@ -441,3 +441,55 @@ def test_the_engine_reads_back_only_the_records_resume_compares() -> None:
             reads.add(f"{record}.{name}")
     known = {f"events.{name}" for name in resume._READ_BACK} | {"facts.values", "facts.defaults_at"}
     assert reads <= known, sorted(reads - known)
+
+
+def _shown(result: CheckResult) -> list[object]:
+    """What a diagnostic shows of each finding (a provisional result offers no fixes)."""
+    return [(f.code, f.severity, f.message, f.span, f.related, f.rule, f.note) for f in result.findings]
+
+
+LINES_ADDED = ["", "    ", "# a comment", "        # an indented comment", "\t", "#"]
+
+
+def test_blank_and_comment_line_edits_shift_the_last_findings_exactly() -> None:
+    """Random sequences of blank and comment-only lines added or removed anywhere (in code, in
+    strings, between statements, in brackets), each followed by the odd code edit: every
+    provisional result (`Analyzer.shifted`) shows what a fresh `check_source` shows, or there
+    is none; `check` afterwards is the fresh result whole."""
+    rng = random.Random(4)
+    texts = [_calls_layout(5), _main_layout(4), TRICKY["docstring with column-0 lines"] * 3, TRICKY["bracket with column-0 items"]]
+    texts += [path.read_text(encoding="utf-8") for path in SAMPLES[:12]]
+    shifted = tried = 0
+    for text in texts:
+        checker = Analyzer()
+        checker.check(text)
+        for step in range(12):
+            lines = text.split("\n")
+            at = rng.randrange(len(lines) + 1)
+            removable = at < len(lines) and (not lines[at].strip() or lines[at].lstrip().startswith("#"))
+            if removable and rng.random() < 0.4:
+                lines[at : at + 1] = []
+            elif rng.random() < 0.1:
+                lines.insert(at, "x = 1")  # code: no shortcut, and the base moves on
+            else:
+                lines[at:at] = [rng.choice(LINES_ADDED) for _ in range(rng.choice((1, 1, 2)))]
+            text = "\n".join(lines)
+            tried += 1
+            expected = check_source(text)
+            early = checker.shifted(text)
+            if early is not None:
+                shifted += 1
+                assert early.provisional and expected.parsed
+                assert _shown(early) == _shown(expected), f"step {step}: line {at + 1}"
+            if step % 3 == 2 or early is None:
+                assert _normal(checker.check(text)) == _normal(expected)
+    assert shifted >= tried // 3, f"only {shifted} of {tried}"  # (code edits and lines in strings: none)
+
+
+def test_no_shortcut_for_lines_in_a_string_or_a_suppression() -> None:
+    text = 'import torch\nDOC = """\nusage\n"""\nx = torch.zeros(3).double()\n'
+    checker = Analyzer()
+    checker.check(text)
+    assert checker.shifted(text.replace("usage\n", "usage\n\n")) is None  # the string's value changes
+    assert checker.shifted(text.replace("x =", "# dtypeguard: ignore\nx =")) is None
+    assert checker.shifted(text.replace("x =", "\nx =")) is not None

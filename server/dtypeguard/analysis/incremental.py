@@ -25,6 +25,7 @@ import ast
 import gc
 import logging
 import re
+from dataclasses import replace
 
 from dtypeguard.analysis.check import (
     CheckResult,
@@ -40,6 +41,7 @@ from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, freezes_parameters, parse
 from dtypeguard.engine.resume import Converge, EntryKeep, EntryTrace, Patch, Snapshot
 from dtypeguard.engine.values import Func
+from dtypeguard.findings import Finding, Span
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +109,7 @@ class Analyzer:
         self._floors: dict[int, int] = {}
         self._names: dict[int, tuple[list[ast.stmt], frozenset[str]]] = {}  # id(chunk) -> (chunk, names it mentions)
         self.converged_at = -1  # the chunk the last check stopped running at (-1: ran to the end); for tests
+        self._base: tuple[str, str | None, Config, CheckResult] | None = None  # the last full result, for `shifted`
 
     def check(self, text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:
         """A file that imports the project's own modules is analysed whole each time (what it
@@ -133,7 +136,58 @@ class Analyzer:
             self._imports = True
             self._parsed = {}
             self._forget()
+        self._base = (text, path, config, result) if result.parsed and not result.internal_error and self._good else None
         return result
+
+    def shifted(self, text: str, path: str | None = None, config: Config | None = None) -> CheckResult | None:
+        """The last result with its findings moved, when `text` differs from the last text
+        checked only by blank or comment-only lines added or removed (not in a string, not
+        a suppression): then what the engine finds is the same, lines below the edit moved.
+        None otherwise. A provisional result, for diagnostics at once: `check(text)` gives the
+        real one (tested equal)."""
+        base = self._base
+        if base is None or self._imports:
+            return None
+        old_text, old_path, old_config, result = base
+        if path != old_path or (config or Config()) != old_config or "\r" in text or "\x00" in text:
+            return None
+        old, new = old_text.split("\n"), text.split("\n")
+        delta = len(new) - len(old)
+        if delta == 0:
+            return None
+        p = _common(old, new)
+        s = min(_common(old[::-1], new[::-1]), len(old) - p, len(new) - p)
+        if any(not _blank_or_comment(line) for line in (*old[p : len(old) - s], *new[p : len(new) - s])):
+            return None
+        if not self._same_tree_around(old, new, p, len(old) - s, delta):
+            return None
+        if freezes_parameters(text) != self._freezes:
+            return None
+        after = p  # old lines after this one move by `delta`
+        if any(_in_removed(f, after, delta) for f in result.findings):
+            return None
+        findings = sorted((_shift_finding(f, after, delta) for f in result.findings), key=lambda f: (f.span, f.code))
+        sites = [(_shift(span, after, delta), cls) for span, cls in result.optimizer_sites]
+        return replace(result, findings=findings, index=LineIndex(text), optimizer_sites=sites, provisional=True)
+
+    def _same_tree_around(self, old: list[str], new: list[str], first: int, last: int, delta: int) -> bool:
+        """Lines `first`..`last` (0-based, end exclusive) of the old text lie in one chunk, and
+        that chunk with the new lines parses to the same statements (positions aside)."""
+        anchor = max(first - 1, 0)  # 0-based: the old line before the edit (or the first)
+        chunks = list(self._good.items())
+        for k, ((start, chunk), body) in enumerate(chunks):
+            final = k == len(chunks) - 1  # the last chunk runs to the end of the text
+            count = len(chunk.split("\n")) if final else chunk.count("\n")
+            if not start - 1 <= anchor < start - 1 + count:
+                continue
+            if last > start - 1 + count:
+                return False  # the edit reaches into the next chunk
+            new_chunk = "\n".join(new[start - 1 :]) if final else "\n".join(new[start - 1 : start - 1 + count + delta]) + "\n"
+            tree = parse(new_chunk, start)
+            if isinstance(tree, ParseFailure):
+                return False
+            return _dump(tree.body, False) == _dump(body, False)
+        return False
 
     def _check(self, text: str, path: str | None, config: Config, reader: Reader | None = None) -> CheckResult:
         self.resumed_from, self.resumed_in_entry, self.reused, self.converged_at = -1, -1, False, -1
@@ -250,6 +304,7 @@ class Analyzer:
         return Converge(after, self._boundaries, self._floors, mentioned, ids, self._trace)
 
     def _forget(self) -> None:
+        self._base = None
         self._boundaries, self._floors = {}, {}
         self._good, self._snapshot = {}, None
         self._last = None
@@ -330,5 +385,54 @@ def _mentioned(body: list[ast.stmt]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _dump(body: list[ast.stmt]) -> str:
-    return ast.dump(ast.Module(body=body, type_ignores=[]), include_attributes=True)
+def _dump(body: list[ast.stmt], attributes: bool = True) -> str:
+    return ast.dump(ast.Module(body=body, type_ignores=[]), include_attributes=attributes)
+
+
+def _common(a: list[str], b: list[str]) -> int:
+    """How many leading lines `a` and `b` share."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or (stripped[0] == "#" and "dtypeguard" not in stripped)
+
+
+_LINE_IN_TEXT = re.compile(r"\bline (\d+)\b")
+
+
+def _shift(span: Span, after: int, delta: int) -> Span:
+    if span.file or span.end_line <= after:
+        return span
+    return Span(span.line + delta if span.line > after else span.line, span.col, span.end_line + delta, span.end_col, span.file)
+
+
+def _shift_text(text: str, after: int, delta: int) -> str:
+    if "line " not in text:
+        return text
+    return _LINE_IN_TEXT.sub(lambda m: f"line {int(m.group(1)) + delta if int(m.group(1)) > after else m.group(1)}", text)
+
+
+def _shift_finding(f: Finding, after: int, delta: int) -> Finding:
+    return replace(
+        f,
+        span=_shift(f.span, after, delta),
+        message=_shift_text(f.message, after, delta),
+        related=tuple(replace(r, span=_shift(r.span, after, delta), message=_shift_text(r.message, after, delta)) for r in f.related),
+        fixes=(),  # (their parameters hold positions too: a provisional result offers none)
+        note=_shift_text(f.note, after, delta),
+    )
+
+
+def _in_removed(f: Finding, after: int, delta: int) -> bool:
+    """A place on a removed line (it cannot move): no shortcut."""
+    if delta >= 0:
+        return False
+    spans = [f.span, *(r.span for r in f.related)]
+    return any(not s.file and (after < s.line <= after - delta or after < s.end_line <= after - delta) for s in spans)

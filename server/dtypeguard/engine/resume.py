@@ -300,12 +300,13 @@ class ResumeMixin:
             return None
         if self.yields != old.yields or self.optimizers_of != old.optimizers_of:
             return None
+        same = _Same()
         heap = state.heap.flat()
-        if heap != old.heap:
+        if heap != old.heap and (heap.keys() != old.heap.keys() or not all(same(v, old.heap[k]) for k, v in heap.items())):
             return None
         globals_ = state.globals.flat()
-        diff = {k for k in globals_.keys() | old.globals.keys() if globals_.get(k, _ABSENT) != old.globals.get(k, _ABSENT)}
-        classes = {k for k in self.classes.keys() | old.classes.keys() if self.classes.get(k) != old.classes.get(k)}
+        diff = {k for k in globals_.keys() | old.globals.keys() if not same(globals_.get(k, _ABSENT), old.globals.get(k, _ABSENT))}
+        classes = {k for k in self.classes.keys() | old.classes.keys() if not same(self.classes.get(k), old.classes.get(k))}
         if diff or classes:
             names = diff | classes
             if any(names & conv.names(i) for i in range(b, len(chunks))):
@@ -326,11 +327,12 @@ class ResumeMixin:
             low = int(floor)
             if len(mine) != count or list.__getitem__(mine, slice(low, None)) != old.facts.values[low:count]:
                 return None
-        return self._splice(conv, old, end, globals_, diff, classes)
+        return self._splice(conv, old, end, state, diff, classes)
 
-    def _splice(
-        self, conv: Converge, old: Snapshot, end: Snapshot, globals_: dict[object, Value | None], diff: set[object], classes: set[str],
-    ) -> State:
+    def _splice(self, conv: Converge, old: Snapshot, end: Snapshot, state: State, diff: set[object], classes: set[str]) -> State:
+        """The state at the end of the chunks: the last run's, except where the rest left a
+        value as it found it: there this run's (the same, or equivalent, or named nowhere in
+        the rest); and the last run's records of the rest appended to this run's."""
         b = old.chunk
         for record, after, marks_b, marks_e in (
             (self.events, end.events, old.events_marks, end.events_marks),
@@ -359,23 +361,13 @@ class ResumeMixin:
         self.time, self.next_oid, self.statements = end.counters
         self.executed |= end.executed - old.executed
         self.functions = self.functions + end.functions[old.functions_mark : end.functions_mark]
-        mine_classes = self.classes
-        self.classes = dict(end.classes)
-        for name in classes:
-            if name in mine_classes:
-                self.classes[name] = mine_classes[name]
-            else:
-                self.classes.pop(name, None)
+        self.classes = _mine_where_untouched(self.classes, old.classes, end.classes, set(classes))
         self.yields = {k: list(v) for k, v in end.yields.items()}
         self.optimizers_of = {k: list(v) for k, v in end.optimizers_of.items()}
-        flat = dict(end.globals)
-        for key in diff:
-            if key in globals_:
-                flat[key] = globals_[key]
-            else:
-                flat.pop(key, None)
+        flat = _mine_where_untouched(state.globals.flat(), old.globals, end.globals, diff)
+        heap = _mine_where_untouched(state.heap.flat(), old.heap, end.heap, set())
         ddtype, ddevice, autocast, dead = end.defaults
-        spliced = State(Scope(None, flat), None, Scope(None, dict(end.heap)), ddtype, ddevice, autocast)
+        spliced = State(Scope(None, flat), None, Scope(None, heap), ddtype, ddevice, autocast)
         spliced.dead = dead
         return spliced
 
@@ -510,6 +502,66 @@ class ResumeMixin:
 
 
 _ABSENT = object()
+K = Any
+
+
+def _mine_where_untouched(mine: dict[K, Any], before: dict[K, Any], after: dict[K, Any], gone: set[Any]) -> dict[K, Any]:
+    """`after` (the last run's, at the end), except keys the rest left as `before` had them:
+    those are `mine` (this run's at the boundary); keys in `gone` (named nowhere in the rest)
+    follow `mine` too, present or absent."""
+    out = dict(after)
+    for key, value in mine.items():
+        if out.get(key, _ABSENT) is before.get(key, _ABSENT):
+            out[key] = value
+    for key in gone:
+        if key not in mine:
+            out.pop(key, None)
+    return out
+
+
+class _Same:
+    """Equal, or equal but for being built from different but identical syntax trees (an
+    unchanged class inside an edited function is a new node each time it is parsed)."""
+
+    def __init__(self) -> None:
+        self._dumps: dict[int, str] = {}
+
+    def __call__(self, a: object, b: object) -> bool:
+        if a is b:
+            return True
+        try:
+            if a == b:
+                return True
+        except Exception:  # (an odd __eq__: not the same)
+            return False
+        return self._same(a, b, 0)
+
+    def _dump(self, node: ast.AST) -> str:
+        got = self._dumps.get(id(node))
+        if got is None:
+            got = self._dumps[id(node)] = ast.dump(node, include_attributes=True)
+        return got
+
+    def _same(self, a: object, b: object, depth: int) -> bool:
+        if a is b:
+            return True
+        if type(a) is not type(b) or depth > 12:
+            return False
+        if isinstance(a, ast.AST):
+            assert isinstance(b, ast.AST)
+            return self._dump(a) == self._dump(b)
+        if isinstance(a, (tuple, list)):
+            assert isinstance(b, (tuple, list))
+            return len(a) == len(b) and all(self._same(x, y, depth + 1) for x, y in zip(a, b, strict=True))
+        if isinstance(a, dict):
+            assert isinstance(b, dict)
+            return a.keys() == b.keys() and all(self._same(v, b[k], depth + 1) for k, v in a.items())
+        names = getattr(type(a), "__dataclass_fields__", None)
+        if names is not None:
+            return all(self._same(getattr(a, n), getattr(b, n), depth + 1) for n in names)
+        return a == b
+
+
 _READ_BACK = ("array_saves", "torch_saves")  # Events lists the engine reads back (whole)
 
 

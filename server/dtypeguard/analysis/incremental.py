@@ -250,7 +250,9 @@ class Analyzer:
         for i, (key, old) in enumerate(zip(keys, old_keys, strict=True)):
             if out[i] is old_bodies[i] or key[0] != old[0] or key[1].count("\n") != old[1].count("\n"):
                 continue
-            if old[1].count("\n") <= MAX_COMPARED_LINES and _dump(out[i]) == _dump(old_bodies[i]):
+            if old[1].count("\n") > MAX_COMPARED_LINES or not _may_keep_tree(old[1], key[1]):
+                continue
+            if _dump(out[i]) == _dump(old_bodies[i]):
                 out[i] = old_bodies[i]
         return out
 
@@ -301,7 +303,8 @@ class Analyzer:
                 got = cache[id(body)] = (body, _mentioned(body))
             return got[1]
 
-        return Converge(after, self._boundaries, self._floors, mentioned, ids, self._trace)
+        roots = frozenset(id(stmt) for body in old[changed:after] for stmt in body)
+        return Converge(after, self._boundaries, self._floors, mentioned, ids, self._trace, roots)
 
     def _forget(self) -> None:
         self._base = None
@@ -387,6 +390,31 @@ def _mentioned(body: list[ast.stmt]) -> frozenset[str]:
 
 def _dump(body: list[ast.stmt], attributes: bool = True) -> str:
     return ast.dump(ast.Module(body=body, type_ignores=[]), include_attributes=attributes)
+
+
+def _may_keep_tree(old: str, new: str) -> bool:
+    """Could the edit from `old` to `new` leave the tree as it was, positions and all? Only
+    when what changed is blank space, or follows a `#` on its line (a comment); anything
+    else changes the tree (or, rarely, not: then the chunk merely runs again)."""
+    p = _common_chars(old, new)
+    s = _common_chars(old[::-1], new[::-1])
+    s = min(s, len(old) - p, len(new) - p)
+    if not old[p : len(old) - s].strip() and not new[p : len(new) - s].strip():
+        return True
+    return "#" in new[new.rfind("\n", 0, p) + 1 : p]
+
+
+def _common_chars(a: str, b: str) -> int:
+    if a == b:
+        return len(a)
+    lo, hi = 0, min(len(a), len(b))  # the longest common prefix, by halves
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _common(a: list[str], b: list[str]) -> int:

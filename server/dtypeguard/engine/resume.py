@@ -146,6 +146,7 @@ class Converge:
     names: Callable[[int], frozenset[str]]
     changed: frozenset[int]
     trace: EntryTrace | None  # the last run's entry call
+    roots: frozenset[int] = frozenset()  # the ids of the statements of the last run's chunks that changed
 
 
 class ReadsList(list[Any]):
@@ -300,7 +301,7 @@ class ResumeMixin:
             return None
         if self.yields != old.yields or self.optimizers_of != old.optimizers_of:
             return None
-        same = _Same()
+        same = _Same(conv.roots)
         heap = state.heap.flat()
         if heap != old.heap and (heap.keys() != old.heap.keys() or not all(same(v, old.heap[k]) for k, v in heap.items())):
             return None
@@ -523,8 +524,9 @@ class _Same:
     """Equal, or equal but for being built from different but identical syntax trees (an
     unchanged class inside an edited function is a new node each time it is parsed)."""
 
-    def __init__(self) -> None:
+    def __init__(self, changed: frozenset[int] = frozenset()) -> None:
         self._dumps: dict[int, str] = {}
+        self._changed = changed  # old statements known to differ (edited): not compared
 
     def __call__(self, a: object, b: object) -> bool:
         if a is b:
@@ -549,6 +551,8 @@ class _Same:
             return False
         if isinstance(a, ast.AST):
             assert isinstance(b, ast.AST)
+            if id(a) in self._changed or id(b) in self._changed:
+                return False
             return self._dump(a) == self._dump(b)
         if isinstance(a, (tuple, list)):
             assert isinstance(b, (tuple, list))

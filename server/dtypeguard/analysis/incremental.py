@@ -107,7 +107,7 @@ class Analyzer:
         # what the last run kept for ending the next one early (engine.resume.Converge)
         self._boundaries: dict[int, Snapshot] = {}
         self._floors: dict[int, int] = {}
-        self._names: dict[int, tuple[list[ast.stmt], frozenset[str]]] = {}  # id(chunk) -> (chunk, names it mentions)
+        self._names: dict[str, frozenset[str]] = {}  # a chunk's text -> the names it mentions
         self.converged_at = -1  # the chunk the last check stopped running at (-1: ran to the end); for tests
         self._base: tuple[str, str | None, Config, CheckResult] | None = None  # the last full result, for `shifted`
 
@@ -215,7 +215,7 @@ class Analyzer:
         tree = ast.Module(body=[stmt for body in bodies for stmt in body], type_ignores=[])
         interp = Interpreter(tree, LineIndex(text), path, reader)
         kept: list[Snapshot | None] = [None, None]
-        converge = self._converge_plan(old_bodies, bodies, changed)
+        converge = self._converge_plan(old_bodies, bodies, changed, keys)
 
         def run() -> None:
             kept[:] = interp.run_chunks(bodies, resume, keep=changed, entry_keep=entry_keep, patch=patch, converge=converge)
@@ -281,7 +281,7 @@ class Analyzer:
             return None, keep, None
         return snap, keep, Patch(old_def, Func(new_def, new_def.name))
 
-    def _converge_plan(self, old: list[list[ast.stmt]], bodies: list[list[ast.stmt]], changed: int) -> Converge | None:
+    def _converge_plan(self, old: list[list[ast.stmt]], bodies: list[list[ast.stmt]], changed: int, keys: list[Chunk]) -> Converge | None:
         """What this run needs to end early (engine.resume.Converge): the last run's
         snapshots past the chunks that changed, when the chunks after those are the same."""
         if len(old) != len(bodies) or not self._boundaries:
@@ -293,15 +293,15 @@ class Analyzer:
             id(node) for body in old[changed:after] for stmt in body for node in ast.walk(stmt)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         )
-        live = {id(body) for body in bodies}
-        cache = self._names = {key: got for key, got in self._names.items() if key in live}  # (old chunks go)
+        live = {text for _, text in keys}
+        cache = self._names = {text: got for text, got in self._names.items() if text in live}  # (old chunks go)
 
         def mentioned(i: int) -> frozenset[str]:
-            body = bodies[i]
-            got = cache.get(id(body))
-            if got is None or got[0] is not body:
-                got = cache[id(body)] = (body, _mentioned(body))
-            return got[1]
+            text = keys[i][1]
+            got = cache.get(text)
+            if got is None:
+                got = cache[text] = frozenset(_WORD.findall(text)) if text.isascii() else _mentioned(bodies[i])
+            return got
 
         roots = frozenset(id(stmt) for body in old[changed:after] for stmt in body)
         return Converge(after, self._boundaries, self._floors, mentioned, ids, self._trace, roots)
@@ -364,9 +364,12 @@ def _first_difference(old: list[list[ast.stmt]], new: list[list[ast.stmt]]) -> i
     return min(len(old), len(new))
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # every identifier in ASCII text (and words of comments, strings: more is safe)
+
+
 def _mentioned(body: list[ast.stmt]) -> frozenset[str]:
     """Every name a chunk could look up or bind: names, attributes, definitions, imports,
-    parameters, strings (`getattr(m, "x")`)."""
+    parameters, strings (`getattr(m, "x")`). (For non-ASCII text; ASCII text is read by `_WORD`.)"""
     out: set[str] = set()
     for stmt in body:
         for node in ast.walk(stmt):

@@ -16,7 +16,13 @@ top-level statement. Two things are reused, and nothing else:
 
 Everything after the resumed chunk runs again, then the functions nobody called and all the
 rules, so a result is always what `check_source` gives for the same text (tested by applying
-random edits to real training files and comparing the two).
+random edits to real training files and comparing the two). "Runs again" ends early where the
+machine, past the edited chunk, is what the last run had at the same place (`engine.resume.
+Converge`): the last run's records of the rest are taken over.
+
+An edit that only adds or removes blank or comment lines has `shifted`: the last findings
+moved with the lines, at once (positions in their messages too), for the language server to
+publish until `check` of the same text (which runs everything below the edit again) replaces it.
 """
 
 from __future__ import annotations

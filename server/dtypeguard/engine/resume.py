@@ -308,6 +308,8 @@ class ResumeMixin:
         globals_ = state.globals.flat()
         diff = {k for k in globals_.keys() | old.globals.keys() if not same(globals_.get(k, _ABSENT), old.globals.get(k, _ABSENT))}
         classes = {k for k in self.classes.keys() | old.classes.keys() if not same(self.classes.get(k), old.classes.get(k))}
+        if any(isinstance(k, str) and k.startswith("<") for k in diff):
+            return None  # the engine's own flags (`<saved ...>`, CUDA storage tags): no text names them
         if diff or classes:
             names = diff | classes
             if any(names & conv.names(i) for i in range(b, len(chunks))):

@@ -1,12 +1,17 @@
-"""didChange -> publishDiagnostics latency of `dtypeguard lsp` over stdio (debounce 0).
+"""didChange -> publishDiagnostics latency of `dtypeguard lsp` over stdio (debounce 0 by default).
 
 Opens a realistic ~2,000-line training file (bench/make_big_file.py), then types into it one
 keystroke (one incremental didChange) at a time, waiting for the publishDiagnostics of each
-version: in a comment, code at the end, in the middle and near the top of the file, and Enter
-mid-file. Half-typed code that does not parse is timed too. Also times `check_source` from
-scratch on the same file in-process, and a click on the verify lens through the warm worker.
+version: in a comment, code at the end, in the middle, near the top and in the first 50 lines
+of the file, and Enter mid-file and near the top. Half-typed code that does not parse is timed
+too. Also times `check_source` from scratch on the same file in-process, the real analysis
+behind a provisional Enter result (in-process), and a click on the verify lens through the
+warm worker (`--no-verify` skips that).
 
-    .venv/bin/python bench/bench_lsp.py [--lines 2000] [--iterations 30]
+`--debounce-ms 200` measures with the server's default debounce (what users have): each
+latency then includes the debounce wait.
+
+    .venv/bin/python bench/bench_lsp.py [--lines 2000] [--iterations 30] [--debounce-ms 0]
 """
 
 from __future__ import annotations
@@ -72,6 +77,14 @@ def main() -> int:
     parser.add_argument("--shape", choices=("calls", "main"), default="calls", help="each function called after its def, or all from main() at the end")
     parser.add_argument("--server-arg", action="append", default=[], help="extra `dtypeguard lsp` argument")
     parser.add_argument("--warm-wait", type=float, default=20.0, help="seconds between showing the lens and clicking it")
+    parser.add_argument("--debounce-ms", type=int, default=0, help="the server's debounceMs setting (users have 200)")
+    parser.add_argument("--no-verify", action="store_true", help="skip timing the verify lens")
+    parser.add_argument("--target-ms", type=float, default=30.0, help="the p95 target per edit kind")
+    parser.add_argument(
+        "--setup-pause", type=float, default=0.0,
+        help="seconds to wait after a scenario's untimed set-up (a new line): 0 types at once, so the real analysis "
+        "behind a provisional new-line result lands on the first timed keystroke; 0.5 lets it run while the editor is quiet",
+    )
     args = parser.parse_args()
 
     text = big_training_file(args.lines, args.shape)
@@ -87,7 +100,7 @@ def main() -> int:
     try:
         send(proc.stdin, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "processId": None, "rootUri": None, "capabilities": {},
-            "initializationOptions": {"settings": {"debounceMs": 0}}}})
+            "initializationOptions": {"settings": {"debounceMs": args.debounce_ms}}}})
         wait_for(inbox, lambda m: m.get("id") == 1)
         send(proc.stdin, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
         started = time.perf_counter()
@@ -102,6 +115,8 @@ def main() -> int:
             for change in setup:  # untimed: put the cursor where the scenario types
                 version += 1
                 change_and_wait(proc.stdin, inbox, uri, version, change)
+            if setup and args.setup_pause > 0:
+                time.sleep(args.setup_pause)
             times = scenarios.setdefault(name, [])
             for change in keystrokes:
                 version += 1
@@ -113,7 +128,7 @@ def main() -> int:
             send(proc.stdin, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
                 "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}})
             wait_for(inbox, lambda m, v=version: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == v)
-        verify_times = bench_verify_click(proc.stdin, inbox, args.warm_wait)
+        verify_times = [] if args.no_verify else bench_verify_click(proc.stdin, inbox, args.warm_wait)
         send(proc.stdin, {"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
         wait_for(inbox, lambda m: m.get("id") == 2)
         send(proc.stdin, {"jsonrpc": "2.0", "method": "exit"})
@@ -123,21 +138,37 @@ def main() -> int:
             proc.kill()
             proc.wait()
 
-    from dtypeguard.analysis import check_source
+    import dtypeguard
+    from dtypeguard.analysis import Analyzer, check_source
 
     engine: list[float] = []
     for _ in range(10):
         t0 = time.perf_counter()
         check_source(text)
         engine.append(1000 * (time.perf_counter() - t0))
+    confirm: list[float] = []  # the real analysis a provisional Enter result is followed by (once the editor is quiet)
+    for _ in range(3):
+        for start in (len(lines) // 2, 10):
+            checker = Analyzer()
+            checker.check(text)
+            t0 = time.perf_counter()
+            checker.check("\n".join([*lines[:start], "", *lines[start:]]))
+            confirm.append(1000 * (time.perf_counter() - t0))
     every: list[float] = [t for times in scenarios.values() for t in times]
-    print(f"didChange -> publishDiagnostics over stdio, debounce 0, one keystroke at a time ({len(lines)} lines, shape {args.shape}):")
+    print(f"dtypeguard from {Path(dtypeguard.__file__).parent}")
+    pause = f", {args.setup_pause:g} s pause after each set-up" if args.setup_pause > 0 else ""
+    print(f"didChange -> publishDiagnostics over stdio, debounce {args.debounce_ms} ms{pause}, one keystroke at a time ({len(lines)} lines, shape {args.shape}):")
     for name, times in scenarios.items():
-        print(f"  {name:<44} median {statistics.median(times):4.0f} ms   p95 {percentile(times, 0.95):4.0f} ms   max {max(times):4.0f} ms   ({len(times)} edits)")
+        p95_kind = percentile(times, 0.95)
+        mark = "" if p95_kind < args.target_ms + args.debounce_ms else "  <- over target"
+        print(f"  {name:<44} p50 {statistics.median(times):4.0f} ms   p95 {p95_kind:4.0f} ms   max {max(times):4.0f} ms   ({len(times)} edits){mark}")
     p95 = percentile(every, 0.95)
-    print(f"  {'all edits':<44} median {statistics.median(every):4.0f} ms   p95 {p95:4.0f} ms   ({len(every)} edits)")
+    print(f"  {'all edits':<44} p50 {statistics.median(every):4.0f} ms   p95 {p95:4.0f} ms   ({len(every)} edits)")
     print(f"check_source from scratch, in-process, same file: median {statistics.median(engine):.0f} ms")
-    print(f"target p95 < 50 ms over all edits: {'met' if p95 < 50 else 'NOT met'}")
+    print(f"real analysis after a provisional Enter (in-process Analyzer.check, runs when the editor is quiet): median {statistics.median(confirm):.0f} ms")
+    target = args.target_ms + args.debounce_ms
+    over = [name for name, times in scenarios.items() if percentile(times, 0.95) >= target]
+    print(f"target p95 < {target:.0f} ms per edit kind: {'met' if not over else 'NOT met: ' + ', '.join(over)}")
     for label, seconds, summary in verify_times:
         print(f"verify click -> result ({label}): {seconds:.2f} s  [{summary}]")
     return 0
@@ -169,8 +200,12 @@ def edit_scenarios(lines: list[str], count: int) -> list[tuple[str, list[Change]
     scenarios.append(("code in the last function", *code_before(returns[-1])))
     scenarios.append(("code in a function mid-file", *code_before(returns[len(returns) // 2])))
     scenarios.append(("code in the second function (near the top)", *code_before(returns[1])))
+    first = blocks[0] + 1  # the first statement of the first function: within the first 50 lines
+    scenarios.append((f"code at line {first + 1} (the first function)", [insert(first, 0, "    \n")], typing(first, 4, code)))
     middle = blocks[len(blocks) // 2] + 2
     scenarios.append(("Enter mid-file (lines below move)", [], [insert(middle, 0, "\n") for _ in range(min(count, 15))]))
+    top = blocks[0] + 3
+    scenarios.append((f"Enter at line {top + 1} (near the top)", [], [insert(top, 0, "\n") for _ in range(min(count, 15))]))
     return scenarios
 
 

@@ -45,6 +45,23 @@ def ok(record: dict[str, object]) -> bool:
     return record.get("status") == "stepped" and bool(record.get("params_finite")) and bool(record.get("loss_finite", True))
 
 
+def outcome_kind(src: pathlib.Path) -> str:
+    """What the script's header records for its original run: "cuda-only" (it runs on CPU and
+    fails only on a GPU: no CPU run can judge a fix), "silent" (it runs, with a wrong result),
+    or "error" (it raises on CPU)."""
+    head = src.read_text(encoding="utf-8")[:3000]
+    line = next((ln for ln in head.splitlines() if ln.startswith("outcome:")), "")
+    if "cuda-only" in line:
+        return "cuda-only"
+    return "silent" if line.removeprefix("outcome:").strip().startswith("ok") else "error"
+
+
+def runs(record: dict[str, object], kind: str) -> bool:
+    """The fixed script runs: a finite first step, or, for a script whose hazard is an error
+    and that never steps (inference, evaluation), it completes without raising."""
+    return ok(record) or (kind == "error" and record.get("status") == "no_step")
+
+
 def main() -> int:
     unsafe = "--unsafe" in sys.argv
     sets = [pathlib.Path(a) for a in sys.argv[1:] if not a.startswith("--")] or sorted(ROOT.glob("tests/realworld*/"))
@@ -73,6 +90,15 @@ def main() -> int:
     print(f"\n{total} broken scripts; {changed} changed by `fix{' --unsafe-fixes' if unsafe else ''}`")
     print(f"reach a finite first step: before {ran_before}/{total} ({ran_before / total:.2f}), after {ran_after}/{total} ({ran_after / total:.2f}); "
           f"ran before but not after: {broke}")
+    # the issue's measure: CPU-reproducible and silent cases only (a cuda-only script runs on CPU either way)
+    judged = [(o, n, k) for o, n in zip(originals, fixed, strict=True) if (k := outcome_kind(o)) != "cuda-only"]
+    fixed_runs = sum(runs(after[str(n)], k) for _, n, k in judged)
+    ran = sum(runs(before[str(o)], k) for o, _, k in judged)
+    print(f"CPU-reproducible and silent cases: {len(judged)}; run (finite step, or an erroring script that now completes): "
+          f"before {ran}/{len(judged)}, after {fixed_runs}/{len(judged)} ({fixed_runs / max(len(judged), 1):.2f})")
+    for o, n, k in judged:
+        if not runs(after[str(n)], k):
+            print(f"  not run after fix: {o.parent.name}/{o.name} ({k}): {after[str(n)].get('status')} {str(after[str(n)].get('error', ''))[:120]}")
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

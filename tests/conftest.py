@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# the real-world sets are scripts to analyse and run, not tests (a script may be named `*_test.py`)
+collect_ignore_glob = ["realworld*/broken/*", "realworld*/correct/*", "realworld*/tools/*", "realworld*/check.py", "realworld/repo_fp/*"]
+
 
 @pytest.fixture(autouse=True)
 def _own_check_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import {
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   RevealOutputChannelOn,
@@ -14,12 +15,15 @@ import {
 } from 'vscode-languageclient/node';
 import { Launch } from './launch';
 import { InitializationOptions } from './settings';
+import { withFixVerifyProgress } from './fixVerify';
 import { VerifyResult } from './status';
 
 export const CLIENT_ID = 'dtypeguard';
 export const SERVER_VERIFY_COMMAND = 'dtypeguard.verify';
 export const SERVER_FIX_ALL_COMMAND = 'dtypeguard.fixAll';
 export const SERVER_SETUP_BLOCK_COMMAND = 'dtypeguard.insertSetupBlock';
+export const SERVER_FIX_VERIFY_COMMAND = 'dtypeguard.fixAndVerify';
+export const SERVER_CANCEL_FIX_VERIFY_COMMAND = 'dtypeguard.cancelFixAndVerify';
 export const VERIFY_RESULT_NOTIFICATION = 'dtypeguard/verifyResult';
 
 export interface ClientParams {
@@ -30,8 +34,19 @@ export interface ClientParams {
   onVerifyResult: (result: VerifyResult) => void;
 }
 
+/** The server commands that run the user's code: Verify, and Fix and verify. */
+function runsCode(command: string | undefined): boolean {
+  return command === SERVER_VERIFY_COMMAND || command === SERVER_FIX_VERIFY_COMMAND;
+}
+
 function isVerify(command: vscode.Command | undefined): boolean {
-  return command?.command === SERVER_VERIFY_COMMAND;
+  return runsCode(command?.command);
+}
+
+/** A code action (or bare command) whose command runs the user's code. */
+function actionRunsCode(action: vscode.Command | vscode.CodeAction): boolean {
+  const command = (action as vscode.CodeAction).command ?? (action as vscode.Command).command;
+  return typeof command === 'string' ? runsCode(command) : runsCode(command?.command);
 }
 
 export function createClient(p: ClientParams): LanguageClient {
@@ -63,12 +78,29 @@ export function createClient(p: ClientParams): LanguageClient {
         const lenses = await next(document, token);
         return trusted || !lenses ? lenses : lenses.filter((l) => !isVerify(l.command));
       },
+      provideCodeActions: async (document, range, context, token, next) => {
+        const actions = await next(document, range, context, token);
+        return trusted || !actions ? actions : actions.filter((a) => !actionRunsCode(a));
+      },
       executeCommand: async (command, args, next) => {
-        if (command === SERVER_VERIFY_COMMAND && !trusted) {
+        if (runsCode(command) && !trusted) {
+          const what = command === SERVER_VERIFY_COMMAND ? 'Verify' : 'Fix and verify';
           void vscode.window.showWarningMessage(
-            'dtypeguard: Verify runs your code, so it is off until you trust this workspace.',
+            `dtypeguard: ${what} runs your code, so it is off until you trust this workspace.`,
           );
           return undefined;
+        }
+        if (command === SERVER_FIX_VERIFY_COMMAND) {
+          const uri = typeof args[0] === 'string' ? args[0] : undefined;
+          return withFixVerifyProgress(
+            uri,
+            async () => (await next(command, args)) as unknown,
+            () =>
+              client.sendRequest(ExecuteCommandRequest.type, {
+                command: SERVER_CANCEL_FIX_VERIFY_COMMAND,
+                arguments: [uri ?? ''],
+              }),
+          );
         }
         return next(command, args);
       },

@@ -3,12 +3,17 @@
  * (`workspace/executeCommand`, docs/lsp-contract.md) for the active (or given) file.
  *
  * Their ids differ from the server's (`dtypeguard.verify`, `dtypeguard.fixAll`,
- * `dtypeguard.insertSetupBlock`) on purpose: vscode-languageclient registers the server's
+ * `dtypeguard.insertSetupBlock`, `dtypeguard.fixAndVerify`) on purpose: vscode-languageclient registers the server's
  * advertised commands itself (code lenses invoke them), and registering one id twice fails.
  */
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
-import { SERVER_FIX_ALL_COMMAND, SERVER_SETUP_BLOCK_COMMAND, SERVER_VERIFY_COMMAND } from './client';
+import {
+  SERVER_FIX_ALL_COMMAND,
+  SERVER_FIX_VERIFY_COMMAND,
+  SERVER_SETUP_BLOCK_COMMAND,
+  SERVER_VERIFY_COMMAND,
+} from './client';
 import { uriBasename } from './status';
 
 export const COMMANDS = {
@@ -19,6 +24,7 @@ export const COMMANDS = {
   verifyThrough: 'dtypeguard.verifyFileRunThrough',
   fixAll: 'dtypeguard.fixAllInFile',
   insertSetupBlock: 'dtypeguard.insertSetupBlockInFile',
+  fixAndVerify: 'dtypeguard.fixAndVerifyFile',
 } as const;
 
 export interface CommandDeps {
@@ -92,6 +98,37 @@ async function verify(deps: CommandDeps, device: 'cpu' | 'cuda' | 'through', arg
   );
 }
 
+/** Fix and verify runs the buffer as it is (no save first: the server takes the unsaved text)
+ * and applies the fixes to the buffer. It goes through the server command's registration, so
+ * the client middleware (trust, the cancellable notification: client.ts) wraps it as it wraps
+ * the code action and the lens. */
+async function fixAndVerify(deps: CommandDeps, arg: unknown): Promise<unknown> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage('dtypeguard: Fix and verify runs your code, so it is off until you trust this workspace.');
+    return undefined;
+  }
+  const pending = targetDocument(arg);
+  if (!pending) {
+    void vscode.window.showWarningMessage('dtypeguard: open a Python file first.');
+    return undefined;
+  }
+  const doc = await pending;
+  if (!deps.client()) {
+    const pick = await vscode.window.showErrorMessage('dtypeguard: the server is not running.', 'Show Logs');
+    if (pick) {
+      deps.log.show();
+    }
+    return undefined;
+  }
+  try {
+    return await vscode.commands.executeCommand(SERVER_FIX_VERIFY_COMMAND, doc.uri.toString());
+  } catch (e) {
+    deps.log.error(`fix and verify failed: ${String(e)}`);
+    void vscode.window.showErrorMessage(`dtypeguard: fix and verify failed: ${String(e)}`);
+    return undefined;
+  }
+}
+
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const reg = vscode.commands.registerCommand;
   return [
@@ -102,5 +139,6 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.verifyThrough, (arg?: unknown) => verify(deps, 'through', arg)),
     reg(COMMANDS.fixAll, (arg?: unknown) => runOnFile(deps, SERVER_FIX_ALL_COMMAND, arg, [])),
     reg(COMMANDS.insertSetupBlock, (arg?: unknown) => runOnFile(deps, SERVER_SETUP_BLOCK_COMMAND, arg, [])),
+    reg(COMMANDS.fixAndVerify, (arg?: unknown) => fixAndVerify(deps, arg)),
   ];
 }

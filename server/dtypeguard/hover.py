@@ -1,17 +1,20 @@
 """Hovers and inlay hints: what the engine knows at a position, in a few true sentences.
 
-Every sentence here is either derived from the engine's facts for this file or copied from the
-verified hazard catalog (torch 2.13). When the engine knows nothing at a position, we say
-nothing.
+Every sentence here is either derived from the engine's facts for this file or a fact about
+the call under the cursor (`engine/library/call_facts.py`, from the verified hazard catalog,
+torch 2.13; where a rule states the fact, the rule's own words). When the engine knows nothing
+at a position, we say nothing.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 from dtypeguard.analysis import CheckResult
 from dtypeguard.engine.events import Default, ValueFact
+from dtypeguard.engine.library.call_facts import CALL_FACTS, OPTIMIZER_FACT, CallFact
 from dtypeguard.engine.values import (
     Device,
     DType,
@@ -23,6 +26,7 @@ from dtypeguard.engine.values import (
     Value,
 )
 from dtypeguard.findings import Span
+from dtypeguard.rules import BY_CODE
 
 
 @dataclass(frozen=True)
@@ -33,69 +37,14 @@ class InlayHint:
     tooltip: str = ""
 
 
-# What a call really does (hazards.md hover texts, torch 2.13), keyed by qualified name.
-CALL_FACTS: dict[str, str] = {
-    "torch.set_default_tensor_type": (
-        "`torch.set_default_tensor_type` has been deprecated since PyTorch 2.1 and warns; use "
-        "`torch.set_default_dtype` and `torch.set_default_device`. It changes only the dtype/device of "
-        "*new* tensors that torch itself creates. It does not convert NumPy arrays (`torch.from_numpy`, "
-        "`torch.tensor(ndarray)` keep float64), so it does not fix \"mat1 and mat2 must have the same "
-        "dtype\" errors. (DG002)"
-    ),
-    "torch.set_default_dtype": (
-        "`torch.set_default_dtype` affects only tensors and modules created after the call; existing "
-        "parameters keep their dtype. Calling it between building the model and creating the data is a "
-        "common source of Double/Float mismatches. (DG001)"
-    ),
-    "torch.set_default_device": (
-        "`torch.set_default_device` only redirects torch factory calls (zeros, randn, tensor, ...) made in "
-        "the current thread (and in fork-started DataLoader workers), and it adds per-call overhead to every "
-        "torch function. `torch.from_numpy`, the legacy `torch.Tensor(...)` constructor, `torch.Generator()` "
-        "and tensors built in other threads stay on the CPU, so data must still be moved with `.to(device)`. "
-        "A CUDA default breaks `DataLoader(shuffle=True)`. (DG001, DG003)"
-    ),
-    "torch.from_numpy": (
-        "`torch.from_numpy` shares the array's memory and keeps its dtype: NumPy's default float64 stays "
-        "float64 whatever the default dtype, and the tensor is always on the CPU whatever the default "
-        "device. Convert with `.float()` before a float32 model. (DG004)"
-    ),
-    "torch.tensor": (
-        "Only Python floats and dtype-less torch factories follow `torch.get_default_dtype()`. NumPy arrays "
-        "and NumPy scalars keep their own dtype (usually float64), and integer lists give int64. Pass "
-        "`dtype=torch.float32` to be explicit."
-    ),
-    "torch.as_tensor": (
-        "`torch.as_tensor` keeps a NumPy array's dtype (usually float64) and avoids a copy when it can. "
-        "Pass `dtype=torch.float32` to convert where the data enters PyTorch."
-    ),
-    "torch.load": (
-        "Checkpoints remember the device each tensor was saved from: on a machine without CUDA, pass "
-        "`map_location='cpu'` (or `map_location=device`). Since PyTorch 2.6 `torch.load` defaults to "
-        "`weights_only=True` and refuses pickled objects other than tensors and basic containers. (DG010, DG011)"
-    ),
-    "torch.utils.data.DataLoader": (
-        "DataLoader batches are built on the CPU (NumPy arrays keep their dtype; Python floats become "
-        "float64 tensors): move them with `.to(device)`. With a global CUDA default device, "
-        "`shuffle=True` fails with \"Expected a 'cuda' device type for generator but found 'cpu'\". (DG003, DG009)"
-    ),
-    "torch.amp.GradScaler": (
-        "GradScaler expects float32 master parameters; with `model.half()` the gradients are fp16 and "
-        "`scaler.step` raises \"Attempting to unscale FP16 gradients.\" Use `torch.autocast` for fp16 "
-        "compute instead. (DG014)"
-    ),
-    "torch.autocast": (
-        "Autocast changes the dtype of op outputs, not of parameters, and only inside the `with` block. "
-        "Tensors that leave the block in bf16/fp16 fail in float32 layers called outside it; computing the "
-        "loss outside autocast is fine. (DG017)"
-    ),
-}
-CALL_FACTS["torch.cuda.amp.GradScaler"] = CALL_FACTS["torch.amp.GradScaler"]
-CALL_FACTS["torch.utils.data.dataloader.DataLoader"] = CALL_FACTS["torch.utils.data.DataLoader"]
-OPTIMIZER_FACT = (
-    "Creating the optimizer before `model.to()`/`.double()` is fine in current PyTorch (the Parameter "
-    "objects are kept); converting the model *after* a `step()` is not (DG015). Over float16 parameters, "
-    "Adam's default eps=1e-8 rounds to 0 (DG012); over bfloat16, small updates round away (DG013)."
-)
+_RULE_FACT = re.compile(r"\{(DG\d{3})\.(\w+)\}")
+
+
+def call_fact_text(fact: CallFact) -> str:
+    """A call's fact as the hover says it: the rules' facts it refers to in their own words, and
+    the rules about the call named after it."""
+    text = _RULE_FACT.sub(lambda m: BY_CODE[m.group(1)].facts[m.group(2)], fact.text)
+    return f"{text} ({', '.join(fact.rules)})" if fact.rules else text
 
 
 def _default_line(kind: str, default: Default) -> str:
@@ -187,7 +136,7 @@ def hover_markdown(result: CheckResult, line: int, col: int) -> str | None:
         if fact is None and call.startswith("torch.optim.") and call.rsplit(".", 1)[-1][:1].isupper():
             fact = OPTIMIZER_FACT
         if fact is not None:
-            sections.append(f"`{call}`: {fact}")
+            sections.append(f"`{call}`: {call_fact_text(fact)}")
     value_fact = _smallest([(v.span, v) for v in facts.values], line, col)
     if isinstance(value_fact, ValueFact):
         text = describe(value_fact.value, value_fact.obj)

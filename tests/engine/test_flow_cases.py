@@ -1401,6 +1401,233 @@ CASES: dict[str, str] = {
         ds = TensorDataset(torch.from_numpy(X), torch.zeros(64, 1, dtype=torch.float64))
         L.Trainer(max_epochs=1, precision="64-true").fit(Regressor(), DataLoader(ds, batch_size=16))
         """,
+    "Lightning: the Trainer moves the module and the batches to its accelerator; a tensor made without a device stays on the CPU": """
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning as L
+        class Regressor(L.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Linear(4, 1)
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                err = (self.net(x).squeeze(-1) - y) ** 2
+                weights = torch.ones(x.size(0))  # expect: DG009
+                return (weights * err).mean()
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters())
+        loader = DataLoader(TensorDataset(torch.randn(64, 4), torch.randn(64)), batch_size=16)
+        L.Trainer(max_epochs=1).fit(Regressor(), loader)
+        """,
+    "Lightning: on accelerator='cpu', or with the tensor made on the batch's device: quiet": """
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning as L
+        class Regressor(L.LightningModule):
+            def __init__(self, cpu_only):
+                super().__init__()
+                self.net = nn.Linear(4, 1)
+                self.cpu_only = cpu_only
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                err = (self.net(x).squeeze(-1) - y) ** 2
+                weights = torch.ones(x.size(0)) if self.cpu_only else torch.ones(x.size(0), device=x.device)
+                return (weights * err).mean()
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters())
+        loader = DataLoader(TensorDataset(torch.randn(64, 4), torch.randn(64)), batch_size=16)
+        L.Trainer(max_epochs=1, accelerator="cpu").fit(Regressor(True), loader)
+        L.Trainer(max_epochs=1, accelerator="auto").fit(Regressor(False), loader)
+        """,
+    "a model made by a factory function and never moved: reported where the caller holds it": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.fc = nn.Linear(4, width)
+            def forward(self, x):
+                return self.fc(x)
+        def build(**kwargs):
+            return Net(width=kwargs["width"])
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = build(width=8)  # expect: DG009
+        x = torch.randn(2, 4).to(device)
+        y = model(x)
+        """,
+    "Lightning 64-true: a float32 NumPy table in training_step meets float64 weights; new torch tensors are float64": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, TensorDataset
+        import lightning as L
+        class Regressor(L.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.table = np.zeros((4, 3), dtype=np.float32)
+                self.net = nn.Linear(3, 1)
+                self.other = nn.Linear(3, 1)
+            def training_step(self, batch, batch_idx):
+                x, group, y = batch
+                noise = torch.randn(x.shape[0], 3)
+                cond = torch.from_numpy(self.table[group.numpy()])  # expect: DG004
+                return nn.functional.mse_loss(self.net(cond) + self.other(noise) + self.other(x), y)
+            def configure_optimizers(self):
+                return torch.optim.Adam(self.parameters())
+        ds = TensorDataset(torch.randn(64, 3), torch.randint(0, 4, (64,)), torch.zeros(64, 1))
+        L.Trainer(max_epochs=1, accelerator="cpu", precision="64-true").fit(Regressor(), DataLoader(ds, batch_size=16))
+        """,
+    "a loss's pos_weight is a buffer: criterion.to(device) moves it: quiet": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(8, 4).to(device)
+        criterion = nn.BCEWithLogitsLoss(pos_weight=torch.ones(4)).to(device)
+        x, y = torch.randn(2, 8, device=device), torch.rand(2, 4, device=device)
+        loss = criterion(model(x), y)
+        """,
+    "a loss's pos_weight left on the CPU meets GPU predictions": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(8, 4).to(device)
+        criterion = nn.BCEWithLogitsLoss(pos_weight=torch.ones(4))  # expect: DG009
+        x, y = torch.randn(2, 8, device=device), torch.rand(2, 4, device=device)
+        loss = criterion(model(x), y)
+        """,
+    "model.half() then a part back to float32: the optimizer's parameters are mixed, not float16: quiet": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.frozen = nn.Linear(8, 8)
+                self.extra = nn.Linear(8, 8)
+            def forward(self, x):
+                return self.frozen(self.extra(x.float()).half())
+        model = Net().half()
+        model.extra.float()
+        trainable = [p for p in model.parameters() if p.requires_grad]
+        opt = torch.optim.Adam(trainable, lr=1e-4)
+        """,
+    "a save under a patched location_tag writes CUDA tags: reloading it in the same run still needs map_location": """
+        from unittest import mock
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(2, 2)
+        with mock.patch.object(torch.serialization, "location_tag", lambda storage: "cuda:0"):
+            torch.save(model.state_dict(), "ckpt.pt")
+        state = torch.load("ckpt.pt")  # expect: DG010
+        """,
+    "reloaded in the run that saved it: quiet": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(2, 2).to(device)
+        torch.save(model.state_dict(), "ckpt.pt")
+        state = torch.load("ckpt.pt")
+        """,
+    "np.fromfile with a type code, through a Dataset whose labels-is-None branch is pruned": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import DataLoader, Dataset
+        class D(Dataset):
+            def __init__(self, data, labels=None):
+                self.data, self.labels = data, labels
+            def __len__(self):
+                return len(self.data)
+            def __getitem__(self, idx):
+                x = torch.from_numpy(self.data[idx])
+                if self.labels is None:
+                    return x, x
+                return x, self.labels[idx]
+        data = np.fromfile("x.bin", dtype=np.float32).reshape(-1, 4)
+        labels = np.fromfile("y.bin", dtype="<i4")  # expect: DG006
+        model = nn.Linear(4, 3)
+        for x, y in DataLoader(D(data, labels), batch_size=8):
+            loss = nn.functional.cross_entropy(model(x), y)
+        """,
+    "a cache this script writes with torch.save is what torch.load reads back": """
+        import os
+        import numpy as np
+        import torch
+        from torch import nn
+        def build():
+            labels = np.zeros(16, dtype=np.int32)
+            return {"x": torch.randn(16, 4), "y": torch.from_numpy(labels)}  # expect: DG006
+        if not os.path.exists("cache.pt"):
+            torch.save(build(), "cache.pt")
+        data = torch.load("cache.pt")
+        model = nn.Linear(4, 3)
+        loss = nn.functional.cross_entropy(model(data["x"]), data["y"])
+        """,
+    "@torch.autocast on a submodule's forward: its bfloat16 output reaches a float32 layer": """
+        import torch
+        from torch import nn
+        class Inner(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+            @torch.autocast(device_type="cpu", dtype=torch.bfloat16)
+            def forward(self, x):
+                return self.fc(x)
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+                self.proj = nn.Linear(8, 8)
+            def forward(self, x):
+                return self.proj(self.inner(x))  # expect: DG017
+        y = Outer()(torch.randn(2, 8))
+        """,
+    "@torch.autocast on a forward that returns .float(): quiet": """
+        import torch
+        from torch import nn
+        class Inner(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+            @torch.autocast(device_type="cpu", dtype=torch.bfloat16)
+            def forward(self, x):
+                return self.fc(x).float()
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = Inner()
+                self.proj = nn.Linear(8, 8)
+            def forward(self, x):
+                return self.proj(self.inner(x))
+        y = Outer()(torch.randn(2, 8))
+        """,
+    "a class of the script's own whose __iter__ yields the batches": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Batches:
+            def __init__(self, steps):
+                self.steps = steps
+            def __iter__(self):
+                for _ in range(self.steps):
+                    x = np.random.rand(4, 3)
+                    yield torch.from_numpy(x), torch.zeros(4, 1)  # expect: DG004
+        model = nn.Linear(3, 1)
+        for x, y in Batches(2):
+            loss = nn.functional.mse_loss(model(x), y)
+        """,
+    "a table of features and labels: the label column taken out is where the conversion goes": """
+        import numpy as np
+        import torch
+        from torch import nn
+        table = torch.from_numpy(np.random.rand(50, 5))
+        data = table[:, :-1]
+        target = table[:, -1]  # expect: DG006
+        onehot = torch.zeros(target.shape[0], 10)
+        onehot.scatter_(1, target.unsqueeze(1), 1.0)
+        """,
 }
 
 

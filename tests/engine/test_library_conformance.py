@@ -191,7 +191,7 @@ def test_unprobed_entries_say_nothing_or_are_sources_of_files() -> None:
     """An entry without a probe must be a reader of files or an `unknown` rule."""
     for entry in library.entries():
         if not entry.probe:
-            assert entry.result.rule == "unknown" or "fname" in entry.signature.text, entry.name
+            assert entry.result.rule == "unknown" or "fname" in entry.signature.text or entry.signature.text.startswith("(file,"), entry.name
 
 
 def test_promotion_table_is_what_the_installed_libraries_compute() -> None:
@@ -217,7 +217,8 @@ def test_signatures_bind_the_way_python_binds() -> None:
 # What `torch.load`'s weights-only unpickler refuses (DG011): the engine's word on each payload
 # against a real save and load with the installed torch.
 PAYLOAD_SETUP = (
-    "import argparse, os, tempfile\nimport numpy as np\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+    "import argparse, os, tempfile\nimport numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+    "from sklearn.preprocessing import MinMaxScaler, StandardScaler\n"
     "path = os.path.join(tempfile.mkdtemp(), 'ckpt.pt')\n"
     "class Config:\n    pass\n"
     "def helper(x):\n    return x\n"
@@ -226,6 +227,11 @@ PAYLOADS = [
     "np.ones(3)", "np.float64(1.5)", "np.zeros((), dtype=np.int64)", "argparse.Namespace(lr=0.1)", "nn.Linear(2, 2)",
     "F.relu", "torch.relu", "Config()", "helper", "Config", "np.random.get_state()", "(np.random.get_state(), 3)",
     "torch.device('cpu')", "torch.ones(2)", "nn.Linear(2, 2).state_dict()", "(1, 2.5)", "'text'", "3", "0.5", "None",
+    # pandas objects (engine/library/pandas.py PICKLED and PICKLED_KINDS)
+    "pd.Index(['a', 'b'], name='gene')", "pd.RangeIndex(3)", "pd.MultiIndex.from_tuples([('a', 1)])", "pd.Categorical(['a'])",
+    "pd.Timestamp('2020-01-01')", "pd.Timedelta(days=1)", "pd.DataFrame({'x': [1.0]})", "pd.Series([1.0, 2.0])",
+    "pd.DataFrame({'x': [1.0]}).values",
+    "StandardScaler().fit(np.ones((3, 2)))", "MinMaxScaler()",
 ]
 
 
@@ -307,3 +313,16 @@ def test_layer_tables_name_real_torch_modules() -> None:
         if name == "Unflatten":
             x = torch.rand(3, 4)
         assert layer(x.double()).dtype == torch.float64, name
+
+
+def test_numpy_dtype_spellings_are_numpys() -> None:
+    """Every NumPy dtype spelling the engine reads names the dtype NumPy makes of it."""
+    from dtypeguard.engine.api import NUMPY_DTYPE_NAMES
+
+    aliases = {"float_": "float64", "int_": "int64", "bool_": "bool", "long": "int64", "longlong": "int64", "intc": "int32", "short": "int16"}
+    for spelling, name in NUMPY_DTYPE_NAMES.items():
+        if spelling in ("bfloat16", "float_", "bool_", "int_") or (spelling in aliases and not hasattr(np, spelling)):
+            continue  # torch-only, or removed from NumPy 2
+        real = np.dtype(getattr(np, spelling) if hasattr(np, spelling) and spelling not in ("float", "int", "bool") else spelling).name
+        assert real == name, (spelling, real, name)
+

@@ -20,7 +20,8 @@ THIRD = score(Path(__file__).resolve().parents[1] / "realworld3")  # held out un
 FOURTH = score(Path(__file__).resolve().parents[1] / "realworld4")  # held out when it arrived
 FIFTH = score(Path(__file__).resolve().parents[1] / "realworld5")  # held out when it arrived (8/30)
 SIXTH = score(Path(__file__).resolve().parents[1] / "realworld6")  # held out when it arrived (11/30)
-SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld7")  # held out when it arrived (19/30)
+SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld7")  # held out when it arrived (19/30); 22/30 after the changes its misses led to
+EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld8")  # held out when it arrived (10/30 at 3908c74, 11/30 at this session's engine)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -47,8 +48,6 @@ def test_no_false_alarm_on_correct_scripts() -> None:
 # analysis. A new false alarm, or one that goes away, fails here.
 KNOWN_REPO_FALSE_ALARMS = {
     "BasicSR_inference_esrgan_cpu_params.py:65:DG010",
-    "BasicSR_inference_stylegan2_cpu_params_ema.py:88:DG010",
-    "diffusers_lora_same_run_reload.py:27:DG010",
     "litgpt_utils_load_checkpoint.py:24:DG010",
 }
 
@@ -101,11 +100,18 @@ def test_lightning_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert LIGHTNING["broken"] >= 10 and LIGHTNING["correct"] >= 5
     assert LIGHTNING["false_alarms"] == []
     hits, total = LIGHTNING["root_hits"], LIGHTNING["broken"]
-    assert hits / total >= 0.40, f"{hits}/{total}: " + "\n".join(LIGHTNING["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.70, f"{hits}/{total}: " + "\n".join(LIGHTNING["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SEVENTH["broken"] >= 30 and SEVENTH["correct"] >= 12
     assert SEVENTH["false_alarms"] == []
     hits, total = SEVENTH["root_hits"], SEVENTH["broken"]
-    assert hits / total >= 0.63, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.80, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert EIGHTH["broken"] >= 30 and EIGHTH["correct"] >= 12
+    assert EIGHTH["false_alarms"] == []
+    hits, total = EIGHTH["root_hits"], EIGHTH["broken"]
+    assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]

@@ -42,3 +42,27 @@ def test_dg013_sgd_gets_the_general_rule() -> None:
     src = "import torch\nfrom torch import nn\nm = nn.Linear(4, 1).bfloat16()\nopt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
     finding = next(f for f in check_source(src).findings if f.code == "DG013")
     assert "smaller than about 1/256 of a weight" in finding.message and "lr=" not in finding.message
+
+
+def test_matmul_errors_of_an_integer_operand_are_torchs() -> None:
+    """DG005's predicted matmul errors are what torch raises (real CPU kernels, one-row tensors)."""
+    import itertools
+
+    import torch
+
+    from dtypeguard.rules.dg005_integer_input import CPP_NAMES, matmul_error
+
+    ops = {"mm": torch.mm, "matmul": torch.matmul, "@": lambda a, b: a @ b, "bmm": torch.bmm}
+    floats = ("float32", "float64")
+    ints = ("int64", "int32", "int16", "int8", "uint8")
+    for op, (a, b) in itertools.product(ops, [*itertools.product(floats, ints), *itertools.product(ints, floats)]):
+        shape_a, shape_b = ((1, 1, 3), (1, 3, 2)) if op == "bmm" else ((1, 3), (3, 2))  # bmm skips its check on 0 rows
+        x = torch.zeros(shape_a, dtype=getattr(torch, a))
+        y = torch.zeros(shape_b, dtype=getattr(torch, b))
+        try:
+            ops[op](x, y)
+            real = None
+        except RuntimeError as error:
+            real = str(error)
+        assert real == matmul_error(op, a, b), (op, a, b, real)
+    assert set(CPP_NAMES) >= {*floats, *ints}

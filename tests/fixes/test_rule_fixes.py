@@ -192,3 +192,17 @@ def test_a_legacy_call_restoring_a_cpu_default_is_not_replaced_by_a_guess() -> N
     assert "changes nothing" not in restore.message
     assert "back to the CPU" in restore.message
     assert [f.kind for f in findings[4].fixes] == ["replace_default_tensor_type"]
+
+
+def test_a_fix_that_creates_a_finding_where_it_edits_is_not_applied() -> None:
+    """tests/realworld b22: `Y` is both a layer's input (needs float) and a class-index target
+    (needs long): `.float()` where it is made would make the target wrong, and the next round's
+    `.long()` would undo it, round after round (the text once got `.float().long()` six times).
+    The fix is refused with the reason, and that line is left as is."""
+    from dtypeguard.fixes.api import fix_all
+
+    path = Path(__file__).resolve().parents[1] / "realworld/broken/b22_tabr_long_candidate_y_label_encoder.py"
+    text = path.read_text(encoding="utf-8")
+    result = fix_all(text, unsafe=True)
+    assert ".long().float()" not in result.text and ".float().long()" not in result.text
+    assert any("creates a new finding" in why for _, why in result.not_applied), result.not_applied

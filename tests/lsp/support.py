@@ -35,6 +35,8 @@ class Record:
     applied: list[types.WorkspaceEdit] = field(default_factory=list)
     verify_results: list[dict[str, Any]] = field(default_factory=list)
     lens_refreshes: int = 0
+    message_requests: list[types.ShowMessageRequestParams] = field(default_factory=list)
+    message_choice: str | None = None  # the action title a `window/showMessageRequest` gets back
 
 
 RECORDS: dict[int, Record] = {}
@@ -61,6 +63,11 @@ def make_client() -> LanguageClient:
             params = params._asdict() if hasattr(params, "_asdict") else c.protocol._converter.unstructure(params)
         record(c).verify_results.append(dict(params))
 
+    def show_message_request(c: LanguageClient, params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+        rec = record(c)
+        rec.message_requests.append(params)
+        return types.MessageActionItem(title=rec.message_choice) if rec.message_choice else None
+
     def lens_refresh(c: LanguageClient, params: None) -> None:
         record(c).lens_refreshes += 1
 
@@ -70,6 +77,7 @@ def make_client() -> LanguageClient:
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
     features[types.WORKSPACE_APPLY_EDIT] = apply_edit
     features["dtypeguard/verifyResult"] = verify_result
+    features[types.WINDOW_SHOW_MESSAGE_REQUEST] = show_message_request
     features[types.WORKSPACE_CODE_LENS_REFRESH] = lens_refresh
     features[types.WORKSPACE_INLAY_HINT_REFRESH] = inlay_refresh
     for method, func in features.items():

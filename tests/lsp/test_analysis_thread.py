@@ -100,3 +100,51 @@ def test_garbage_made_without_any_analysis_is_collected_too(monkeypatch) -> None
     finally:
         if was_enabled:
             gc.enable()
+
+
+TEXT = 'import torch\n\n\ndef f():\n    x = torch.zeros(3)\n    return x.double()\n\n\ny = f().half()\ntorch.set_default_tensor_type("torch.FloatTensor")\n'
+
+
+def _text_job(version: int, text: str) -> Job:
+    return Job("file:///t.py", version, 0, text, None, Config())
+
+
+def test_a_blank_line_is_answered_provisionally_then_analysed_when_quiet(monkeypatch) -> None:
+    """Enter in a function: the last findings moved down come first (diagnostics at once), the
+    real analysis of the same text once the editor has been quiet; a newer edit drops it."""
+    monkeypatch.setattr(documents, "CONFIRM_QUIET_S", 0.3)
+    seen: list[tuple[int, bool, float]] = []
+    results: list[CheckResult] = []
+    arrived = threading.Condition()
+
+    def on_done(job: Job, outcome: CheckResult | BaseException, elapsed: float) -> None:
+        assert isinstance(outcome, CheckResult)
+        with arrived:
+            results.append(outcome)
+            seen.append((job.version, outcome.provisional, time.monotonic()))
+            arrived.notify_all()
+
+    def wait_for(count: int) -> None:
+        with arrived:
+            assert arrived.wait_for(lambda: len(seen) >= count, 30)
+
+    worker = AnalysisThread(on_done)
+    worker.submit(_text_job(1, TEXT))
+    wait_for(1)
+    entered = TEXT.replace("    return", "\n    return")
+    worker.submit(_text_job(2, entered))
+    wait_for(3)
+    assert [(v, p) for v, p, _ in seen] == [(1, False), (2, True), (2, False)]
+    assert seen[2][2] - seen[1][2] >= 0.25  # the real analysis waited for a quiet moment
+    from dtypeguard.analysis import check_source
+
+    twice = entered.replace("    return", "\n    return")
+    worker.submit(_text_job(3, twice))
+    wait_for(4)
+    worker.submit(_text_job(4, twice + "w = z.float()\n"))  # before the real analysis of 3 runs
+    wait_for(5)
+    time.sleep(0.6)
+    worker.stop()
+    assert [(v, p) for v, p, _ in seen[3:]] == [(3, True), (4, False)]
+    shown = [(f.code, f.span, f.message) for f in results[3].findings]
+    assert shown and shown == [(f.code, f.span, f.message) for f in check_source(twice).findings]

@@ -205,11 +205,12 @@ async def test_code_lens_above_optimizers(client: LanguageClient) -> None:
     assert lenses is not None
     assert [(lens.range.start.line, lens.command.title if lens.command else None) for lens in lenses] == [
         (line0, "Verify on CPU"), (line0, "Verify on GPU"), (line0, "Verify run-through"),
+        (line0, "Fix and verify"),  # h06 has a safe fix
     ]
     assert [list(lens.command.arguments or []) for lens in lenses if lens.command] == [
-        [uri, "cpu"], [uri, "cuda"], [uri, None, "through"],
+        [uri, "cpu"], [uri, "cuda"], [uri, None, "through"], [uri],
     ]
-    assert all(lens.command and lens.command.command == "dtypeguard.verify" for lens in lenses)
+    assert [lens.command.command if lens.command else None for lens in lenses] == ["dtypeguard.verify"] * 3 + ["dtypeguard.fixAndVerify"]
 
 
 async def test_untrusted_workspace(client: LanguageClient) -> None:

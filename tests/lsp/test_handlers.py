@@ -21,9 +21,18 @@ from pygls.workspace import Workspace
 
 from dtypeguard.analysis import check_source
 from dtypeguard.config import load_config
-from dtypeguard.lsp import actions, configuration, diagnostics, hover, lens, lifecycle, sync
+from dtypeguard.lsp import (
+    actions,
+    configuration,
+    diagnostics,
+    fixverify,
+    hover,
+    lens,
+    lifecycle,
+    sync,
+)
 from dtypeguard.lsp.session import Session
-from dtypeguard.lsp.verifier import VERIFY_COMMAND, Verifier
+from dtypeguard.lsp.verifier import FIX_VERIFY_COMMAND, VERIFY_COMMAND, Verifier
 from tests.lsp.support import H06, ROOT, apply_workspace_edit, capabilities, fixes_or_skip, whole
 
 
@@ -52,6 +61,10 @@ class RecordingClient:
 
     def window_show_message(self, params: types.ShowMessageParams) -> None:
         self.shown.append(params)
+
+    async def window_show_message_request_async(self, params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+        self.shown.append(types.ShowMessageParams(type=params.type, message=params.message))
+        return None
 
     def workspace_diagnostic_refresh(self, params: None) -> None:
         self.refreshed.append("diagnostics")
@@ -261,7 +274,13 @@ async def test_code_action_handler_lazy_then_resolve(session: Session) -> None:
         session, types.CodeActionParams(text_document=_doc(uri), range=dg004.range, context=types.CodeActionContext(diagnostics=[dg004]))
     )
     quick = [a for a in found if a.kind == types.CodeActionKind.QuickFix]
-    assert quick and all(a.edit is None and isinstance(a.data, dict) for a in found), "lazy: titles and data only"
+    # "Fix and verify" is a command (it runs the code on request), the others resolve lazily
+    fix_verify = [a for a in quick if a.command is not None and a.command.command == FIX_VERIFY_COMMAND]
+    assert [a.title for a in fix_verify] == [actions.FIX_VERIFY_TITLE]
+    assert fix_verify[0].command is not None and fix_verify[0].command.arguments == [uri]
+    assert fix_verify[0].diagnostics == [dg004]
+    quick = [a for a in quick if a not in fix_verify]
+    assert quick and all(a.edit is None and isinstance(a.data, dict) for a in found if a not in fix_verify), "lazy: titles and data only"
     preferred = next(a for a in quick if a.is_preferred)
     resolved = await actions.code_action_resolve(session, preferred)
     assert resolved.edit is not None
@@ -305,12 +324,52 @@ async def test_fix_all_command_asks_the_client_to_apply(session: Session) -> Non
 async def test_code_lens_handler(session: Session) -> None:
     uri, text = open_text(session, H06)
     lenses = await lens.code_lens(session, types.CodeLensParams(text_document=_doc(uri)))
-    assert [lns.command.title for lns in lenses if lns.command] == ["Verify on CPU", "Verify on GPU", "Verify run-through"]
-    assert [lns.command.arguments for lns in lenses if lns.command] == [[uri, "cpu"], [uri, "cuda"], [uri, None, "through"]]
-    assert all(lns.command and lns.command.command == VERIFY_COMMAND for lns in lenses)
+    assert [lns.command.title for lns in lenses if lns.command] == ["Verify on CPU", "Verify on GPU", "Verify run-through", "Fix and verify"]
+    assert [lns.command.arguments for lns in lenses if lns.command] == [[uri, "cpu"], [uri, "cuda"], [uri, None, "through"], [uri]]
+    assert [lns.command.command if lns.command else None for lns in lenses] == [VERIFY_COMMAND] * 3 + [FIX_VERIFY_COMMAND]
     assert {lns.range.start.line for lns in lenses} == {_position_of(text, "torch.optim.Adam").line}
     verifier = session.verifier
     assert isinstance(verifier, NoWarmVerifier) and verifier.prewarmed == [(None, "cpu")]
+
+
+async def test_fix_and_verify_refused_while_one_runs_and_when_untrusted(session: Session) -> None:
+    """No run starts here: a second request while one is going gets a polite message; an
+    untrusted workspace gets neither the action nor a run; a file with nothing to fix says so."""
+    import threading
+
+    uri, text = open_text(session, H06)
+    await published(session, uri, 1)
+    going = threading.Event()
+    session.verifier.fixing = ("file:///elsewhere/train.py", going)
+    answer = await fixverify.fix_and_verify(session, uri, "cpu")
+    assert (answer["applied"], answer["reason"]) == (False, "busy")
+    assert client_of(session).shown[-1].message == (
+        "dtypeguard: Fix and verify is already running on train.py; wait for it to finish (or cancel it), then ask again.")
+    assert session.verifier.fixing == ("file:///elsewhere/train.py", going) and not going.is_set()
+    assert await fixverify.cancel_fix_and_verify(session, uri) == {"cancelled": False}
+    assert await fixverify.cancel_fix_and_verify(session, "file:///elsewhere/train.py") == {"cancelled": True}
+    assert going.is_set()
+    session.verifier.fixing = None
+
+    fixed = fixes_or_skip().fix_all(text, str(H06)).text
+    uri2, _ = open_text(session, H06.with_name("h06_fixed_copy.py"), fixed)
+    await published(session, uri2, 1)
+    answer = await fixverify.fix_and_verify(session, uri2, "cpu")
+    assert (answer["applied"], answer["reason"]) == (False, "nothing to fix")
+    assert client_of(session).applied == []
+
+    untrusted = await new_session(trusted=False)
+    try:
+        uri, _ = open_text(untrusted, H06)
+        diags = await published(untrusted, uri, 1)
+        dg004 = next(d for d in diags if d.code == "DG004")
+        found = await actions.code_action(untrusted, types.CodeActionParams(
+            text_document=_doc(uri), range=dg004.range, context=types.CodeActionContext(diagnostics=[dg004])))
+        assert found and actions.FIX_VERIFY_TITLE not in [a.title for a in found]
+        with pytest.raises(Exception, match="off until you trust this workspace"):
+            await fixverify.fix_and_verify(untrusted, uri, "cpu")
+    finally:
+        untrusted.cleanup()
 
 
 async def test_no_code_lens_in_an_untrusted_workspace() -> None:

@@ -16,7 +16,7 @@ import dtypeguard.lsp
 
 LSP = Path(dtypeguard.lsp.__file__).parent
 WIRING = {"server"}
-HANDLERS = {"lifecycle", "sync", "configuration", "diagnostics", "hover", "inlay", "actions", "lens", "verify", "workspace"}
+HANDLERS = {"lifecycle", "sync", "configuration", "diagnostics", "hover", "inlay", "actions", "lens", "verify", "fixverify", "workspace"}
 SESSION = {"session"}
 BELOW = {"documents", "notebooks", "verifier", "settings", "convert", "background"}
 LAYER = {"cmd": 4, **dict.fromkeys(WIRING, 3), **dict.fromkeys(HANDLERS, 2), **dict.fromkeys(SESSION, 1), **dict.fromkeys(BELOW, 0)}

@@ -52,6 +52,29 @@ CASES = [
 ]
 
 
+# recorded here with torch 2.13.0+cpu (not in hazards.md): (error type, message, traceback, source, rule)
+RECORDED = [
+    # nn.Conv2d(1, 1, 2) over an int64 / a bfloat16 input
+    ("RuntimeError", "Input type (long int) and bias type (float) should be the same", "", "", "DG005"),
+    ("RuntimeError", "Input type (c10::BFloat16) and bias type (float) should be the same", "",
+     "with torch.autocast('cpu', dtype=torch.bfloat16):", "DG017"),
+    # nn.Conv2d(1, 1, 2, bias=False) / nn.Linear(2, 1, bias=False) over an int64 input
+    ("RuntimeError", "expected scalar type Long but found Float", "", "", "DG005"),
+    ("RuntimeError", "expected m1 and m2 to have the same dtype, but got: long int != float", "", "", "DG005"),
+    # F.cross_entropy(logits, 1) / F.nll_loss(logits, 1): a Python int target
+    ("TypeError", "cross_entropy_loss(): argument 'target' (position 2) must be Tensor, not int",
+     'File "torch/nn/functional.py", line 3, in cross_entropy', "", "DG006"),
+    ("TypeError", "nll_loss_nd(): argument 'target' (position 2) must be Tensor, not int",
+     'File "torch/nn/functional.py", line 3, in nll_loss', "", "DG006"),
+]
+
+
+@pytest.mark.parametrize(("error_type", "message", "traceback", "source", "code"), RECORDED)
+def test_messages_recorded_with_torch_2_13(error_type: str, message: str, traceback: str, source: str, code: str) -> None:
+    found = explain(error_type, message, traceback, source)
+    assert found is not None and found.code == code
+
+
 @pytest.mark.parametrize(("error_type", "message", "code"), CASES)
 def test_messages_map_to_rules(error_type: str, message: str, code: str) -> None:
     found = explain(error_type, message, "", "")

@@ -5,7 +5,7 @@
 // window.codeAutomationExit(code). This script's exit code is that code (1 on timeout).
 //
 // env: PORT, FOLDER (workspace), DEV (extension root), TESTS (suite module without .js),
-//      OUTDIR (screenshots), TIMEOUT_MS.
+//      OUTDIR (screenshots, toast texts), TIMEOUT_MS.
 'use strict';
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -44,6 +44,15 @@ const remote = (p) => `vscode-remote://${HOST}${p}`;
       if (shot && OUTDIR) {
         const file = path.join(OUTDIR, `${shot[1]}.png`);
         page.screenshot({ path: `${file}.tmp.png` }).then(() => fs.renameSync(`${file}.tmp.png`, file)).catch(() => {});
+      }
+      // ... or the text of the notification toasts shown now, with their buttons (the extension
+      // API cannot read notifications; the suite asserts on what the user reads)
+      const toasts = /E2E TOASTS ([\w-]+)/.exec(t);
+      if (toasts && OUTDIR) {
+        const file = path.join(OUTDIR, `${toasts[1]}.txt`);
+        page.locator('.notifications-toasts .notification-toast').allInnerTexts()
+          .then((texts) => { fs.writeFileSync(`${file}.tmp`, texts.join('\n----\n')); fs.renameSync(`${file}.tmp`, file); })
+          .catch(() => {});
       }
     });
     await page.goto(url);

@@ -124,6 +124,112 @@ async function screenshot(name: string): Promise<void> {
   await waitFor(`screenshot ${name}`, () => fs.existsSync(file) || undefined, 20000);
 }
 
+/** The text of the notification toasts on screen (read by the driver from the page), once one
+ * contains `needle`: what the user reads, buttons included. */
+async function toastsWith(name: string, needle: string): Promise<string> {
+  const file = path.join(path.dirname(workspaceRoot().fsPath), `${name}.txt`);
+  let last = '';
+  try {
+    return await waitFor(`a notification containing "${needle}"`, async () => {
+      fs.rmSync(file, { force: true });
+      log(`TOASTS ${name}`);
+      last = await waitFor(`toast text ${name}`, () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined), 10000);
+      return last.includes(needle) ? last : undefined;
+    }, 30000);
+  } catch (e) {
+    throw new Error(`${String(e)}; the toasts said: ${JSON.stringify(last)}`);
+  }
+}
+
+interface FixVerifyAnswer {
+  applied?: boolean;
+  reason?: string;
+  message?: string;
+  before?: { outcome?: string; summary?: string };
+  after?: { outcome?: string; summary?: string };
+}
+
+/** No lens says a fix-and-verify is running any more (the server asked the editor to refresh
+ * them when the runs ended). */
+async function lensesSettled(uri: vscode.Uri): Promise<void> {
+  await waitFor('the lenses to stop saying "Fixing and verifying…"', async () => {
+    const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+    return (l ?? []).every((x) => !/Fixing and verifying/.test(x.command?.title ?? '')) || undefined;
+  }, 10000);
+}
+
+/** The body of the trusted suite's fix-and-verify test (run with autosave off). */
+async function fixAndVerifyH06(): Promise<void> {
+  const doc = await open(H06);
+  const editor = await vscode.window.showTextDocument(doc);
+  const [diag] = await dgDiagnostics(doc.uri, 'DG004');
+  assert.ok(diag);
+  const onDisk = fs.readFileSync(doc.uri.fsPath, 'utf8');
+  // an unsaved edit: the server runs the buffer, so the error is one line lower than on disk
+  await editor.edit((b) => b.insert(new vscode.Position(0, 0), '# unsaved\n'));
+  const creation = lineOf(doc, 'inputs = torch.from_numpy(X)');
+  const fresh = await waitFor('DG004 on the edited buffer', () =>
+    vscode.languages.getDiagnostics(doc.uri).find((d) => codeOf(d) === 'DG004' && d.range.start.line === creation), 20000);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider', doc.uri, fresh.range, vscode.CodeActionKind.QuickFix.value);
+  const offered = actions.find((x) => x.title.startsWith('Fix and verify'));
+  log(`fix and verify action ${JSON.stringify(offered?.title)} ${JSON.stringify(offered?.command?.command)}`);
+  assert.equal(offered?.command?.command, 'dtypeguard.fixAndVerify', 'no Fix and verify code action at DG004');
+  const lenses = await waitFor('the Fix and verify lens', async () => {
+    const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+    return l && l.some((x) => x.command?.command === 'dtypeguard.fixAndVerify') ? l : undefined;
+  });
+  log(`lenses ${JSON.stringify(lenses.map((l) => l.command?.title))}`);
+
+  const answer = (await vscode.commands.executeCommand('dtypeguard.fixAndVerifyFile', doc.uri)) as FixVerifyAnswer | undefined;
+  log(`fix and verify h06 ${String(JSON.stringify(answer)).slice(0, 600)}`);
+  assert.equal(answer?.applied, true, `not applied: ${answer?.message}`);
+  assert.match(answer?.message ?? '', /before: error: RuntimeError at line \d+: mat1 and mat2 .*; after: ok: Adam step OK on cpu/);
+  const disk = onDisk.split('\n').findIndex((l) => l.includes('self.hidden(x)')) + 1;
+  assert.match(answer?.message ?? '', new RegExp(`before: error: RuntimeError at line ${disk + 1}:`), 'the buffer ran, not the file');
+  assert.equal(doc.lineAt(creation).text.trim(), 'inputs = torch.from_numpy(X).float()  # expect: DG004');
+  assert.equal(doc.lineAt(0).text, '# unsaved', 'the unsaved edit is kept');
+  assert.ok(doc.isDirty, 'the fix is in the buffer, not saved');
+  assert.equal(fs.readFileSync(doc.uri.fsPath, 'utf8'), onDisk, 'the file on disk is untouched');
+  const toasts = await toastsWith('fix-and-verify-toasts', 'dtypeguard fix and verify: applied');
+  log(`toasts ${JSON.stringify(toasts.slice(0, 600))}`);
+  assert.match(toasts, /before: error: RuntimeError at line \d+: mat1 and mat2/);
+  assert.match(toasts, /after: ok: Adam step OK on cpu/);
+  await waitFor('DG004 to go after the fix', () =>
+    vscode.languages.getDiagnostics(doc.uri).every((d) => codeOf(d) !== 'DG004') || undefined, 20000);
+  await lensesSettled(doc.uri);
+  await screenshot('fix-and-verify-applied');
+  await vscode.commands.executeCommand('undo');  // one undo step takes the fixes back
+  await waitFor('undo to take the fix back', () => !doc.lineAt(creation).text.includes('.float()') || undefined, 10000);
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  assert.equal(doc.isDirty, false);
+
+  // a second bug in the buffer (the layer is one feature too wide): the DG004 fix is right, but
+  // the fixed copy then fails on the shapes, so nothing is applied
+  const again = await open(H06);
+  const editor2 = await vscode.window.showTextDocument(again);
+  const modelLine = lineOf(again, 'model = Regressor(n_features=4)');
+  await editor2.edit((b) => b.replace(again.lineAt(modelLine).range, 'model = Regressor(n_features=5)'));
+  const edited = again.getText();
+  const answer2 = (await vscode.commands.executeCommand('dtypeguard.fixAndVerifyFile', again.uri)) as FixVerifyAnswer | undefined;
+  log(`fix and verify, second bug ${String(JSON.stringify(answer2)).slice(0, 600)}`);
+  assert.equal(answer2?.applied, false);
+  assert.equal(answer2?.before?.outcome, 'error');
+  assert.match(answer2?.after?.summary ?? '', /shapes cannot be multiplied/);
+  assert.equal(again.getText(), edited, 'nothing applied to the buffer');
+  assert.equal(fs.readFileSync(again.uri.fsPath, 'utf8'), onDisk, 'the file on disk is untouched');
+  const toasts2 = await toastsWith('fix-and-verify-not-applied-toasts', 'not applied: the fixed copy does not verify ok');
+  log(`toasts, second bug ${JSON.stringify(toasts2.slice(0, 800))}`);
+  assert.match(toasts2, /before: error: RuntimeError at line \d+: mat1 and mat2 must have the same dtype/);
+  assert.match(toasts2, /after: error: RuntimeError at line \d+: mat1 and mat2 shapes cannot be multiplied/);
+  assert.match(toasts2, /Apply anyway/);
+  await lensesSettled(again.uri);
+  await screenshot('fix-and-verify-not-applied');
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  assert.equal(again.isDirty, false);
+  await vscode.commands.executeCommand('notifications.clearAll');
+}
+
 function hoverText(hovers: vscode.Hover[] | undefined): string {
   return (hovers ?? [])
     .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
@@ -416,6 +522,21 @@ function trustedTests(config: E2EConfig): TestCase[] {
       },
     },
     {
+      name: 'fix and verify: h06 (unsaved edit): the fixes land in the buffer, the notification says before error, after ok; with a second bug nothing is applied',
+      fn: async () => {
+        await runningServer();
+        // code-server saves after a second by default (VS Code in a browser): this test is about
+        // what lands in the buffer and never on disk, so the user's save is the only one
+        const files = vscode.workspace.getConfiguration('files');
+        await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+        try {
+          await fixAndVerifyH06();
+        } finally {
+          await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+        }
+      },
+    },
+    {
       name: 'typing a hazard key by key: DG004 appears on the new line, and goes when it is undone',
       fn: async () => {
         const doc = await open(H06_FIXED);
@@ -581,6 +702,10 @@ function untrustedTests(config: E2EConfig): TestCase[] {
           (await dgDiagnostics(doc.uri, 'DG004'))[0]!.range,
         );
         assert.ok(actions.length > 0, 'quick fixes are offered in restricted mode');
+        assert.ok(!actions.some((x) => x.title.startsWith('Fix and verify')), 'Fix and verify offered when untrusted');
+        const fixVerify = await vscode.commands.executeCommand('dtypeguard.fixAndVerifyFile', doc.uri);
+        assert.equal(fixVerify, undefined, 'Fix and verify ran in an untrusted workspace');
+        assert.equal(doc.isDirty, false, 'nothing was applied');
       },
     },
   ];

@@ -34,6 +34,10 @@ class CheckResult:
     internal_error: str = ""
     dependencies: dict[str, str] = field(default_factory=dict)  # the project's files it imported, with the text read
     tree: ast.Module | None = None  # the parsed text, when it was analysed
+    # the last result's findings moved with the lines (blank or comment lines added or removed:
+    # `Analyzer.shifted`), without fixes; its events and facts are the last text's: for
+    # diagnostics only, until the real analysis of the same text replaces it
+    provisional: bool = False
 
 
 def check_source(text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:

@@ -16,7 +16,13 @@ top-level statement. Two things are reused, and nothing else:
 
 Everything after the resumed chunk runs again, then the functions nobody called and all the
 rules, so a result is always what `check_source` gives for the same text (tested by applying
-random edits to real training files and comparing the two).
+random edits to real training files and comparing the two). "Runs again" ends early where the
+machine, past the edited chunk, is what the last run had at the same place (`engine.resume.
+Converge`): the last run's records of the rest are taken over.
+
+An edit that only adds or removes blank or comment lines has `shifted`: the last findings
+moved with the lines, at once (positions in their messages too), for the language server to
+publish until `check` of the same text (which runs everything below the edit again) replaces it.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import ast
 import gc
 import logging
 import re
+from dataclasses import replace
 
 from dtypeguard.analysis.check import (
     CheckResult,
@@ -38,8 +45,9 @@ from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, freezes_parameters, parse
-from dtypeguard.engine.resume import EntryKeep, EntryTrace, Patch, Snapshot
+from dtypeguard.engine.resume import Converge, EntryKeep, EntryTrace, Patch, Snapshot
 from dtypeguard.engine.values import Func
+from dtypeguard.findings import Finding, Span
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +110,12 @@ class Analyzer:
         self.resumed_in_entry = -1  # ...and the entry call's statement, when it resumed inside it
         self._freezes = False  # the last text froze parameters somewhere (engine.parse.freezes_parameters)
         self._imports = False  # the last text imported the project's own modules: analysed whole
+        # what the last run kept for ending the next one early (engine.resume.Converge)
+        self._boundaries: dict[int, Snapshot] = {}
+        self._floors: dict[int, int] = {}
+        self._names: dict[str, frozenset[str]] = {}  # a chunk's text -> the names it mentions
+        self.converged_at = -1  # the chunk the last check stopped running at (-1: ran to the end); for tests
+        self._base: tuple[str, str | None, Config, CheckResult] | None = None  # the last full result, for `shifted`
 
     def check(self, text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:
         """A file that imports the project's own modules is analysed whole each time (what it
@@ -128,10 +142,61 @@ class Analyzer:
             self._imports = True
             self._parsed = {}
             self._forget()
+        self._base = (text, path, config, result) if result.parsed and not result.internal_error and self._good else None
         return result
 
+    def shifted(self, text: str, path: str | None = None, config: Config | None = None) -> CheckResult | None:
+        """The last result with its findings moved, when `text` differs from the last text
+        checked only by blank or comment-only lines added or removed (not in a string, not
+        a suppression): then what the engine finds is the same, lines below the edit moved.
+        None otherwise. A provisional result, for diagnostics at once: `check(text)` gives the
+        real one (tested equal)."""
+        base = self._base
+        if base is None or self._imports:
+            return None
+        old_text, old_path, old_config, result = base
+        if path != old_path or (config or Config()) != old_config or "\r" in text or "\x00" in text:
+            return None
+        old, new = old_text.split("\n"), text.split("\n")
+        delta = len(new) - len(old)
+        if delta == 0:
+            return None
+        p = _common(old, new)
+        s = min(_common(old[::-1], new[::-1]), len(old) - p, len(new) - p)
+        if any(not _blank_or_comment(line) for line in (*old[p : len(old) - s], *new[p : len(new) - s])):
+            return None
+        if not self._same_tree_around(old, new, p, len(old) - s, delta):
+            return None
+        if freezes_parameters(text) != self._freezes:
+            return None
+        after = p  # old lines after this one move by `delta`
+        if any(_in_removed(f, after, delta) for f in result.findings):
+            return None
+        findings = sorted((_shift_finding(f, after, delta) for f in result.findings), key=lambda f: (f.span, f.code))
+        sites = [(_shift(span, after, delta), cls) for span, cls in result.optimizer_sites]
+        return replace(result, findings=findings, index=LineIndex(text), optimizer_sites=sites, provisional=True)
+
+    def _same_tree_around(self, old: list[str], new: list[str], first: int, last: int, delta: int) -> bool:
+        """Lines `first`..`last` (0-based, end exclusive) of the old text lie in one chunk, and
+        that chunk with the new lines parses to the same statements (positions aside)."""
+        anchor = max(first - 1, 0)  # 0-based: the old line before the edit (or the first)
+        chunks = list(self._good.items())
+        for k, ((start, chunk), body) in enumerate(chunks):
+            final = k == len(chunks) - 1  # the last chunk runs to the end of the text
+            count = len(chunk.split("\n")) if final else chunk.count("\n")
+            if not start - 1 <= anchor < start - 1 + count:
+                continue
+            if last > start - 1 + count:
+                return False  # the edit reaches into the next chunk
+            new_chunk = "\n".join(new[start - 1 :]) if final else "\n".join(new[start - 1 : start - 1 + count + delta]) + "\n"
+            tree = parse(new_chunk, start)
+            if isinstance(tree, ParseFailure):
+                return False
+            return _dump(tree.body, False) == _dump(body, False)
+        return False
+
     def _check(self, text: str, path: str | None, config: Config, reader: Reader | None = None) -> CheckResult:
-        self.resumed_from, self.resumed_in_entry, self.reused = -1, -1, False
+        self.resumed_from, self.resumed_in_entry, self.reused, self.converged_at = -1, -1, False, -1
         parsed = self._parse(text)
         if isinstance(parsed, ParseFailure):  # mid-typing: keep what the last run knew
             return parse_failed(parsed, LineIndex(text), path, config)
@@ -156,9 +221,10 @@ class Analyzer:
         tree = ast.Module(body=[stmt for body in bodies for stmt in body], type_ignores=[])
         interp = Interpreter(tree, LineIndex(text), path, reader)
         kept: list[Snapshot | None] = [None, None]
+        converge = self._converge_plan(old_bodies, bodies, changed, keys)
 
         def run() -> None:
-            kept[:] = interp.run_chunks(bodies, resume, keep=changed, entry_keep=entry_keep, patch=patch)
+            kept[:] = interp.run_chunks(bodies, resume, keep=changed, entry_keep=entry_keep, patch=patch, converge=converge)
 
         result = interpret(interp, run, text, path, config)
         if not result.parsed or result.internal_error:
@@ -175,6 +241,7 @@ class Analyzer:
             self.resumed_from = resume.chunk if resume is not None else -1
             self._snapshot = kept[0]
         self._entry_snapshot, self._trace = kept[1], interp.entry_trace
+        self._boundaries, self._floors, self.converged_at = interp.boundaries, interp.floors, interp.converged_at
         self._good = dict(zip(keys, bodies, strict=True))
         self._last, self._last_tree = (interp.events, interp.facts), tree
         return result
@@ -189,7 +256,9 @@ class Analyzer:
         for i, (key, old) in enumerate(zip(keys, old_keys, strict=True)):
             if out[i] is old_bodies[i] or key[0] != old[0] or key[1].count("\n") != old[1].count("\n"):
                 continue
-            if old[1].count("\n") <= MAX_COMPARED_LINES and _dump(out[i]) == _dump(old_bodies[i]):
+            if old[1].count("\n") > MAX_COMPARED_LINES or not _may_keep_tree(old[1], key[1]):
+                continue
+            if _dump(out[i]) == _dump(old_bodies[i]):
                 out[i] = old_bodies[i]
         return out
 
@@ -218,7 +287,34 @@ class Analyzer:
             return None, keep, None
         return snap, keep, Patch(old_def, Func(new_def, new_def.name))
 
+    def _converge_plan(self, old: list[list[ast.stmt]], bodies: list[list[ast.stmt]], changed: int, keys: list[Chunk]) -> Converge | None:
+        """What this run needs to end early (engine.resume.Converge): the last run's
+        snapshots past the chunks that changed, when the chunks after those are the same."""
+        if len(old) != len(bodies) or not self._boundaries:
+            return None
+        after = next(i for i in range(len(bodies), 0, -1) if old[i - 1] is not bodies[i - 1]) if changed < len(bodies) else changed
+        if not any(after <= b < len(bodies) for b in self._boundaries):
+            return None
+        ids = frozenset(
+            id(node) for body in old[changed:after] for stmt in body for node in ast.walk(stmt)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        )
+        live = {text for _, text in keys}
+        cache = self._names = {text: got for text, got in self._names.items() if text in live}  # (old chunks go)
+
+        def mentioned(i: int) -> frozenset[str]:
+            text = keys[i][1]
+            got = cache.get(text)
+            if got is None:
+                got = cache[text] = frozenset(_WORD.findall(text)) if text.isascii() else _mentioned(bodies[i])
+            return got
+
+        roots = frozenset(id(stmt) for body in old[changed:after] for stmt in body)
+        return Converge(after, self._boundaries, self._floors, mentioned, ids, self._trace, roots)
+
     def _forget(self) -> None:
+        self._base = None
+        self._boundaries, self._floors = {}, {}
         self._good, self._snapshot = {}, None
         self._last = None
         self._entry_snapshot, self._trace = None, None
@@ -274,5 +370,106 @@ def _first_difference(old: list[list[ast.stmt]], new: list[list[ast.stmt]]) -> i
     return min(len(old), len(new))
 
 
-def _dump(body: list[ast.stmt]) -> str:
-    return ast.dump(ast.Module(body=body, type_ignores=[]), include_attributes=True)
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # every identifier in ASCII text (and words of comments, strings: more is safe)
+
+
+def _mentioned(body: list[ast.stmt]) -> frozenset[str]:
+    """Every name a chunk could look up or bind: names, attributes, definitions, imports,
+    parameters, strings (`getattr(m, "x")`). (For non-ASCII text; ASCII text is read by `_WORD`.)"""
+    out: set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name):
+                out.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                out.add(node.attr)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.add(node.name)
+            elif isinstance(node, ast.alias):
+                out.add(node.asname or node.name.split(".")[0])
+                out.add(node.name)
+            elif isinstance(node, ast.arg):
+                out.add(node.arg)
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                out.update(node.names)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 80:
+                out.add(node.value)
+    return frozenset(out)
+
+
+def _dump(body: list[ast.stmt], attributes: bool = True) -> str:
+    return ast.dump(ast.Module(body=body, type_ignores=[]), include_attributes=attributes)
+
+
+def _may_keep_tree(old: str, new: str) -> bool:
+    """Could the edit from `old` to `new` leave the tree as it was, positions and all? Only
+    when what changed is blank space, or follows a `#` on its line (a comment); anything
+    else changes the tree (or, rarely, not: then the chunk merely runs again)."""
+    p = _common_chars(old, new)
+    s = _common_chars(old[::-1], new[::-1])
+    s = min(s, len(old) - p, len(new) - p)
+    if not old[p : len(old) - s].strip() and not new[p : len(new) - s].strip():
+        return True
+    return "#" in new[new.rfind("\n", 0, p) + 1 : p]
+
+
+def _common_chars(a: str, b: str) -> int:
+    if a == b:
+        return len(a)
+    lo, hi = 0, min(len(a), len(b))  # the longest common prefix, by halves
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common(a: list[str], b: list[str]) -> int:
+    """How many leading lines `a` and `b` share."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or (stripped[0] == "#" and "dtypeguard" not in stripped)
+
+
+_LINE_IN_TEXT = re.compile(r"\bline (\d+)\b")
+
+
+def _shift(span: Span, after: int, delta: int) -> Span:
+    if span.file or span.end_line <= after:
+        return span
+    return Span(span.line + delta if span.line > after else span.line, span.col, span.end_line + delta, span.end_col, span.file)
+
+
+def _shift_text(text: str, after: int, delta: int) -> str:
+    if "line " not in text:
+        return text
+    return _LINE_IN_TEXT.sub(lambda m: f"line {int(m.group(1)) + delta if int(m.group(1)) > after else m.group(1)}", text)
+
+
+def _shift_finding(f: Finding, after: int, delta: int) -> Finding:
+    return replace(
+        f,
+        span=_shift(f.span, after, delta),
+        message=_shift_text(f.message, after, delta),
+        related=tuple(replace(r, span=_shift(r.span, after, delta), message=_shift_text(r.message, after, delta)) for r in f.related),
+        fixes=(),  # (their parameters hold positions too: a provisional result offers none)
+        note=_shift_text(f.note, after, delta),
+    )
+
+
+def _in_removed(f: Finding, after: int, delta: int) -> bool:
+    """A place on a removed line (it cannot move): no shortcut."""
+    if delta >= 0:
+        return False
+    spans = [f.span, *(r.span for r in f.related)]
+    return any(not s.file and (after < s.line <= after - delta or after < s.end_line <= after - delta) for s in spans)

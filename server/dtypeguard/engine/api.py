@@ -17,6 +17,15 @@ DTYPE_NAMES: dict[str, str] = {
 }
 # numpy spellings differ: np.float / np.int_ mean 64-bit; `float` as a dtype means float64
 NUMPY_DTYPE_NAMES: dict[str, str] = {**DTYPE_NAMES, "float": "float64", "int": "int64", "half": "float16", "single": "float32", "double": "float64"}
+# NumPy's type codes in native or no byte order ("<i4" on a little-endian machine, as files
+# are written; ">i4" is not here: torch.from_numpy refuses non-native byte order), checked
+# against `np.dtype(code).name` by tests/engine/test_library_conformance.py
+NUMPY_DTYPE_NAMES.update({
+    f"{order}{code}": name
+    for code, name in {"f2": "float16", "f4": "float32", "f8": "float64", "i1": "int8", "i2": "int16", "i4": "int32",
+                       "i8": "int64", "u1": "uint8", "b1": "bool", "?": "bool"}.items()
+    for order in ("", "<", "=", "|")
+})
 
 LEGACY_TENSOR_TYPES: dict[str, tuple[str, str]] = {
     "FloatTensor": ("float32", "cpu"), "DoubleTensor": ("float64", "cpu"),

@@ -25,6 +25,7 @@ from dtypeguard.engine.events import (
     TorchLoad,
     TorchSave,
 )
+from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
@@ -55,6 +56,7 @@ from dtypeguard.engine.values import (
     TupleV,
     Value,
     is_float,
+    is_int,
     join,
     shape_of,
 )
@@ -173,6 +175,16 @@ class CallsMixin:
                 return self.dataset_item(value, obj, state)
             if isinstance(obj, ModuleObj) and isinstance(obj.attrs.get(ITEMS), TupleV):
                 return self.container_element(obj.attrs[ITEMS], state)  # type: ignore[arg-type]
+            if isinstance(obj, InstanceObj) and obj.klass is not None and not obj.is_dataset:
+                # a class of the script's own that iterates (`def __iter__(self): ... yield batch`,
+                # or `__iter__` returning self with a `__next__`): what one step gives
+                it = obj.klass.method("__iter__")
+                if it is not None:
+                    made = self.call_function(it, [value], {}, state)
+                    if made == value:
+                        step = obj.klass.method("__next__")
+                        return self.call_function(step, [value], {}, state) if step is not None else None
+                    return None if isinstance(made, Ref) else self.element_of(made, state)
             return None
         if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,):
             item = value.value[1]
@@ -341,8 +353,9 @@ class CallsMixin:
                 operands = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
             dtypes = {o.dtype for o in operands if isinstance(o, Tensor) and o.kind == "tensor" and is_float(o.dtype)}
-            if short in MATMUL and len(dtypes) > 1 and not state.autocast:
-                return None  # mixed float dtypes: it raises (DG004 reports it here); nothing flows on
+            ints = any(isinstance(o, Tensor) and o.kind == "tensor" and is_int(o.dtype) for o in operands)
+            if short in MATMUL and (len(dtypes) > 1 or (dtypes and ints)) and not state.autocast:
+                return None  # mixed dtypes: it raises (DG004/DG005 report it here); nothing flows on
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
             made = replace(made, one_hot=True, from_ints=False)
@@ -390,10 +403,18 @@ class CallsMixin:
         where its tensors live, and which file it writes."""
         arg0 = args[0] if args else kwargs.get("obj")
         what = self.pickled_what(arg0, state)
-        saved = self.saved_device(arg0, state)
+        saved = "cuda" if isinstance(state.globals.get(CUDA_TAGS), Const) else self.saved_device(arg0, state)
         file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
         span = self.index.span(node)
-        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, _path_text(node, 1, "f"), saved, file))
+        path = _path_text(node, 1, "f")
+        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file))
+        if file or path:
+            self.events.torch_saves.append((file or path, arg0))
+        if (file or path) and not isinstance(state.globals.get(CUDA_TAGS), Const):
+            # flow-sensitive: a load on a path through this save reads what this run wrote (the
+            # functions running now are those for which "a few lines later" holds)
+            frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
+            state.globals[f"<saved {file or path}>"] = Const(("frames", frames))
 
     def super_method(self, sup: Super, attr: str) -> Value | None:
         for name in sup.bases:
@@ -441,7 +462,13 @@ class CallsMixin:
 
     def _call_user(self, callee: Func | Klass | Bound | Ref, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(callee, Func):
-            return self._through_wrapper(callee, self.call_function(callee, args, kwargs, state), node)
+            result = self._through_wrapper(callee, self.call_function(callee, args, kwargs, state), node)
+            made = state.heap.get(result.oid) if isinstance(result, Ref) else None
+            if isinstance(result, Ref) and isinstance(made, ModuleObj):
+                where = self.index.span(callee.node)
+                if where.file == made.origin.span.file and where.line <= made.origin.span.line <= where.end_line:
+                    state.heap[result.oid] = replace(made, made_at=self.index.span(node))  # a factory: `model = build(cfg)`
+            return result
         if isinstance(callee, Klass):
             return self.instantiate(callee, args, kwargs, node, state)
         if isinstance(callee, Bound):
@@ -496,6 +523,12 @@ class CallsMixin:
         home = node.__dict__.get("_dg_index")  # a function of an imported file sees that file's globals
         scope = self.module_globals.get(home.path, state.globals) if home is not None else state.globals
         callee = _State(scope, params, state.heap, state.ddtype, state.ddevice, state.autocast)
+        for decorator in getattr(node, "decorator_list", ()):
+            # `@torch.autocast(device_type=..., dtype=torch.bfloat16)` on a forward: its body runs under autocast
+            if isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith("autocast"):
+                ctx = self.eval(decorator, callee)
+                if isinstance(ctx, Const) and isinstance(ctx.value, tuple) and ctx.value[:1] == ("autocast",):
+                    callee.autocast = str(ctx.value[1]) if ctx.value[2] else None
         self.call_stack.append(node)
         self.returns.append([])
         self.return_states.append([])
@@ -698,9 +731,12 @@ class CallsMixin:
             # float32 unless `precision=` says otherwise (other precisions cast or autocast the
             # batches: lightning_fit does not model them); positional options are not read
             precision = kwargs.get("precision") if "precision" in kwargs else Const("32-true")
-            return Ref(self.alloc(state, InstanceObj("lightning:Trainer", None, {"precision": None if args else precision})))
+            device = None if args else _lightning_device(kwargs)
+            return Ref(self.alloc(state, InstanceObj("lightning:Trainer", None, {"precision": None if args else precision, "device": device})))
         if name == "argparse.ArgumentParser":
             return Ref(self.alloc(state, InstanceObj("argparse:ArgumentParser", None)))
+        if root == "pandas" and len(parts) >= 2 and parts[1] in pandas_library.PICKLED:
+            return Ref(self.alloc(state, InstanceObj(f"pandas:{parts[1]}", None)))  # `pd.Index(...)`, `pd.MultiIndex.from_tuples(...)`
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
             return Ref(self.alloc(state, InstanceObj("argparse:Namespace", None)))
         if last == "tqdm" and arg0 is not None:
@@ -835,7 +871,13 @@ class CallsMixin:
             given = frozenset(bound) - {"pickle_load_args"} if bound is not None else frozenset(kwargs)
             weights_only = bound.get("weights_only") if bound is not None else kwargs.get("weights_only")
             file = _file_name(args[0] if args else kwargs.get("f"))
-            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file))
+            frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
+            saved = state.globals.get(f"<saved {file or path}>") if file or path else None
+            after_save = isinstance(saved, Const) and isinstance(saved.value, tuple) and frame in saved.value[1]
+            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save))
+            written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
+            if written and all(v == written[0] for v in written) and "map_location" not in given:
+                return _loaded(written[0])  # a cache this script writes: what it saved (tensors' dtypes kept)
             return None
         if last == "save" and len(parts) == 2:
             self.record_save(args, kwargs, node, state)
@@ -894,6 +936,10 @@ class CallsMixin:
                 return ""  # an optimizer object pickles its state dicts: not a weights-only refusal we can vouch for
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:Namespace":
                 return "an argparse Namespace"
+            if isinstance(obj, InstanceObj) and obj.cls.startswith("pandas:"):
+                return pandas_library.PICKLED[obj.cls[7:]]
+            if isinstance(obj, InstanceObj) and obj.cls.startswith("sklearn:"):
+                return f"a scikit-learn `{obj.cls[8:]}`"  # pickled by reference to its class: not an allowed global
             if isinstance(obj, InstanceObj) and obj.klass is not None:
                 return f"a `{obj.cls}` object"  # pickled by reference to its class: not an allowed global
             return ""
@@ -901,6 +947,8 @@ class CallsMixin:
             return "a NumPy scalar"
         if isinstance(value, Tensor) and value.kind == "ndarray":
             return "a NumPy array"
+        if isinstance(value, Tensor) and value.kind in pandas_library.PICKLED_KINDS:
+            return pandas_library.PICKLED_KINDS[value.kind]
         if isinstance(value, Func) and not isinstance(value.node, ast.Lambda):
             return f"the function `{value.qual}`"
         if isinstance(value, Klass):
@@ -986,7 +1034,8 @@ class CallsMixin:
         origin = self.origin(node, f"nn.{cls}(...)")
         if cls in api.LOSSES:
             weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight", args[0] if args and cls in _WEIGHT_FIRST else None)
-            attrs: dict[str, Value | None] = {"weight": weight} if isinstance(weight, Tensor) else {}
+            # `weight`/`pos_weight` are registered buffers: `criterion.to(device)` moves them
+            attrs: dict[str, Value | None] = {"weight": replace(weight, moves=True)} if isinstance(weight, Tensor) else {}
             oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, loss=api.LOSSES[cls], attrs=attrs, created_time=self.time))
             return Ref(oid)
         if cls in api.CONTAINERS:
@@ -1057,12 +1106,19 @@ class CallsMixin:
         module_oid = params.oid if isinstance(params, Params) else _group_owner(params, state)
         options = dict(kwargs)
         cls = name.rsplit(".", 1)[-1]
-        opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options)
+        opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options, group_options=_group_flags(params))
         oid = self.alloc(state, opt)
         if module_oid is not None:
             self.optimizers_of.setdefault(module_oid, []).append(oid)
         module = state.heap.get(module_oid) if module_oid is not None else None
-        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None))
+        if isinstance(module, ModuleObj) and module_oid is not None:
+            module = _unmixed(module_oid, module, state)
+        tensors = params.items if module_oid is None and isinstance(params, TupleV) else ()
+        dtypes = {t.dtype if isinstance(t, Tensor) and t.kind == "tensor" else None for t in tensors}
+        tensor_dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
+        first = tensors[0] if tensors else None
+        tensor_origin = first.origin if tensor_dtype and isinstance(first, Tensor) else None
+        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None, tensor_dtype, tensor_origin))
         return Ref(oid)
 
     def call_data(self, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
@@ -1193,6 +1249,9 @@ class CallsMixin:
             if isinstance(arg0, Const) and isinstance(arg0.value, int) and not isinstance(arg0.value, bool) and last != "Tensor":
                 return Tensor("tensor", "int64", dev, self.origin(node, "Python ints make int64 tensors"), dev_origin, ndim=0)
             lit = infer_dtype(arg0, False, "default")
+            literal = bool(node.args) and isinstance(node.args[0], (ast.List, ast.Tuple, ast.ListComp))
+            if last == "Tensor" and (isinstance(arg0, TupleV) or literal):
+                lit = "default"  # `torch.Tensor([ids])`: a Python list (whatever it holds) makes a default-dtype tensor
             if lit == "default" or (last == "Tensor" and lit is not None):
                 return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
             if lit is not None:
@@ -1355,7 +1414,7 @@ class CallsMixin:
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
                 return self.parser_method(receiver, obj, method, args, kwargs, state)
             if isinstance(obj, InstanceObj) and obj.cls == "lightning:Trainer" and method == "fit":
-                self.lightning_fit(obj, args, kwargs, state)
+                self.lightning_fit(obj, args, kwargs, node, state)
                 return None
             if isinstance(obj, InstanceObj) and obj.cls == "accelerate:Accelerator" and method == "save":
                 self.record_save(args, kwargs, node, state)  # `accelerator.save(obj, f)` is torch.save on the main process
@@ -1369,6 +1428,8 @@ class CallsMixin:
                         keep = arg0.dtype == "float32"
                         return replace(arg0, dtype="float32" if keep else "float64" if arg0.dtype else None, origin=arg0.origin if keep else self.origin(node, f"scikit-learn `{method}` returns float64"))
                     return None
+                if obj.cls.startswith("sklearn:") and method in ("fit", "partial_fit", "set_params"):
+                    return receiver  # scikit-learn's fit returns the estimator itself
             return None
         if isinstance(receiver, Sym) or receiver is None:
             return None
@@ -1376,14 +1437,15 @@ class CallsMixin:
             return receiver
         return None
 
-    def lightning_fit(self, trainer: InstanceObj, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> None:
+    def lightning_fit(self, trainer: InstanceObj, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> None:
         """`trainer.fit(model, train_dataloaders, ..., datamodule=...)` as Lightning runs it, for
         what the analysis needs: `configure_optimizers()` builds the optimizer, and
         `training_step(batch, 0)` gets a batch of the training DataLoader (the `train_dataloaders`
         given, else the datamodule's or the model's `train_dataloader()` after `setup("fit")`).
         Only for a float32 Trainer on a user LightningModule; anything else stays unknown."""
         precision = trainer.attrs.get("precision")
-        if not (isinstance(precision, Const) and precision.value in (32, "32", "32-true")):
+        double = isinstance(precision, Const) and precision.value in (64, "64", "64-true")
+        if not (isinstance(precision, Const) and precision.value in (32, "32", "32-true")) and not double:
             return
         model = args[0] if args else kwargs.get("model")
         obj = state.heap.get(model.oid) if isinstance(model, Ref) else None
@@ -1405,13 +1467,37 @@ class CallsMixin:
                     self.call_function(setup, [source, Const("fit")], {}, state)
                 make = owner_klass.method("train_dataloader")
                 loaders = self.call_function(make, [source], {}, state) if make is not None else None
+        if double and isinstance(obj, ModuleObj):
+            # precision="64-true": the weights become float64 before any hook runs
+            self.module_method(model.oid, obj, "double", [], {}, node, state)
+            # a chosen precision, not a cast to undo: the inputs are what to convert
+            _chosen_precision(model.oid, Origin(self.index.span(node), 'Trainer(precision="64-true") makes the weights float64'), state)
+            obj = state.heap.get(model.oid)
+        device = trainer.attrs.get("device")
+        moved = isinstance(device, Device) and device.name != "cpu"
+        if moved and isinstance(device, Device) and isinstance(obj, ModuleObj):
+            # the Trainer moves the module to its accelerator before it calls any hook
+            self.module_method(model.oid, obj, "to", [device], {}, node, state)
         configure = klass.method("configure_optimizers")
         if configure is not None:
             self.call_function(configure, [model], {}, state)
         step = klass.method("training_step")
         if step is not None:
             batch = self.element_of(loaders, state) if loaders is not None else None
-            self.call_function(step, [model, batch, Const(0)], {}, state)
+            if moved and isinstance(device, Device):
+                why = Origin(self.index.span(node), f"the Trainer moves each batch to its accelerator ({_device_words(device.name)})")
+                batch = _batch_to(batch, device.name, why)
+            saved = state.ddtype
+            if double:
+                # Lightning converts the batch's floating tensors to float64 and runs the step with
+                # float64 as the default dtype (new tensors are float64; NumPy's keep their dtype)
+                here = self.index.span(node)
+                batch = _batch_double(batch, Origin(here, 'precision="64-true" converts each batch\'s floating tensors to float64'))
+                state.ddtype = Default("float64", here, 'Trainer(precision="64-true")')
+            try:
+                self.call_function(step, [model, batch, Const(0)], {}, state)
+            finally:
+                state.ddtype = saved
 
     def parser_method(self, ref: Ref, obj: InstanceObj, method: str, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> Value | None:
         held = obj.attrs.get(configs.OPTIONS)
@@ -1677,6 +1763,8 @@ class CallsMixin:
     def optimizer_step(self, oid: int, opt: OptimizerObj, node: ast.Call, state: State, scaler: bool, counts: bool = True) -> None:
         module = state.heap.get(opt.module) if opt.module is not None else None
         span = self.index.span(node)
+        if isinstance(module, ModuleObj) and opt.module is not None:
+            module = _unmixed(opt.module, module, state)
         self.events.steps.append(OptimizerStep(span, self.tick(), opt, module if isinstance(module, ModuleObj) else None, scaler))
         if counts:
             state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span)
@@ -1943,6 +2031,108 @@ def _has_splat(node: ast.Call) -> bool:
 
 def _device_words(device: str | None) -> str:
     return "cuda when CUDA is available, else cpu" if device == "auto" else device or "unknown"
+
+
+# set in the state while `torch.serialization.location_tag` is patched to a CUDA tag (interpreter.exec_with)
+CUDA_TAGS = "<cuda storage tags>"
+
+
+def _loaded(value: Value | None) -> Value | None:
+    """What `torch.load` gives back of a saved object the engine knows: tensors (in tuples, lists
+    and dicts) with their dtype and device; anything else unknown."""
+    if isinstance(value, Tensor) and value.kind == "tensor":
+        return value
+    if isinstance(value, TupleV):
+        return TupleV(tuple(_loaded(v) for v in value.items))
+    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
+        return Const(("dict", value.value[1], tuple(_loaded(v) if isinstance(v, Value) else None for v in value.value[2])))
+    if isinstance(value, Const) and type(value.value) in (int, float, str, bool):
+        return value
+    return None
+
+
+def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
+    """Where a Lightning Trainer puts the module and the batches: `accelerator="auto"` (the
+    default since Lightning 2.0) means CUDA when it is there, "gpu"/"cuda" (or `gpus=N`) CUDA,
+    "cpu" the CPU; anything else (mps, tpu, a name we cannot read) is not modelled."""
+    gpus = kwargs.get("gpus")
+    if isinstance(gpus, Const) and gpus.value not in (None, 0, "0", [], False):
+        return Device("cuda")
+    accelerator = kwargs.get("accelerator", Const("auto"))
+    if isinstance(accelerator, Const) and accelerator.value in ("auto", "gpu", "cuda", "cpu"):
+        return Device({"auto": "auto", "gpu": "cuda", "cuda": "cuda", "cpu": "cpu"}[str(accelerator.value)])
+    return None
+
+
+def _tree_dtypes(oid: int, state: State, depth: int = 0) -> set[str]:
+    """The floating dtypes known among a module's and its submodules' parameters."""
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or depth > 8:
+        return set()
+    found = {obj.dtype} if obj.dtype and is_float(obj.dtype) else set()
+    held = obj.attrs.get(ITEMS)
+    for value in [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
+        if isinstance(value, Ref) and value.oid != oid:
+            found |= _tree_dtypes(value.oid, state, depth + 1)
+    return found
+
+
+def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
+    """The module as an optimizer over its parameters sees it: after `model.half()` then
+    `model.extra.float()` its parameters are of two dtypes, so theirs is not one dtype."""
+    if module.dtype is not None and len(_tree_dtypes(oid, state)) > 1:
+        return replace(module, dtype=None)
+    return module
+
+
+def _chosen_precision(oid: int, why: Origin, state: State, depth: int = 0) -> None:
+    """A module and its submodules whose dtype a Trainer's precision chose: that is where their
+    dtype comes from, and no cast of theirs is a place to fix (DG004 then points at the input)."""
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or depth > 8:
+        return
+    state.heap[oid] = replace(obj, cast_span=None, dtype_origin=why, chosen_dtype=True)
+    held = obj.attrs.get(ITEMS)
+    for value in [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
+        if isinstance(value, Ref):
+            _chosen_precision(value.oid, why, state, depth + 1)
+
+
+def _batch_double(batch: Value | None, why: Origin) -> Value | None:
+    """A batch as Lightning's 64-true precision plugin leaves it: floating tensors float64."""
+    if isinstance(batch, Tensor) and batch.kind == "tensor":
+        return replace(batch, dtype="float64", origin=why) if is_float(batch.dtype) else batch if batch.dtype else None
+    if isinstance(batch, TupleV):
+        return TupleV(tuple(_batch_double(item, why) for item in batch.items))
+    if isinstance(batch, Const) and isinstance(batch.value, tuple) and batch.value[:1] == ("dict",):
+        items = tuple(_batch_double(item, why) if isinstance(item, Value) else item for item in batch.value[2])
+        return Const(("dict", batch.value[1], items))
+    return None if isinstance(batch, Tensor) else batch
+
+
+def _batch_to(batch: Value | None, device: str, why: Origin) -> Value | None:
+    """A batch as Lightning's `transfer_batch_to_device` leaves it: every tensor in it (in
+    tuples, lists and dicts) on the accelerator; anything else unchanged."""
+    if isinstance(batch, Tensor) and batch.kind == "tensor":
+        return replace(batch, device=device, dev_origin=why)
+    if isinstance(batch, TupleV):
+        return TupleV(tuple(_batch_to(item, device, why) for item in batch.items))
+    if isinstance(batch, Const) and isinstance(batch.value, tuple) and batch.value[:1] == ("dict",):
+        items = tuple(_batch_to(item, device, why) if isinstance(item, Value) else item for item in batch.value[2])
+        return Const(("dict", batch.value[1], items))
+    return batch
+
+
+def _group_flags(params: Value | None) -> dict[str, Value | None]:
+    """The optimizer flags parameter groups set themselves (`{"params": ..., "capturable": True}`):
+    a flag true in any group is what that group's step does."""
+    flags: dict[str, Value | None] = {}
+    for group in params.items if isinstance(params, TupleV) else ():
+        if isinstance(group, Const) and isinstance(group.value, tuple) and group.value[:1] == ("dict",):
+            for key, value in zip(group.value[1], group.value[2], strict=False):
+                if key in ("capturable", "fused", "foreach", "differentiable") and isinstance(value, Const) and value.value is True:
+                    flags[key] = value
+    return flags
 
 
 def _group_owner(params: Value | None, state: State) -> int | None:

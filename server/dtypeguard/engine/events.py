@@ -90,6 +90,10 @@ class OptimizerNew:
     oid: int
     opt: OptimizerObj
     module: ModuleObj | None
+    # `Adam([soft_prompt])`: the dtype of plain tensors it optimizes (one dtype, all known), and
+    # where that dtype comes from; None when it optimizes a module's parameters or cannot tell
+    tensor_dtype: str | None = None
+    tensor_origin: Origin | None = None
 
 
 @quick_init
@@ -135,6 +139,9 @@ class TorchLoad:
     path: str = ""  # the file argument as written
     splat: bool = False  # `torch.load(path, **kwargs)`: its keywords cannot be read
     file: str = ""  # the file's name when known (`os.path.join(d, "rng_state.pth")`): matches saves to loads
+    # on every path to it, the same run saved that file while the function that loads was running
+    # (`torch.save(sd, p)` then `torch.load(p)` a few lines later, or through a helper it called)
+    after_save: bool = False
 
 
 @quick_init
@@ -168,6 +175,9 @@ class Events:
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
     # `np.save(path, arr)`: (the path as written, the array, where): `np.load(path)` reads it back
     array_saves: list[tuple[str, Value | None, Span]] = field(default_factory=list)
+    # `torch.save(obj, f)`: (the file's name, or the path as written; the object): a `torch.load`
+    # of that file reads it back (a cache this script writes, then loads)
+    torch_saves: list[tuple[str, Value | None]] = field(default_factory=list)
 
 
 @quick_init

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from dtypeguard.engine.calls import CallsMixin
+from dtypeguard.engine.calls import CUDA_TAGS, CallsMixin
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
 from dtypeguard.engine.library import promotion
@@ -361,6 +361,9 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def exec_with(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
         saved_autocast, saved_device = state.autocast, state.ddevice
+        tags = any(_patches_location_tag(item.context_expr) for item in stmt.items)
+        if tags:
+            return self._with_cuda_tags(stmt, state)
         for item in stmt.items:
             ctx = self.eval(item.context_expr, state)
             if isinstance(ctx, Const) and isinstance(ctx.value, tuple) and ctx.value[:1] == ("autocast",):
@@ -371,6 +374,18 @@ class Interpreter(ResumeMixin, CallsMixin):
                 self.assign(item.optional_vars, None, state)
         state = self.exec_block(stmt.body, state)
         state.autocast, state.ddevice = saved_autocast, saved_device
+        return state
+
+    def _with_cuda_tags(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
+        """`with mock.patch("torch.serialization.location_tag", lambda s: "cuda:0"):` makes every
+        `torch.save` in the block write CUDA storage tags, exactly what a save on a GPU writes: a
+        CPU-only load of that file fails, whatever device the tensors were on here."""
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, None, state)
+        state.globals[CUDA_TAGS] = Const(True)
+        state = self.exec_block(stmt.body, state)
+        state.globals[CUDA_TAGS] = None
         return state
 
     def exec_try(self, stmt: ast.Try, state: State) -> State:
@@ -567,6 +582,21 @@ class Interpreter(ResumeMixin, CallsMixin):
         if df.columns is None and df.dtype and df.dtype != WIDE and isinstance(index, Const) and isinstance(index.value, str):
             part = column_dtype(value)  # columns we cannot name, all of one dtype: a column of it keeps it
             return df if part is not None and part.dtype == df.dtype else replace(df, dtype=None, origin=None)
+        names_set = _column_names(index)
+        if names_set is not None and len(names_set) > 1:
+            # `df[num_cols] = df[num_cols].fillna(...)`: each named column takes the value's dtype
+            # (a frame of those columns in that order, or one dtype for all); unknown otherwise
+            parts = _frame_parts(value, len(names_set))
+            if parts is None:
+                return replace(df, dtype=None, origin=None, columns=None) if df.columns is None else None
+            if df.columns is None:
+                same = df.dtype and df.dtype != WIDE and all(p is not None and p.dtype == df.dtype for p in parts)
+                return df if same else replace(df, dtype=None, origin=None)
+            cols = dict(df.columns)
+            for name, part in zip(names_set, parts, strict=True):
+                cols[name] = part.dtype if part else None
+            columns = tuple(cols.items())
+            return library_frame(columns, [Strong(d) if d else None for _, d in columns], self.origin(node, ""))
         if df.columns is None or not (isinstance(index, Const) and isinstance(index.value, str)):
             return None
         part = column_dtype(value)
@@ -654,7 +684,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
             values = [self.eval(part, state) for part in parts]
             first = values[0]
-            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series"):
+            identity = isinstance(node, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
+            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series") and not identity:
                 return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin, ndim=_broadcast_ndim(values))
             if isinstance(node, ast.Compare):
                 return _fold_compare(node.ops, values)
@@ -870,7 +901,12 @@ class Interpreter(ResumeMixin, CallsMixin):
             ndim = base.ndim
             if ndim is None and base.max_ndim is not None and _index_parts(node.slice) == base.max_ndim:
                 ndim = base.max_ndim  # `xy[:, -1]` on what is at most 2-D: it is 2-D
-            return replace(base, ndim=_indexed_ndim(ndim, node.slice, index), collated=False, max_ndim=None)
+            picked = replace(base, ndim=_indexed_ndim(ndim, node.slice, index), collated=False, max_ndim=None)
+            if base.kind == "tensor" and base.site is not None and _picks_columns(node.slice):
+                # `target = table[:, -1]`: the table holds features and labels alike; a conversion
+                # where it is made would convert both, so this column's own is where it goes
+                picked = replace(picked, site=self.index.span(node))
+            return picked
         if isinstance(base, Tensor) and base.kind in ("frame", "series"):
             if base.kind == "frame":
                 return self._frame_columns(base, index, node)
@@ -1063,6 +1099,12 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
     """`device != "cpu"` with `device` known to be "cpu": a known truth prunes a branch that
     cannot run. Equality and membership of plain constants, order of plain numbers; anything
     else is unknown."""
+    if len(ops) == 1 and isinstance(ops[0], (ast.Is, ast.IsNot)) and len(values) == 2:
+        # `self.labels is None` where labels is an array (or any object the engine made): False
+        left, right = values
+        other = right if isinstance(left, Const) and left.value is None else left if isinstance(right, Const) and right.value is None else None
+        if isinstance(other, (Tensor, Ref, TupleV, Params, DType)):
+            return Const(isinstance(ops[0], ast.IsNot))
     plain = [_plain(v) for v in values]
     if _UNKNOWN in plain:
         return None
@@ -1167,6 +1209,51 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             continue
         return None
     return ndim - dropped if ndim - dropped >= 0 else None
+
+
+def _patches_location_tag(node: ast.expr) -> bool:
+    """`mock.patch("torch.serialization.location_tag", ...)` or
+    `mock.patch.object(torch.serialization, "location_tag", ...)` (any import spelling)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))):
+        return False
+    name = ast.unparse(node.func)
+    args = node.args
+    if name.endswith("patch") and args and isinstance(args[0], ast.Constant):
+        return args[0].value == "torch.serialization.location_tag"
+    if name.endswith("patch.object") and len(args) >= 2 and isinstance(args[1], ast.Constant):
+        return args[1].value == "location_tag" and ast.unparse(args[0]).endswith("serialization")
+    return False
+
+
+def _picks_columns(index: ast.expr) -> bool:
+    """`[:, -1]` / `[:, :-1]` / `[:, 3:]`: every row, some columns of a 2-D table."""
+    if not (isinstance(index, ast.Tuple) and len(index.elts) == 2):
+        return False
+    rows, cols = index.elts
+    every = isinstance(rows, ast.Slice) and rows.lower is None and rows.upper is None and rows.step is None
+    if isinstance(cols, ast.UnaryOp) and isinstance(cols.op, ast.USub):
+        cols = cols.operand
+    column = isinstance(cols, ast.Constant) and type(cols.value) is int  # not `None` (a new axis) or `...`
+    some = isinstance(cols, ast.Slice) and (cols.lower is not None or cols.upper is not None)
+    return every and (column or some)
+
+
+def _column_names(index: Value | None) -> list[str] | None:
+    """The column names of `df[["a", "b"]] = ...` (a list of string constants), else None."""
+    if isinstance(index, TupleV) and index.items and all(isinstance(i, Const) and isinstance(i.value, str) for i in index.items):
+        return [str(i.value) for i in index.items if isinstance(i, Const)]
+    return None
+
+
+def _frame_parts(value: Value | None, count: int) -> list[Strong | None] | None:
+    """The dtypes `count` columns take from an assigned frame: its own columns in order, or its
+    one dtype; None when that cannot be told."""
+    if isinstance(value, Tensor) and value.kind == "frame":
+        if value.columns is not None:
+            return [Strong(d) if d else None for _, d in value.columns] if len(value.columns) == count else None
+        return [Strong(value.dtype)] * count if value.dtype and value.dtype != WIDE else None
+    part = column_dtype(value)
+    return [part] * count if part is not None else None
 
 
 def _number_kind(value: Value | None) -> str:

@@ -14,13 +14,22 @@ is not part of it:
   `call_function` take), and for each statement the function nodes it ran are recorded, so
   that an edit inside `def train(...)` resumes at the first statement of `main()` that calls
   `train`, not at the top of `main()`.
+
+A run may also *end early* (`Converge`): when, past the chunks an edit changed, the machine is
+what the last run had at the same point (the same counters, heap and defaults; globals and
+classes that differ are named nowhere in the rest of the file; what the engine reads back of
+its own records, the same), the rest of the module would run exactly as it did last time, so
+the last run's records of it are taken over instead of running it again. Only the functions
+nobody called run again after that.
 """
 
 from __future__ import annotations
 
 import ast
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 from dtypeguard.engine.calls import _is_generator
 from dtypeguard.engine.events import Default, Events, Facts
@@ -117,6 +126,54 @@ class Patch:
     new: Func
 
 
+CONVERGE_SPAN = 3  # boundary snapshots kept after the chunk an edit changed, to end the next run early
+
+
+@dataclass(frozen=True)
+class Converge:
+    """What the last run left for ending this one early (see the module docstring).
+
+    `boundaries`: the last run's snapshots between chunks after the one it expected edited, and
+    at the end of its chunks (key `len(chunks)`); `floors`: per chunk of the last run, the lowest
+    index of `facts.values` it read back; `after`: the first chunk past the last one whose nodes
+    changed (chunks from there on are the very objects the last run ran); `names(i)`: the
+    names chunk `i` mentions; `changed`: the ids of the function nodes in the last run's chunks
+    that changed."""
+
+    after: int
+    boundaries: dict[int, Snapshot]
+    floors: dict[int, int]
+    names: Callable[[int], frozenset[str]]
+    changed: frozenset[int]
+    trace: EntryTrace | None  # the last run's entry call
+    roots: frozenset[int] = frozenset()  # the ids of the statements of the last run's chunks that changed
+
+
+class ReadsList(list[Any]):
+    """`facts.values`, recording the lowest index the engine reads back (`bound_at` searches
+    the recent facts): a run that ended early must have read back the same facts."""
+
+    lowest: float = math.inf
+
+    @overload
+    def __getitem__(self, i: SupportsIndex) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: SupportsIndex | slice) -> Any:
+        if isinstance(i, slice):
+            start = i.indices(len(self))[0]
+            if start < self.lowest:
+                self.lowest = start
+            return list(list.__getitem__(self, i))
+        k = i.__index__()
+        k = k if k >= 0 else len(self) + k
+        if k < self.lowest:
+            self.lowest = k
+        return list.__getitem__(self, i)
+
+
 class ResumeMixin:
     # provided by Interpreter
     events: Events
@@ -176,16 +233,22 @@ class ResumeMixin:
         keep: int = -1,
         entry_keep: EntryKeep | None = None,
         patch: Patch | None = None,
+        converge: Converge | None = None,
     ) -> tuple[Snapshot | None, Snapshot | None]:
         """Run the module's top-level statements, given in consecutive chunks, then the
         functions nobody called. With `resume` (taken by an earlier run whose chunks before
         `resume.chunk` are these very node objects), start there instead of at the top.
 
         Returns the snapshots taken for the next run: before chunk `keep` (-1: none), and
-        inside the entry call as `entry_keep` asks."""
+        inside the entry call as `entry_keep` asks. Also kept, in `boundaries`: snapshots after
+        chunk `keep` and at the end, and in `floors` what each chunk read back of
+        `facts.values`, for the next run to end early (`converge`)."""
         self.entry_trace: EntryTrace | None = None
         kept: Snapshot | None = None
         self._entry_kept: Snapshot | None = None
+        self.boundaries: dict[int, Snapshot] = {}
+        self.floors: dict[int, int] = {}
+        self.converged_at = -1
         if resume is None:
             state, start = State.fresh(), 0
         elif resume.frame is None:
@@ -193,9 +256,28 @@ class ResumeMixin:
         else:
             state = self._resume_entry(resume, chunks, entry_keep, patch)
             start = resume.chunk + 1
-        for i in range(start, len(chunks)):
+        if resume is not None and resume.frame is not None:
+            converge = None  # (its snapshots are of the chunk level)
+        reads = self.facts.values = ReadsList(self.facts.values)
+        end = len(chunks)
+        for i in range(start, end + 1):
+            if i > start and reads.lowest < math.inf:
+                self.floors[i - 1] = int(reads.lowest)
+            reads.lowest = math.inf
             if i == keep:
                 kept = self._snapshot(i, state)
+            if keep < i <= keep + CONVERGE_SPAN or i == end:
+                self.boundaries[i] = kept if i == keep and kept is not None else self._snapshot(i, state)
+            if converge is not None and i >= converge.after and i < end and i in converge.boundaries:
+                spliced = self._converge(converge, i, state, chunks)
+                if spliced is not None:
+                    state = spliced
+                    self.converged_at = i
+                    self.boundaries[end] = self._snapshot(end, state)
+                    self.facts.values = reads = ReadsList(self.facts.values)
+                    break
+            if i == end:
+                break
             call = _entry_call(chunks[i], i == len(chunks) - 1)
             func = self._entry_function(call, state) if call is not None else None
             if call is not None and func is not None:
@@ -203,9 +285,94 @@ class ResumeMixin:
             else:
                 state = self.exec_block(chunks[i], state)
         if keep == len(chunks):
-            kept = self._snapshot(keep, state)
+            kept = self.boundaries[end]
         self._run_uncalled(state)
         return kept, self._entry_kept
+
+    # --- ending early ------------------------------------------------------------------------
+
+    def _converge(self, conv: Converge, b: int, state: State, chunks: list[list[ast.stmt]]) -> State | None:
+        """At the boundary before chunk `b`: if the rest would run as last time, the state at
+        the end of the chunks with the last run's records of them taken over; else None."""
+        old, end = conv.boundaries[b], conv.boundaries.get(len(chunks))
+        if end is None or (self.time, self.next_oid, self.statements) != old.counters:
+            return None
+        if (state.ddtype, state.ddevice, state.autocast, state.dead) != old.defaults:
+            return None
+        if self.yields != old.yields or self.optimizers_of != old.optimizers_of:
+            return None
+        same = _Same(conv.roots)
+        heap = state.heap.flat()
+        if heap != old.heap and (heap.keys() != old.heap.keys() or not all(same(v, old.heap[k]) for k, v in heap.items())):
+            return None
+        globals_ = state.globals.flat()
+        diff = {k for k in globals_.keys() | old.globals.keys() if not same(globals_.get(k, _ABSENT), old.globals.get(k, _ABSENT))}
+        classes = {k for k in self.classes.keys() | old.classes.keys() if not same(self.classes.get(k), old.classes.get(k))}
+        if any(isinstance(k, str) and k.startswith("<") for k in diff):
+            return None  # the engine's own flags (`<saved ...>`, CUDA storage tags): no text names them
+        if diff or classes:
+            names = diff | classes
+            if any(names & conv.names(i) for i in range(b, len(chunks))):
+                return None
+        if (end.executed - old.executed) & conv.changed:
+            return None  # the rest ran a function that changed
+        for record, marks in ((self.events, old.events_marks), (self.facts, old.facts_marks)):
+            for name, mark in marks.items():
+                if isinstance(mark, bool) and getattr(record, name) != mark:
+                    return None
+        for name in _READ_BACK:  # the records the engine reads back whole
+            if getattr(self.events, name) != getattr(old.events, name)[: _mark(old.events_marks, name)]:
+                return None
+        floor = min((f for i, f in conv.floors.items() if i >= b), default=math.inf)
+        count = _mark(old.facts_marks, "values")
+        if floor < count:  # the rest read back facts from before `b`: the same ones?
+            mine = self.facts.values
+            low = int(floor)
+            if len(mine) != count or list.__getitem__(mine, slice(low, None)) != old.facts.values[low:count]:
+                return None
+        return self._splice(conv, old, end, state, diff, classes)
+
+    def _splice(self, conv: Converge, old: Snapshot, end: Snapshot, state: State, diff: set[object], classes: set[str]) -> State:
+        """The state at the end of the chunks: the last run's, except where the rest left a
+        value as it found it: there this run's (the same, or equivalent, or named nowhere in
+        the rest); and the last run's records of the rest appended to this run's."""
+        b = old.chunk
+        for record, after, marks_b, marks_e in (
+            (self.events, end.events, old.events_marks, end.events_marks),
+            (self.facts, end.facts, old.facts_marks, end.facts_marks),
+        ):
+            for name, mark in marks_e.items():
+                if isinstance(mark, bool):
+                    setattr(record, name, mark)
+                elif isinstance(mark, int):
+                    source = getattr(after, name)
+                    setattr(record, name, list(getattr(record, name)) + list.__getitem__(source, slice(_mark(marks_b, name), mark)))
+                elif isinstance(mark, dict):
+                    start = marks_b[name]
+                    assert isinstance(start, dict)
+                    mine = getattr(record, name)
+                    for key, value in mark.items():
+                        if start.get(key, _ABSENT) is not value:
+                            mine[key] = value
+                    for key in start.keys() - mark.keys():
+                        mine.pop(key, None)
+        self.floors.update({i: f for i, f in conv.floors.items() if i >= b})
+        trace = conv.trace
+        if trace is not None and trace.chunk >= b:  # the entry call is in what is taken over
+            ran_before = frozenset(self.executed | (trace.ran_before - old.executed))
+            self.entry_trace = replace(trace, ran_before=ran_before)
+        self.time, self.next_oid, self.statements = end.counters
+        self.executed |= end.executed - old.executed
+        self.functions = self.functions + end.functions[old.functions_mark : end.functions_mark]
+        self.classes = _mine_where_untouched(self.classes, old.classes, end.classes, set(classes))
+        self.yields = {k: list(v) for k, v in end.yields.items()}
+        self.optimizers_of = {k: list(v) for k, v in end.optimizers_of.items()}
+        flat = _mine_where_untouched(state.globals.flat(), old.globals, end.globals, diff)
+        heap = _mine_where_untouched(state.heap.flat(), old.heap, end.heap, set())
+        ddtype, ddevice, autocast, dead = end.defaults
+        spliced = State(Scope(None, flat), None, Scope(None, heap), ddtype, ddevice, autocast)
+        spliced.dead = dead
+        return spliced
 
     # --- the entry call ----------------------------------------------------------------------
 
@@ -335,6 +502,79 @@ class ResumeMixin:
         state = State(Scope(None, dict(snap.globals)), None, Scope(None, dict(snap.heap)), ddtype, ddevice, autocast)
         state.dead = dead
         return state
+
+
+_ABSENT = object()
+K = Any
+
+
+def _mine_where_untouched(mine: dict[K, Any], before: dict[K, Any], after: dict[K, Any], gone: set[Any]) -> dict[K, Any]:
+    """`after` (the last run's, at the end), except keys the rest left as `before` had them:
+    those are `mine` (this run's at the boundary); keys in `gone` (named nowhere in the rest)
+    follow `mine` too, present or absent."""
+    out = dict(after)
+    for key, value in mine.items():
+        if out.get(key, _ABSENT) is before.get(key, _ABSENT):
+            out[key] = value
+    for key in gone:
+        if key not in mine:
+            out.pop(key, None)
+    return out
+
+
+class _Same:
+    """Equal, or equal but for being built from different but identical syntax trees (an
+    unchanged class inside an edited function is a new node each time it is parsed)."""
+
+    def __init__(self, changed: frozenset[int] = frozenset()) -> None:
+        self._dumps: dict[int, str] = {}
+        self._changed = changed  # old statements known to differ (edited): not compared
+
+    def __call__(self, a: object, b: object) -> bool:
+        if a is b:
+            return True
+        try:
+            if a == b:
+                return True
+        except Exception:  # (an odd __eq__: not the same)
+            return False
+        return self._same(a, b, 0)
+
+    def _dump(self, node: ast.AST) -> str:
+        got = self._dumps.get(id(node))
+        if got is None:
+            got = self._dumps[id(node)] = ast.dump(node, include_attributes=True)
+        return got
+
+    def _same(self, a: object, b: object, depth: int) -> bool:
+        if a is b:
+            return True
+        if type(a) is not type(b) or depth > 12:
+            return False
+        if isinstance(a, ast.AST):
+            assert isinstance(b, ast.AST)
+            if id(a) in self._changed or id(b) in self._changed:
+                return False
+            return self._dump(a) == self._dump(b)
+        if isinstance(a, (tuple, list)):
+            assert isinstance(b, (tuple, list))
+            return len(a) == len(b) and all(self._same(x, y, depth + 1) for x, y in zip(a, b, strict=True))
+        if isinstance(a, dict):
+            assert isinstance(b, dict)
+            return a.keys() == b.keys() and all(self._same(v, b[k], depth + 1) for k, v in a.items())
+        names = getattr(type(a), "__dataclass_fields__", None)
+        if names is not None:
+            return all(self._same(getattr(a, n), getattr(b, n), depth + 1) for n in names)
+        return a == b
+
+
+_READ_BACK = ("array_saves", "torch_saves")  # Events lists the engine reads back (whole)
+
+
+def _mark(marks: dict[str, object], name: str) -> int:
+    mark = marks[name]
+    assert isinstance(mark, int)
+    return mark
 
 
 def detached(state: State) -> State:

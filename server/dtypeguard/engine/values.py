@@ -229,6 +229,8 @@ class ModuleObj:
     device_expr: str = ""  # how the code names the device it moved to (`device`, `"cuda"`)
     half_part: Span | None = None  # where a part of it became float16 (`nn.PReLU(d).half()` inside)
     index_after_float: Span | None = None  # a Sequential item that needs indices after one that outputs floats
+    made_at: Span | None = None  # the call of a factory function (`model = hg(...)`) that returned it: where the caller holds it
+    chosen_dtype: bool = False  # its dtype is a configured precision (`Trainer(precision="64-true")`), not a cast to undo
 
 
 @quick_init
@@ -240,6 +242,8 @@ class OptimizerObj:
     options: dict[str, Value | None]
     stepped: bool = False
     step_span: Span | None = None
+    # flags set in a parameter group's dict (`{"params": ..., "capturable": True}`), any group
+    group_options: dict[str, Value | None] = field(default_factory=dict)
 
 
 @quick_init
@@ -300,10 +304,13 @@ def join(a: Value | None, b: Value | None) -> Value | None:
         return Device(dev) if dev else None
     if isinstance(a, TupleV) and isinstance(b, TupleV) and len(a.items) == len(b.items):
         return TupleV(tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)))
-    if isinstance(a, TupleV) and isinstance(b, TupleV) and a.items and b.items:
+    if isinstance(a, TupleV) and isinstance(b, TupleV) and (a.items or b.items):
         short, long = (a, b) if len(a.items) < len(b.items) else (b, a)
         if long.items[: len(short.items)] == short.items:
-            return long  # a list grown in a loop (`layers += [...]`): its known head, and the kinds appended
+            # a list grown in a loop (`layers += [...]`, from `[]` too: a loop over hidden sizes
+            # whose count is unknown): its known head, and the kinds appended. `len()` of a list
+            # is never folded, so no branch is pruned on the length this assumes.
+            return long
     ea, eb = _list_items(a), _list_items(b)
     if ea is not None and eb is not None and (_is_many(a) or _is_many(b)):
         items = ea + eb  # `[]` before a loop that appends, a list of alike items after it

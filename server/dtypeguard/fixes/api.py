@@ -181,9 +181,18 @@ def fix_all(text: str, path: str | None = None, config: Config | None = None, un
         after = Counter((f.code, f.message) for f in new_result.findings)
         used = Counter((f.code, f.message) for f, _, _ in accepted)
         stuck = [(f, fix) for f, fix, _ in accepted if after[f.code, f.message] > before[f.code, f.message] - used[f.code, f.message]]
+        # a fix must not create a finding where it edits: `.float()` for a layer's input that is
+        # also a class-index target makes the target wrong (and the next round would undo it)
+        fresh = [f for f in new_result.findings if before[f.code, f.message] == 0]
+        for f, fix, edits in accepted:
+            lines = {line for e in edits for line in range(e.span.line, e.span.end_line + 1)}
+            clash = next((n for n in fresh if n.span.line in lines), None)
+            if clash is not None and (f, fix) not in stuck:
+                stuck.append((f, fix))
+                failed[_key(f, fix)] = f"the fix creates a new finding ({clash.code} at line {clash.span.line})"
         if stuck:
             for f, fix in stuck:
-                failed[_key(f, fix)] = "the fix did not remove the finding"
+                failed.setdefault(_key(f, fix), "the fix did not remove the finding")
                 log.info("fix %s for %s did not remove the finding; not applied", fix.kind, f.code)
             continue  # undo the round: the text only ever holds fixes that worked
         text, result = new_text, new_result

@@ -5,7 +5,8 @@ the client can resolve code actions lazily the list carries only titles and `dat
 edits are computed on `codeAction/resolve`; otherwise they are computed up front, in a thread
 (`background.spawn`) so the event loop keeps answering. The two commands `dtypeguard.fixAll`
 and `dtypeguard.insertSetupBlock` compute a whole-document edit the same way and ask the client
-to apply it (`workspace/applyEdit`).
+to apply it (`workspace/applyEdit`). In a trusted workspace, a file with safe fixes and an
+optimizer also gets "Fix and verify" (a command action: `fixverify.py` runs the code).
 
 The first half is what an action is (`Target`, `code_actions`, `compute_edit`: no client, no
 session); the handlers below it (`code_action`, `code_action_resolve`, `fix_all`,
@@ -33,18 +34,20 @@ from dtypeguard.lsp.convert import VERIFY_SOURCE, Lines, diff_edits, text_edits
 from dtypeguard.lsp.documents import Analysis, DocState
 from dtypeguard.lsp.notebooks import NotebookView
 from dtypeguard.lsp.session import Session, command_args
-from dtypeguard.lsp.verifier import VERIFY_COMMAND
+from dtypeguard.lsp.verifier import FIX_VERIFY_COMMAND, VERIFY_COMMAND
 
 log = logging.getLogger(__name__)
 
 FIX_ALL_KIND = "source.fixAll.dtypeguard"
 SETUP_KIND = "source.dtypeguard.insertSetupBlock"
+FIX_VERIFY_KIND = "source.dtypeguard.fixAndVerify"
+FIX_VERIFY_TITLE = "Fix and verify: run the script before and after the safe fixes (runs your code)"
 FIX_ALL_TITLE = "Fix all dtypeguard hazards (safe fixes)"
 SETUP_TITLE = "Insert default dtype/device setup block"
 FIX_ALL_COMMAND = "dtypeguard.fixAll"
 SETUP_COMMAND = "dtypeguard.insertSetupBlock"
 OPTIONS = types.CodeActionOptions(
-    code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND, SETUP_KIND],
+    code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND, SETUP_KIND, FIX_VERIFY_KIND],
     resolve_provider=True,
 )
 
@@ -77,6 +80,9 @@ class Target:
     config: Config
     encoding: str
     document_changes: bool  # the client takes versioned TextDocumentEdits
+    # "Fix and verify" may be offered: a trusted workspace, a file on disk (not a notebook)
+    # with an optimizer to run up to (fixverify.py)
+    fix_verify: bool = False
 
 
 def workspace_edit(target: Target, edits: Sequence[types.TextEdit]) -> types.WorkspaceEdit:
@@ -134,6 +140,7 @@ def code_actions(
         actions.append(action)
 
     base = {"uri": target.uri, "version": target.version}
+    fix_verify_offered = False
     if _kind_wanted(types.CodeActionKind.QuickFix, only):
         offered: set[tuple[str, Span]] = set()
         chosen = [f for f in findings if f.code != "DG000" and _overlaps(f.span, rng)]
@@ -171,6 +178,14 @@ def code_actions(
                 title=f"Verify again on {label}", kind=types.CodeActionKind.QuickFix, diagnostics=[vdiag],
                 command=types.Command(title=f"Verify again on {label}", command=VERIFY_COMMAND, arguments=[target.uri, device]),
             ))
+        fixable = [f for f in chosen if any(fix.safe for fix in f.fixes)]
+        fix_verify_offered = target.fix_verify and bool(fixable)
+        if fix_verify_offered:  # runs the user's code: only on this explicit choice
+            diags = [d for f in fixable if (d := diagnostic_for.get(f)) is not None]
+            actions.append(types.CodeAction(
+                title=FIX_VERIFY_TITLE, kind=types.CodeActionKind.QuickFix, diagnostics=diags or None,
+                command=types.Command(title=FIX_VERIFY_TITLE, command=FIX_VERIFY_COMMAND, arguments=[target.uri]),
+            ))
         seen_codes: set[tuple[str, int]] = set()
         for finding in chosen:
             key = (finding.code, finding.span.line)
@@ -182,6 +197,15 @@ def code_actions(
             add(f"Ignore {finding.code} on this line", types.CodeActionKind.QuickFix, data, [diag] if diag else [])
     if _kind_wanted(FIX_ALL_KIND, only) and any(fix.safe for f in findings for fix in f.fixes):
         add(FIX_ALL_TITLE, FIX_ALL_KIND, {**base, "action": "fixAll"}, None)
+    # the source action (VS Code's Source Action... menu asks with `only`); a client that asks
+    # for everything gets it once, as the quick fix at a finding or else as this
+    explicit = bool(only) or not fix_verify_offered
+    if (target.fix_verify and explicit and _kind_wanted(FIX_VERIFY_KIND, only)
+            and any(fix.safe for f in findings for fix in f.fixes)):
+        actions.append(types.CodeAction(
+            title=FIX_VERIFY_TITLE, kind=FIX_VERIFY_KIND,
+            command=types.Command(title=FIX_VERIFY_TITLE, command=FIX_VERIFY_COMMAND, arguments=[target.uri]),
+        ))
     if _kind_wanted(SETUP_KIND, only) and target.result.parsed:
         add(SETUP_TITLE, SETUP_KIND, {**base, "action": "setup"}, None)
     return actions
@@ -256,6 +280,8 @@ def target_of(session: Session, analysis: Analysis, state: DocState) -> Target:
         uri=state.uri, version=analysis.version, text=analysis.text, lines=analysis.lines,
         result=analysis.result, path=state.path, config=session.config_for(state.path),
         encoding=session.encoding, document_changes=session.document_changes,
+        fix_verify=(session.trusted and state.path is not None and not session.notebooks.is_notebook(state.uri)
+                    and bool(analysis.result.optimizer_sites)),
     )
 
 

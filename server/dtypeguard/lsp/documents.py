@@ -17,7 +17,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lsprotocol import types
@@ -42,6 +42,21 @@ class Job:
     config: Config
     max_lines: int = 0
     sources: dict[str, str] = field(default_factory=dict)  # the other open documents' texts by path: imports read these first
+    # "": a provisional result first if there is one (`Analyzer.shifted`); CONFIRM: the real
+    # analysis owed after a provisional one, run once the editor is quiet; NOW: run it at once
+    mode: str = ""
+
+
+CONFIRM, NOW = "confirm", "now"
+CONFIRM_QUIET_S = 0.3  # quiet time before a provisional result is replaced by the real analysis
+
+
+def provisional(job: Job, checker: Analyzer | None) -> CheckResult | None:
+    """The last findings moved with the lines, when the edit only added or removed blank or
+    comment lines (`Analyzer.shifted`): published at once, the real analysis follows."""
+    if checker is None or job.mode or (job.max_lines > 0 and job.text.count("\n") + 1 > job.max_lines):
+        return None
+    return checker.shifted(job.text, job.path, job.config)
 
 
 def analyse(job: Job, checker: Analyzer | None = None) -> CheckResult:
@@ -85,6 +100,11 @@ class Analysis:
         """Parsed and analysed without an internal error: its findings are the truth."""
         return self.result.parsed and not self.result.internal_error
 
+    @property
+    def provisional(self) -> bool:
+        """Diagnostics moved with the lines until the real analysis comes (`Analyzer.shifted`)."""
+        return self.result.provisional
+
 
 @dataclass
 class DocState:
@@ -102,7 +122,7 @@ class DocState:
 
     def current(self, generation: int) -> Analysis | None:
         a = self.latest
-        if a is not None and a.version == self.version and a.generation == generation:
+        if a is not None and a.version == self.version and a.generation == generation and not a.provisional:
             return a
         return None
 
@@ -165,7 +185,16 @@ class AnalysisThread:
                     return COLLECT
             if self._stopped:
                 return STOP
-            return self._pending.pop(next(iter(self._pending)))
+            while all(job.mode == CONFIRM for job in self._pending.values()):
+                # only real analyses owed after provisional results: they wait for a quiet moment
+                if not self._cond.wait(CONFIRM_QUIET_S) or self._stopped or not self._pending:
+                    break
+            if self._stopped:
+                return STOP
+            if not self._pending:
+                return self._next(owed)
+            first = next((uri for uri, job in self._pending.items() if job.mode != CONFIRM), next(iter(self._pending)))
+            return self._pending.pop(first)
 
     def _checker(self, uri: str) -> Analyzer:
         with self._cond:
@@ -185,7 +214,13 @@ class AnalysisThread:
             started = time.perf_counter()
             outcome: CheckResult | BaseException
             try:
-                outcome = analyse(job, self._checker(job.uri))
+                early = provisional(job, self._checker(job.uri))
+                if early is not None:
+                    with self._cond:  # the real analysis is owed, unless a newer edit comes first
+                        self._pending.setdefault(job.uri, replace(job, mode=CONFIRM))
+                    outcome = early
+                else:
+                    outcome = analyse(job, self._checker(job.uri))
             except BaseException as exc:
                 outcome = exc
             try:
@@ -300,7 +335,7 @@ class Documents:
         loop = asyncio.get_running_loop()
         state.timer = loop.call_later(self.debounce_s, self.submit, state.uri)
 
-    def submit(self, uri: str) -> None:
+    def submit(self, uri: str, mode: str = "") -> None:
         state = self.docs.get(uri)
         if state is None:
             return
@@ -308,7 +343,7 @@ class Documents:
             state.timer.cancel()
             state.timer = None
         key = (state.version, self.generation)
-        if state.submitted == key:
+        if state.submitted == key and not mode:
             return
         state.submitted = key
         try:
@@ -318,7 +353,7 @@ class Documents:
             state.submitted = None
             self._on_error(uri, exc)
             return
-        self._worker().submit(Job(uri, state.version, self.generation, text, state.path, config, self.max_lines, self._open_sources(uri)))
+        self._worker().submit(Job(uri, state.version, self.generation, text, state.path, config, self.max_lines, self._open_sources(uri), mode))
 
     def _open_sources(self, uri: str) -> dict[str, str]:
         """The texts of the other open documents, by path, as they are now (taken on the event
@@ -343,7 +378,11 @@ class Documents:
             return found
         waiter: asyncio.Future[Analysis] = asyncio.get_running_loop().create_future()
         state.waiters.append(waiter)
-        self.submit(uri)  # no debounce for someone waiting
+        latest = state.latest
+        if latest is not None and latest.provisional and (latest.version, latest.generation) == (state.version, self.generation):
+            self.submit(uri, NOW)  # the real analysis of this text, now
+        else:
+            self.submit(uri)  # no debounce for someone waiting
         try:
             return await asyncio.wait_for(waiter, timeout)
         finally:
@@ -371,13 +410,26 @@ class Documents:
             return
         if job.version != state.version or job.generation != self.generation:
             return  # stale: a newer job is pending or scheduled
-        log.debug("analysed %s v%d in %.0f ms", job.uri, job.version, elapsed * 1000)
+        log.debug("analysed %s v%d in %.0f ms%s", job.uri, job.version, elapsed * 1000, " (provisional)" if outcome.provisional else "")
+        before = state.latest
         analysis = Analysis(job.version, job.generation, job.text, Lines(job.text), outcome, elapsed)
-        state.imports = frozenset(outcome.dependencies)
         state.latest = analysis
+        if analysis.provisional:  # diagnostics only: the real analysis is on its way
+            self._on_analysis(state, analysis)
+            return
+        state.imports = frozenset(outcome.dependencies)
         if analysis.usable:
             state.good = analysis
         for waiter in state.waiters:
             if not waiter.done():
                 waiter.set_result(analysis)
+        if before is not None and before.provisional and before.version == job.version and before.generation == job.generation and before.text == job.text:
+            if _same_diagnostics(before.result, outcome):
+                return  # what was published stands
         self._on_analysis(state, analysis)
+
+
+def _same_diagnostics(shown: CheckResult, real: CheckResult) -> bool:
+    """Do the real findings show as the provisional ones did (their fixes aside)?"""
+    strip = [replace(f, fixes=()) for f in real.findings]
+    return real.parsed and not real.internal_error and strip == shown.findings

@@ -1,5 +1,7 @@
 """Code lenses: "Verify on CPU", "Verify on GPU" and "Verify run-through" above each optimizer
-construction; after a run their titles show its result (`verifier.Verifier.title`).
+construction; after a run their titles show its result (`verifier.Verifier.title`). A file
+with safe fixes also gets "Fix and verify" after the first optimizer's (`fixverify.py`; not in
+notebooks).
 
 Verify runs the user's code, so there are no lenses in an untrusted workspace. Showing them
 starts the warm worker for the CPU (it imports torch and nothing of the user's), so the first
@@ -37,7 +39,10 @@ async def code_lens(session: Session, params: types.CodeLensParams) -> list[type
     if analysis.result.optimizer_sites:
         # a click is likely: import torch now (no user code runs) so it answers in ~1 s
         session.verifier.prewarm(session.settings.python, "cpu")
-    return session.verifier.lenses(uri, analysis.result.optimizer_sites, analysis.lines, session.encoding, state.version)
+    fixable = state.path is not None and any(fix.safe for f in analysis.result.findings for fix in f.fixes)
+    return session.verifier.lenses(
+        uri, analysis.result.optimizer_sites, analysis.lines, session.encoding, state.version, fixable=fixable,
+    )
 
 
 async def cell_code_lens(session: Session, uri: str, nb_uri: str) -> list[types.CodeLens]:

@@ -15,6 +15,7 @@ concern, so "what happens on didChange" is `sync.did_change`:
     dtypeguard.fixAll, dtypeguard.insertSetupBlock   actions.py
     textDocument/codeLens                            lens.py
     dtypeguard.verify                                verify.py
+    dtypeguard.fixAndVerify, cancelFixAndVerify      fixverify.py
 
 Every handler is guarded: an exception is logged to the client (`window/logMessage`) and a
 request is answered with an LSP error; the server keeps serving. A request whose params do not
@@ -45,6 +46,7 @@ from dtypeguard.lsp import (
     actions,
     configuration,
     diagnostics,
+    fixverify,
     hover,
     inlay,
     lens,
@@ -53,7 +55,7 @@ from dtypeguard.lsp import (
     verify,
 )
 from dtypeguard.lsp.session import Session
-from dtypeguard.lsp.verifier import VERIFY_COMMAND
+from dtypeguard.lsp.verifier import CANCEL_FIX_VERIFY_COMMAND, FIX_VERIFY_COMMAND, VERIFY_COMMAND
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -238,6 +240,8 @@ def build_server() -> DtypeguardServer:
     _command(server, actions.FIX_ALL_COMMAND, actions.fix_all)
     _command(server, actions.SETUP_COMMAND, actions.insert_setup)
     _command(server, VERIFY_COMMAND, verify.verify)
+    _command(server, FIX_VERIFY_COMMAND, fixverify.fix_and_verify)
+    _command(server, CANCEL_FIX_VERIFY_COMMAND, fixverify.cancel_fix_and_verify)
     _feature(server, types.TEXT_DOCUMENT_CODE_LENS, lens.code_lens, lens.OPTIONS)
     _feature(server, types.TEXT_DOCUMENT_INLAY_HINT, inlay.inlay_hint, inlay.OPTIONS)
     return server

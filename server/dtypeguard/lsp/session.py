@@ -1,7 +1,7 @@
 """The session: the state every handler shares, and what a handler may ask of the client.
 
 The handlers (`sync`, `diagnostics`, `hover`, `inlay`, `actions`, `lens`, `verify`,
-`configuration`, `lifecycle`) are top-level functions taking a `Session` first, so each can be
+`fixverify`, `configuration`, `lifecycle`) are top-level functions taking a `Session` first, so each can be
 read by its name and called in a test without a client: the session holds the open documents
 and their analyses, the open notebooks, the editor settings, workspace trust, the verify runs,
 and the few helpers more than one handler needs (the document state of a URI or an error, the
@@ -58,6 +58,10 @@ class Client(Protocol):
     def window_log_message(self, params: types.LogMessageParams) -> None: ...
 
     def window_show_message(self, params: types.ShowMessageParams) -> None: ...
+
+    def window_show_message_request_async(
+        self, params: types.ShowMessageRequestParams
+    ) -> Awaitable[types.MessageActionItem | None]: ...
 
     def workspace_diagnostic_refresh(self, params: None) -> object: ...
 

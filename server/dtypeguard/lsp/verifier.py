@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 VERIFY_COMMAND = "dtypeguard.verify"
+FIX_VERIFY_COMMAND = "dtypeguard.fixAndVerify"  # fixverify.py: the safe fixes, kept only if the fixed text runs
+CANCEL_FIX_VERIFY_COMMAND = "dtypeguard.cancelFixAndVerify"
+FIX_VERIFY_LENS = "Fix and verify"
 DEVICE_LABEL = {"cpu": "CPU", "cuda": "GPU"}
 THROUGH = "through"  # third argument of VERIFY_COMMAND: run-through mode; its results' key
 THROUGH_BATCHES = 2
@@ -57,6 +60,8 @@ class Verifier:
     workers: dict[tuple[str, str], WarmWorker] = field(default_factory=dict)
     closed: bool = False
     phases: dict[str, str] = field(default_factory=dict)  # uri -> last run-through phase reached
+    # the one fix-and-verify going (uri, cancel): a second request is refused while it runs
+    fixing: tuple[str, threading.Event] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # ------------------------------------------------------------------ lenses
@@ -80,9 +85,12 @@ class Verifier:
 
     def lenses(
         self, uri: str, sites: list[tuple[Span, str]], lines: Lines, encoding: str, version: int | None = None,
+        fixable: bool = False,
     ) -> list[types.CodeLens]:
+        """The verify lenses at each optimizer; with `fixable` (the file has safe fixes), a
+        "Fix and verify" lens after those of the first one."""
         out: list[types.CodeLens] = []
-        for span, _cls in sites:
+        for index, (span, _cls) in enumerate(sites):
             line0 = max(0, min(span.line - 1, len(lines) - 1))
             col = to_client_col(lines.text(line0), span.col, encoding)
             rng = types.Range(start=types.Position(line0, col), end=types.Position(line0, col))
@@ -92,7 +100,14 @@ class Verifier:
             # the run-through uses the configured device (None: the server's verifyDevice)
             out.append(types.CodeLens(range=rng, command=types.Command(
                 title=self.title(uri, THROUGH, version), command=VERIFY_COMMAND, arguments=[uri, None, THROUGH])))
+            if fixable and index == 0:
+                out.append(types.CodeLens(range=rng, command=types.Command(
+                    title=self.fix_title(uri), command=FIX_VERIFY_COMMAND, arguments=[uri])))
         return out
+
+    def fix_title(self, uri: str) -> str:
+        fixing = self.fixing
+        return "Fixing and verifying…" if fixing is not None and fixing[0] == uri else FIX_VERIFY_LENS
 
     def title(self, uri: str, device: str, version: int | None = None) -> str:
         """The lens title: what to click, what is running, or the last result with its outcome's
@@ -214,6 +229,26 @@ class Verifier:
             self.versions[(uri, result.device)] = version
         return result
 
+    async def run_source(
+        self, path: str, source: str, device: str, python: str | None, timeout: float, cancel: threading.Event,
+    ) -> VerifyResult:
+        """One run of `source` as if it were the file at `path` (the runner writes it to its
+        scratch copy; `path` is never written), through the warm worker. Nothing is kept: no
+        lens title or result changes (fix-and-verify runs the buffer and its fixed copy)."""
+        from dtypeguard.verify.runner import run_verify
+
+        def work() -> VerifyResult:
+            worker = self._worker(python, device)
+            return run_verify(path, device=device, python=python, timeout=timeout, worker=worker,
+                              cancel_event=cancel, source=source)
+
+        future, thread = spawn(work, "dtypeguard-fix-verify")
+        self.threads.add(thread)
+        try:
+            return await future
+        finally:
+            self.threads.discard(thread)
+
     def close(self, wait_s: float = 3.0) -> None:
         """Cancel every run, close every warm worker, wait a little for the runs to end."""
         with self._lock:
@@ -222,6 +257,8 @@ class Verifier:
             self.workers.clear()
         for _device, cancel in list(self.running.values()):
             cancel.set()
+        if self.fixing is not None:
+            self.fixing[1].set()
         for worker in workers:
             try:
                 worker.close()

@@ -184,7 +184,9 @@ def _roots(session: Session, analysis: Analysis | None, uri: str, result: Verify
     return roots
 
 
-async def begin_progress(session: Session, device: str, path: str, cancel: threading.Event) -> str | None:
+async def begin_progress(
+    session: Session, device: str, path: str, cancel: threading.Event, title: str = "dtypeguard verify",
+) -> str | None:
     """A cancellable work-done progress for the run, if the client shows them (its token)."""
     window = session.caps.window
     if window is None or not window.work_done_progress:
@@ -198,12 +200,19 @@ async def begin_progress(session: Session, device: str, path: str, cancel: threa
         return None
     name = path.rsplit("/", 1)[-1]
     progress.begin(
-        token, types.WorkDoneProgressBegin(title="dtypeguard verify", message=f"{name} on {device}", cancellable=True)
+        token, types.WorkDoneProgressBegin(title=title, message=f"{name} on {device}", cancellable=True)
     )
     cancelled = progress.tokens.get(token)
     if cancelled is not None:
         cancelled.add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
     return token
+
+
+def report_progress(session: Session, token: str | None, message: str) -> None:
+    if token is None:
+        return
+    with contextlib.suppress(Exception):
+        session.client.work_done_progress.report(token, types.WorkDoneProgressReport(message=message))
 
 
 def end_progress(session: Session, token: str | None, message: str) -> None:

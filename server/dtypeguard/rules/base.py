@@ -1,7 +1,10 @@
 """What a rule is: a code, words that are true, examples that prove it, and a check.
 
 Like Fixit, a rule carries its own must-trigger and must-not-trigger examples; the test suite
-is generated from them so a rule and its proof never drift apart.
+is generated from them so a rule and its proof never drift apart. A rule also carries the
+runtime errors `verify` maps to it (`errors`, each with the real torch message it was written
+from) and what verify then tells the user (`hint`): `verify/explain.py` builds its table from
+the registry, so a rule is one place.
 """
 
 from __future__ import annotations
@@ -47,6 +50,28 @@ class Context:
         return names[0] if names else ""
 
 
+@dataclass(frozen=True)
+class ErrorPattern:
+    """One shape of a runtime error message that `verify` maps to a rule (PyTorch 2.13 wording).
+
+    `recorded` is a real message the row was written from and `source` where it was recorded
+    (`hazards.md H06`: shared docs/hazards.md; otherwise a path under tests/);
+    tests/verify/test_rule_errors.py checks that the regex matches it and that verify explains
+    it as this rule. Rows are tried in registry order, one rule's rows in their order, first
+    match wins; `general` rows (a wording several mistakes share, like DG004's "must have the
+    same dtype") are tried after every rule's specific rows.
+    """
+
+    regex: str
+    recorded: str
+    source: str
+    error_types: tuple[str, ...] = ()  # empty: any exception type
+    source_contains: str | None = None  # the row applies only if the script's text has this
+    traceback_contains: str | None = None  # ... or its traceback has this
+    hint: str | None = None  # overrides the rule's `hint`
+    general: bool = False
+
+
 @dataclass
 class Rule:
     code: str
@@ -57,6 +82,12 @@ class Rule:
     hazards: tuple[str, ...]
     check: Callable[[Context], Iterable[Finding]]
     examples: RuleExamples = field(default_factory=RuleExamples)
+    # the runtime errors verify maps to this rule, and what verify says about them
+    errors: tuple[ErrorPattern, ...] = ()
+    hint: str = ""
+    # named parts of `explanation` that the hover over a call repeats: engine/library/call_facts.py
+    # writes `{DG001.order}` instead of a copy; each is in `explanation` word for word
+    facts: dict[str, str] = field(default_factory=dict)
 
     def finding(
         self,

@@ -74,6 +74,12 @@ def _fixes(ctx: Context, sd: SetDefault) -> tuple[list[FixSpec], str]:
     return [], note
 
 
+# parts of the explanation that the hover over `torch.set_default_dtype` repeats
+_FACTS = {
+    "order": "Calling it between building the model and creating the data is a common source of "
+    "Double/Float mismatches",
+}
+
 RULE = Rule(
     code="DG001",
     name="default-set-after-creation",
@@ -81,12 +87,13 @@ RULE = Rule(
     summary="set_default_dtype/device/tensor_type runs after a model already exists",
     explanation=(
         "`torch.set_default_dtype` and `torch.set_default_device` affect only tensors and modules "
-        "created after the call; existing parameters keep their dtype and device. Calling it between "
-        "building the model and creating the data is a common source of Double/Float mismatches "
+        "created after the call; existing parameters keep their dtype and device. "
+        f"{_FACTS['order']} "
         "(`mat1 and mat2 must have the same dtype, but got Double and Float`). Call it once at the "
         "very top, before any model or data is created, or convert explicitly instead. The quick "
         "fix moves the call up; it is not offered when the call depends on names defined in between."
     ),
+    facts=_FACTS,
     hazards=("H04",),
     check=check,
     examples=RuleExamples(

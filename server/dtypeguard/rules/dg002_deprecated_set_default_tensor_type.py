@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -38,21 +38,39 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield RULE.finding(message, sd.span, fixes=fixes)
 
 
+# the part of the explanation that the hover over `torch.set_default_tensor_type` repeats
+_FACTS = {
+    "deprecated": "`torch.set_default_tensor_type` has been deprecated since PyTorch 2.1 and warns; "
+    "use `torch.set_default_dtype` and `torch.set_default_device`. It changes only the dtype/device "
+    "of *new* tensors that torch itself creates. It does not convert NumPy arrays "
+    "(`torch.from_numpy`, `torch.tensor(ndarray)` keep float64), so it does not fix "
+    "\"mat1 and mat2 must have the same dtype\" errors.",
+}
+
 RULE = Rule(
     code="DG002",
     name="deprecated-set-default-tensor-type",
     severity=Severity.WARNING,
     summary="set_default_tensor_type is deprecated since PyTorch 2.1",
     explanation=(
-        "`torch.set_default_tensor_type` has been deprecated since PyTorch 2.1 and warns; use "
-        "`torch.set_default_dtype` and `torch.set_default_device`. It changes only the dtype/device "
-        "of *new* tensors that torch itself creates. It does not convert NumPy arrays "
-        "(`torch.from_numpy`, `torch.tensor(ndarray)` keep float64), so it does not fix "
-        "\"mat1 and mat2 must have the same dtype\" errors. `'torch.FloatTensor'` on CPU is a no-op "
+        f"{_FACTS['deprecated']} `'torch.FloatTensor'` on CPU is a no-op "
         "(float32 is already the default); `'torch.cuda.FloatTensor'` makes CUDA the global default, "
         "which breaks `DataLoader(shuffle=True)` and raises TypeError on a CPU-only install."
     ),
+    facts=_FACTS,
     hazards=("H01", "H02", "H03"),
+    errors=(
+        ErrorPattern(
+            r"type torch\.cuda\.\w+ not available",
+            "type torch.cuda.FloatTensor not available. Torch not compiled with CUDA enabled.",
+            "hazards.md H01",
+        ),
+    ),
+    hint=(
+        "set_default_tensor_type is deprecated since PyTorch 2.1 and a CUDA tensor type fails "
+        "on a CPU-only install; use torch.set_default_dtype / torch.set_default_device, or "
+        "better, move tensors with .to(device)."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

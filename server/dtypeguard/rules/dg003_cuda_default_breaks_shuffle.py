@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
-from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -61,6 +61,18 @@ RULE = Rule(
         "`generator=torch.Generator(device='cuda')`."
     ),
     hazards=("H02", "H03"),
+    errors=(
+        ErrorPattern(
+            r"Expected a 'cuda' device type for generator but found 'cpu'",
+            "Expected a 'cuda' device type for generator but found 'cpu'",
+            "hazards.md H02",
+        ),
+    ),
+    hint=(
+        "a global CUDA default device makes RandomSampler's randperm allocate on CUDA while its "
+        "torch.Generator() stays on the CPU; keep the default on the CPU and move batches with "
+        ".to(device), or pass generator=torch.Generator(device='cuda')."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

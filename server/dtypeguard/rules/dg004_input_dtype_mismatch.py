@@ -14,6 +14,7 @@ from dtypeguard.engine.values import WIDE, is_float
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
+    ErrorPattern,
     Rule,
     convert_fix,
     dtype_root,
@@ -60,7 +61,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         why = f"matches the model's {module.dtype}"
         fixes = convert_fix(ctx, x, use, module.dtype, why)
         line = fw.span.line
-        model_side = module.dtype != "float32" and x.dtype == "float32"
+        model_side = module.dtype != "float32" and x.dtype == "float32" and not module.chosen_dtype
         if model_side:
             model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
             if module.cast_span is None and module.honours_default and module.dtype_origin is not None and "the default dtype" in module.dtype_origin.why:
@@ -229,6 +230,75 @@ RULE = Rule(
         "data enters PyTorch: `.float()`, `dtype=torch.float32`, or `.astype(np.float32)`."
     ),
     hazards=("H06", "H07", "H12", "H20", "H23"),
+    errors=(
+        ErrorPattern(
+            r"must have the same dtype, but got \w+ and \w+",
+            "mat1 and mat2 must have the same dtype, but got Double and Float",
+            "hazards.md H06",
+            general=True,
+        ),
+        ErrorPattern(
+            r"expected m1 and m2 to have the same dtype",
+            "expected m1 and m2 to have the same dtype, but got: double != float",
+            "hazards.md H06",
+            general=True,
+        ),
+        ErrorPattern(
+            r"Input type \([^)]*\) and bias type \([^)]*\) should be the same",
+            "Input type (double) and bias type (float) should be the same",
+            "hazards.md H07",
+            general=True,
+        ),
+        ErrorPattern(
+            r"expected scalar type \w+ but found \w+",
+            "expected scalar type Double but found Float",
+            "hazards.md H07",
+            general=True,
+        ),
+        ErrorPattern(
+            r"Input type \(torch\.[\w.]+\) and weight type \(torch\.[\w.]+\) should be the same",
+            (
+                "Input type (torch.cuda.DoubleTensor) and weight type (torch.cuda.FloatTensor) "
+                "should be the same"
+            ),
+            "tests/realworld/broken/b20_ucr_loadtxt_float64_conv1d.py",
+            general=True,
+        ),
+        ErrorPattern(
+            r"mixed dtype \(CPU\)",
+            "mixed dtype (CPU): all inputs must share same datatype.",
+            "hazards.md H12",
+            general=True,
+        ),
+        ErrorPattern(
+            r"RNN input dtype \(\S+\) does not match weight dtype",
+            (
+                "RNN input dtype (torch.float64) does not match weight dtype (torch.float32). "
+                "Convert input: input.to(torch.float32), or convert model: "
+                "model.to(torch.float64)"
+            ),
+            "hazards.md H12",
+            error_types=("ValueError",),
+            general=True,
+        ),
+        ErrorPattern(
+            r"prelu: Type promoting not supported",
+            "prelu: Type promoting not supported. Got Double and Float",
+            "hazards.md H12",
+            general=True,
+        ),
+        ErrorPattern(
+            r"dot : expected both vectors to have same dtype",
+            "dot : expected both vectors to have same dtype, but found Float and Double",
+            "hazards.md H12",
+            general=True,
+        ),
+    ),
+    hint=(
+        "the input's floating dtype differs from the layer's parameters (NumPy arrays are "
+        "float64, nn layers float32) and layers do not promote; convert the input with .float() "
+        "(or x.to(next(model.parameters()).dtype)) where the data enters PyTorch."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.values import is_float, is_int
-from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
+from dtypeguard.engine.calls import MATMUL
+from dtypeguard.engine.values import Tensor, is_float, is_int
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
+    ErrorPattern,
     Rule,
     convert_fix,
     dtype_root,
@@ -19,8 +21,65 @@ from dtypeguard.rules.base import (
 _NAMES = {"int64": "Long", "int32": "Int", "uint8": "Byte", "bool": "Bool", "int16": "Short", "int8": "Char"}
 
 
+# C++ and ScalarType names torch's matmul errors use (tests/engine/test_rule_numbers.py makes
+# the real errors on 0-row tensors and compares)
+CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int",
+             "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
+SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", **_NAMES}
+
+
+def matmul_error(op: str, a: str, b: str) -> str | None:
+    """What `torch.<op>` of an `a` and a `b` tensor raises on CPU (None: not one we know)."""
+    if op in ("mm", "matmul", "@"):
+        return f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[a]} != {CPP_NAMES[b]}"
+    if op == "bmm":
+        return f"expected scalar type {SCALAR_NAMES[a]} but found {SCALAR_NAMES[b]}"
+    return None
+
+
+def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`torch.matmul(weights, self.n_)` where one operand is an integer tensor (a
+    `torch.arange` buffer): matmuls do not promote, so it raises."""
+    for op in ctx.events.ops:
+        name = op.name.rsplit(".", 1)[-1]
+        if op.autocast or name not in MATMUL or len(op.inputs) != 2:
+            continue
+        a, b = tensor(op.inputs[0]), tensor(op.inputs[1])
+        if a is None or b is None or a.dtype not in CPP_NAMES or b.dtype not in CPP_NAMES:
+            continue
+        if not ((is_float(a.dtype) and is_int(b.dtype)) or (is_int(a.dtype) and is_float(b.dtype))):
+            continue
+        error = matmul_error(name, a.dtype or "", b.dtype or "")
+        if error is None:
+            continue
+        odd, other = (b, a) if is_int(b.dtype) else (a, b)
+        root = dtype_root(odd, op.span)
+        if root in seen:
+            continue
+        seen.add(root)
+        related = fails_here(root, op.span, error)
+        if odd.origin is not None and odd.origin.span != root:
+            related.append(Related(odd.origin.span, f"it becomes {odd.dtype} here: {odd.origin.why}"))
+        yield RULE.finding(
+            f"this tensor is {dtype_words(odd.dtype)} but `{op.name}` at line {op.span.line} multiplies it with "
+            f"{dtype_words(other.dtype)}: matmuls do not promote, so it fails with \"{error}\"",
+            root,
+            related=related,
+            fixes=convert_fix(ctx, odd, None, other.dtype or "float32", f"matches the other operand's {other.dtype}") or _at_creation(ctx, odd, other.dtype),
+        )
+
+
+def _at_creation(ctx: Context, odd: Tensor, dtype: str | None) -> list[FixSpec]:
+    """`torch.arange(...)` made the integer operand: convert right there."""
+    method = {"float32": "float", "float64": "double"}.get(dtype or "")
+    if method is None or odd.origin is None or not ctx.snippet(odd.origin.span).startswith("torch."):
+        return []
+    return [FixSpec("append_call", f"Convert where it is created: `.{method}()` (matches the other operand's {dtype})", odd.origin.span, True, (("method", method),))]
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
+    yield from _matmuls(ctx, seen)
     for fw in ctx.events.forwards:
         module = fw.module
         if module.index_after_float is not None and module.origin.span not in seen:
@@ -68,6 +127,11 @@ def check(ctx: Context) -> Iterator[Finding]:
             )
 
 
+# integer dtypes as torch names them in error messages (verify maps these errors to DG005)
+_INT = r"(?:Long|Int|Short|Char|Byte|Bool)"
+_INT_C = r"(?:long int|int|short int|signed char|bool)"
+
+
 RULE = Rule(
     code="DG005",
     name="integer-input-to-float-layer",
@@ -80,6 +144,41 @@ RULE = Rule(
         "needs integer (Long/Int) indices, so convert with `.long()`."
     ),
     hazards=("H11",),
+    errors=(
+        ErrorPattern(
+            rf"must have the same dtype, but got {_INT} and \w+",
+            "mat1 and mat2 must have the same dtype, but got Long and Float",
+            "hazards.md H11",
+        ),
+        ErrorPattern(
+            rf"expected m1 and m2 to have the same dtype, but got: {_INT_C} !=",
+            "expected m1 and m2 to have the same dtype, but got: long int != float",
+            "tests/verify/test_verify_explain.py",
+        ),
+        ErrorPattern(
+            rf"expected scalar type {_INT} but found",
+            "expected scalar type Long but found Float",
+            "tests/verify/test_verify_explain.py",
+        ),
+        ErrorPattern(
+            rf"Input type \({_INT_C}\) and bias type",
+            "Input type (long int) and bias type (float) should be the same",
+            "tests/verify/test_verify_explain.py",
+        ),
+        ErrorPattern(
+            r"Expected tensor for argument #1 'indices' to have one of the following scalar types",
+            (
+                "Expected tensor for argument #1 'indices' to have one of the following scalar "
+                "types: Long, Int; but got torch.FloatTensor instead (while checking arguments "
+                "for embedding)"
+            ),
+            "hazards.md H11",
+        ),
+    ),
+    hint=(
+        "an integer tensor went into a float layer; convert features with .float() (embedding "
+        "indices are the opposite: they must be .long())."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[
@@ -87,11 +186,13 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]])  # <-\nnn.Linear(3, 1)(x)\n",
             "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nidx = torch.rand(5) * 10  # <-\nemb(idx)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nlabels = np.random.randint(0, 5, size=(8, 4))\nlayer = nn.Linear(4, 2)\nlayer(torch.from_numpy(labels))  # <-\n",
+            "import torch\nn = torch.arange(-4, 5).unsqueeze(0)  # <-\nw = torch.rand(8, 1)\ny = torch.matmul(w, n)\n",
         ],
         good=[
             'import torch\nfrom torch import nn\nseq = nn.Sequential(nn.Embedding(4, 8), nn.Flatten(), nn.Linear(24, 1))\nseq(torch.randint(0, 4, (2, 3)))\n',
             "import math\nimport torch\nfrom torch import nn\nclass PosEmb(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n        self.dim = dim\n    def forward(self, t):\n        freqs = torch.exp(torch.arange(self.dim // 2) * -math.log(10000.0))\n        emb = t[:, None] * freqs[None, :]\n        return torch.cat((emb.sin(), emb.cos()), dim=-1)\ntime_mlp = nn.Sequential(PosEmb(16), nn.Linear(16, 64), nn.GELU())\nt = torch.randint(0, 1000, (4,)).long()\ntime_mlp(t)\n",
             "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]]).float()\nnn.Linear(3, 1)(x)\n",
+            "import torch\nn = torch.arange(-4, 5).unsqueeze(0).float()\nw = torch.rand(8, 1)\ny = torch.matmul(w, n)\n",
             "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nemb(torch.randint(0, 10, (5,)))\n",
             "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Embedding(10, 4), nn.Flatten(), nn.Linear(8, 1))\nmodel(torch.tensor([[1, 2]]))\n",
         ],

@@ -9,6 +9,7 @@ from dtypeguard.engine.values import WIDE, Tensor, is_float
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import (
     Context,
+    ErrorPattern,
     Rule,
     convert_fix,
     dtype_root,
@@ -130,6 +131,39 @@ RULE = Rule(
         "shape as the logits. Convert labels with `.long()`."
     ),
     hazards=("H09",),
+    errors=(
+        ErrorPattern(
+            r"expected target dtype to be Long or Byte",
+            "expected target dtype to be Long or Byte, but got Float",
+            "hazards.md H09",
+        ),
+        ErrorPattern(
+            r"Expected floating point type for target with class probabilities",
+            "Expected floating point type for target with class probabilities, got Long",
+            "tests/realworld3/broken/f07_deepethogram_long_multilabel_ce.py",
+            hint=(
+                "the target has the logits' shape, so CrossEntropyLoss reads it as class "
+                "probabilities, which must be float; pass class indices (target.argmax(1), "
+                "int64 of shape (N,)) or a float one-hot (target.float())."
+            ),
+        ),
+        ErrorPattern(
+            r"argument 'target' \(position 2\) must be Tensor, not int",
+            "cross_entropy_loss(): argument 'target' (position 2) must be Tensor, not int",
+            "tests/verify/test_verify_explain.py",
+            traceback_contains="cross_entropy",
+        ),
+        ErrorPattern(
+            r"argument 'target' \(position 2\) must be Tensor, not int",
+            "nll_loss_nd(): argument 'target' (position 2) must be Tensor, not int",
+            "tests/verify/test_verify_explain.py",
+            traceback_contains="nll_loss",
+        ),
+    ),
+    hint=(
+        "class-index targets for CrossEntropyLoss/NLLLoss must be int64 (or uint8) of shape "
+        "(N,); use target.long()."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

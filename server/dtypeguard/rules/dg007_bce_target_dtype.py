@@ -8,6 +8,7 @@ from dtypeguard.engine.values import WIDE, is_int
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import (
     Context,
+    ErrorPattern,
     Rule,
     convert_fix,
     dtype_root,
@@ -60,6 +61,23 @@ RULE = Rule(
         "`target.float().view_as(output)`."
     ),
     hazards=("H10",),
+    errors=(
+        ErrorPattern(
+            r"Found dtype \w+ but expected Float",
+            "Found dtype Long but expected Float",
+            "hazards.md H10",
+        ),
+        ErrorPattern(
+            r"result type Float can't be cast to the desired output type Long",
+            "result type Float can't be cast to the desired output type Long",
+            "hazards.md H10",
+            traceback_contains="binary_cross_entropy",
+        ),
+    ),
+    hint=(
+        "BCELoss needs a float target with the predictions' dtype and shape; use "
+        "target.float().view_as(output)."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
-from dtypeguard.rules.base import Context, Rule, device_root, fails_here, tensor
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, device_root, fails_here, tensor
 
 
 def _mismatch(model: str | None, data: str | None) -> bool:
@@ -39,7 +39,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             model_side = x.device in ("cuda", "auto") and module.device == "cpu"
             if model_side:
                 moved = module.device_origin is not None and "default device" not in module.device_origin.why
-                root = module.device_origin.span if moved and module.device_origin else module.origin.span
+                # never moved: where it is made, or where the caller holds what a factory function made
+                root = module.device_origin.span if moved and module.device_origin else module.made_at or module.origin.span
             else:
                 bound = fw.bound_at[position] if position < len(fw.bound_at) else None
                 root = device_root(x, bound or fw.span)
@@ -201,6 +202,42 @@ RULE = Rule(
         "warning: the script works on a CPU-only machine and fails on a GPU one."
     ),
     hazards=("H24", "H03"),
+    errors=(
+        ErrorPattern(
+            r"Expected all tensors to be on the same device",
+            (
+                "Expected all tensors to be on the same device, but found at least two devices, "
+                "cuda:0 and cpu! (when checking argument for argument mat1 in method "
+                "wrapper_CUDA_addmm)"
+            ),
+            "hazards.md H24",
+        ),
+        ErrorPattern(
+            r"Tensor on device \S+ is not on the expected device",
+            "Tensor on device meta is not on the expected device cpu!",
+            "hazards.md H24",
+        ),
+        ErrorPattern(
+            r"Input type \(torch\.cuda\.\w+\) and weight type \(torch\.(?!cuda\.)\w+\)",
+            (
+                "Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should "
+                "be the same"
+            ),
+            "tests/realworld/broken/a05_captcha_predict_net_on_cpu.py",
+        ),
+        ErrorPattern(
+            r"Input type \(torch\.(?!cuda\.)\w+\) and weight type \(torch\.cuda\.\w+\)",
+            (
+                "Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should "
+                "be the same"
+            ),
+            "tests/realworld4/broken/g16_multitask_cyclegan_batch_left_on_cpu.py",
+        ),
+    ),
+    hint=(
+        "every tensor in one op must be on the same device; move each batch and target with "
+        ".to(device) matching next(model.parameters()).device."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.events import TorchLoad
 from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -13,13 +14,14 @@ def check(ctx: Context) -> Iterator[Finding]:
     if not ev.uses_cuda_check:
         return  # a script that never asks for CUDA gives no evidence it runs on both
     device = ctx.device_name() or "'cpu'"
-    saved = {s.path for s in ev.saves if s.path}
-    from_gpu = {s.path for s in ev.saves if s.path and s.device in ("cuda", "auto")}
     for load in ev.loads:
         if "map_location" in load.keywords or load.splat:
             continue  # given, or perhaps given through `**kwargs`
-        if load.path in saved and load.path not in from_gpu:
+        saves = [s for s in ev.saves if load.path and s.path == load.path]
+        if saves and not any(s.device in ("cuda", "auto") for s in saves):
             continue  # this script writes that file itself, and not from GPU tensors that we know of
+        if _written_first(load, ev.loads):
+            continue  # reloaded in the run that wrote it: its devices exist on this machine
         yield RULE.finding(
             "`torch.load` without `map_location` in a script that also runs on CPU: a checkpoint saved "
             "on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",
@@ -28,23 +30,56 @@ def check(ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _written_first(load: TorchLoad, loads: list[TorchLoad]) -> bool:
+    """Every time this load runs, the same run has just saved that file, on the way to it and
+    while the function that loads was running (`save(...)` then `torch.load(...)` a few lines
+    later, or through a helper it called): the file was written on this machine, so its devices
+    exist here. A save in a sibling function (a `train()` then an `infer()`) or in the other
+    branch (`if not exists: train and save, else: load`) does not count: those are often
+    separate runs on separate machines."""
+    return all(v.after_save for v in loads if v.span == load.span)
+
+
+# the part of the explanation that the hover over `torch.load` repeats
+_FACTS = {"device_tag": "Checkpoints remember the device each tensor was saved from"}
+
 RULE = Rule(
     code="DG010",
     name="torch-load-without-map-location",
     severity=Severity.WARNING,
     summary="torch.load without map_location in code that also runs on CPU",
     explanation=(
-        "Checkpoints remember the device each tensor was saved from. On a machine without CUDA, "
+        f"{_FACTS['device_tag']}. On a machine without CUDA, "
         "loading a GPU checkpoint fails with \"Attempting to deserialize object on a CUDA device but "
         "torch.cuda.is_available() is False\". Load with `map_location='cpu'` (or "
         "`map_location=device`), then move the model. Reported only in scripts that check "
         "`torch.cuda.is_available()`, i.e. that are meant to run on both."
     ),
+    facts=_FACTS,
     hazards=("H18",),
+    errors=(
+        ErrorPattern(
+            r"Attempting to deserialize object on a CUDA device",
+            (
+                "Attempting to deserialize object on a CUDA device but "
+                "torch.cuda.is_available() is False."
+            ),
+            "hazards.md H18",
+        ),
+    ),
+    hint=(
+        "the checkpoint holds CUDA tensors; load it with torch.load(path, map_location='cpu') "
+        "(or map_location=device), then move the model."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt')  # <-\n",
+            # a save in a sibling function: training and inference are often separate runs on separate machines
+            "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef train(path):\n    model = torch.nn.Linear(2, 2).to(device)\n    torch.save(model.state_dict(), path)\ndef infer(path):\n    return torch.load(path)  # <-\ntrain('last.pt')\ninfer('last.pt')\n",
+            # saved in the other branch: the load reads an earlier run's file
+            "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = torch.nn.Linear(2, 2).to(device)\n"
+            "if not os.path.exists('vae.model'):\n    torch.save(model.state_dict(), 'vae.model')\nelse:\n    model.load_state_dict(torch.load('vae.model'))  # <-\n",
         ],
         good=[
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",
@@ -52,6 +87,8 @@ RULE = Rule(
             "import torch\ndef load_checkpoint(path, **kwargs):\n    return torch.load(path, **kwargs)\nif torch.cuda.is_available():\n    state = load_checkpoint('ckpt.pt', map_location='cuda')\n",
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt', map_location=device)\n",
             "import torch\nstate = torch.load('model.pt')\n",
+            # reloaded in the run that wrote it, by the function that had it written: its devices exist here
+            "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef save(model, out, step):\n    torch.save(model.state_dict(), os.path.join(out, f'{step}_lora.pt'))\ndef main(out):\n    model = torch.nn.Linear(2, 2).to(device)\n    save(model, out, 10)\n    state = torch.load(os.path.join(out, f'{10}_lora.pt'))\nmain('runs')\n",
         ],
     ),
 )

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.values import Const
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -55,6 +55,14 @@ RULE = Rule(
         "`torch.serialization.add_safe_globals`, or pass `weights_only=False` only for files you trust."
     ),
     hazards=("H19",),
+    errors=(
+        ErrorPattern(r"Weights only load failed", "Weights only load failed.", "hazards.md H19"),
+    ),
+    hint=(
+        "torch.load defaults to weights_only=True since 2.6 and refuses pickled objects; "
+        "allowlist the class with torch.serialization.add_safe_globals([...]), pass "
+        "weights_only=False only for files you trust, or save state_dicts and plain numbers."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

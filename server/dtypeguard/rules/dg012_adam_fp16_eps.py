@@ -20,7 +20,9 @@ def param_dtype_at_step(ctx: Context, index: int) -> tuple[str | None, ModuleObj
     first_steps = ctx.memo("first_steps", lambda: _first_steps(ctx))
     new = ctx.events.optimizers[index]
     module = first_steps.get(new.opt.origin, new.module)
-    return (module.dtype if module else None), module
+    if module is None:
+        return new.tensor_dtype, None  # `Adam([prompt])`: plain tensors, their dtype
+    return module.dtype, module
 
 
 def _first_steps(ctx: Context) -> dict[object, ModuleObj | None]:
@@ -48,6 +50,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         seen.add(new.span)
         related = [Related(module.dtype_origin.span, "the parameters become float16 here")] if module and module.dtype_origin else []
+        if module is None and new.tensor_origin is not None:
+            related = [Related(new.tensor_origin.span, f"the optimized tensor is float16 here: {new.tensor_origin.why}")]
         master = master_weights_fix(ctx, module)
         yield RULE.finding(
             f"{opt.cls} over float16 parameters with eps=1e-8: eps rounds to 0 in float16 and the update "
@@ -77,6 +81,11 @@ RULE = Rule(
         "are offered as unsafe fixes."
     ),
     hazards=("H13",),
+    hint=(
+        "with float16 parameters Adam's eps=1e-8 rounds to 0 and small squared gradients "
+        "underflow, so m/(sqrt(v)+eps) becomes inf/NaN; keep float32 parameters with "
+        "torch.autocast, or use fused=True or eps=1e-4."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

@@ -29,6 +29,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         else:
             root = new.span
             related = [Related(module.dtype_origin.span, "the parameters become bfloat16 here")] if module and module.dtype_origin else []
+            if module is None and new.tensor_origin is not None:
+                related = [Related(new.tensor_origin.span, f"the optimized tensor is bfloat16 here: {new.tensor_origin.why}")]
         yield RULE.finding(
             f"{new.opt.cls} updates bfloat16 parameters: bfloat16 keeps 8 bits of mantissa: "
             f"{_rounds_away(new.opt.cls, new.opt.options)}",
@@ -74,6 +76,11 @@ RULE = Rule(
         "in float32 and use autocast for bf16 compute."
     ),
     hazards=("H14",),
+    hint=(
+        "bfloat16 keeps 8 mantissa bits, so lr-sized updates to weights near 1.0 round away and "
+        "training silently stalls; keep float32 parameters and use "
+        "torch.autocast(dtype=torch.bfloat16) for the compute."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

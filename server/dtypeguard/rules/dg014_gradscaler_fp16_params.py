@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, fails_here
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here
 from dtypeguard.rules.master_weights import master_weights_fix, part_fix
 
 
@@ -37,18 +37,36 @@ def check(ctx: Context) -> Iterator[Finding]:
         )
 
 
+# the part of the explanation that the hover over `GradScaler` repeats
+_FACTS = {
+    "fp16_grads": "GradScaler expects float32 master parameters; with `model.half()` the gradients "
+    "are fp16",
+}
+
 RULE = Rule(
     code="DG014",
     name="gradscaler-fp16-params",
     severity=Severity.ERROR,
     summary="GradScaler with float16 parameters",
     explanation=(
-        "GradScaler expects float32 master parameters; with `model.half()` the gradients are fp16 "
+        f"{_FACTS['fp16_grads']} "
         "and `scaler.step` (inside `unscale_`) raises \"Attempting to unscale FP16 gradients.\" Do "
         "not call `.half()` on the model; use `torch.autocast` for fp16 compute and keep the "
         "parameters in float32."
     ),
+    facts=_FACTS,
     hazards=("H22",),
+    errors=(
+        ErrorPattern(
+            r"Attempting to unscale FP16 gradients",
+            "Attempting to unscale FP16 gradients.",
+            "hazards.md H22",
+        ),
+    ),
+    hint=(
+        "GradScaler needs float32 master parameters; do not .half() the model, use "
+        "torch.autocast(..., dtype=torch.float16) for the forward."
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -46,6 +46,17 @@ RULE = Rule(
         "final device and dtype, and never cast the model after training has started."
     ),
     hazards=("H16",),
+    errors=(
+        ErrorPattern(
+            r"expected dtype \w+ for `end` but got dtype \w+",
+            "expected dtype double for `end` but got dtype float",
+            "hazards.md H16",
+        ),
+    ),
+    hint=(
+        "the model's dtype changed after the optimizer already had state; create the optimizer "
+        "after the final .to()/.double(), or recreate it (or reload its state_dict)."
+    ),
     check=check,
     examples=RuleExamples(
         bad=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nopt.step()\nmodel.double()  # <-\nopt.step()\n"],

@@ -5,18 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, Rule, tensor
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, tensor
 
 _WORD = {"bfloat16": "BFloat16", "float16": "Half"}
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    seen = set()
     for fw in ctx.events.forwards:
-        if fw.nested or fw.autocast or not fw.inputs or fw.module.input_kind != "float":
+        if fw.autocast or not fw.inputs or fw.module.input_kind != "float" or fw.span in seen:
             continue
         x = tensor(fw.inputs[0])
         if x is None or not x.autocast or x.dtype not in ("bfloat16", "float16") or fw.module.dtype != "float32":
             continue
+        if fw.nested and x.origin is None:
+            continue  # the outer call's input, reported there
+        seen.add(fw.span)  # (a layer inside a forward: `@torch.autocast` on a submodule's forward leaks to the next layer)
         use = fw.arg_spans[0] if fw.arg_spans else None
         yield RULE.finding(
             f"this {x.dtype} activation was produced inside `torch.autocast` and reaches a float32 layer outside it: "
@@ -27,19 +31,44 @@ def check(ctx: Context) -> Iterator[Finding]:
         )
 
 
+# parts of the explanation that the hover over `torch.autocast` repeats
+_FACTS = {
+    "scope": "Autocast changes the dtype of op outputs, not of parameters, and only inside the "
+    "`with` block.",
+    "leak": "Tensors that leave the block in bf16/fp16 fail in float32 layers called outside it",
+}
+
 RULE = Rule(
     code="DG017",
     name="autocast-output-leaks",
     severity=Severity.ERROR,
     summary="autocast activation fed to a float32 layer outside autocast",
     explanation=(
-        "Autocast changes the dtype of op outputs, not of parameters, and only inside the `with` "
-        "block. Tensors that leave the block in bf16/fp16 fail in float32 layers called outside it "
+        f"{_FACTS['scope']} {_FACTS['leak']} "
         "(\"mat1 and mat2 must have the same dtype, but got BFloat16 and Float\"). Run the whole "
         "forward inside autocast, or `.float()` the activation. Computing the loss outside autocast "
         "is fine: elementwise losses promote."
     ),
+    facts=_FACTS,
     hazards=("H21",),
+    errors=(
+        ErrorPattern(
+            r"must have the same dtype, but got (?:BFloat16|Half) and Float",
+            "mat1 and mat2 must have the same dtype, but got BFloat16 and Float",
+            "hazards.md H21",
+            source_contains="autocast",
+        ),
+        ErrorPattern(
+            r"Input type \((?:c10::BFloat16|c10::Half|BFloat16|Half)\) and bias type \(float\)",
+            "Input type (c10::BFloat16) and bias type (float) should be the same",
+            "tests/verify/test_verify_explain.py",
+            source_contains="autocast",
+        ),
+    ),
+    hint=(
+        "a bfloat16/float16 activation produced inside torch.autocast reached a float32 layer "
+        "outside it; run the whole forward inside autocast, or .float() the activation."
+    ),
     check=check,
     examples=RuleExamples(
         bad=["import torch\nfrom torch import nn\nenc = nn.Linear(4, 8)\nhead = nn.Linear(8, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    h = enc(torch.randn(2, 4))\nout = head(h)  # <-\n"],

@@ -44,7 +44,8 @@ def _removable(ctx: Context, span: Span) -> bool:
     tree = ctx.tree or parse_quiet(ctx.text)
     if tree is None:
         return False
-    for node in ast.walk(tree):
+    around = [stmt for stmt in tree.body if stmt.lineno <= span.line <= (stmt.end_lineno or stmt.lineno)]  # (no need to walk the rest)
+    for node in (node for stmt in around for node in ast.walk(stmt)):
         if isinstance(node, ast.Call) and (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset) == (span.line, span.col, span.end_line, span.end_col):
             return True
         if isinstance(node, ast.keyword) and node.arg in ("torch_dtype", "dtype"):

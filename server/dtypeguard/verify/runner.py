@@ -59,6 +59,7 @@ def run_verify(
     cancel_event: threading.Event | None = None,
     through: int = 0,
     progress: Callable[[str], None] | None = None,
+    source: str | None = None,
 ) -> VerifyResult:
     """Run `path` until the first `step()` of any optimizer completes, then stop it; with
     `through` N > 0, run it to its end with every DataLoader capped at N batches (run-through).
@@ -67,6 +68,8 @@ def run_verify(
     ValueError. `cancel_event` (set from another thread) kills the run's process group.
     `progress` is called (from this thread) with each run-through phase as it is reached.
     The script runs in a scratch copy of its folder (through.py), never in the folder itself.
+    `source`: run this text as if it were the file (an editor's unsaved buffer, a fixed copy):
+    it is written to the scratch copy only; `path` itself is never written.
     """
     if device not in DEVICES:
         raise ValueError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
@@ -93,8 +96,11 @@ def run_verify(
             message=f"cannot make a scratch folder to run the script in: {exc}",
         )
     try:
+        if source is not None:
+            with open(scratch.script, "w", encoding="utf-8") as handle:
+                handle.write(source)
         result = _run_in(scratch, file, device, interpreter, python, timeout, args, worker,
-                         cancel_event, through, progress, alarm_s, started)
+                         cancel_event, through, progress, alarm_s, started, source)
     except BaseException:
         remove_scratch(scratch)
         raise
@@ -117,6 +123,7 @@ def _run_in(
     progress: Callable[[str], None] | None,
     alarm_s: int,
     started: float,
+    source: str | None = None,
 ) -> VerifyResult:
     """The run itself, cold or warm, from the scratch copy of the script."""
     run_file = scratch.script
@@ -159,7 +166,7 @@ def _run_in(
                 message=f"cannot start the interpreter {interpreter}: {exc.strerror or exc}",
             )
     raw.notes[:0] = notes
-    result = interpret(raw, file, device, timeout, time.monotonic() - started, interpreter, run_file)
+    result = interpret(raw, file, device, timeout, time.monotonic() - started, interpreter, run_file, source)
     result.mode = "warm" if mode == "warm" else "cold"
     if through:
         facts, _events = parse_channel(raw.channel)
@@ -170,7 +177,7 @@ def _run_in(
     map_paths(result, scratch, file)
     classify_limit(result)
     if through:
-        attach_static_fix(result, _source(file))
+        attach_static_fix(result, source if source is not None else _source(file))
     return result
 
 
@@ -215,6 +222,7 @@ def parse_channel(data: bytes) -> tuple[dict[str, Any], set[str]]:
 def interpret(
     raw: RawRun, file: str, device: str, timeout: float, duration: float, python: str,
     run_file: str | None = None,
+    source: str | None = None,
 ) -> VerifyResult:
     """Turn the raw run (channel records, exit, captured output) into a VerifyResult."""
     facts, events = parse_channel(raw.channel)
@@ -282,7 +290,7 @@ def interpret(
         )
 
     if result.status == "error" and result.message:
-        found = explain(result.error_type, result.message, result.traceback, _source(file))
+        found = explain(result.error_type, result.message, result.traceback, source if source is not None else _source(file))
         if found is not None:
             result.rule = found.code
             result.rule_name = found.name

@@ -16,11 +16,11 @@ class Recommender(nn.Module):
 def load_ratings(n=300):
     rng = np.random.default_rng(4)
     table = np.column_stack([rng.integers(0, 50, n), rng.integers(0, 40, n), rng.uniform(1, 5, n)])
-    return torch.tensor(table, dtype=torch.float32)  # ids end up as float32 columns  # expect: DG005
+    return torch.tensor(table, dtype=torch.float32)  # ids end up as float32 columns
 
 
 ratings = load_ratings()
-users, items, stars = ratings[:, 0], ratings[:, 1], ratings[:, 2]
+users, items, stars = ratings[:, 0], ratings[:, 1], ratings[:, 2]  # expect: DG005 (the id columns need .long())
 model = Recommender()
 opt = torch.optim.SGD(model.parameters(), lr=0.05)
 for epoch in range(5):

@@ -18,11 +18,10 @@ def main():
     device = "cuda" if torch.cuda.is_available() else "cpu"
     model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr)
-    with tempfile.TemporaryDirectory() as ckpt_dir:
-        ckpt_path = os.path.join(ckpt_dir, "model.pth")
-        torch.save(model.state_dict(), ckpt_path)
-        if args.resume:
-            model.load_state_dict(torch.load(ckpt_path))  # expect: DG010
+    ckpt_dir = tempfile.mkdtemp()
+    ckpt_path = os.path.join(ckpt_dir, "model.pth")
+    if args.resume and os.path.exists(ckpt_path):  # a checkpoint of an earlier run, perhaps on a GPU machine
+        model.load_state_dict(torch.load(ckpt_path))  # expect: DG010
 
     x = torch.randn(32, 4, device=device)
     y = torch.randn(32, 1, device=device)
@@ -30,6 +29,7 @@ def main():
     loss = nn.functional.mse_loss(model(x), y)
     loss.backward()
     optimizer.step()
+    torch.save(model.state_dict(), ckpt_path)
 
 
 if __name__ == "__main__":

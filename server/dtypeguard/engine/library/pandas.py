@@ -47,3 +47,17 @@ METHODS: dict[str, Entry] = {
         *[(name, "(self, *args, **kwargs)", same(SE, "self"), f"pd.Series({{v}}).{name}({args}).to_numpy()") for name, args in _SAME_FRAME.items()],
     ]),
 }
+
+# pandas objects that `torch.load(weights_only=True)` (the default since PyTorch 2.6) refuses:
+# each pickles through a pandas global that is not allow-listed. Constructor name -> the words
+# a finding uses. tests/engine/test_library_conformance.py saves each with torch and loads it.
+PICKLED: dict[str, str] = {
+    "Index": "a pandas Index",
+    "RangeIndex": "a pandas Index",
+    "MultiIndex": "a pandas MultiIndex",
+    "Categorical": "a pandas Categorical",
+    "Timestamp": "a pandas Timestamp",
+    "Timedelta": "a pandas Timedelta",
+}
+# frames and series (the engine's "frame"/"series" kinds) are refused the same way
+PICKLED_KINDS: dict[str, str] = {"frame": "a pandas DataFrame", "series": "a pandas Series"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import weakref
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -525,7 +526,8 @@ class CallsMixin:
         callee = _State(scope, params, state.heap, state.ddtype, state.ddevice, state.autocast)
         for decorator in getattr(node, "decorator_list", ()):
             # `@torch.autocast(device_type=..., dtype=torch.bfloat16)` on a forward: its body runs under autocast
-            if isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith("autocast"):
+            called = decorator.func if isinstance(decorator, ast.Call) else None
+            if (isinstance(called, ast.Attribute) and called.attr == "autocast") or (isinstance(called, ast.Name) and called.id == "autocast"):
                 ctx = self.eval(decorator, callee)
                 if isinstance(ctx, Const) and isinstance(ctx.value, tuple) and ctx.value[:1] == ("autocast",):
                     callee.autocast = str(ctx.value[1]) if ctx.value[2] else None
@@ -1742,23 +1744,20 @@ class CallsMixin:
     def _cast_children(self, obj: ModuleObj, dtype: str | None, device: str | None, state: State) -> None:
         """Submodules follow `.half()`/`.to(...)` of their parent, and remember it as their origin:
         an optimizer over `model.head.parameters()` is over float16 parameters after `model.half()`."""
-        held = obj.attrs.get(ITEMS)
-        values = [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]
-        for value in values:
-            if isinstance(value, Ref):
-                child = state.heap.get(value.oid)
-                if isinstance(child, ModuleObj):
-                    cast = Origin(obj.cast_span, f"the module is cast to {dtype} at line {obj.cast_span.line}") if dtype and obj.cast_span is not None else None
-                    moved = _moved(child.attrs, dtype, device, cast)
-                    child = replace(
-                        child, dtype=dtype or child.dtype, device=device or child.device, attrs=moved,
-                        half_part=obj.half_part if dtype else child.half_part,
-                        dtype_origin=obj.dtype_origin if dtype else child.dtype_origin,
-                        device_origin=obj.device_origin if device else child.device_origin,
-                        cast_span=obj.cast_span or child.cast_span,
-                    )
-                    state.heap[value.oid] = child
-                    self._cast_children(child, dtype, device, state)
+        for value in _held_refs(obj):
+            child = state.heap.get(value.oid)
+            if isinstance(child, ModuleObj):
+                cast = Origin(obj.cast_span, f"the module is cast to {dtype} at line {obj.cast_span.line}") if dtype and obj.cast_span is not None else None
+                moved = _moved(child.attrs, dtype, device, cast)
+                child = replace(
+                    child, dtype=dtype or child.dtype, device=device or child.device, attrs=moved,
+                    half_part=obj.half_part if dtype else child.half_part,
+                    dtype_origin=obj.dtype_origin if dtype else child.dtype_origin,
+                    device_origin=obj.device_origin if device else child.device_origin,
+                    cast_span=obj.cast_span or child.cast_span,
+                )
+                state.heap[value.oid] = child
+                self._cast_children(child, dtype, device, state)
 
     def optimizer_step(self, oid: int, opt: OptimizerObj, node: ast.Call, state: State, scaler: bool, counts: bool = True) -> None:
         module = state.heap.get(opt.module) if opt.module is not None else None
@@ -2037,20 +2036,6 @@ def _device_words(device: str | None) -> str:
 CUDA_TAGS = "<cuda storage tags>"
 
 
-def _loaded(value: Value | None) -> Value | None:
-    """What `torch.load` gives back of a saved object the engine knows: tensors (in tuples, lists
-    and dicts) with their dtype and device; anything else unknown."""
-    if isinstance(value, Tensor) and value.kind == "tensor":
-        return value
-    if isinstance(value, TupleV):
-        return TupleV(tuple(_loaded(v) for v in value.items))
-    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
-        return Const(("dict", value.value[1], tuple(_loaded(v) if isinstance(v, Value) else None for v in value.value[2])))
-    if isinstance(value, Const) and type(value.value) in (int, float, str, bool):
-        return value
-    return None
-
-
 def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
     """Where a Lightning Trainer puts the module and the batches: `accelerator="auto"` (the
     default since Lightning 2.0) means CUDA when it is there, "gpu"/"cuda" (or `gpus=N`) CUDA,
@@ -2064,15 +2049,20 @@ def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
     return None
 
 
+def _held_refs(obj: ModuleObj) -> list[Ref]:
+    """The objects a module holds: its attributes and a container's items (its submodules among them)."""
+    held = obj.attrs.get(ITEMS)
+    return [v for v in (*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())) if isinstance(v, Ref)]
+
+
 def _tree_dtypes(oid: int, state: State, depth: int = 0) -> set[str]:
     """The floating dtypes known among a module's and its submodules' parameters."""
     obj = state.heap.get(oid)
     if not isinstance(obj, ModuleObj) or depth > 8:
         return set()
     found = {obj.dtype} if obj.dtype and is_float(obj.dtype) else set()
-    held = obj.attrs.get(ITEMS)
-    for value in [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
-        if isinstance(value, Ref) and value.oid != oid:
+    for value in _held_refs(obj):
+        if value.oid != oid:
             found |= _tree_dtypes(value.oid, state, depth + 1)
     return found
 
@@ -2092,35 +2082,47 @@ def _chosen_precision(oid: int, why: Origin, state: State, depth: int = 0) -> No
     if not isinstance(obj, ModuleObj) or depth > 8:
         return
     state.heap[oid] = replace(obj, cast_span=None, dtype_origin=why, chosen_dtype=True)
-    held = obj.attrs.get(ITEMS)
-    for value in [*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
-        if isinstance(value, Ref):
-            _chosen_precision(value.oid, why, state, depth + 1)
+    for value in _held_refs(obj):
+        _chosen_precision(value.oid, why, state, depth + 1)
+
+
+def _map_nested(value: Value | None, leaf: Callable[[Value | None], Value | None]) -> Value | None:
+    """`leaf` applied to what a tuple, list or dict (a batch, a checkpoint) holds, at any depth."""
+    if isinstance(value, TupleV):
+        return TupleV(tuple(_map_nested(item, leaf) for item in value.items))
+    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
+        return Const(("dict", value.value[1], tuple(_map_nested(v, leaf) if isinstance(v, Value) else None for v in value.value[2])))
+    return leaf(value)
+
+
+def _loaded(value: Value | None) -> Value | None:
+    """What `torch.load` gives back of a saved object the engine knows: tensors (in tuples, lists
+    and dicts) with their dtype and device, and plain numbers and strings; anything else unknown."""
+    def leaf(v: Value | None) -> Value | None:
+        if isinstance(v, Tensor) and v.kind == "tensor":
+            return v
+        return v if isinstance(v, Const) and type(v.value) in (int, float, str, bool) else None
+
+    return _map_nested(value, leaf)
 
 
 def _batch_double(batch: Value | None, why: Origin) -> Value | None:
     """A batch as Lightning's 64-true precision plugin leaves it: floating tensors float64."""
-    if isinstance(batch, Tensor) and batch.kind == "tensor":
-        return replace(batch, dtype="float64", origin=why) if is_float(batch.dtype) else batch if batch.dtype else None
-    if isinstance(batch, TupleV):
-        return TupleV(tuple(_batch_double(item, why) for item in batch.items))
-    if isinstance(batch, Const) and isinstance(batch.value, tuple) and batch.value[:1] == ("dict",):
-        items = tuple(_batch_double(item, why) if isinstance(item, Value) else item for item in batch.value[2])
-        return Const(("dict", batch.value[1], items))
-    return None if isinstance(batch, Tensor) else batch
+    def leaf(v: Value | None) -> Value | None:
+        if isinstance(v, Tensor) and v.kind == "tensor":
+            return replace(v, dtype="float64", origin=why) if is_float(v.dtype) else v if v.dtype else None
+        return None if isinstance(v, Tensor) else v
+
+    return _map_nested(batch, leaf)
 
 
 def _batch_to(batch: Value | None, device: str, why: Origin) -> Value | None:
     """A batch as Lightning's `transfer_batch_to_device` leaves it: every tensor in it (in
     tuples, lists and dicts) on the accelerator; anything else unchanged."""
-    if isinstance(batch, Tensor) and batch.kind == "tensor":
-        return replace(batch, device=device, dev_origin=why)
-    if isinstance(batch, TupleV):
-        return TupleV(tuple(_batch_to(item, device, why) for item in batch.items))
-    if isinstance(batch, Const) and isinstance(batch.value, tuple) and batch.value[:1] == ("dict",):
-        items = tuple(_batch_to(item, device, why) if isinstance(item, Value) else item for item in batch.value[2])
-        return Const(("dict", batch.value[1], items))
-    return batch
+    def leaf(v: Value | None) -> Value | None:
+        return replace(v, device=device, dev_origin=why) if isinstance(v, Tensor) and v.kind == "tensor" else v
+
+    return _map_nested(batch, leaf)
 
 
 def _group_flags(params: Value | None) -> dict[str, Value | None]:

@@ -1214,15 +1214,17 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
 def _patches_location_tag(node: ast.expr) -> bool:
     """`mock.patch("torch.serialization.location_tag", ...)` or
     `mock.patch.object(torch.serialization, "location_tag", ...)` (any import spelling)."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))):
+    if not isinstance(node, ast.Call):
         return False
-    name = ast.unparse(node.func)
-    args = node.args
-    if name.endswith("patch") and args and isinstance(args[0], ast.Constant):
-        return args[0].value == "torch.serialization.location_tag"
-    if name.endswith("patch.object") and len(args) >= 2 and isinstance(args[1], ast.Constant):
-        return args[1].value == "location_tag" and ast.unparse(args[0]).endswith("serialization")
-    return False
+    func, args = node.func, node.args
+    if isinstance(func, ast.Attribute) and func.attr == "object" and isinstance(func.value, (ast.Attribute, ast.Name)):
+        patch = func.value.attr if isinstance(func.value, ast.Attribute) else func.value.id
+        return (
+            patch == "patch" and len(args) >= 2 and isinstance(args[1], ast.Constant) and args[1].value == "location_tag"
+            and ast.unparse(args[0]).endswith("serialization")
+        )
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name == "patch" and bool(args) and isinstance(args[0], ast.Constant) and args[0].value == "torch.serialization.location_tag"
 
 
 def _picks_columns(index: ast.expr) -> bool:

@@ -31,7 +31,7 @@ import threading
 from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcInvalidParams
 
 from dtypeguard.lsp import actions, verify
 from dtypeguard.lsp.background import spawn
@@ -65,13 +65,7 @@ async def fix_and_verify(session: Session, *args: object) -> dict[str, Any]:
     """The command: check its arguments, the trust and that none runs, then run."""
     uri_raw, device_raw = command_args(args, 2, FIX_VERIFY_COMMAND)
     uri = cast(str, uri_raw)
-    device = device_raw if device_raw is not None else session.settings.verify_device
-    if device not in ("cpu", "cuda", "auto"):
-        raise JsonRpcInvalidParams(message=f"{FIX_VERIFY_COMMAND}: device must be cpu, cuda or auto, not {device!r}")
-    if not session.trusted:
-        message = "dtypeguard: Fix and verify runs your code, so it is off until you trust this workspace."
-        session.show(message, types.MessageType.Warning)
-        raise JsonRpcException(message=message, code=-32803)  # RequestFailed
+    device = verify.trusted_device(session, device_raw, FIX_VERIFY_COMMAND, "Fix and verify")
     if session.notebook_of_cell(uri) is not None or session.notebooks.is_notebook(uri):
         return _answer(session, False, "notebook", "dtypeguard: Fix and verify works on Python files, not yet on "
                        "notebooks: use Fix all, then Verify.", types.MessageType.Info)

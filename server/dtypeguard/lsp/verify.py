@@ -41,19 +41,26 @@ if TYPE_CHECKING:
 VERIFY_RESULT_NOTIFICATION = "dtypeguard/verifyResult"
 
 
+def trusted_device(session: Session, device_raw: object, command: str, what: str) -> str:
+    """The device a command that runs the user's code (Verify, Fix and verify) asks for, or the
+    setting's; refused (RequestFailed, with a message) in a workspace the user has not trusted."""
+    device = device_raw if device_raw is not None else session.settings.verify_device
+    if device not in ("cpu", "cuda", "auto"):
+        raise JsonRpcInvalidParams(message=f"{command}: device must be cpu, cuda or auto, not {device!r}")
+    if not session.trusted:
+        message = f"dtypeguard: {what} runs your code, so it is off until you trust this workspace."
+        session.show(message, types.MessageType.Warning)
+        raise JsonRpcException(message=message, code=-32803)  # RequestFailed
+    return device
+
+
 async def verify(session: Session, *args: object) -> dict[str, Any]:
     """The command: check its arguments and the workspace trust, then run."""
     uri_raw, device_raw, mode = command_args(args, 3, VERIFY_COMMAND)
     if mode not in (None, THROUGH):
         raise JsonRpcInvalidParams(message=f"{VERIFY_COMMAND}: the third argument may only be {THROUGH!r}")
     uri = cast(str, uri_raw)
-    device = device_raw if device_raw is not None else session.settings.verify_device
-    if device not in ("cpu", "cuda", "auto"):
-        raise JsonRpcInvalidParams(message=f"{VERIFY_COMMAND}: device must be cpu, cuda or auto, not {device!r}")
-    if not session.trusted:
-        message = "dtypeguard: Verify runs your code, so it is off until you trust this workspace."
-        session.show(message, types.MessageType.Warning)
-        raise JsonRpcException(message=message, code=-32803)  # RequestFailed
+    device = trusted_device(session, device_raw, VERIFY_COMMAND, "Verify")
     uri = session.notebook_of_cell(uri) or uri
     path = session.path_of(uri)
     if path is None:

@@ -56,9 +56,28 @@ def outcome_kind(src: pathlib.Path) -> str:
     return "silent" if line.removeprefix("outcome:").strip().startswith("ok") else "error"
 
 
+def silent_symptom(record: dict[str, object]) -> str:
+    """What a silent hazard leaves in a run that did not raise: a float64 loss over parameters
+    that are not float64 (data or targets promoted it), a first step that moved under half of
+    the weights it had gradients for (bf16 updates rounded away), or a call of the deprecated
+    `set_default_tensor_type`. Non-finite steps are `ok`'s business."""
+    dtypes = record.get("param_dtypes") or []
+    if record.get("loss_dtype") == "float64" and "float64" not in dtypes:  # type: ignore[operator]
+        return "float64 loss"
+    share = record.get("changed_share")
+    if isinstance(share, float) and share < 0.5:
+        return f"step moved {share:.0%} of the weights"
+    if record.get("legacy_default_calls"):
+        return "set_default_tensor_type called"
+    return ""
+
+
 def runs(record: dict[str, object], kind: str) -> bool:
     """The fixed script runs: a finite first step, or, for a script whose hazard is an error
-    and that never steps (inference, evaluation), it completes without raising."""
+    and that never steps (inference, evaluation), it completes without raising. For a silent
+    case, the silent symptom must be gone too (a script that never steps must complete)."""
+    if kind == "silent":
+        return (ok(record) or record.get("status") == "no_step") and not silent_symptom(record)
     return ok(record) or (kind == "error" and record.get("status") == "no_step")
 
 
@@ -94,11 +113,13 @@ def main() -> int:
     judged = [(o, n, k) for o, n in zip(originals, fixed, strict=True) if (k := outcome_kind(o)) != "cuda-only"]
     fixed_runs = sum(runs(after[str(n)], k) for _, n, k in judged)
     ran = sum(runs(before[str(o)], k) for o, _, k in judged)
-    print(f"CPU-reproducible and silent cases: {len(judged)}; run (finite step, or an erroring script that now completes): "
+    print(f"CPU-reproducible and silent cases: {len(judged)}; run (finite step, or an erroring script that now completes; silent: symptom gone): "
           f"before {ran}/{len(judged)}, after {fixed_runs}/{len(judged)} ({fixed_runs / max(len(judged), 1):.2f})")
     for o, n, k in judged:
         if not runs(after[str(n)], k):
-            print(f"  not run after fix: {o.parent.name}/{o.name} ({k}): {after[str(n)].get('status')} {str(after[str(n)].get('error', ''))[:120]}")
+            record = after[str(n)]
+            print(f"  not run after fix: {o.parent.name}/{o.name} ({k}): {record.get('status')} {silent_symptom(record) if k == 'silent' else ''}"
+                  f"{str(record.get('error', ''))[:120]}")
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

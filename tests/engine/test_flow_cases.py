@@ -1628,6 +1628,32 @@ CASES: dict[str, str] = {
         onehot = torch.zeros(target.shape[0], 10)
         onehot.scatter_(1, target.unsqueeze(1), 1.0)
         """,
+    "a ColumnTransformer of a frame: scaled and one-hot columns are float64": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        from sklearn.compose import ColumnTransformer
+        from sklearn.preprocessing import OneHotEncoder, StandardScaler
+        df = pd.DataFrame({"area": np.random.rand(20), "rooms": np.random.randint(1, 5, 20), "city": np.random.choice(["a", "b"], 20)})
+        pre = ColumnTransformer([("num", StandardScaler(), ["area", "rooms"]), ("cat", OneHotEncoder(sparse_output=False), ["city"])])
+        X = torch.from_numpy(pre.fit_transform(df))  # expect: DG004
+        model = nn.Linear(4, 1)
+        out = model(X)
+        """,
+    "a ColumnTransformer of float32 columns, and a sparse encoder: quiet": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        from sklearn.compose import ColumnTransformer
+        from sklearn.preprocessing import OneHotEncoder, StandardScaler
+        df = pd.DataFrame({"a": np.random.rand(20).astype(np.float32), "city": np.random.choice(["a", "b"], 20)})
+        X = torch.from_numpy(ColumnTransformer([("num", StandardScaler(), ["a"])]).fit_transform(df))
+        out = nn.Linear(1, 1)(X)
+        Z = torch.from_numpy(OneHotEncoder().fit_transform(df[["city"]]).toarray().astype(np.float32))
+        out = nn.Linear(2, 1)(Z)
+        """,
 }
 
 

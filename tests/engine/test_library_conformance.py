@@ -260,14 +260,25 @@ def test_weights_only_refusals_match_torch(tmp_path: Path) -> None:
 SKLEARN_SETUP = (
     "import numpy as np\nfrom sklearn import datasets\nfrom sklearn.model_selection import train_test_split\n"
     "from sklearn.preprocessing import LabelEncoder, MinMaxScaler, StandardScaler\n"
+    "from sklearn.preprocessing import MaxAbsScaler, Normalizer, OneHotEncoder, OrdinalEncoder, PolynomialFeatures, PowerTransformer, QuantileTransformer, RobustScaler\n"
+    "from sklearn.decomposition import PCA, TruncatedSVD\nfrom sklearn.compose import ColumnTransformer\nimport pandas as pd\n"
     "x32 = np.random.rand(20, 3).astype(np.float32)\nx64 = np.random.rand(20, 3)\nxi = np.random.randint(0, 5, (20, 3))\n"
+    "df = pd.DataFrame({'a': np.random.rand(20), 'n': np.random.randint(0, 5, 20), 'c': np.random.choice(['x', 'y'], 20), 's': np.random.rand(20).astype(np.float32), 't': np.random.rand(20).astype(np.float32)})\n"
 )
+_SCALERS = ["MinMaxScaler", "MaxAbsScaler", "RobustScaler", "Normalizer", "PowerTransformer", "QuantileTransformer(n_quantiles=10)", "PolynomialFeatures", "PCA(1)", "TruncatedSVD(1)"]
 SKLEARN_CASES = [
     *[f"datasets.{name}()[{i}]" for name in ("make_classification", "make_blobs", "make_moons", "make_circles", "make_regression", "make_friedman1") for i in (0, 1)],
     "StandardScaler().fit_transform(x64)", "StandardScaler().fit_transform(x32)", "StandardScaler().fit_transform(xi)",
     "MinMaxScaler().fit_transform(x64)", "MinMaxScaler().fit_transform(x32)",
     "LabelEncoder().fit_transform(['a', 'b', 'a'])", "LabelEncoder().fit_transform(xi[:, 0])",
     "train_test_split(x32, xi[:, 0])[0]", "train_test_split(x32, xi[:, 0])[3]", "train_test_split(x64, test_size=0.25)[1]",
+    # api.SKLEARN_FLOAT_TRANSFORMERS on arrays and frames, api.SKLEARN_ENCODERS, ColumnTransformer's parts
+    *[f"{cls if '(' in cls else cls + '()'}.fit_transform({x})" for cls in _SCALERS for x in ("x64", "x32", "xi", "df[['a', 'n']]", "df[['s', 't']]")],
+    "OneHotEncoder(sparse_output=False).fit_transform(df[['c']])", "OneHotEncoder(sparse_output=False, dtype=np.float32).fit_transform(df[['c']])",
+    "OrdinalEncoder().fit_transform(df[['c']])", "OrdinalEncoder().fit_transform(x32)",
+    "ColumnTransformer([('num', StandardScaler(), ['a', 'n']), ('cat', OneHotEncoder(sparse_output=False), ['c'])]).fit_transform(df)",
+    "ColumnTransformer([('num', StandardScaler(), ['s'])]).fit_transform(df)",
+    "ColumnTransformer([('num', StandardScaler(), ['a']), ('f', MinMaxScaler(), ['s'])]).fit_transform(df)",
 ]
 
 

@@ -2,7 +2,9 @@
 
 Used by test_fixed_samples_run.py: torch is imported once for all scripts (the import is most
 of the cost), and each script stops right after its first `optimizer.step()`, where the loss
-that was backpropagated and the updated parameters must be finite.
+that was backpropagated and the updated parameters must be finite. It also records what a
+silent hazard leaves behind: the loss's dtype, the share of parameters the step changed, and
+calls of the deprecated `set_default_tensor_type`.
 """
 
 from __future__ import annotations
@@ -25,14 +27,23 @@ class Stepped(BaseException):
     """Raised from the step hook; a BaseException so a script's `except Exception` lets it by."""
 
 
-last_loss: list[float] = []
+last_loss: list[tuple[float, str]] = []
 _backward = torch.Tensor.backward
 
 
 def _recording_backward(self: torch.Tensor, *args: object, **kwargs: object) -> None:
     if self.numel() == 1:
-        last_loss.append(float(self.detach().float().item()))
+        last_loss.append((float(self.detach().float().item()), str(self.dtype).removeprefix("torch.")))
     _backward(self, *args, **kwargs)  # type: ignore[arg-type]
+
+
+legacy_calls: list[object] = []  # a silent symptom of its own: the deprecated API was still called
+_set_default_tensor_type = torch.set_default_tensor_type
+
+
+def _recording_set_default_tensor_type(t: object) -> None:
+    legacy_calls.append(t)
+    _set_default_tensor_type(t)  # type: ignore[arg-type]
 
 
 before_step: list[tuple[torch.Tensor, torch.Tensor]] = []
@@ -51,6 +62,7 @@ def _after_step(optimizer: torch.optim.Optimizer, args: object, kwargs: object) 
 
 
 torch.Tensor.backward = _recording_backward  # type: ignore[method-assign]
+torch.set_default_tensor_type = _recording_set_default_tensor_type
 register_optimizer_step_pre_hook(_before_step)
 register_optimizer_step_post_hook(_after_step)
 
@@ -58,6 +70,7 @@ for path in sys.argv[1:]:
     torch.set_default_dtype(torch.float32)
     torch.set_default_device(None)
     last_loss.clear()
+    legacy_calls.clear()
     before_step.clear()
     os.chdir(os.path.dirname(path))
     sys.argv = [path]
@@ -66,9 +79,10 @@ for path in sys.argv[1:]:
         runpy.run_path(path, run_name="__main__")
         record.update(status="no_step")
     except Stepped as stepped:
-        loss = last_loss[-1] if last_loss else None
+        loss, loss_dtype = last_loss[-1] if last_loss else (None, None)
         record.update(status="stepped", loss=loss, params_finite=stepped.args[0], loss_finite=loss is not None and math.isfinite(loss),
-                      changed_share=stepped.args[1], param_dtypes=stepped.args[2])
+                      changed_share=stepped.args[1], param_dtypes=stepped.args[2], loss_dtype=loss_dtype)
     except BaseException as exc:
         record.update(status="error", error=f"{type(exc).__name__}: {exc}", trace=traceback.format_exc()[-800:])
+    record["legacy_default_calls"] = len(legacy_calls)
     print(json.dumps(record), flush=True)

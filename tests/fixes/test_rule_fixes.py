@@ -206,3 +206,31 @@ def test_a_fix_that_creates_a_finding_where_it_edits_is_not_applied() -> None:
     result = fix_all(text, unsafe=True)
     assert ".long().float()" not in result.text and ".float().long()" not in result.text
     assert any("creates a new finding" in why for _, why in result.not_applied), result.not_applied
+
+
+def test_a_map_location_given_to_the_outer_call_moves_into_torch_load() -> None:
+    """tests/realworld5 h23: `model.load_state_dict(torch.load(p), map_location=dev)` (the
+    keyword put on the wrong call): adding another `map_location` to `torch.load` would leave
+    `load_state_dict` raising TypeError; the user's own keyword moves in instead."""
+    src = (
+        "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = torch.nn.Linear(2, 2)\n"
+        "model.load_state_dict(torch.load('w.pt'), map_location=torch.device('cpu'))\n"
+    )
+    text = fix_all(src).text
+    assert "model.load_state_dict(torch.load('w.pt', map_location=torch.device('cpu')))\n" in text, text
+    assert not [f for f in check_source(text).findings if f.code == "DG010"]
+
+
+def test_two_roots_of_one_failure_on_one_line_are_both_fixed() -> None:
+    """tests/realworld6 h04: a collate returns three `from_numpy` arrays, two of them float64,
+    and the model concatenates them. Fixing the first leaves the same report at the second: that
+    is another root, not a fix that failed, and the next round fixes it."""
+    src = (
+        "import numpy as np\nimport torch\nfrom torch import nn\n"
+        "def collate(x, a, b):\n    return torch.from_numpy(x), torch.from_numpy(a), torch.from_numpy(b)\n"
+        "x, a, b = collate(np.ones((2, 3), dtype=np.float32), np.ones((2, 3)), np.ones((2, 3)))\n"
+        "out = nn.Linear(9, 1)(torch.cat([x, a, b], 1))\n"
+    )
+    result = fix_all(src)
+    assert "torch.from_numpy(x), torch.from_numpy(a).float(), torch.from_numpy(b).float()" in result.text, result.text
+    assert not [f for f in result.remaining if f.code == "DG004"], result.remaining

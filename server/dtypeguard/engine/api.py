@@ -61,6 +61,15 @@ SKLEARN_DATASETS: dict[str, tuple[str, str]] = {
     "make_regression": ("float64", "float64"), "make_friedman1": ("float64", "float64"),
 }
 
+# scikit-learn transformers whose `fit_transform`/`transform` keep float32 and give float64 for
+# any other numeric input (arrays and frames; checked by tests/engine/test_library_conformance.py)
+SKLEARN_FLOAT_TRANSFORMERS = frozenset({
+    "StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler", "Normalizer", "PowerTransformer",
+    "QuantileTransformer", "PolynomialFeatures", "PCA", "TruncatedSVD",
+})
+# encoders: float64 whatever their input (their `dtype=` decides); OneHotEncoder only when dense
+SKLEARN_ENCODERS = frozenset({"OneHotEncoder", "OrdinalEncoder"})
+
 # nn layers: (first-layer kind, input expectation)
 LAYER_KINDS: dict[str, tuple[str, str]] = {
     "Linear": ("linear", "float"), "Bilinear": ("linear", "float"), "LazyLinear": ("linear", "float"),

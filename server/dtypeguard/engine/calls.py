@@ -33,8 +33,11 @@ from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.spec import Entry, Signature
 from dtypeguard.engine.values import (
     BATCH_WHY,
+    FLOAT_DTYPES,
+    INT_DTYPES,
     ITEMS,
     LIGHTNING_TRAINERS,
+    WIDE,
     Bound,
     Configured,
     Const,
@@ -404,14 +407,15 @@ class CallsMixin:
         where its tensors live, and which file it writes."""
         arg0 = args[0] if args else kwargs.get("obj")
         what = self.pickled_what(arg0, state)
-        saved = "cuda" if isinstance(state.globals.get(CUDA_TAGS), Const) else self.saved_device(arg0, state)
+        tagged = isinstance(state.globals.get(CUDA_TAGS), Const)
+        saved = "cuda" if tagged else self.saved_device(arg0, state)
         file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
-        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file))
+        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged))
         if file or path:
             self.events.torch_saves.append((file or path, arg0))
-        if (file or path) and not isinstance(state.globals.get(CUDA_TAGS), Const):
+        if (file or path) and not tagged:
             # flow-sensitive: a load on a path through this save reads what this run wrote (the
             # functions running now are those for which "a few lines later" holds)
             frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
@@ -713,7 +717,7 @@ class CallsMixin:
                 origin = self.origin(node, f"sklearn `{last}` returns float64 features")
                 return TupleV((Tensor("ndarray", x, "cpu", origin), Tensor("ndarray", y, "cpu", origin)))
             if last[:1].isupper():
-                oid = self.alloc(state, InstanceObj(f"sklearn:{last}", None))
+                oid = self.alloc(state, InstanceObj(f"sklearn:{last}", None, _sklearn_options(last, args, kwargs)))
                 return Ref(oid)
             if last == "train_test_split":
                 items: list[Value | None] = []
@@ -1425,11 +1429,15 @@ class CallsMixin:
                 if obj.cls == "sklearn:LabelEncoder" and method in ("fit_transform", "transform"):
                     return Tensor("ndarray", "int64", "cpu", self.origin(node, "`LabelEncoder` gives int64 class indices"), ndim=1)
                 if obj.cls.startswith("sklearn:") and method in ("fit_transform", "transform"):
-                    arg0 = args[0] if args else None
-                    if isinstance(arg0, Tensor) and arg0.kind == "ndarray":
-                        keep = arg0.dtype == "float32"
-                        return replace(arg0, dtype="float32" if keep else "float64" if arg0.dtype else None, origin=arg0.origin if keep else self.origin(node, f"scikit-learn `{method}` returns float64"))
-                    return None
+                    dtype = self.sklearn_output(obj, args[0] if args else None, state)
+                    if dtype is None:
+                        return None
+                    arg0 = args[0]
+                    keep = isinstance(arg0, Tensor) and arg0.kind == "ndarray" and arg0.dtype == dtype
+                    name = obj.cls.removeprefix("sklearn:")
+                    origin = arg0.origin if keep and isinstance(arg0, Tensor) else self.origin(node, f"scikit-learn `{name}.{method}` returns {dtype}")
+                    ndim = arg0.ndim if isinstance(arg0, Tensor) and arg0.kind == "ndarray" else 2
+                    return Tensor("ndarray", dtype, "cpu", origin, ndim=ndim)
                 if obj.cls.startswith("sklearn:") and method in ("fit", "partial_fit", "set_params"):
                     return receiver  # scikit-learn's fit returns the estimator itself
             return None
@@ -1438,6 +1446,37 @@ class CallsMixin:
         if isinstance(receiver, Const) and isinstance(receiver.value, tuple) and receiver.value[:1] == ("generator",) and method == "manual_seed":
             return receiver
         return None
+
+    def sklearn_output(self, obj: InstanceObj, data: Value | None, state: State) -> str | None:
+        """The dtype of a scikit-learn transformer's output (api.SKLEARN_*): scalers keep
+        float32 and give float64 for other numbers; dense encoders give float64; a
+        ColumnTransformer stacks its parts' outputs. Anything else, a sparse result or an
+        input of unknown dtype: unknown."""
+        name = obj.cls.removeprefix("sklearn:")
+        given = obj.attrs.get("<dtype>")
+        if name in api.SKLEARN_ENCODERS:
+            if obj.attrs.get("<sparse>") is not None:
+                return None
+            return given.name if isinstance(given, DType) else "float64" if "<dtype>" not in obj.attrs else None
+        if name in api.SKLEARN_FLOAT_TRANSFORMERS:
+            if not isinstance(data, Tensor) or data.kind not in ("ndarray", "frame", "series") or not data.dtype or data.dtype == WIDE:
+                return "float64" if isinstance(data, Tensor) and data.dtype == WIDE else None  # int64 or float64 columns: float64 either way
+            return "float32" if data.dtype == "float32" else "float64" if data.dtype in (*FLOAT_DTYPES, *INT_DTYPES) else None
+        parts = obj.attrs.get("<parts>")
+        if name != "ColumnTransformer" or not isinstance(parts, TupleV) or obj.attrs.get("<passthrough>") is not None:
+            return None
+        outs = []
+        for pair in parts.items:
+            part, columns = pair.items if isinstance(pair, TupleV) else (None, None)
+            inner = state.heap.get(part.oid) if isinstance(part, Ref) else None
+            if isinstance(part, Const) and part.value == "drop":
+                continue
+            if not isinstance(inner, InstanceObj) or not inner.cls.startswith("sklearn:"):
+                return None
+            outs.append(self.sklearn_output(inner, _frame_columns(data, columns), state))
+        if not outs or None in outs:
+            return None
+        return "float32" if all(o == "float32" for o in outs) else "float64"
 
     def lightning_fit(self, trainer: InstanceObj, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> None:
         """`trainer.fit(model, train_dataloaders, ..., datamodule=...)` as Lightning runs it, for
@@ -2285,3 +2324,42 @@ def _str_method(receiver: Const, method: str, args: list[Value | None]) -> Value
     if isinstance(result, list):
         return TupleV(tuple(wrap(part) for part in result))
     return wrap(result)
+
+
+def _sklearn_options(name: str, args: list[Value | None], kwargs: dict[str, Value | None]) -> dict[str, Value | None]:
+    """What a scikit-learn constructor says that decides its output's dtype (see
+    `sklearn_output`): an encoder's `dtype=` and sparse output, a ColumnTransformer's parts
+    and a remainder it passes through."""
+    options: dict[str, Value | None] = {}
+    if name in api.SKLEARN_ENCODERS:
+        if "dtype" in kwargs:
+            options["<dtype>"] = kwargs["dtype"]
+        if name == "OneHotEncoder":
+            dense = kwargs.get("sparse_output", kwargs.get("sparse"))
+            if not (isinstance(dense, Const) and dense.value is False):
+                options["<sparse>"] = Const(True)  # sparse by default: a scipy matrix torch cannot take
+    if name == "ColumnTransformer":
+        given = args[0] if args else kwargs.get("transformers")
+        if isinstance(given, TupleV) and all(isinstance(t, TupleV) and len(t.items) >= 2 for t in given.items):
+            options["<parts>"] = TupleV(tuple(TupleV((t.items[1], t.items[2] if len(t.items) > 2 else None)) for t in given.items if isinstance(t, TupleV)))
+        remainder = kwargs.get("remainder")
+        if remainder is not None and not (isinstance(remainder, Const) and remainder.value == "drop"):
+            options["<passthrough>"] = Const(True)
+        if "sparse_threshold" in kwargs:
+            options["<passthrough>"] = Const(True)  # (kept simple: a ColumnTransformer that may go sparse is unknown)
+    return options
+
+
+def _frame_columns(data: Value | None, columns: Value | None) -> Value | None:
+    """The part of a frame a ColumnTransformer hands one transformer (`["area", "rooms"]`): its
+    dtype is float32 if every column is float32, float64 if they are other numbers, else unknown."""
+    if not isinstance(data, Tensor) or data.kind != "frame" or not data.columns or not isinstance(columns, TupleV):
+        return data
+    known = dict(data.columns)
+    names = [c.value for c in columns.items if isinstance(c, Const) and isinstance(c.value, str)]
+    if len(names) != len(columns.items) or any(n not in known for n in names):
+        return None
+    dtypes = {known[n] for n in names}
+    if None in dtypes:
+        return replace(data, dtype=None, columns=None)
+    return replace(data, dtype="float32" if dtypes == {"float32"} else "float64" if dtypes <= {*FLOAT_DTYPES, *INT_DTYPES} else None, columns=None)

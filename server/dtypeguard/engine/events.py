@@ -154,6 +154,7 @@ class TorchSave:
     path: str = ""  # the file argument as written
     device: str | None = None  # where every tensor saved lives, when known
     file: str = ""  # the file's name when known
+    tagged: bool = False  # written under a patched `location_tag`: CUDA storage tags, whatever the tensors' device
 
 
 @dataclass

@@ -361,7 +361,7 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def exec_with(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
         saved_autocast, saved_device = state.autocast, state.ddevice
-        tags = any(_patches_location_tag(item.context_expr) for item in stmt.items)
+        tags = any(_patches_location_tag(item.context_expr) or self._tagging_manager(item.context_expr, state) for item in stmt.items)
         if tags:
             return self._with_cuda_tags(stmt, state)
         for item in stmt.items:
@@ -375,6 +375,24 @@ class Interpreter(ResumeMixin, CallsMixin):
         state = self.exec_block(stmt.body, state)
         state.autocast, state.ddevice = saved_autocast, saved_device
         return state
+
+    def _tagging_manager(self, node: ast.expr, state: State) -> bool:
+        """`with saved_on_gpu():` where `saved_on_gpu` is this script's `@contextmanager` that sets
+        `torch.serialization.location_tag = lambda storage: "cuda:0"` before its `yield`: the same
+        patch as `mock.patch(...)`, spelled by hand (how scripts fake a GPU-written checkpoint)."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Name, ast.Attribute)):
+            return False
+        func = self.eval(node.func, state)
+        if not isinstance(func, Func) or isinstance(func.node, ast.Lambda):
+            return False
+        if not any(ast.unparse(d).endswith("contextmanager") for d in func.node.decorator_list):
+            return False
+        return any(
+            isinstance(sub, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "location_tag" for t in sub.targets)
+            and isinstance(sub.value, ast.Lambda) and isinstance(sub.value.body, ast.Constant)
+            and str(sub.value.body.value).startswith("cuda")
+            for sub in ast.walk(func.node)
+        )
 
     def _with_cuda_tags(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
         """`with mock.patch("torch.serialization.location_tag", lambda s: "cuda:0"):` makes every

@@ -141,6 +141,30 @@ def ordered_candidates(findings: list[Finding], unsafe: bool, failed: dict[_Key,
     return [p for p in picks if p[1].kind in GLOBAL_KINDS] + [p for p in picks if p[1].kind not in GLOBAL_KINDS]
 
 
+def _moved(line: int, col: int, edits: list[TextEdit]) -> tuple[int, int]:
+    """Where a position of the old text lies in the text the edits make. Edits are taken last
+    first, so each one's span is still in the coordinates the position is in."""
+    for e in sorted(edits, key=lambda e: (e.span.line, e.span.col), reverse=True):
+        if (e.span.end_line, e.span.end_col) > (line, col):
+            continue  # at or after the position: it does not move it
+        breaks = e.new_text.count("\n")
+        end_line = e.span.line + breaks
+        end_col = len(e.new_text.rsplit("\n", 1)[-1]) + (0 if breaks else e.span.col)
+        if line == e.span.end_line:
+            line, col = end_line, end_col + (col - e.span.end_col)
+        else:
+            line += end_line - e.span.end_line
+    return line, col
+
+
+def _still_there(finding: Finding, edits: list[TextEdit], after: list[Finding]) -> bool:
+    """The finding survives its fix: the same report starts where it started (moved by the
+    edits). The same message elsewhere is another root of the same failure (the second of
+    three `from_numpy` arrays fed to one `cat`), for the next round to fix."""
+    where = _moved(finding.span.line, finding.span.col, edits)
+    return any(f.code == finding.code and f.message == finding.message and (f.span.line, f.span.col) == where for f in after)
+
+
 def fix_all(text: str, path: str | None = None, config: Config | None = None, unsafe: bool = False) -> FixAllResult:
     """Apply every applicable fix (safe ones; unsafe ones too when `unsafe`) until none is left."""
     applied: list[Finding] = []
@@ -180,7 +204,10 @@ def fix_all(text: str, path: str | None = None, config: Config | None = None, un
         before = Counter((f.code, f.message) for f in result.findings)
         after = Counter((f.code, f.message) for f in new_result.findings)
         used = Counter((f.code, f.message) for f, _, _ in accepted)
-        stuck = [(f, fix) for f, fix, _ in accepted if after[f.code, f.message] > before[f.code, f.message] - used[f.code, f.message]]
+        stuck = [
+            (f, fix) for f, fix, edits in accepted
+            if after[f.code, f.message] > before[f.code, f.message] - used[f.code, f.message] and _still_there(f, edits, new_result.findings)
+        ]
         # a fix must not create a finding where it edits: `.float()` for a layer's input that is
         # also a class-index target makes the target wrong (and the next round would undo it)
         fresh = [f for f in new_result.findings if before[f.code, f.message] == 0]

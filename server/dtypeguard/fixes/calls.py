@@ -103,6 +103,17 @@ def add_kwarg(parsed: Parsed, fix: FixSpec) -> str:
     call = _call(parsed, fix)
     if _keyword(call, name) is not None:
         raise NotApplicable(f"the call already passes `{name}=`")
+    arg = parsed.parents.get(call)
+    outer = parsed.parents.get(arg) if isinstance(arg, cst.Arg) and arg.keyword is None else None
+    misplaced = _keyword(outer, name) if isinstance(outer, cst.Call) else None
+    if isinstance(outer, cst.Call) and misplaced is not None:
+        # `model.load_state_dict(torch.load(path), map_location=dev)`: the keyword was meant for
+        # the inner call; move it there (the outer one would reject it next)
+        inner = _with_keyword(call, name, misplaced.value)
+        args = [a.with_changes(value=inner) if a is arg else a for a in outer.args if a is not misplaced]
+        if misplaced is outer.args[-1]:
+            args[-1] = args[-1].with_changes(comma=misplaced.comma)
+        return replace_node(parsed, outer, outer.with_changes(args=args))
     return replace_node(parsed, call, _with_keyword(call, name, expression(value)))
 
 

@@ -11,8 +11,8 @@ from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 def check(ctx: Context) -> Iterator[Finding]:
     ev = ctx.events
-    if not ev.uses_cuda_check:
-        return  # a script that never asks for CUDA gives no evidence it runs on both
+    if not ev.uses_cuda_check and not any(s.tagged for s in ev.saves):
+        return  # a script that never asks for CUDA (nor fakes a GPU-written file) gives no evidence it runs on both
     device = ctx.device_name() or "'cpu'"
     for load in ev.loads:
         if "map_location" in load.keywords or load.splat:
@@ -80,6 +80,11 @@ RULE = Rule(
             # saved in the other branch: the load reads an earlier run's file
             "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = torch.nn.Linear(2, 2).to(device)\n"
             "if not os.path.exists('vae.model'):\n    torch.save(model.state_dict(), 'vae.model')\nelse:\n    model.load_state_dict(torch.load('vae.model'))  # <-\n",
+            # a file written with CUDA storage tags by a hand-made `location_tag` patch: what a GPU run writes
+            "import contextlib\nimport torch\n@contextlib.contextmanager\ndef saved_on_gpu():\n    orig = torch.serialization.location_tag\n"
+            "    torch.serialization.location_tag = lambda storage: 'cuda:0'\n    try:\n        yield\n    finally:\n"
+            "        torch.serialization.location_tag = orig\nwith saved_on_gpu():\n    torch.save(torch.nn.Linear(2, 2).state_dict(), 'w.pt')\n"
+            "state = torch.load('w.pt')  # <-\n",
         ],
         good=[
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",
@@ -87,6 +92,8 @@ RULE = Rule(
             "import torch\ndef load_checkpoint(path, **kwargs):\n    return torch.load(path, **kwargs)\nif torch.cuda.is_available():\n    state = load_checkpoint('ckpt.pt', map_location='cuda')\n",
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt', map_location=device)\n",
             "import torch\nstate = torch.load('model.pt')\n",
+            # a context manager of the script's own that does not touch `location_tag`
+            "import contextlib\nimport torch\n@contextlib.contextmanager\ndef quiet():\n    yield\nwith quiet():\n    torch.save(torch.nn.Linear(2, 2).state_dict(), 'w.pt')\nstate = torch.load('w.pt')\n",
             # reloaded in the run that wrote it, by the function that had it written: its devices exist here
             "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef save(model, out, step):\n    torch.save(model.state_dict(), os.path.join(out, f'{step}_lora.pt'))\ndef main(out):\n    model = torch.nn.Linear(2, 2).to(device)\n    save(model, out, 10)\n    state = torch.load(os.path.join(out, f'{10}_lora.pt'))\nmain('runs')\n",
         ],

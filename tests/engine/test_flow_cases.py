@@ -1654,6 +1654,38 @@ CASES: dict[str, str] = {
         Z = torch.from_numpy(OneHotEncoder().fit_transform(df[["city"]]).toarray().astype(np.float32))
         out = nn.Linear(2, 1)(Z)
         """,
+    "zip(*rows) transposes: the images are float64, the labels int64": """
+        import numpy as np
+        import torch
+        from torch import nn
+        samples = list(zip(np.random.rand(8, 3), np.arange(8)))
+        imgs, labels = zip(*samples)
+        x = torch.from_numpy(np.stack(imgs))  # expect: DG004
+        y = torch.from_numpy(np.array(labels))
+        loss = nn.functional.cross_entropy(nn.Linear(3, 2)(x), y)
+        """,
+    "zip(*rows) of float32 images and int32 labels converted in the collate: quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        samples = list(zip(np.random.rand(8, 3).astype("float32"), np.arange(8, dtype=np.int32)))
+        imgs, labels = zip(*samples)
+        x = torch.from_numpy(np.stack(imgs))
+        y = torch.as_tensor(np.array(labels), dtype=torch.long)
+        loss = nn.functional.cross_entropy(nn.Linear(3, 2)(x), y)
+        """,
+    "read_csv with a dtype per column, and astype per column": """
+        import io
+        import pandas as pd
+        import torch
+        from torch import nn
+        train = pd.read_csv(io.StringIO("id,label\\n1,2\\n2,3"), dtype={"label": "int32"})
+        y = torch.from_numpy(train["label"].values)  # expect: DG006
+        other = torch.from_numpy(train.values)
+        df = pd.DataFrame({"a": [1, 2], "b": [0.5, 1.5]}).astype({"b": "float32"})
+        out = nn.Linear(1, 1)(torch.from_numpy(df[["b"]].values))
+        loss = nn.functional.cross_entropy(torch.randn(2, 4), y)
+        """,
 }
 
 

@@ -686,6 +686,10 @@ class CallsMixin:
         if root == "builtins":
             if last == "len" and len(node.args) == 1 and _is_shape(node.args[0]) and isinstance(arg0, TupleV):
                 return Const(len(arg0.items))  # `len(x.shape) == 4`: a tensor's known rank (the other branch is pruned)
+            if last == "zip" and len(node.args) == 1 and isinstance(node.args[0], ast.Starred) and node not in _EXPANDED:
+                # `imgs, labels = zip(*batch)`: the rows transposed, one tuple per position of a row
+                row = self.element_of(arg0, state)
+                return TupleV(tuple(_many(item) for item in row.items)) if isinstance(row, TupleV) else None
             return self.call_builtin(last, args, state)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
@@ -1624,6 +1628,9 @@ class CallsMixin:
             if bound is None:
                 return None
             made = apply_entry(entry, bound, self, here, None)
+            per_column = bound.get("dtype")
+            if isinstance(per_column, Const) and isinstance(per_column.value, tuple) and per_column.value[:1] == ("dict",):
+                return made  # `df.astype({"label": "int32"})`: the table gave each named column its dtype
             if isinstance(made, Tensor) and method == "astype":
                 from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(made.dtype))
                 made = replace(made, from_ints=from_ints, origin=Origin(here.span, f".astype({made.dtype})") if made.dtype else None, ndim=t.ndim)

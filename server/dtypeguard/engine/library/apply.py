@@ -11,7 +11,7 @@ from typing import Protocol
 
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library.spec import Entry
-from dtypeguard.engine.values import FLOAT_DTYPES, Const, Origin, Tensor, TupleV, Value, is_float
+from dtypeguard.engine.values import FLOAT_DTYPES, WIDE, Const, Origin, Tensor, TupleV, Value, is_float
 
 MANY = "many"
 ARRAY_KINDS = ("ndarray", "tensor", "frame", "series")
@@ -258,7 +258,10 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if given == Const(None) or given == ():
             kind = result.scalar_kind
     if result.dtype_param and result.dtype_param in bound and bound[result.dtype_param] != Const(None):
-        dtype = env.dtype_of(bound[result.dtype_param], numpy=numpy)  # type: ignore[arg-type]
+        given = bound[result.dtype_param]
+        if kind == "frame" and isinstance(given, Const) and isinstance(given.value, tuple) and given.value[:1] == ("dict",):
+            return _column_dtypes(given, bound.get("self"), env, origin)
+        dtype = env.dtype_of(given, numpy=numpy)  # type: ignore[arg-type]
         return _make(kind, dtype, Origin(origin.span, f"{_short(entry)}(..., dtype={dtype})") if dtype else None)
     rule = result.rule
     if rule == "fixed":
@@ -391,6 +394,25 @@ def frame(columns: tuple[tuple[str, str | None], ...] | None, parts: list[Strong
     if isinstance(made, Tensor) and columns is not None:
         made = replace(made, columns=columns)
     return made
+
+
+OTHER = "<other columns>"  # a frame's columns nobody named: one entry, so the frame's dtype stays unknown unless it is known
+
+
+def _column_dtypes(given: Const, data: object, env: Env, origin: Origin) -> Value | None:
+    """`pd.read_csv(f, dtype={"label": "int32"})`, `df.astype({"level": "int32"})`: the named
+    columns take those dtypes; the others keep what they had (unknown for a file read)."""
+    keys, items = given.value[1], given.value[2]  # type: ignore[index]
+    if not all(isinstance(k, str) for k in keys):
+        return _make("frame", None, None)
+    if isinstance(data, Tensor) and data.kind == "frame" and data.columns is not None:
+        columns = dict(data.columns)
+    else:
+        columns = {OTHER: data.dtype if isinstance(data, Tensor) and data.kind == "frame" and data.dtype != WIDE else None}
+    for key, item in zip(keys, items, strict=True):
+        columns[key] = env.dtype_of(item, numpy=True) if isinstance(item, Value) else None
+    named = tuple(columns.items())
+    return frame(named, [Strong(d) if d else None for _, d in named], Origin(origin.span, "the frame's column dtypes"))
 
 
 def _columns(kind: str, data: object, names: object, origin: Origin) -> Value | None:

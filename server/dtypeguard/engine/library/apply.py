@@ -11,7 +11,16 @@ from typing import Protocol
 
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library.spec import Entry
-from dtypeguard.engine.values import FLOAT_DTYPES, WIDE, Const, Origin, Tensor, TupleV, Value, is_float
+from dtypeguard.engine.values import (
+    FLOAT_DTYPES,
+    WIDE,
+    Const,
+    Origin,
+    Tensor,
+    TupleV,
+    Value,
+    is_float,
+)
 
 MANY = "many"
 ARRAY_KINDS = ("ndarray", "tensor", "frame", "series")

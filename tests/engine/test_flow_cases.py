@@ -1686,6 +1686,27 @@ CASES: dict[str, str] = {
         out = nn.Linear(1, 1)(torch.from_numpy(df[["b"]].values))
         loss = nn.functional.cross_entropy(torch.randn(2, 4), y)
         """,
+    "a float64 buffer from np.linspace broadcast against a float32 activation in forward": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class Hedger(nn.Module):
+            def __init__(self, strikes):
+                super().__init__()
+                self.register_buffer("strikes", torch.as_tensor(np.asarray(strikes)))  # expect: DG004
+                self.mlp = nn.Linear(6, 1)
+            def forward(self, s):
+                payoff = torch.relu(s.exp().unsqueeze(-1) - self.strikes)
+                return self.mlp(torch.cat([payoff, s.unsqueeze(-1)], dim=-1))
+        out = Hedger(np.linspace(0.8, 1.2, 5))(torch.randn(4))
+        """,
+    "a float64 scalar tensor does not promote a float32 activation: quiet": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        scale = torch.as_tensor(np.float64(2.0))
+        out = nn.Linear(3, 1)(torch.randn(4, 3) * scale)
+        """,
 }
 
 

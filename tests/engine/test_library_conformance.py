@@ -128,6 +128,10 @@ def _run(entries: list[Entry] | list[tuple[str, str]]) -> tuple[list[str], dict[
             continue  # a set of dtypes (pandas' int64|float64) that holds the real one
         if said != real:
             wrong.append(f"{name} [{label}] `{expr}`: engine says {said}, the library gives {real}")
+        value, real_value = stated.get(f"r_{i}"), eval(expr, namespace)
+        ndim = value.ndim if isinstance(value, Tensor) and value.kind in ("ndarray", "tensor") else None
+        if ndim is not None and hasattr(real_value, "ndim") and ndim != real_value.ndim:
+            wrong.append(f"{name} [{label}] `{expr}`: engine says rank {ndim}, the library gives {real_value.ndim}")
     return wrong, known, checked
 
 
@@ -340,3 +344,26 @@ def test_numpy_dtype_spellings_are_numpys() -> None:
         real = np.dtype(getattr(np, spelling) if hasattr(np, spelling) and spelling not in ("float", "int", "bool") else spelling).name
         assert real == name, (spelling, real, name)
 
+
+
+def test_zero_dim_tensors_promote_as_torch_does() -> None:
+    """A 0-dim tensor does not widen a dimensioned one of its category; a higher category does."""
+    import torch
+
+    cases = []
+    for dim in ("float32", "float16", "int32", "int64", "bool"):
+        for zero in ("float64", "float32", "int64", "int32", "bool"):
+            cases.append((dim, zero))
+    src = "import torch\n" + "".join(
+        f"r_{i} = torch.ones(3, dtype=torch.{d}) * torch.tensor(1, dtype=torch.{z})\n" for i, (d, z) in enumerate(cases)
+    )
+    stated = {f.name: f.value for f in check_source(src).facts.values if f.store}
+    wrong, said_any = [], 0
+    for i, (d, z) in enumerate(cases):
+        real = str((torch.ones(3, dtype=getattr(torch, d)) * torch.tensor(1, dtype=getattr(torch, z))).dtype).removeprefix("torch.")
+        said = _engine(stated.get(f"r_{i}"))
+        said_any += said is not None
+        if said is not None and said[1] != real:
+            wrong.append(f"{d} * 0-dim {z}: engine {said[1]}, torch {real}")
+    assert wrong == [], wrong
+    assert said_any >= len(cases) // 2, said_any

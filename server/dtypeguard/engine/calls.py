@@ -1197,7 +1197,7 @@ class CallsMixin:
             dev = self.device_of(kwargs.get("device")) if "device" in kwargs else (arg0.device if isinstance(arg0, Tensor) and last not in ("randint", "randperm") else state.ddevice.value)
             return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"))
         if len(parts) == 2 and isinstance(arg0, Tensor) and _returns_indices(last, args[1:], kwargs):
-            return _values_and_indices(arg0)
+            return _values_and_indices(arg0, last, args[1:], kwargs)
         if len(parts) == 2 and last in api.TORCH_OVERLOADED and isinstance(arg0, Tensor):
             other = args[1] if len(args) > 1 else kwargs.get("other")
             if other is None:
@@ -1656,7 +1656,7 @@ class CallsMixin:
         if method in _MASKED:
             self._masked_op(t, args[0] if args else kwargs.get("mask"), method, node)
         if _returns_indices(method, args, kwargs):
-            return _values_and_indices(t)
+            return _values_and_indices(t, method, args, kwargs)
         if method in ("unbind", "chunk", "split", "tensor_split"):
             return _many(replace(t, ndim=t.ndim - 1 if method == "unbind" and t.ndim else t.ndim if method != "unbind" else None))  # pieces of its dtype
         entry = library.method("tensor", method)
@@ -2043,8 +2043,18 @@ def _returns_indices(name: str, rest: list[Value | None], kwargs: dict[str, Valu
     return False
 
 
-def _values_and_indices(t: Tensor) -> TupleV:
-    return TupleV((t, replace(t, dtype="int64", origin=None, from_ints=False)))
+def _values_and_indices(t: Tensor, name: str, rest: list[Value | None], kwargs: dict[str, Value | None]) -> TupleV:
+    """Values keep the dtype, indices are int64; `sort`/`topk` keep the rank, the reductions
+    drop the dimension unless `keepdim=True` (unknown when keepdim is not a constant)."""
+    ndim: int | None = None
+    if t.ndim is not None:
+        if name in ("sort", "topk"):
+            ndim = t.ndim
+        else:
+            keep = kwargs.get("keepdim", rest[1] if len(rest) > 1 and name != "kthvalue" else rest[2] if len(rest) > 2 else Const(False))
+            ndim = (t.ndim if keep.value else max(t.ndim - 1, 0)) if isinstance(keep, Const) and isinstance(keep.value, bool) else None
+    values = replace(t, ndim=ndim, max_ndim=None)
+    return TupleV((values, replace(values, dtype="int64", origin=None, from_ints=False)))
 
 
 def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Value | None], here: Origin) -> Value | None:

@@ -1049,6 +1049,11 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return Tensor("ndarray", "float64", "cpu", self.origin(node, f"NumPy true division of {wide_int.dtype} data gives float64"), from_ints=True, ndim=a.ndim if a.ndim == b.ndim else None)
         if a.dtype is None or b.dtype is None:
             return Tensor(kind, None, join_device(a.device, b.device))
+        if {a.kind, b.kind} == {"tensor"} and (a.ndim == 0) != (b.ndim == 0) and _category(a.dtype) == _category(b.dtype):
+            # torch: a 0-dim tensor does not widen a dimensioned one of the same category
+            # (float32 activations times a float64 scalar tensor stay float32)
+            kept = b if a.ndim == 0 else a
+            return replace(kept, device=kept.device if a.device == b.device else None)
         from dtypeguard.engine.values import promote
 
         dtype = promote(a.dtype, b.dtype)
@@ -1227,6 +1232,11 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             continue
         return None
     return ndim - dropped if ndim - dropped >= 0 else None
+
+
+def _category(dtype: str) -> int:
+    """torch's promotion categories: bool < integers < floats."""
+    return 0 if dtype == "bool" else 2 if is_float(dtype) else 1
 
 
 def _patches_location_tag(node: ast.expr) -> bool:

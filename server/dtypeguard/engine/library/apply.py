@@ -160,13 +160,22 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
     """The value a call of `entry` returns, given its bound arguments."""
     made = _apply_dtype(entry, bound, env, origin, default)
     if isinstance(made, Tensor) and made.kind == "ndarray":
-        ndim = _created_ndim(bound)
+        ndim = entry.result.ndim if entry.result.ndim is not None else _created_ndim(bound) if entry.name.rsplit(".", 1)[-1] not in _SIZE_PLUS_EVENT else None
+        if ndim is None and entry.name.rsplit(".", 1)[-1] in _RANK_OF_ARG and "ndmin" not in bound and "shape" not in bound:
+            source = _as_value(bound.get(entry.result.arg))  # `np.asarray(a)`, `np.zeros_like(a)`: a's rank
+            ndim = source.ndim if isinstance(source, Tensor) and source.kind in ("ndarray", "tensor") else None
         if entry.name in ("numpy.loadtxt", "numpy.genfromtxt"):
             return replace(made, max_ndim=2)  # a table of numbers: 2-D, or 1-D for one row or column
         return replace(made, ndim=ndim) if ndim is not None else made
     if entry.result.kind != "tensor" or not isinstance(made, Tensor):
         return made
     return _torch_result(entry, bound, made, origin)
+
+
+# conversions and `*_like` that keep their argument's rank
+_RANK_OF_ARG = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "zeros_like", "ones_like", "empty_like", "full_like", "astype"})
+# samplers whose `size` is the batch of draws, each draw a vector: rank len(size) + 1
+_SIZE_PLUS_EVENT = frozenset({"multivariate_normal", "multinomial", "dirichlet"})
 
 
 def _created_ndim(bound: dict[str, object]) -> int | None:

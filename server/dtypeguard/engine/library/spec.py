@@ -14,7 +14,7 @@ whenever it cannot justify a dtype, and the conformance test allows that, never 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -114,6 +114,7 @@ class Result:
     dtype_param: str = ""
     scalar_param: str = ""  # without this argument (or with None) the result is a scalar...
     scalar_kind: str = ""  # ...of this kind: pyfloat, pyint, npscalar
+    ndim: int | None = None  # the result's rank when the function fixes it (`np.linspace`: 1, `np.eye`: 2)
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,11 @@ def table(prefix: str, rows: list[tuple[str, str, Result, str] | tuple[str, str,
 
 
 # Small constructors keep the tables one line per function.
+def ranked(result: Result, ndim: int) -> Result:
+    """The same rule, with the rank the function always gives."""
+    return replace(result, ndim=ndim)
+
+
 def fixed(kind: str, dtype: str, dtype_param: str = "dtype") -> Result:
     return Result("fixed", kind, dtype=dtype, dtype_param=dtype_param)
 

@@ -1707,6 +1707,25 @@ CASES: dict[str, str] = {
         scale = torch.as_tensor(np.float64(2.0))
         out = nn.Linear(3, 1)(torch.randn(4, 3) * scale)
         """,
+    "a list of per-column tensors picked by an index the loop gives": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        df = pd.DataFrame({"rooms": np.random.randint(1, 8, 16), "year": np.random.randint(1950, 2020, 16)})
+        nums = [torch.tensor(df[c].to_numpy()) for c in ["rooms", "year"]]  # expect: DG005
+        cols = [torch.stack([n[i] for i in range(4)]) for n in nums]
+        for j in range(len(cols)):
+            picked = cols[j]
+            out = nn.Linear(2, 1)(torch.stack([picked, picked], dim=1))
+        """,
+    "a list of tensors of two dtypes picked by an unknown index: quiet": """
+        import torch
+        from torch import nn
+        parts = [torch.zeros(4, dtype=torch.long), torch.zeros(4)]
+        for j in range(2):
+            out = nn.Linear(4, 1)(parts[j])
+        """,
 }
 
 

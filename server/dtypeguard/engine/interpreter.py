@@ -1197,6 +1197,12 @@ def _alike(items: list[Value | None], state: State) -> Value | None:
     """A value that stands for each of `items`: they are equal, or loaders yielding alike batches."""
     if items and all(i == items[0] for i in items):
         return items[0]
+    if items and all(isinstance(i, Tensor) and i.dtype for i in items):
+        # `cols[j]` of tensors made apart with one dtype: that dtype (where each was made differs)
+        joined: Value | None = items[0]
+        for item in items[1:]:
+            joined = join(joined, item)
+        return joined if isinstance(joined, Tensor) and joined.dtype else None
     loaders = [state.heap.get(i.oid) if isinstance(i, Ref) else None for i in items]
     if items and all(isinstance(o, LoaderObj) for o in loaders) and len({o.elements for o in loaders if isinstance(o, LoaderObj)}) == 1:
         return items[0]

@@ -185,6 +185,8 @@ MECHANICS = [
     ("svd", "np.linalg.svd({a})[1]"),
     ("eigh", "np.linalg.eigh({a})[1]"),
     ("lstsq solution", "np.linalg.lstsq({a}, {b}, rcond=None)[0]"),
+    ("rows picked by integer arrays", "np.eye(4)[np.array([[0, 1], [1, 2]])]"),
+    ("rows of a tensor picked by integer tensors", "{t}[torch.tensor([1, 0, 1])]"),
 ]
 
 
@@ -367,3 +369,23 @@ def test_zero_dim_tensors_promote_as_torch_does() -> None:
             wrong.append(f"{d} * 0-dim {z}: engine {said[1]}, torch {real}")
     assert wrong == [], wrong
     assert said_any >= len(cases) // 2, said_any
+
+
+def test_rank_keeping_layers_keep_the_rank_in_torch() -> None:
+    """The layers whose output the engine gives the input's rank (calls._RANK_KEEPING_LAYERS)."""
+    import torch
+    from torch import nn
+
+    from dtypeguard.engine.calls import _RANK_KEEPING_LAYERS
+
+    needs: dict[str, tuple[int, ...]] = {"Linear": (4, 4), "LazyLinear": (4,), "LayerNorm": (4,), "RMSNorm": (4,), "Softmax": (-1,), "LogSoftmax": (-1,)}
+    needs.update({f"Conv{d}": (4, 4, 1) for d in ("1d", "2d", "3d", "Transpose1d", "Transpose2d")})
+    needs.update({"BatchNorm1d": (4,), "BatchNorm2d": (4,), "GroupNorm": (2, 4), "MaxPool1d": (1,), "MaxPool2d": (1,), "AvgPool1d": (1,), "AvgPool2d": (1,)})
+    needs.update({"AdaptiveAvgPool1d": (2,), "AdaptiveAvgPool2d": (2,)})
+    shapes = {"1d": ((4, 5), (2, 4, 5)), "2d": ((4, 5, 5), (2, 4, 5, 5)), "3d": ((4, 5, 5, 5), (2, 4, 5, 5, 5))}
+    for name in sorted(_RANK_KEEPING_LAYERS):
+        layer = getattr(nn, name)(*needs.get(name, ()))
+        kind = next((k for k in shapes if name.endswith(k)), "")
+        own = {"BatchNorm1d": ((2, 4), (2, 4, 5)), "BatchNorm2d": ((2, 4, 5, 5),), "GroupNorm": ((2, 4), (2, 4, 5))}
+        for shape in own.get(name) or (shapes[kind] if kind else ((2, 4), (2, 3, 4))):
+            assert layer(torch.randn(*shape)).ndim == len(shape), (name, shape)

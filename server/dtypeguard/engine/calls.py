@@ -1339,7 +1339,19 @@ class CallsMixin:
         dtype = module.dtype
         if state.autocast and module.first_layer in ("linear", "conv", "rnn", "attention") and state.autocast != "lower":
             dtype = state.autocast
-        return Tensor("tensor", dtype, module.device, module.dtype_origin, module.device_origin, autocast=bool(state.autocast))
+        ndim = arg0.ndim if isinstance(arg0, Tensor) and arg0.ndim and self._keeps_rank(module, state) else None
+        return Tensor("tensor", dtype, module.device, module.dtype_origin, module.device_origin, autocast=bool(state.autocast), ndim=ndim)
+
+    def _keeps_rank(self, module: ModuleObj, state: State) -> bool:
+        """`nn.Linear` (and norms, activations) change the last dimension only: the output has
+        the input's rank; so does a Sequential of such layers."""
+        if module.cls.removeprefix("torch.nn.") in _RANK_KEEPING_LAYERS:
+            return True
+        items = module.attrs.get(ITEMS) if module.cls == "torch.nn.Sequential" else None
+        if not isinstance(items, TupleV) or not items.items:
+            return False
+        held = [state.heap.get(i.oid) if isinstance(i, Ref) else None for i in items.items]
+        return all(isinstance(m, ModuleObj) and (m.cls.removeprefix("torch.nn.") in _RANK_KEEPING_LAYERS or m.first_layer == "passthrough") for m in held)
 
     def loss_call(
         self, kind: str, name: str, output: Value | None, target: Value | None, target_node: ast.expr | None, node: ast.Call, state: State,
@@ -2074,6 +2086,13 @@ def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Va
 
 
 _EXPANDED: weakref.WeakSet[ast.Call] = weakref.WeakSet()
+# layers whose output has their input's rank (checked against torch in test_library_conformance.py)
+_RANK_KEEPING_LAYERS = frozenset({
+    "Linear", "LazyLinear", "LayerNorm", "RMSNorm", "Dropout", "ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU",
+    "ELU", "Softmax", "LogSoftmax", "Identity", "Mish", "Softplus", "PReLU", "Hardswish",
+    "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "BatchNorm1d", "BatchNorm2d", "GroupNorm",
+    "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+})
 
 
 def _has_splat(node: ast.Call) -> bool:

@@ -1216,10 +1216,16 @@ def _index_parts(index_node: ast.expr) -> int:
 
 
 def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -> int | None:
-    """`a[i]` drops a dimension for each integer index, `a[:, -1]` one, `a[:, 1:]` none; a
-    mask, an array of indices or anything unknown leaves the rank unknown."""
+    """`a[i]` drops a dimension for each integer index, `a[:, -1]` one, `a[:, 1:]` none; an
+    array of integer indices alone replaces the first dimension by its own; a mask, several
+    index arrays or anything unknown leaves the rank unknown."""
     if ndim is None:
         return None
+    if (
+        not isinstance(index_node, ast.Tuple) and isinstance(index, Tensor) and index.kind in ("ndarray", "tensor")
+        and index.dtype and index.dtype != "bool" and not is_float(index.dtype) and index.ndim is not None and ndim >= 1
+    ):
+        return ndim - 1 + index.ndim  # `np.eye(10)[labels]`: one row per index, in the index's shape
     parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
     items = index.items if isinstance(index, TupleV) and isinstance(index_node, ast.Tuple) else (index,)
     if len(items) != len(parts):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.calls import INDEX_METHODS
+from dtypeguard.engine.events import LossCall
 from dtypeguard.engine.values import WIDE, Tensor, is_float
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import (
@@ -18,7 +19,10 @@ from dtypeguard.rules.base import (
     tensor,
 )
 
-_WORD = {"float32": "Float", "float64": "Double", "int32": "Int", "int16": "Short", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool"}
+_WORD = {
+    "float32": "Float", "float64": "Double", "int32": "Int", "int16": "Short", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool",
+    "int64": "Long", "uint8": "Byte", "int8": "Char",
+}
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -65,6 +69,14 @@ def _targets(ctx: Context) -> Iterator[Finding]:
             )
             continue
         target = tensor(loss.target)
+        output = tensor(loss.output)
+        if (
+            target is not None and target.dtype and target.dtype != WIDE and not is_float(target.dtype) and target.dtype != "bool"
+            and "entropy" in loss.name.lower() and output is not None and output.ndim is not None and target.ndim == output.ndim
+            and output.ndim >= 2
+        ):
+            yield _probability_ints(ctx, loss, target, output)
+            continue
         if target is None or target.dtype in (None, "int64", "uint8", WIDE):  # WIDE may be int64: fine
             continue
         if target.dtype.startswith(("float", "bfloat")):
@@ -81,6 +93,23 @@ def _targets(ctx: Context) -> Iterator[Finding]:
             related=[*fails_here(root, loss.span, error), *related],
             fixes=convert_fix(ctx, target, loss.target_span, "int64", "class indices must be int64"),
         )
+
+
+def _probability_ints(ctx: Context, loss: LossCall, target: Tensor, output: Tensor) -> Finding:
+    """Integer targets shaped like the logits (one-hot or multi-hot rows): cross-entropy reads a
+    target of the input's rank as class probabilities, which must be floating point."""
+    error = f"Expected floating point type for target with class probabilities, got {_WORD.get(target.dtype or '', target.dtype)}"
+    related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
+    root = dtype_root(target, loss.span, prefer_cast=True)
+    want = output.dtype if is_float(output.dtype) else "float32"
+    return RULE.finding(
+        f"these targets are {dtype_words(target.dtype)} with the logits' {output.ndim} dimensions, so {loss.name} at line "
+        f"{loss.span.line} reads them as class probabilities and fails with \"{error}\" (one-hot rows: convert them with "
+        "`.float()`, or pass class indices with `.argmax(1)`)",
+        root,
+        related=[*fails_here(root, loss.span, error), *related],
+        fixes=convert_fix(ctx, target, loss.target_span, want or "float32", "class probabilities must be floating point"),
+    )
 
 
 def _weights(ctx: Context) -> Iterator[Finding]:
@@ -112,6 +141,8 @@ def _looks_like_labels(target: Tensor, output: Tensor | None) -> bool:
     of scalars, or a 1-D target for 2-D logits)."""
     if target.one_hot:
         return False
+    if output is not None and output.ndim is not None and target.ndim == output.ndim:
+        return False  # shaped like the logits: probabilities (one-hot rows made float), whatever they came from
     if target.from_ints:
         return True
     per_sample = target.ndim == 1 and (target.collated or (output is not None and output.ndim == 2))
@@ -167,6 +198,8 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            # one-hot int64 rows shaped like the logits: read as class probabilities, which must be float
+            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4, dtype=np.int64)[np.random.randint(0, 4, 8)])  # <-\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
             'import numpy as np\nimport torch\nmasks = np.random.randint(0, 4, size=(8, 16, 16))\nlabels = torch.from_numpy(masks).float()  # <-\npred = torch.rand(8, 4, 16, 16).softmax(1)\none_hot = torch.zeros_like(pred)\none_hot.scatter_(1, labels.unsqueeze(1), 1)\n',
             "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, Dataset\nclass Ratings(Dataset):\n    def __init__(self):\n        self.x = np.random.rand(16, 4).astype(np.float32)\n        self.y = np.array([1.0, 0.0, 2.0, 1.0] * 4)  # <-\n    def __len__(self):\n        return 16\n    def __getitem__(self, i):\n        return self.x[i], self.y[i]\nmodel = nn.Linear(4, 3)\nfor x, y in DataLoader(Ratings(), batch_size=4):\n    nn.CrossEntropyLoss()(model(x), y)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\ny = np.random.randint(0, 3, 16).astype(np.int32)  # <-\nds = TensorDataset(torch.randn(16, 4), torch.from_numpy(y))\nloaders = {'train': DataLoader(ds, batch_size=4), 'val': DataLoader(ds, batch_size=4)}\nmodel = nn.Linear(4, 3)\ncriterion = nn.CrossEntropyLoss()\nfor phase in ['train', 'val']:\n    for x, labels in loaders[phase]:\n        loss = criterion(model(x), labels)\n",
@@ -176,6 +209,7 @@ RULE = Rule(
             "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()  # <-\nloss = crit(model(torch.randn(8, 5)), y)\n",
         ],
         good=[
+            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4, dtype=np.int64)[np.random.randint(0, 4, 8)]).argmax(1)\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
             'import numpy as np\nimport torch\nmasks = np.random.randint(0, 4, size=(8, 16, 16))\nlabels = torch.from_numpy(masks)\npred = torch.rand(8, 4, 16, 16).softmax(1)\none_hot = torch.zeros_like(pred).scatter_(1, labels.unsqueeze(1), 1)\n',
             "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, Dataset\nclass Soft(Dataset):\n    def __init__(self):\n        self.x = np.random.rand(16, 4).astype(np.float32)\n        self.y = np.random.rand(16, 3).astype(np.float32)\n    def __len__(self):\n        return 16\n    def __getitem__(self, i):\n        return self.x[i], self.y[i]\nmodel = nn.Linear(4, 3)\nfor x, y in DataLoader(Soft(), batch_size=4):\n    nn.CrossEntropyLoss()(model(x), y)\n",
             "import torch\nimport torch.nn.functional as F\nscores = torch.randn(8, 4)\ngt = torch.randint(0, 4, (8,))\nprobs = F.one_hot(gt, 4).float()\nF.cross_entropy(scores, probs)\n",

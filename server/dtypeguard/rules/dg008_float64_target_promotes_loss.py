@@ -14,15 +14,23 @@ from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_root, tensor
 
 def check(ctx: Context) -> Iterator[Finding]:
     for loss in ctx.events.losses:
-        if loss.kind != "regression":
-            continue
         target, output = tensor(loss.target), tensor(loss.output)
         if target is None or output is None or output.dtype != "float32" or target.dtype != "float64":
+            continue
+        if loss.kind == "class":
+            # cross-entropy reads a target of the input's rank as class probabilities; float64
+            # ones promote the loss like a regression target does (NLLLoss refuses them)
+            if "nll" in loss.name.lower() or target.ndim is None or target.ndim != output.ndim:
+                continue
+            what = "these class probabilities are"
+        elif loss.kind == "regression":
+            what = "this target is"
+        else:
             continue
         related = [Related(target.origin.span, f"the target becomes float64 here: {target.origin.why}")] if target.origin else []
         root = dtype_root(target, loss.span, prefer_cast=True, float_data=True)
         yield RULE.finding(
-            f"this target is float64 while the predictions are float32: {loss.name} at line {loss.span.line} silently computes in float64 "
+            f"{what} float64 while the predictions are float32: {loss.name} at line {loss.span.line} silently computes in float64 "
             "(no error in current PyTorch, but the data pipeline is producing float64)",
             root,
             related=[Related(loss.span, "the loss is computed in float64 here"), *related] if root != loss.span else related,
@@ -34,7 +42,7 @@ RULE = Rule(
     code="DG008",
     name="float64-target-promotes-loss",
     severity=Severity.INFORMATION,
-    summary="float64 target promotes MSELoss/L1Loss to float64",
+    summary="float64 target promotes MSELoss/L1Loss (or cross-entropy over probabilities) to float64",
     explanation=(
         "In current PyTorch, MSELoss/L1Loss/SmoothL1Loss promote a float64 target and compute the "
         "loss in float64 without an error; gradients still come back float32. It is harmless but "
@@ -47,9 +55,14 @@ RULE = Rule(
     examples=RuleExamples(
         bad=[
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1))  # <-\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)\n",
+            # one-hot float64 rows: cross-entropy reads them as class probabilities, in float64
+            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4)[np.random.randint(0, 4, 8)])  # <-\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
         ],
         good=[
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1)).float()\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)\n",
+            # float32 probabilities; and class indices taken from float64 one-hot rows
+            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4, dtype=np.float32)[np.random.randint(0, 4, 8)])\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
+            "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4)[np.random.randint(0, 4, 8)]).argmax(1)\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
         ],
     ),
 )

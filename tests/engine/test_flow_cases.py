@@ -1726,6 +1726,41 @@ CASES: dict[str, str] = {
         for j in range(2):
             out = nn.Linear(4, 1)(parts[j])
         """,
+    "trainable parameters of a part cast to float16 while another part is frozen": """
+        import torch
+        from torch import nn
+        class Pipeline:
+            def __init__(self):
+                self.vae = nn.Linear(4, 4)
+                self.unet = nn.Linear(4, 4)
+        pipe = Pipeline()
+        pipe.vae.requires_grad_(False)
+        pipe.unet.to("cpu", dtype=torch.float16)  # expect: DG014
+        params = [p for p in pipe.unet.parameters() if p.requires_grad]
+        optimizer = torch.optim.SGD(params, lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        loss = pipe.unet(torch.randn(2, 4, dtype=torch.float16)).float().mean()
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        """,
+    "float32 adapters put into a float16 Sequential by item assignment: quiet": """
+        import torch
+        from torch import nn
+        class Adapter(nn.Module):
+            def __init__(self, base):
+                super().__init__()
+                self.base = base
+                self.lora = nn.Linear(8, 8)
+            def forward(self, x):
+                return self.base(x) + self.lora(x)
+        model = nn.Sequential(nn.Linear(8, 8), nn.GELU(), nn.Linear(8, 8))
+        model.requires_grad_(False)
+        model.to(dtype=torch.float16)
+        model[0] = Adapter(model[0])
+        params = [p for n, p in model.named_parameters() if "lora" in n]
+        optimizer = torch.optim.SGD(params, lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        """,
 }
 
 

@@ -532,8 +532,28 @@ class Interpreter(ResumeMixin, CallsMixin):
                     keys.append(key)
                     items.append(value)
                 state.bind(target.value.id, Const(("dict", tuple(keys), tuple(items))))
+            elif isinstance(base, Ref) and isinstance(state.heap.get(base.oid), ModuleObj):
+                self._set_layer(base.oid, index, value, state)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, None, state)
+
+    def _set_layer(self, oid: int, index: Value | None, value: Value | None, state: State) -> None:
+        """`model[0] = LoRALinear(model[0])`: the container holds the new layer; if that layer's
+        dtype is not the container's (float32 adapters in a float16 model), the container no
+        longer has one dtype."""
+        module = state.heap.get(oid)
+        assert isinstance(module, ModuleObj)
+        items = module.attrs.get(ITEMS)
+        attrs = dict(module.attrs)
+        if isinstance(items, TupleV) and isinstance(index, Const) and type(index.value) is int and -len(items.items) <= index.value < len(items.items):
+            new = list(items.items)
+            new[index.value] = value
+            attrs[ITEMS] = TupleV(tuple(new))
+        elif isinstance(items, TupleV):
+            attrs[ITEMS] = None
+        layer = state.heap.get(value.oid) if isinstance(value, Ref) else None
+        same = isinstance(layer, ModuleObj) and layer.dtype == module.dtype and self._uniform(layer, state)
+        state.heap[oid] = replace(module, attrs=attrs, dtype=module.dtype if same else None)
 
     def _item_origins(self, node: ast.expr, value: Value | None) -> Value | None:
         """A Dataset item's Python numbers are collated into int64/float64 tensors: where the
@@ -851,7 +871,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                     # a filter over parameters some of which are frozen: which ones is unknown,
                     # unless the whole model has one low-precision dtype (any subset has it too)
                     owner = state.heap.get(iterable.oid)
-                    whole = isinstance(owner, ModuleObj) and owner.dtype in ("bfloat16", "float16") and owner.half_part is None
+                    whole = isinstance(owner, ModuleObj) and owner.dtype in ("bfloat16", "float16")
                     return iterable if whole and isinstance(owner, ModuleObj) and self._uniform(owner, state) else None
                 return iterable  # `[p for p in model.parameters() if p.requires_grad]`: still its parameters
             self.assign(gen.target, self.element_of(iterable, inner), inner)

@@ -351,10 +351,12 @@ def test_resuming_at_the_end_of_a_main_that_returns() -> None:
 def test_freezing_parameters_below_changes_what_an_earlier_filter_means() -> None:
     """`[p for p in m.parameters() if p.requires_grad]` depends on whether the file freezes
     parameters anywhere: typing `requires_grad_(False)` at the end changes the finding on the
-    optimizer above it, and the incremental result must follow."""
+    optimizer above it (whether its float16 part is among the parameters a GradScaler steps),
+    and the incremental result must follow."""
     head = (
-        "import torch\nfrom torch import nn\n\nmodel = nn.Linear(4, 2).half()\n\n"
-        "opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad])\n\n"
+        "import torch\nfrom torch import nn\n\nmodel = nn.Sequential(nn.Linear(4, 2).half(), nn.Linear(2, 2))\n\n"
+        "opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)\n"
+        "scaler = torch.amp.GradScaler('cpu')\nscaler.step(opt)\n\n"
         "def later():\n    return 1\n"
     )
     checker = Analyzer()
@@ -364,7 +366,7 @@ def test_freezing_parameters_below_changes_what_an_earlier_filter_means() -> Non
         result = checker.check(text)
         assert _normal(result) == _normal(check_source(text))
         codes.append(sorted(f.code for f in result.findings))
-    assert codes[0] == codes[2] == ["DG012"] and codes[1] == []
+    assert codes[0] == codes[2] == ["DG014"] and codes[1] == []
 
 
 def _calls_layout(count: int = 8) -> str:

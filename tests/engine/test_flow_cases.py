@@ -1761,6 +1761,24 @@ CASES: dict[str, str] = {
         optimizer = torch.optim.SGD(params, lr=0.1)
         scaler = torch.amp.GradScaler("cpu")
         """,
+    "a one-hot buffer made without a device, scattered with labels on the model's device": """
+        import torch
+        def to_one_hot(labels, n):
+            one_hot = torch.zeros(labels.shape[0], n)  # expect: DG009
+            return one_hot.scatter_(1, labels.unsqueeze(1), 1.0)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        seg = torch.randint(0, 4, (8,), device=device)
+        target = to_one_hot(seg, 4)
+        """,
+    "a one-hot buffer made on the labels' device: quiet": """
+        import torch
+        def to_one_hot(labels, n):
+            one_hot = torch.zeros(labels.shape[0], n, device=labels.device)
+            return one_hot.scatter_(1, labels.unsqueeze(1), 1.0)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        seg = torch.randint(0, 4, (8,), device=device)
+        target = to_one_hot(seg, 4)
+        """,
 }
 
 

@@ -1662,7 +1662,8 @@ class CallsMixin:
             index = args[1] if len(args) > 1 else kwargs.get("index")
             at = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "index"), None)
             if isinstance(index, Tensor) and at is not None:  # `one_hot.scatter_(1, target, 1)`: the index must be int64/int32
-                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (index,), None, (self.index.span(at),)))
+                # (the tensor indexed comes second: it must be on the index's device too)
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (index, t), None, (self.index.span(at),)))
         if method == "size" and not kwargs and len(args) <= 1:
             return Tensor("pyint") if args else shape_of(t)
         if method in _MASKED:

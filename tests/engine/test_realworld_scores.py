@@ -23,6 +23,7 @@ SIXTH = score(Path(__file__).resolve().parents[1] / "realworld6")  # held out wh
 SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld7")  # held out when it arrived (19/30); 22/30 after the changes its misses led to
 EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld8")  # held out when it arrived (10/30 at 3908c74, 11/30 at this session's engine)
 NINTH = score(Path(__file__).resolve().parents[1] / "realworld9")  # held out when it arrived (12/30 at c37e9e2, 13/30 at this session's engine)
+TENTH = score(Path(__file__).resolve().parents[1] / "realworld10")  # held out when it arrived (14/30 at c37e9e2, 15/30 at the engine it arrived to)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -118,8 +119,15 @@ def test_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]
 
 
+def test_tenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TENTH["broken"] >= 30 and TENTH["correct"] >= 12
+    assert TENTH["false_alarms"] == []
+    hits, total = TENTH["root_hits"], TENTH["broken"]
+    assert hits / total >= 0.50, f"{hits}/{total}: " + "\n".join(TENTH["misses"])  # type: ignore[operator, arg-type]
+
+
 def test_ninth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert NINTH["broken"] >= 30 and NINTH["correct"] >= 12
     assert NINTH["false_alarms"] == []
     hits, total = NINTH["root_hits"], NINTH["broken"]
-    assert hits / total >= 0.46, f"{hits}/{total}: " + "\n".join(NINTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.70, f"{hits}/{total}: " + "\n".join(NINTH["misses"])  # type: ignore[operator, arg-type]

@@ -34,6 +34,7 @@ TORCH_DTYPES = (*NUMPY_DTYPES, "bfloat16")
 SCALARS = ("2", "2.5", "True")
 HEADER = (
     "import numpy as np\nimport pandas as pd\nimport torch\nimport torch.nn.functional as F\nrng = np.random.default_rng(0)\n"
+    "from scipy import ndimage, signal\n"
     "import os\nimport tempfile\ncsv_path = os.path.join(tempfile.mkdtemp(), 'data.csv')\n"
     "pd.DataFrame({'n': [1, 2], 'x': [0.5, 1.5], 'k': [3, 4]}).to_csv(csv_path, index=False)\n"
     + "".join(f"a_{d} = np.ones((2, 2), dtype=np.{d})\nv_{d} = np.ones(4, dtype=np.{d})\n" for d in NUMPY_DTYPES)
@@ -185,6 +186,9 @@ MECHANICS = [
     ("svd", "np.linalg.svd({a})[1]"),
     ("eigh", "np.linalg.eigh({a})[1]"),
     ("lstsq solution", "np.linalg.lstsq({a}, {b}, rcond=None)[0]"),
+    ("butter coefficients", "signal.butter(2, 0.3)[0]"),
+    ("cheby1 coefficients", "signal.cheby1(2, 1, 0.3)[1]"),
+    ("filtfilt with butter", "signal.filtfilt(*signal.butter(2, 0.3), np.ones(40, dtype=np.float32))"),
     ("rows picked by integer arrays", "np.eye(4)[np.array([[0, 1], [1, 2]])]"),
     ("rows of a tensor picked by integer tensors", "{t}[torch.tensor([1, 0, 1])]"),
 ]

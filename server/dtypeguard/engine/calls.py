@@ -713,6 +713,10 @@ class CallsMixin:
             return self.call_torch(name, parts, last, args, kwargs, node, state)
         if root == "numpy":
             return self.call_numpy(name, last, args, kwargs, node)
+        if name in SCIPY_DESIGN and "output" not in kwargs and not any(isinstance(a, Const) and a.value in ("sos", "zpk") for a in args):
+            # `b, a = butter(2, 0.3)`: two 1-D float64 coefficient arrays
+            made = Tensor("ndarray", "float64", "cpu", self.origin(node, f"`{last}`: filter design gives float64 coefficients"), ndim=1)
+            return TupleV((made, made))
         if root == "sklearn":
             if len(parts) > 2 and parts[1] == "metrics":
                 self.host_conversion(name, args, node)
@@ -2087,6 +2091,8 @@ def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Va
 
 
 _EXPANDED: weakref.WeakSet[ast.Call] = weakref.WeakSet()
+# SciPy filter design: `(b, a)` float64 coefficients (`output="ba"`, the default)
+SCIPY_DESIGN = frozenset({"scipy.signal.butter", "scipy.signal.cheby1", "scipy.signal.cheby2", "scipy.signal.ellip", "scipy.signal.bessel"})
 # layers whose output has their input's rank (checked against torch in test_library_conformance.py)
 _RANK_KEEPING_LAYERS = frozenset({
     "Linear", "LazyLinear", "LayerNorm", "RMSNorm", "Dropout", "ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU",

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dtypeguard.engine.library import numpy as _numpy
 from dtypeguard.engine.library import pandas as _pandas
+from dtypeguard.engine.library import scipy as _scipy
 from dtypeguard.engine.library import torch as _torch
 from dtypeguard.engine.library.spec import Entry
 
-FUNCTIONS: dict[str, Entry] = {**_numpy.FUNCTIONS, **_numpy.GENERATOR, **_pandas.FUNCTIONS, **_torch.FUNCTIONS}
+FUNCTIONS: dict[str, Entry] = {**_numpy.FUNCTIONS, **_numpy.GENERATOR, **_pandas.FUNCTIONS, **_scipy.FUNCTIONS, **_torch.FUNCTIONS}
 METHODS: dict[str, Entry] = {**_numpy.METHODS, **_pandas.METHODS, **_torch.METHODS}
 _KIND_PREFIX = {"ndarray": "ndarray", "frame": "DataFrame", "series": "Series", "tensor": "Tensor"}
 

@@ -160,7 +160,8 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
     """The value a call of `entry` returns, given its bound arguments."""
     made = _apply_dtype(entry, bound, env, origin, default)
     if isinstance(made, Tensor) and made.kind == "ndarray":
-        ndim = entry.result.ndim if entry.result.ndim is not None else _created_ndim(bound) if entry.name.rsplit(".", 1)[-1] not in _SIZE_PLUS_EVENT else None
+        sized = entry.name.rsplit(".", 1)[-1] not in _SIZE_PLUS_EVENT and not entry.name.startswith("scipy.")  # (a filter's `size` is not the result's)
+        ndim = entry.result.ndim if entry.result.ndim is not None else _created_ndim(bound) if sized else None
         if ndim is None and entry.name.rsplit(".", 1)[-1] in _RANK_OF_ARG and "ndmin" not in bound and "shape" not in bound:
             source = _as_value(bound.get(entry.result.arg))  # `np.asarray(a)`, `np.zeros_like(a)`: a's rank
             ndim = source.ndim if isinstance(source, Tensor) and source.kind in ("ndarray", "tensor") else None
@@ -173,7 +174,10 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
 
 
 # conversions and `*_like` that keep their argument's rank
-_RANK_OF_ARG = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "zeros_like", "ones_like", "empty_like", "full_like", "astype"})
+_RANK_OF_ARG = frozenset({
+    "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "zeros_like", "ones_like", "empty_like", "full_like", "astype",
+    "filtfilt", "lfilter", "savgol_filter", "detrend", "medfilt", "gaussian_filter", "median_filter",
+})
 # samplers whose `size` is the batch of draws, each draw a vector: rank len(size) + 1
 _SIZE_PLUS_EVENT = frozenset({"multivariate_normal", "multinomial", "dirichlet"})
 
@@ -316,6 +320,14 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         data = values[0] if values else None
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
             return _make(kind, "bool", Origin(origin.span, entry.why))
+        return _make(kind, None, None)
+    if rule == "keep32":
+        # SciPy's filters: float32 data stays float32, any other number becomes float64
+        source = values[0] if values else None
+        if isinstance(source, Tensor) and source.dtype == "float32":
+            return _make(kind, "float32", source.origin)
+        if isinstance(source, Tensor) and source.dtype and source.dtype != WIDE and source.kind in ARRAY_KINDS:
+            return _make(kind, "float64", Origin(origin.span, entry.why or f"{_short(entry)} gives float64"))
         return _make(kind, None, None)
     if rule == "change":
         # `Series.pct_change()`: float data keeps its dtype, integers give float64, bools an object array

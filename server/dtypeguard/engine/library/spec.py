@@ -155,6 +155,11 @@ def promote(kind: str, arg: str, dtype_param: str = "") -> Result:
     return Result("promote", kind, arg=arg, dtype_param=dtype_param)
 
 
+def keep32(kind: str, arg: str) -> Result:
+    """float32 stays float32; any other number becomes float64 (SciPy's filters)."""
+    return Result("keep32", kind, arg=arg)
+
+
 def floating(kind: str, arg: str, dtype_param: str = "dtype") -> Result:
     return Result("float", kind, arg=arg, dtype_param=dtype_param)
 

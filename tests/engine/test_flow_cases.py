@@ -1779,6 +1779,39 @@ CASES: dict[str, str] = {
         seg = torch.randint(0, 4, (8,), device=device)
         target = to_one_hot(seg, 4)
         """,
+    "a ConcatDataset of memmap shards yields their float64 rows": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import ConcatDataset, DataLoader, Dataset
+        class Shard(Dataset):
+            def __init__(self, path):
+                self.rows = np.memmap(path, dtype="float64", mode="r", shape=(8, 4))
+            def __len__(self):
+                return 8
+            def __getitem__(self, i):
+                return torch.from_numpy(np.array(self.rows[i]))  # expect: DG004
+        loader = DataLoader(ConcatDataset([Shard(f"s{i}.dat") for i in range(2)]), batch_size=4)
+        model = nn.Linear(4, 1)
+        for x in loader:
+            out = model(x)
+        """,
+    "a ConcatDataset of float32 memmap shards: quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from torch.utils.data import ConcatDataset, DataLoader, Dataset
+        class Shard(Dataset):
+            def __init__(self, path):
+                self.rows = np.memmap(path, dtype=np.float32, mode="r", shape=(8, 4))
+            def __len__(self):
+                return 8
+            def __getitem__(self, i):
+                return torch.from_numpy(np.array(self.rows[i]))
+        loader = DataLoader(ConcatDataset([Shard("a.dat"), Shard("b.dat")]), batch_size=4)
+        for x in loader:
+            out = nn.Linear(4, 1)(x)
+        """,
 }
 
 

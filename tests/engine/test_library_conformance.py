@@ -186,6 +186,8 @@ MECHANICS = [
     ("svd", "np.linalg.svd({a})[1]"),
     ("eigh", "np.linalg.eigh({a})[1]"),
     ("lstsq solution", "np.linalg.lstsq({a}, {b}, rcond=None)[0]"),
+    ("memmap with a dtype", "np.memmap(os.path.join(tempfile.mkdtemp(), 'm.dat'), dtype='float64', mode='w+', shape=(2, 3))"),
+    ("memmap by default", "np.memmap(os.path.join(tempfile.mkdtemp(), 'm.dat'), mode='w+', shape=(4,))"),
     ("butter coefficients", "signal.butter(2, 0.3)[0]"),
     ("cheby1 coefficients", "signal.cheby1(2, 1, 0.3)[1]"),
     ("filtfilt with butter", "signal.filtfilt(*signal.butter(2, 0.3), np.ones(40, dtype=np.float32))"),

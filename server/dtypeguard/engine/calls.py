@@ -1170,6 +1170,17 @@ class CallsMixin:
             return _many(dataset)
         if last == "Subset":
             return args[0] if args else None
+        if last == "ConcatDataset":
+            # one dataset standing for all (`ConcatDataset([Shard(p) for p in paths])`), or alike ones
+            parts = args[0] if args else kwargs.get("datasets")
+            if isinstance(parts, Const) and isinstance(parts.value, tuple) and parts.value[:1] == (MANY,):
+                return parts.value[1] if isinstance(parts.value[1], Ref) else None
+            if isinstance(parts, TupleV) and parts.items and all(isinstance(p, Ref) for p in parts.items):
+                held = [state.heap.get(p.oid) for p in parts.items if isinstance(p, Ref)]
+                first = held[0]
+                if all(isinstance(h, InstanceObj) and isinstance(first, InstanceObj) and h.cls == first.cls and h.attrs == first.attrs for h in held):
+                    return parts.items[0]
+            return None
         return None
 
     def call_tensor_function(

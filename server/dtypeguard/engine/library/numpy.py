@@ -75,6 +75,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("arange", "(start, stop=None, step=None, dtype=None, *, device=None, like=None)", ranked(infer(ND, "start,stop,step"), 1), "np.arange({s}, 5)", "`np.arange` takes the dtype of its arguments"),
     ("loadtxt", "(fname, dtype=float, *args, **kwargs)", fixed(ND, "float64", "dtype"), "", "`np.loadtxt` reads float64 by default"),
     ("genfromtxt", "(fname, dtype=float, *args, **kwargs)", fixed(ND, "float64", "dtype"), "", "`np.genfromtxt` reads float64 by default"),
+    ("memmap", "(filename, dtype=uint8, mode='r+', offset=0, shape=None, order='C')", fixed(ND, "uint8", "dtype"), "", "`np.memmap` maps uint8 unless given a dtype"),
     ("fromfile", "(file, dtype=float, count=-1, sep='', offset=0, *, like=None)", fixed(ND, "float64", "dtype"), "", "`np.fromfile` reads float64 by default"),
     ("frombuffer", "(buffer, dtype=float, count=-1, offset=0, *, like=None)", fixed(ND, "float64", "dtype"), "np.frombuffer(bytes(16))", "`np.frombuffer` reads float64 by default"),
     ("load", "(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding='ASCII', *, max_header_size=10000)", unknown(ND), ""),  # what `np.save` wrote there, when this file saved it

@@ -1176,9 +1176,9 @@ class CallsMixin:
             if isinstance(parts, Const) and isinstance(parts.value, tuple) and parts.value[:1] == (MANY,):
                 return parts.value[1] if isinstance(parts.value[1], Ref) else None
             if isinstance(parts, TupleV) and parts.items and all(isinstance(p, Ref) for p in parts.items):
-                held = [state.heap.get(p.oid) for p in parts.items if isinstance(p, Ref)]
-                first = held[0]
-                if all(isinstance(h, InstanceObj) and isinstance(first, InstanceObj) and h.cls == first.cls and h.attrs == first.attrs for h in held):
+                shards = [state.heap.get(p.oid) for p in parts.items if isinstance(p, Ref)]
+                first = shards[0]
+                if all(isinstance(h, InstanceObj) and isinstance(first, InstanceObj) and h.cls == first.cls and h.attrs == first.attrs for h in shards):
                     return parts.items[0]
             return None
         return None

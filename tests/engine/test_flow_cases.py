@@ -1812,6 +1812,18 @@ CASES: dict[str, str] = {
         for x in loader:
             out = nn.Linear(4, 1)(x)
         """,
+    "a ModuleDict's layer picked by key gets integer labels": """
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleDict({"ids": nn.Embedding(10, 8), "label": nn.Linear(4, 8)})
+            def forward(self, ids, labels):
+                return self.blocks["ids"](ids).mean(1) + self.blocks["label"](labels)
+        labels = torch.randint(0, 5, (2, 4))  # expect: DG005
+        out = Net()(torch.randint(0, 10, (2, 3)), labels)
+        """,
 }
 
 

@@ -1082,8 +1082,16 @@ class CallsMixin:
         elif len(args) == 1 and isinstance(args[0], Const) and isinstance(args[0].value, tuple) and args[0].value[:1] == (MANY,):
             item = args[0].value[1]
             items = [item if isinstance(item, Value) else None]  # `ModuleList([nn.Linear(...) for ...])`
+        named: dict[str, Value | None] = {}
+        if cls == "ModuleDict" and len(args) == 1 and isinstance(args[0], Const) and isinstance(args[0].value, tuple) and args[0].value[:1] == ("dict",):
+            keys, values = args[0].value[1], args[0].value[2]
+            items = list(values)  # type: ignore[arg-type]
+            named = {k: v for k, v in zip(keys, values, strict=True) if isinstance(k, str)}  # type: ignore[call-overload]
         oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, created_time=self.time))
         obj = self.fill_container(oid, items, state)
+        if named:
+            obj = replace(obj, attrs={**named, **obj.attrs})  # `blocks["label"]` / `blocks.label`: that layer
+            state.heap[oid] = obj
         if obj.honours_default:
             self.events.creations.append((self.time, origin.span, oid, obj))
         return Ref(oid)

@@ -963,6 +963,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if isinstance(obj, (LoaderObj, InstanceObj)):
                 return self.element_of(base, state)
             held = obj.attrs.get(ITEMS) if isinstance(obj, ModuleObj) else None
+            if isinstance(obj, ModuleObj) and obj.cls == "torch.nn.ModuleDict" and isinstance(index, Const) and isinstance(index.value, str):
+                return obj.attrs.get(index.value)  # `self.blocks["label"]`: the layer under that key
             if isinstance(held, TupleV):
                 if isinstance(node.slice, ast.Slice):
                     return base  # `self.layers[:-1]`: alike layers, as the whole

@@ -1085,8 +1085,8 @@ class CallsMixin:
         named: dict[str, Value | None] = {}
         if cls == "ModuleDict" and len(args) == 1 and isinstance(args[0], Const) and isinstance(args[0].value, tuple) and args[0].value[:1] == ("dict",):
             keys, values = args[0].value[1], args[0].value[2]
-            items = list(values)  # type: ignore[arg-type]
-            named = {k: v for k, v in zip(keys, values, strict=True) if isinstance(k, str)}  # type: ignore[call-overload]
+            items = list(values)
+            named = {k: v for k, v in zip(keys, values, strict=True) if isinstance(k, str)}
         oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, created_time=self.time))
         obj = self.fill_container(oid, items, state)
         if named:

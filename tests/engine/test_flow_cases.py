@@ -1824,6 +1824,26 @@ CASES: dict[str, str] = {
         labels = torch.randint(0, 5, (2, 4))  # expect: DG005
         out = Net()(torch.randint(0, 10, (2, 3)), labels)
         """,
+    "float labels taken from a loadtxt table, into NLLLoss over log_softmax": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        data = np.loadtxt("table.txt")
+        x = torch.tensor(data[:, :4], dtype=torch.float32)
+        y = torch.tensor(data[:, 4])  # expect: DG006
+        model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 3))
+        loss = nn.NLLLoss()(torch.log_softmax(model(x), dim=1), y)
+        """,
+    "labels taken from a loadtxt table and made long: quiet": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        data = np.loadtxt("table.txt")
+        x = torch.tensor(data[:, :4], dtype=torch.float32)
+        y = torch.tensor(data[:, 4]).long()
+        model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 3))
+        loss = nn.NLLLoss()(torch.log_softmax(model(x), dim=1), y)
+        """,
 }
 
 

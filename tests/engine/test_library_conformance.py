@@ -206,7 +206,7 @@ def test_unprobed_entries_say_nothing_or_are_sources_of_files() -> None:
     """An entry without a probe must be a reader of files or an `unknown` rule."""
     for entry in library.entries():
         if not entry.probe:
-            assert entry.result.rule == "unknown" or "fname" in entry.signature.text or entry.signature.text.startswith("(file,"), entry.name
+            assert entry.result.rule == "unknown" or "fname" in entry.signature.text or entry.signature.text.startswith(("(file,", "(filename,")), entry.name
 
 
 def test_promotion_table_is_what_the_installed_libraries_compute() -> None:

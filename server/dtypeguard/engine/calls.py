@@ -1997,6 +1997,8 @@ def _factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value |
         return 1
     if last in ("tensor", "as_tensor", "Tensor"):
         data = args[0] if args else kwargs.get("data")
+        if isinstance(data, Tensor) and data.kind in ("ndarray", "tensor") and last != "Tensor":
+            return data.ndim  # a conversion keeps the array's rank
         return nested_depth(data) if isinstance(data, (TupleV, Const)) else None
     sizes = args[:-1] if last == "full" else args
     if len(sizes) == 1 and isinstance(sizes[0], TupleV):

@@ -170,6 +170,10 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
         return replace(made, ndim=ndim) if ndim is not None else made
     if entry.result.kind != "tensor" or not isinstance(made, Tensor):
         return made
+    if entry.name in ("torch.tensor", "torch.as_tensor", "torch.asarray") and made.ndim is None:
+        data = _as_value(bound.get("data"))  # a conversion keeps the data's rank, whatever its dtype=
+        if isinstance(data, Tensor) and data.kind in ("ndarray", "tensor") and data.ndim is not None:
+            made = replace(made, ndim=data.ndim)
     return _torch_result(entry, bound, made, origin)
 
 
@@ -247,7 +251,7 @@ def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: 
 # torch ops that keep the rank of their input (elementwise, casts, transposes)
 RANK_KEEPING = frozenset({
     "float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "bool", "abs", "neg", "clamp", "clip",
-    "relu", "gelu", "silu", "leaky_relu", "elu", "dropout", "softmax", "log_softmax", "normalize", "sigmoid", "tanh",
+    "relu", "gelu", "silu", "leaky_relu", "elu", "dropout", "softmax", "log_softmax", "normalize", "sigmoid", "tanh", "sign", "sgn",
     "exp", "log", "sqrt", "sin", "cos", "tan", "erf", "log1p", "expm1", "rsqrt", "reciprocal", "atan", "asin", "acos",
     "sinh", "cosh", "masked_fill", "clone", "detach", "contiguous", "requires_grad_", "flip", "roll", "t", "transpose",
     "permute", "tril", "triu", "fill_", "zero_", "floor", "ceil", "round", "trunc", "zeros_like", "ones_like",

@@ -75,6 +75,7 @@ FUNCTIONS: dict[str, Entry] = {
         *[(name, _SAME_SIG[name], same(T, "input"), _SAME_PROBE[name]) for name in _SAME],
         *[(name, _X, floating(T, "input", ""), f"torch.{name}({{t}})") for name in _FLOAT],
         *[(name, "(input)", same(T, "input"), f"torch.{name}({{t}})") for name in ("relu", "sign", "sgn")],
+        *[(name, "(input, dim, dtype=None)", floating(T, "input"), f"torch.{name}({{t}}, 1)") for name in ("softmax", "log_softmax")],
         ("pow", "(input, exponent, *, out=None)", promote(T, "input,exponent"), "torch.pow({t}, {u})"),
         ("clamp", "(input, min=None, max=None, *, out=None)", promote(T, "input,min,max"), "torch.clamp({t}, 0, 1)"),
         ("clip", "(input, min=None, max=None, *, out=None)", promote(T, "input,min,max"), "torch.clip({t}, 0, 1)"),

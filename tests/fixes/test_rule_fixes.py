@@ -234,3 +234,15 @@ def test_two_roots_of_one_failure_on_one_line_are_both_fixed() -> None:
     result = fix_all(src)
     assert "torch.from_numpy(x), torch.from_numpy(a).float(), torch.from_numpy(b).float()" in result.text, result.text
     assert not [f for f in result.remaining if f.code == "DG004"], result.remaining
+
+
+def test_a_map_location_of_the_users_own_function_stays_there() -> None:
+    """`apply_weights(model, torch.load(p), map_location=device)`: the user's function takes its
+    own `map_location`; only `load_state_dict`'s misplaced one moves into `torch.load`."""
+    src = (
+        "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+        "def apply_weights(model, state, map_location=None):\n    model.load_state_dict(state)\n    return model.to(map_location or 'cpu')\n"
+        "model = apply_weights(torch.nn.Linear(2, 2), torch.load('w.pt'), map_location=device)\n"
+    )
+    text = fix_all(src).text
+    assert "apply_weights(torch.nn.Linear(2, 2), torch.load('w.pt', map_location=" in text and "), map_location=device)" in text, text

@@ -160,6 +160,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         elif isinstance(stmt, ast.Assign):
             value = self.eval(stmt.value, state)
             for target in stmt.targets:
+                if isinstance(target, ast.Attribute) and target.attr == "location_tag":
+                    # `torch.serialization.location_tag = lambda s: "cuda:0"` until it is put back:
+                    # the saves in between write CUDA storage tags
+                    state.globals[CUDA_TAGS] = Const(True) if _cuda_tag_lambda(stmt.value) else None
                 self.assign(target, value, state)
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None:
@@ -389,8 +393,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             return False
         return any(
             isinstance(sub, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "location_tag" for t in sub.targets)
-            and isinstance(sub.value, ast.Lambda) and isinstance(sub.value.body, ast.Constant)
-            and str(sub.value.body.value).startswith("cuda")
+            and _cuda_tag_lambda(sub.value)
             for sub in ast.walk(func.node)
         )
 
@@ -1266,6 +1269,11 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             continue
         return None
     return ndim - dropped if ndim - dropped >= 0 else None
+
+
+def _cuda_tag_lambda(node: ast.expr) -> bool:
+    """`lambda storage: "cuda:0"`: a location tag that says every storage is on the GPU."""
+    return isinstance(node, ast.Lambda) and isinstance(node.body, ast.Constant) and str(node.body.value).startswith("cuda")
 
 
 def _category(dtype: str) -> int:

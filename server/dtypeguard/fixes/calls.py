@@ -105,10 +105,12 @@ def add_kwarg(parsed: Parsed, fix: FixSpec) -> str:
         raise NotApplicable(f"the call already passes `{name}=`")
     arg = parsed.parents.get(call)
     outer = parsed.parents.get(arg) if isinstance(arg, cst.Arg) and arg.keyword is None else None
-    misplaced = _keyword(outer, name) if isinstance(outer, cst.Call) else None
+    rejects = isinstance(outer, cst.Call) and isinstance(outer.func, cst.Attribute) and outer.func.attr.value == "load_state_dict"
+    misplaced = _keyword(outer, name) if isinstance(outer, cst.Call) and rejects else None
     if isinstance(outer, cst.Call) and misplaced is not None:
         # `model.load_state_dict(torch.load(path), map_location=dev)`: the keyword was meant for
-        # the inner call; move it there (the outer one would reject it next)
+        # the inner call; move it there (`load_state_dict` would reject it next). A function of
+        # the user's that takes its own `map_location` keeps it.
         inner = _with_keyword(call, name, misplaced.value)
         args = [a.with_changes(value=inner) if a is arg else a for a in outer.args if a is not misplaced]
         if misplaced is outer.args[-1]:

@@ -85,6 +85,10 @@ RULE = Rule(
             "    torch.serialization.location_tag = lambda storage: 'cuda:0'\n    try:\n        yield\n    finally:\n"
             "        torch.serialization.location_tag = orig\nwith saved_on_gpu():\n    torch.save(torch.nn.Linear(2, 2).state_dict(), 'w.pt')\n"
             "state = torch.load('w.pt')  # <-\n",
+            # the same patch by assignment, put back in a `finally`
+            "import torch\ndef save_on_gpu(path):\n    orig = torch.serialization.location_tag\n    torch.serialization.location_tag = lambda s: 'cuda:0'\n"
+            "    try:\n        torch.save(torch.nn.Linear(2, 2).state_dict(), path)\n    finally:\n        torch.serialization.location_tag = orig\n"
+            "save_on_gpu('w.pt')\nstate = torch.load('w.pt')  # <-\n",
         ],
         good=[
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",

@@ -1844,6 +1844,22 @@ CASES: dict[str, str] = {
         model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 3))
         loss = nn.NLLLoss()(torch.log_softmax(model(x), dim=1), y)
         """,
+    "an environment variable's default picks bfloat16 for the whole model": """
+        import os
+        import torch
+        from torch import nn
+        dtype = torch.bfloat16 if os.environ.get("USE_BF16", "1") == "1" else torch.float32
+        model = nn.Linear(8, 2).to(dtype)  # expect: DG013
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+        """,
+    "an environment variable's default keeps float32: quiet": """
+        import os
+        import torch
+        from torch import nn
+        dtype = torch.bfloat16 if os.getenv("USE_BF16", "0") == "1" else torch.float32
+        model = nn.Linear(8, 2).to(dtype)
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+        """,
 }
 
 

@@ -683,6 +683,9 @@ class CallsMixin:
         last = parts[-1]
         root = parts[0]
         arg0 = args[0] if args else None
+        if name in ("os.environ.get", "os.getenv") and len(args) >= 2 and type(args[1]) is Const and isinstance(args[1].value, (str, int, float, bool)):
+            # `os.environ.get("USE_BF16", "1")`: the default, as a configured value (a run may set the variable)
+            return Configured(args[1].value)
         if root == "builtins":
             if last == "len" and len(node.args) == 1 and _is_shape(node.args[0]) and isinstance(arg0, TupleV):
                 return Const(len(arg0.items))  # `len(x.shape) == 4`: a tensor's known rank (the other branch is pruned)

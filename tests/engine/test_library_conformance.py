@@ -188,6 +188,9 @@ MECHANICS = [
     ("lstsq solution", "np.linalg.lstsq({a}, {b}, rcond=None)[0]"),
     ("memmap with a dtype", "np.memmap(os.path.join(tempfile.mkdtemp(), 'm.dat'), dtype='float64', mode='w+', shape=(2, 3))"),
     ("memmap by default", "np.memmap(os.path.join(tempfile.mkdtemp(), 'm.dat'), mode='w+', shape=(4,))"),
+    ("randperm", "torch.randperm(5)"),
+    ("randint with a size", "torch.randint(0, 5, (4, 3))"),
+    ("cat keeps the rank", "torch.cat([{t}, {u}], 1)"),
     ("butter coefficients", "signal.butter(2, 0.3)[0]"),
     ("cheby1 coefficients", "signal.cheby1(2, 1, 0.3)[1]"),
     ("filtfilt with butter", "signal.filtfilt(*signal.butter(2, 0.3), np.ones(40, dtype=np.float32))"),
@@ -395,3 +398,28 @@ def test_rank_keeping_layers_keep_the_rank_in_torch() -> None:
         own = {"BatchNorm1d": ((2, 4), (2, 4, 5)), "BatchNorm2d": ((2, 4, 5, 5),), "GroupNorm": ((2, 4), (2, 4, 5))}
         for shape in own.get(name) or (shapes[kind] if kind else ((2, 4), (2, 3, 4))):
             assert layer(torch.randn(*shape)).ndim == len(shape), (name, shape)
+
+
+def test_batch_ranks_are_what_the_dataloader_makes() -> None:
+    """Ranks through TensorDataset/Dataset items and default_collate, against a real DataLoader
+    (a rank one too many made integer class labels look like one-hot rows)."""
+    import torch
+
+    src = (
+        "import numpy as np\nimport torch\nfrom torch.utils.data import DataLoader, Dataset, TensorDataset\n"
+        "class Rows(Dataset):\n    def __init__(self):\n        self.x = np.random.rand(16, 4).astype(np.float32)\n        self.y = np.random.randint(0, 3, 16)\n"
+        "    def __len__(self):\n        return 16\n    def __getitem__(self, i):\n        return self.x[i], self.y[i]\n"
+        "for xb, yb in DataLoader(TensorDataset(torch.randn(16, 4), torch.randint(0, 3, (16,))), batch_size=4):\n    r_x = xb\n    r_y = yb\n"
+        "for xb, yb in DataLoader(Rows(), batch_size=4):\n    r_x = xb\n    r_y = yb\n"
+    )
+    stated: dict[str, set[int | None]] = {}
+    for fact in check_source(src).facts.values:
+        if fact.store and fact.name in ("r_x", "r_y") and isinstance(fact.value, Tensor):
+            stated.setdefault(fact.name, set()).add(fact.value.ndim)
+    namespace: dict[str, Any] = {}
+    exec(src, namespace)
+    assert isinstance(namespace["r_x"], torch.Tensor)
+    real = {"r_x": namespace["r_x"].ndim, "r_y": namespace["r_y"].ndim}
+    for name, ranks in stated.items():
+        assert ranks <= {real[name], None}, (name, ranks, real[name])
+    assert stated.get("r_x") and stated.get("r_y"), stated

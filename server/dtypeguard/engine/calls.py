@@ -1149,7 +1149,8 @@ class CallsMixin:
     def call_data(self, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         origin = self.origin(node, f"{last}(...)")
         if last == "TensorDataset":
-            items = tuple(a if isinstance(a, Tensor) else None for a in args)
+            # an item is one row of each tensor: a dimension less
+            items = tuple(replace(a, ndim=a.ndim - 1 if a.ndim else None, max_ndim=None) if isinstance(a, Tensor) else None for a in args)
             return Ref(self.alloc(state, LoaderObj(origin, TupleV(items), batched=False)))
         if last in ("DataLoader", "RandomSampler"):
             dataset = args[0] if args else kwargs.get("dataset") or kwargs.get("data_source")
@@ -1221,7 +1222,7 @@ class CallsMixin:
         if len(parts) == 2 and last in api.TORCH_INT_FACTORIES:
             int_dtype = self.dtype_of(kwargs.get("dtype")) or "int64"
             dev = self.device_of(kwargs.get("device")) if "device" in kwargs else (arg0.device if isinstance(arg0, Tensor) and last not in ("randint", "randperm") else state.ddevice.value)
-            return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"))
+            return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"), ndim=_int_factory_ndim(last, args, kwargs))
         if len(parts) == 2 and isinstance(arg0, Tensor) and _returns_indices(last, args[1:], kwargs):
             return _values_and_indices(arg0, last, args[1:], kwargs)
         if len(parts) == 2 and last in api.TORCH_OVERLOADED and isinstance(arg0, Tensor):
@@ -1271,7 +1272,7 @@ class CallsMixin:
                     return Tensor("tensor", state.ddtype.value, dev, self.origin(node, f"the legacy torch.Tensor(...) makes {state.ddtype.value} (the default dtype), whatever the array's dtype"), dev_origin, from_ints=from_ints)
                 if arg0.kind in ("ndarray", "npscalar"):
                     why = f"torch.{last} keeps the NumPy dtype ({arg0.dtype})"
-                    origin = replace(arg0.origin, why=f"{arg0.origin.why}, and `torch.{last}` keeps that dtype") if arg0.origin else self.origin(node, why)
+                    origin = replace(arg0.origin, why=f"{arg0.origin.why}, and `torch.{last}` keeps that dtype") if arg0.origin else self.origin(node, why) if arg0.dtype else None
                     return Tensor("tensor", arg0.dtype, dev, origin, dev_origin, from_ints=arg0.from_ints, ndim=0 if arg0.kind == "npscalar" else arg0.ndim)
                 if arg0.kind == "tensor":
                     return replace(arg0, device=dev, dev_origin=dev_origin)
@@ -1991,6 +1992,17 @@ WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functi
 _DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device
 _WEIGHT_FIRST = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})  # weight is the first parameter
 _MATH_FLOAT = frozenset({"sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "pow", "fabs", "tanh", "atan", "atan2", "hypot", "expm1", "log1p"})
+
+
+def _int_factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value | None]) -> int | None:
+    """`randperm(n)` is 1-D; `randint(low, high, size)` has its size's rank; `*_like` its input's."""
+    if last == "randperm":
+        return 1
+    if last == "randint":
+        size = kwargs.get("size", args[-1] if args else None)
+        return len(size.items) if isinstance(size, TupleV) else None
+    source = args[0] if args else None
+    return source.ndim if last.endswith("_like") and isinstance(source, Tensor) else None
 
 
 def _factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value | None]) -> int | None:

@@ -638,6 +638,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 cols[name] = part.dtype if part else None
             columns = tuple(cols.items())
             return library_frame(columns, [Strong(d) if d else None for _, d in columns], self.origin(node, ""))
+        if df.columns is None and isinstance(index, Const) and isinstance(index.value, str):
+            return replace(df, dtype=None, origin=None)  # still a frame, of columns we cannot all name
         if df.columns is None or not (isinstance(index, Const) and isinstance(index.value, str)):
             return None
         part = column_dtype(value)

@@ -1860,6 +1860,20 @@ CASES: dict[str, str] = {
         model = nn.Linear(8, 2).to(dtype)
         optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
         """,
+    "a UserDict subclass holds tensors under keys": """
+        from collections import UserDict
+        import numpy as np
+        import torch
+        from torch import nn
+        class Windows(UserDict):
+            def __init__(self, values):
+                super().__init__()
+                self["X"] = torch.from_numpy(values[:, :, None])  # expect: DG004
+                self["target"] = torch.from_numpy(values[:, -1:]).float()
+        train = Windows(np.random.rand(8, 12))
+        out, _ = nn.LSTM(1, 4, batch_first=True)(train["X"])
+        loss = nn.functional.mse_loss(out[:, -1, :1], train["target"])
+        """,
 }
 
 

@@ -537,6 +537,11 @@ class Interpreter(ResumeMixin, CallsMixin):
                 state.bind(target.value.id, Const(("dict", tuple(keys), tuple(items))))
             elif isinstance(base, Ref) and isinstance(state.heap.get(base.oid), ModuleObj):
                 self._set_layer(base.oid, index, value, state)
+            elif isinstance(base, Ref) and isinstance(index, Const) and isinstance(index.value, str) and _dict_like(state.heap.get(base.oid)):
+                # `self["X"] = tensor` in a UserDict subclass: the instance holds it under that key
+                held = state.heap[base.oid]
+                assert isinstance(held, InstanceObj)
+                state.heap[base.oid] = replace(held, attrs={**held.attrs, f"[{index.value}]": value})
         elif isinstance(target, ast.Starred):
             self.assign(target.value, None, state)
 
@@ -962,6 +967,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             return _alike(list(base.items), state)  # `ops[i]` with `i` unknown: any item, when they are alike
         if isinstance(base, Ref):
             obj = state.heap.get(base.oid)
+            if isinstance(index, Const) and isinstance(index.value, str) and _dict_like(obj) and isinstance(obj, InstanceObj):
+                return obj.attrs.get(f"[{index.value}]")  # `train["X"]` of a UserDict subclass
             getitem = obj.klass.method("__getitem__") if isinstance(obj, InstanceObj) and not obj.is_dataset and obj.klass is not None else None
             if getitem is not None and not isinstance(node.slice, ast.Slice):
                 return self.call_function(getitem, [base, index], {}, state)  # `store["gt"]`: the key the class is given
@@ -1271,6 +1278,11 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             continue
         return None
     return ndim - dropped if ndim - dropped >= 0 else None
+
+
+def _dict_like(obj: object) -> bool:
+    """An instance of the script's own subclass of `UserDict` or `dict` (keys hold values)."""
+    return isinstance(obj, InstanceObj) and obj.klass is not None and any(b in ("collections.UserDict", "builtins.dict") for b in obj.klass.bases)
 
 
 def _cuda_tag_lambda(node: ast.expr) -> bool:

@@ -1874,6 +1874,31 @@ CASES: dict[str, str] = {
         out, _ = nn.LSTM(1, 4, batch_first=True)(train["X"])
         loss = nn.functional.mse_loss(out[:, -1, :1], train["target"])
         """,
+    "a Sequential of Linear and ReLU layers appended in a loop": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def build(sizes):
+            net = []
+            for i in range(1, len(sizes)):
+                net.append(nn.Linear(sizes[i - 1], sizes[i]))
+                net.append(nn.ReLU())
+            return nn.Sequential(*net)
+        x = torch.tensor(np.random.rand(8, 4))  # expect: DG004
+        out = build([4, 8, 2])(x)
+        """,
+    "a Sequential whose loop may start with an Embedding: quiet": """
+        import torch
+        import torch.nn as nn
+        def build(sizes, embed):
+            net = []
+            if embed:
+                net.append(nn.Embedding(10, sizes[0]))
+            for i in range(1, len(sizes)):
+                net.append(nn.Linear(sizes[i - 1], sizes[i]))
+            return nn.Sequential(*net)
+        out = build([4, 8, 2], use_embedding)(torch.randint(0, 10, (8,)))
+        """,
 }
 
 

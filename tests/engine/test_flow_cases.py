@@ -1899,6 +1899,25 @@ CASES: dict[str, str] = {
             return nn.Sequential(*net)
         out = build([4, 8, 2], use_embedding)(torch.randint(0, 10, (8,)))
         """,
+    "one-hot int64 label windows cut by a slice object, into cross-entropy over Conv1d logits": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        from torch.utils.data import DataLoader, Dataset
+        class Windows(Dataset):
+            def __init__(self):
+                self.x = torch.randn(100, 8)
+                self.y = torch.from_numpy(np.eye(4, dtype=np.int64)[np.random.randint(0, 4, 100)])  # expect: DG006
+            def __len__(self):
+                return 5
+            def __getitem__(self, i):
+                s = slice(i * 20, (i + 1) * 20)
+                return self.x[s].T, self.y[s].T
+        conv = nn.Conv1d(8, 4, 1)
+        for x, y in DataLoader(Windows(), batch_size=2):
+            loss = F.cross_entropy(conv(x), y)
+        """,
 }
 
 

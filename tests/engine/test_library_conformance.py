@@ -188,6 +188,7 @@ MECHANICS = [
     ("lstsq solution", "np.linalg.lstsq({a}, {b}, rcond=None)[0]"),
     ("memmap with a dtype", "np.memmap(os.path.join(tempfile.mkdtemp(), 'm.dat'), dtype='float64', mode='w+', shape=(2, 3))"),
     ("memmap by default", "np.memmap(os.path.join(tempfile.mkdtemp(), 'm.dat'), mode='w+', shape=(4,))"),
+    ("a slice object keeps the rank", "{t}[slice(0, 1)]"),
     ("randperm", "torch.randperm(5)"),
     ("randint with a size", "torch.randint(0, 5, (4, 3))"),
     ("cat keeps the rank", "torch.cat([{t}, {u}], 1)"),

@@ -809,6 +809,8 @@ class CallsMixin:
             return _many(TupleV((None, self.element_of(arg0, state))))
         if name == "zip":
             return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
+        if name == "slice":
+            return Sym(SLICE)  # `s = slice(a, b)`; `x[s]` keeps x's rank
         if name == "float":
             return Tensor("pyfloat")
         if name == "int":
@@ -2127,6 +2129,7 @@ def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Va
 
 
 _EXPANDED: weakref.WeakSet[ast.Call] = weakref.WeakSet()
+SLICE = "<slice object>"  # the value of `slice(...)`: an index that keeps the dimension
 # SciPy filter design: `(b, a)` float64 coefficients (`output="ba"`, the default)
 SCIPY_DESIGN = frozenset({"scipy.signal.butter", "scipy.signal.cheby1", "scipy.signal.cheby2", "scipy.signal.ellip", "scipy.signal.bessel"})
 # layers whose output has their input's rank (checked against torch in test_library_conformance.py)

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from dtypeguard.engine.calls import CUDA_TAGS, CallsMixin
+from dtypeguard.engine.calls import CUDA_TAGS, SLICE, CallsMixin
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
 from dtypeguard.engine.library import promotion
@@ -1114,7 +1114,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         return replace(arr, dtype=dtype, origin=self.origin(node, f"NumPy {arr.dtype} with a Python number gives {dtype}"), from_ints=not is_float(arr.dtype))
 
 
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "slice"})
 
 
 _OPERATORS: dict[type[ast.operator], str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|"}
@@ -1266,7 +1266,7 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
         return None
     dropped = 0
     for part, value in zip(parts, items, strict=True):
-        if isinstance(part, ast.Slice):
+        if isinstance(part, ast.Slice) or (isinstance(value, Sym) and value.name == SLICE):
             continue
         if isinstance(part, ast.Constant) and part.value is None:
             dropped -= 1  # `a[None, :]` adds a dimension

@@ -1918,6 +1918,23 @@ CASES: dict[str, str] = {
         for x, y in DataLoader(Windows(), batch_size=2):
             loss = F.cross_entropy(conv(x), y)
         """,
+    "a Dataset returning a dict whose label is a Python int, into BCE": """
+        import torch
+        import torch.nn.functional as F
+        from torch.utils.data import DataLoader, Dataset
+        class Mails(Dataset):
+            def __init__(self):
+                self.ids = torch.randint(0, 300, (32, 8))
+                self.spam = [True, False] * 16
+            def __len__(self):
+                return 32
+            def __getitem__(self, i):
+                return {"input_ids": self.ids[i], "labels": int(self.spam[i])}  # expect: DG007
+        head = torch.nn.Linear(8, 1)
+        for batch in DataLoader(Mails(), batch_size=4):
+            logits = head(batch["input_ids"].float()).squeeze(-1)
+            loss = F.binary_cross_entropy_with_logits(logits, batch["labels"])
+        """,
 }
 
 

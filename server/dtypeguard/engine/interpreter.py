@@ -568,6 +568,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         item returns them is where a conversion belongs."""
         if isinstance(value, TupleV) and isinstance(node, ast.Tuple) and len(node.elts) == len(value.items):
             return TupleV(tuple(self._item_origins(n, v) for n, v in zip(node.elts, value.items, strict=True)))
+        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",) and isinstance(node, ast.Dict) and len(node.values) == len(value.value[2]):
+            # `return {"input_ids": ids, "labels": int(flag)}`: each entry's own origin
+            items = tuple(self._item_origins(n, v if isinstance(v, Value) else None) for n, v in zip(node.values, value.value[2], strict=True))
+            return Const(("dict", value.value[1], items))
         if isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint") and value.origin is None:
             words = "a Python float, which the DataLoader collates into float64" if value.kind == "pyfloat" else "a Python int, which the DataLoader collates into int64"
             return replace(value, origin=self.origin(node, f"the Dataset returns {words}"))

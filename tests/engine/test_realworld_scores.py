@@ -79,21 +79,21 @@ def test_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FOURTH["broken"] >= 30 and FOURTH["correct"] >= 12
     assert FOURTH["false_alarms"] == []
     hits, total = FOURTH["root_hits"], FOURTH["broken"]
-    assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(FOURTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.83, f"{hits}/{total}: " + "\n".join(FOURTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_fifth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FIFTH["broken"] >= 30 and FIFTH["correct"] >= 12
     assert FIFTH["false_alarms"] == []
     hits, total = FIFTH["root_hits"], FIFTH["broken"]
-    assert hits / total >= 0.63, f"{hits}/{total}: " + "\n".join(FIFTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.73, f"{hits}/{total}: " + "\n".join(FIFTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTH["broken"] >= 30 and SIXTH["correct"] >= 12
     assert SIXTH["false_alarms"] == []
     hits, total = SIXTH["root_hits"], SIXTH["broken"]
-    assert hits / total >= 0.60, f"{hits}/{total}: " + "\n".join(SIXTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.73, f"{hits}/{total}: " + "\n".join(SIXTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_lightning_set_has_no_false_alarm_and_keeps_its_recall() -> None:
@@ -102,7 +102,7 @@ def test_lightning_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert LIGHTNING["broken"] >= 10 and LIGHTNING["correct"] >= 5
     assert LIGHTNING["false_alarms"] == []
     hits, total = LIGHTNING["root_hits"], LIGHTNING["broken"]
-    assert hits / total >= 0.70, f"{hits}/{total}: " + "\n".join(LIGHTNING["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.80, f"{hits}/{total}: " + "\n".join(LIGHTNING["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
@@ -116,14 +116,14 @@ def test_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert EIGHTH["broken"] >= 30 and EIGHTH["correct"] >= 12
     assert EIGHTH["false_alarms"] == []
     hits, total = EIGHTH["root_hits"], EIGHTH["broken"]
-    assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.60, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_tenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TENTH["broken"] >= 30 and TENTH["correct"] >= 12
     assert TENTH["false_alarms"] == []
     hits, total = TENTH["root_hits"], TENTH["broken"]
-    assert hits / total >= 0.50, f"{hits}/{total}: " + "\n".join(TENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.76, f"{hits}/{total}: " + "\n".join(TENTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_ninth_set_has_no_false_alarm_and_keeps_its_recall() -> None:

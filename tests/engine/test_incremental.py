@@ -274,6 +274,7 @@ def test_mentions_finds_a_function_inside_values_and_heap_objects() -> None:
         Const,
         Func,
         InstanceObj,
+        Many,
         ModuleObj,
         Origin,
         Tensor,
@@ -287,7 +288,7 @@ def test_mentions_finds_a_function_inside_values_and_heap_objects() -> None:
     f, g = Func(node, "f"), Func(other, "g")
     origin = Origin(Span(1, 0, 1, 1), "x")
     holders = [
-        f, TupleV((None, f)), Bound(f, Const(1)), Const(("many", f)), {"k": f},
+        f, TupleV((None, f)), Bound(f, Const(1)), Many(f), {"k": f},
         ModuleObj("torch.nn.Linear", origin, attrs={"act": f}), InstanceObj("A", None, attrs={"cb": TupleV((f,))}),
     ]
     for holder in holders:

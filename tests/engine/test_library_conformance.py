@@ -26,7 +26,7 @@ import torch
 from dtypeguard.analysis import check_source
 from dtypeguard.engine import library
 from dtypeguard.engine.library.spec import Entry
-from dtypeguard.engine.values import Const, Tensor
+from dtypeguard.engine.values import Const, Many, Tensor
 
 ROOT = Path(__file__).resolve().parents[2]
 NUMPY_DTYPES = ("float64", "float32", "float16", "int64", "int32", "uint8", "bool")
@@ -90,8 +90,8 @@ def _engine(value: object) -> tuple[str, str | None] | None:
         if value.kind in ("pyfloat", "pyint"):
             return value.kind, None
         return (value.kind, value.dtype) if value.dtype else None
-    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("many",):
-        item = value.value[1]
+    if isinstance(value, Many):
+        item = value.item
         return ("pylist", item.kind) if isinstance(item, Tensor) else None
     return None
 

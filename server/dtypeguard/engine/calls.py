@@ -47,6 +47,7 @@ from dtypeguard.engine.values import (
     InstanceObj,
     Klass,
     LoaderObj,
+    Many,
     ModuleObj,
     OptimizerObj,
     Origin,
@@ -72,11 +73,10 @@ if TYPE_CHECKING:
     from dtypeguard.findings import Span
 
 MAX_DEPTH = 6
-MANY = "many"
 
 
-def _many(item: Value | None) -> Const:
-    return Const((MANY, item))
+def _many(item: Value | None) -> Many:
+    return Many(item)
 
 
 class CallsMixin:
@@ -190,8 +190,8 @@ class CallsMixin:
                         return self.call_function(step, [value], {}, state) if step is not None else None
                     return None if isinstance(made, Ref) else self.element_of(made, state)
             return None
-        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,):
-            item = value.value[1]
+        if isinstance(value, Many):
+            item = value.item
             return item if isinstance(item, Value) else None
         if isinstance(value, TupleV) and value.items:
             first = value.items[0]
@@ -353,8 +353,8 @@ class CallsMixin:
         if short in _DEVICE_STRICT:  # these fail on mixed devices (and the matmuls on mixed dtypes)
             arg0 = args[0] if args else None
             operands = list(arg0.items) if short in _JOINING and isinstance(arg0, TupleV) else args[1:3] if short == "einsum" else args[:2]
-            if short in _JOINING and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
-                operands = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]
+            if short in _JOINING and isinstance(arg0, Many):
+                operands = [arg0.item]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
             dtypes = {o.dtype for o in operands if isinstance(o, Tensor) and o.kind == "tensor" and is_float(o.dtype)}
             ints = any(isinstance(o, Tensor) and o.kind == "tensor" and is_int(o.dtype) for o in operands)
@@ -434,8 +434,8 @@ class CallsMixin:
         list, fails like `.numpy()` does ("can't convert cuda:0 device type tensor to numpy")."""
         for i, arg in enumerate(args[:2]):
             items: list[Value | None] = [arg] if isinstance(arg, Tensor) else list(arg.items) if isinstance(arg, TupleV) else []
-            if isinstance(arg, Const) and isinstance(arg.value, tuple) and arg.value[:1] == (MANY,) and isinstance(arg.value[1], Value):
-                items = [arg.value[1]]  # `np.sum([loss(o, t) for o in outs])`
+            if isinstance(arg, Many) and isinstance(arg.item, Value):
+                items = [arg.item]  # `np.sum([loss(o, t) for o in outs])`
             gpu = next((t for t in items if isinstance(t, Tensor) and t.kind == "tensor" and t.device in ("cuda", "auto")), None)
             if gpu is not None:
                 spans = (self.index.span(node.args[i]),) if gpu is arg and i < len(node.args) else ()
@@ -767,7 +767,7 @@ class CallsMixin:
         if name == "super" and not args:
             return self.super_of(state)
         if name in ("list", "tuple", "iter", "sorted", "reversed"):
-            if isinstance(arg0, (Params, Ref, TupleV)):
+            if isinstance(arg0, (Params, Ref, TupleV, Many)):
                 return arg0
             if name in ("list", "tuple") and isinstance(arg0, Tensor) and arg0.kind == "ndarray" and arg0.dtype:
                 row = replace(arg0, kind="npscalar" if arg0.ndim == 1 else "ndarray", ndim=arg0.ndim - 1 if arg0.ndim else None)
@@ -789,8 +789,8 @@ class CallsMixin:
             arg0 = args[0]
             if len(args) == 1 and isinstance(arg0, TupleV):
                 items: list[Value | None] = list(arg0.items)
-            elif len(args) == 1 and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
-                items = [arg0.value[1] if isinstance(arg0.value[1], Value) else None]  # `min(prices)`
+            elif len(args) == 1 and isinstance(arg0, Many):
+                items = [arg0.item]  # `min(prices)`
             else:
                 items = list(args)
             kinds = {_number_kind(a) for a in items}
@@ -815,8 +815,8 @@ class CallsMixin:
             return Tensor("pyfloat")
         if name == "int":
             return Tensor("pyint")
-        if name == "sum" and isinstance(arg0, Const) and isinstance(arg0.value, tuple) and arg0.value[:1] == (MANY,):
-            return arg0.value[1] if isinstance(arg0.value[1], Tensor) and arg0.value[1].kind in ("pyint", "pyfloat") else None
+        if name == "sum" and isinstance(arg0, Many):
+            return arg0.item if isinstance(arg0.item, Tensor) and arg0.item.kind in ("pyint", "pyfloat") else None
         return None
 
     def call_numpy(self, name: str, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
@@ -1084,8 +1084,8 @@ class CallsMixin:
         items: list[Value | None] = list(args)
         if len(args) == 1 and isinstance(args[0], TupleV):
             items = list(args[0].items)
-        elif len(args) == 1 and isinstance(args[0], Const) and isinstance(args[0].value, tuple) and args[0].value[:1] == (MANY,):
-            item = args[0].value[1]
+        elif len(args) == 1 and isinstance(args[0], Many):
+            item = args[0].item
             items = [item if isinstance(item, Value) else None]  # `ModuleList([nn.Linear(...) for ...])`
         named: dict[str, Value | None] = {}
         if cls == "ModuleDict" and len(args) == 1 and isinstance(args[0], Const) and isinstance(args[0].value, tuple) and args[0].value[:1] == ("dict",):
@@ -1187,8 +1187,8 @@ class CallsMixin:
         if last == "ConcatDataset":
             # one dataset standing for all (`ConcatDataset([Shard(p) for p in paths])`), or alike ones
             parts = args[0] if args else kwargs.get("datasets")
-            if isinstance(parts, Const) and isinstance(parts.value, tuple) and parts.value[:1] == (MANY,):
-                return parts.value[1] if isinstance(parts.value[1], Ref) else None
+            if isinstance(parts, Many):
+                return parts.item if isinstance(parts.item, Ref) else None
             if isinstance(parts, TupleV) and parts.items and all(isinstance(p, Ref) for p in parts.items):
                 shards = [state.heap.get(p.oid) for p in parts.items if isinstance(p, Ref)]
                 first = shards[0]
@@ -1421,7 +1421,7 @@ class CallsMixin:
             joined = items[0] if items else None
             for other in items[1:]:
                 joined = join(joined, other)
-            self.rebind_list(node.func.value, Const((MANY, joined)) if joined is not None else Const((MANY, None)), state)
+            self.rebind_list(node.func.value, Many(joined) if joined is not None else Many(None), state)
             return None
         if isinstance(receiver, Tensor):
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
@@ -1433,9 +1433,9 @@ class CallsMixin:
             for other in values[1:]:
                 joined = join(joined, other)  # `for k, v in X.items()`: what every value has in common
             if method == "items":
-                return Const((MANY, TupleV((None, joined))))
+                return Many(TupleV((None, joined)))
             if method == "values":
-                return Const((MANY, joined))
+                return Many(joined)
             return None
         if isinstance(receiver, Placed):
             if method == "state_dict":
@@ -2261,7 +2261,7 @@ def _group_flags(params: Value | None) -> dict[str, Value | None]:
 def _group_owner(params: Value | None, state: State) -> int | None:
     """Parameter groups (`[{"params": model.body.parameters()}, {"params": model.head.parameters(), "lr": ...}]`):
     the optimizer is over the first group's module when every group's module has the same dtype."""
-    groups = params.items if isinstance(params, TupleV) else ((params.value[1],) if isinstance(params, Const) and isinstance(params.value, tuple) and params.value[:1] == (MANY,) else ())
+    groups = params.items if isinstance(params, TupleV) else ((params.item,) if isinstance(params, Many) else ())
     owners: list[int] = []
     for group in groups:
         if not (isinstance(group, Const) and isinstance(group.value, tuple) and group.value[:1] == ("dict",) and "params" in group.value[1]):
@@ -2288,8 +2288,8 @@ _LIST_REORDERS = frozenset({"insert", "pop", "remove", "reverse", "sort", "clear
 
 
 def _list_item(held: Value | None) -> Value | None:
-    if isinstance(held, Const) and isinstance(held.value, tuple) and held.value[:1] == (MANY,) and isinstance(held.value[1], Value):
-        return held.value[1]
+    if isinstance(held, Many) and isinstance(held.item, Value):
+        return held.item
     return None
 
 
@@ -2303,21 +2303,21 @@ def _items_unknown(module: ModuleObj) -> bool:
 
 
 def _grown_list(held: Value | None, item: Value | None) -> Value | None:
-    """A list after `.append(item)`: its items are alike (`Const(("many", x))`) or unknown."""
+    """A list after `.append(item)`: its items are alike (`Many(x)`) or unknown."""
     if isinstance(held, TupleV) and not held.items and isinstance(item, Ref):
         return TupleV((item,))  # `net = []; net.append(nn.Linear(...))`: the first layer is known
     if isinstance(held, TupleV) and 0 < len(held.items) < 16 and _differs(held.items[-1], item):
         return TupleV((*held.items, item))  # `layers.append(nn.Linear(...))` after `[nn.Linear(...), nn.ReLU()]`: its head is kept
     if isinstance(held, TupleV):
         items = [*held.items, item]
-    elif isinstance(held, Const) and isinstance(held.value, tuple) and held.value[:1] == (MANY,):
-        items = [held.value[1] if isinstance(held.value[1], Value) else None, item]
+    elif isinstance(held, Many):
+        items = [held.item, item]
     else:
         return None
     joined = items[0]
     for other in items[1:]:
         joined = join(joined, other)
-    return Const((MANY, joined))
+    return Many(joined)
 
 
 def _linalg_float(value: Value | None) -> str | None:

@@ -37,6 +37,7 @@ from dtypeguard.engine.values import (
     InstanceObj,
     Klass,
     LoaderObj,
+    Many,
     ModuleObj,
     Origin,
     Params,
@@ -665,8 +666,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if len(value.items) == count:
                 return list(value.items)
             return [None] * count
-        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("many",):
-            item = value.value[1]
+        if isinstance(value, Many):
+            item = value.item
             return [item if isinstance(item, Value) else None] * count
         return [None] * count
 
@@ -891,8 +892,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)
         state.heap = inner.heap  # comprehension effects (rare) are kept
-        if isinstance(element, (Tensor, TupleV, Ref)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
-            return Const(("many", element))  # one object stands for all (`[nn.Linear(...) for _ in range(n)]`)
+        if isinstance(element, (Tensor, TupleV, Ref, Many)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
+            return Many(element)  # one object stands for all (`[nn.Linear(...) for _ in range(n)]`)
         return None
 
     def eval_attribute(self, node: ast.Attribute, state: State) -> Value | None:
@@ -997,10 +998,10 @@ class Interpreter(ResumeMixin, CallsMixin):
                 found = items[keys.index(key)] if key is not _UNKNOWN else None
                 return found if isinstance(found, Value) else None
             return _alike(list(items), state)  # `loaders[phase]`: any of them
-        if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("many",):
+        if isinstance(base, Many):
             if isinstance(node.slice, ast.Slice):
                 return base  # `data[i:i + batch_size]`: a shorter list of the same items
-            item = base.value[1]
+            item = base.item
             return item if isinstance(item, Value) else None
         return None
 

@@ -124,6 +124,16 @@ class TupleV(Value):
 
 @quick_init
 @dataclass(frozen=True)
+class Many(Value):
+    """A list or iterable of alike items whose count is not known (`[nn.Linear(...) for _ in
+    range(n)]`, a list grown in a loop, a tensor's shape of unknown rank): `item` stands for each
+    of them (None: items the analysis cannot read)."""
+
+    item: Value | None
+
+
+@quick_init
+@dataclass(frozen=True)
 class Ref(Value):
     """A heap object: module, optimizer, loader, dataset, scaler or user instance."""
 
@@ -317,20 +327,19 @@ def join(a: Value | None, b: Value | None) -> Value | None:
         joined = items[0] if items else None
         for item in items[1:]:
             joined = join(joined, item)
-        return Const(("many", joined)) if joined is not None else None
+        return Many(joined) if joined is not None else None
     return None
 
 
 def _is_many(value: Value) -> bool:
-    return isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("many",)
+    return isinstance(value, Many)
 
 
 def _list_items(value: Value) -> list[Value | None] | None:
     if isinstance(value, TupleV):
         return list(value.items)
-    if isinstance(value, Const) and _is_many(value):
-        item = value.value[1]  # type: ignore[index]
-        return [item if isinstance(item, Value) else None]
+    if isinstance(value, Many):
+        return [value.item]
     return None
 
 
@@ -385,4 +394,4 @@ def shape_of(t: Tensor) -> Value:
     """`t.shape` / `t.size()`: Python ints, one per dimension when the rank is known
     (`B, L, T, _ = scores.size()`), else any number of them."""
     size = Tensor("pyint")
-    return TupleV((size,) * t.ndim) if t.ndim is not None and t.ndim <= 8 else Const(("many", size))
+    return TupleV((size,) * t.ndim) if t.ndim is not None and t.ndim <= 8 else Many(size)

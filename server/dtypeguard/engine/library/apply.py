@@ -15,6 +15,7 @@ from dtypeguard.engine.values import (
     FLOAT_DTYPES,
     WIDE,
     Const,
+    Many,
     Origin,
     Tensor,
     TupleV,
@@ -22,7 +23,6 @@ from dtypeguard.engine.values import (
     is_float,
 )
 
-MANY = "many"
 ARRAY_KINDS = ("ndarray", "tensor", "frame", "series")
 
 
@@ -49,8 +49,8 @@ class Weak:
 def _items(value: Value | None) -> list[Value | None] | None:
     if isinstance(value, TupleV):
         return list(value.items)
-    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == (MANY,):
-        item = value.value[1]
+    if isinstance(value, Many):
+        item = value.item
         return [item if isinstance(item, Value) else None]
     return None
 
@@ -488,7 +488,7 @@ def _make(kind: str, dtype: str | None, origin: Origin | None, from_ints: bool =
     if kind == "pylist":
         if dtype is None:
             return None
-        return Const((MANY, Tensor("pyfloat" if is_float(dtype) else "pyint") if dtype != "bool" else None))
+        return Many(Tensor("pyfloat" if is_float(dtype) else "pyint") if dtype != "bool" else None)
     if kind == "pyscalar":
         if dtype is None:
             return None

@@ -31,14 +31,16 @@ TRANSFORMS: dict[str, Transform] = {
     "add_kwarg": calls.add_kwarg,
     "set_kwarg": calls.set_kwarg,
     "remove_kwarg": calls.remove_kwarg,
+    "replace_expression": calls.replace_expression,
     "to_device": device.to_device,
     "move_to_setup": setup.move_to_setup,
     "replace_default_tensor_type": setup.replace_default_tensor_type,
     "insert_setup_block": setup.insert_setup_block,
     "replace_cuda_default": setup.replace_default_tensor_type,
+    "replace_tensor_type_call": setup.replace_tensor_type_call,
     "master_weights_autocast": lowprec.master_weights_autocast,
 }
-GLOBAL_KINDS = frozenset({"move_to_setup", "replace_default_tensor_type", "insert_setup_block", "replace_cuda_default"})
+GLOBAL_KINDS = frozenset({"move_to_setup", "replace_default_tensor_type", "insert_setup_block", "replace_cuda_default", "replace_tensor_type_call"})
 MAX_ROUNDS = 12
 
 

@@ -1,5 +1,5 @@
 """Fixes that edit one expression or one call: `append_call`, `add_kwarg`, `set_kwarg`,
-`remove_kwarg`.
+`remove_kwarg`, `replace_expression`.
 
 They convert where a value is created (`torch.from_numpy(a).float()`,
 `torch.tensor(a, dtype=torch.float32)`) or change one argument of one call, so every later use
@@ -143,3 +143,15 @@ def remove_kwarg(parsed: Parsed, fix: FixSpec) -> str:
         args[i - 1] = args[i - 1].with_changes(comma=arg.comma)
     del args[i]
     return replace_node(parsed, call, call.with_changes(args=args))
+
+
+def replace_expression(parsed: Parsed, fix: FixSpec) -> str:
+    """The expression at the span (a flag's value in a dict, `"capturable": True`) becomes
+    `value`; the fix names the expression it expects there (`old`), so a changed file is left alone."""
+    value = _in_file_names(parsed, fix.param("value"))
+    expr = parsed.expression_at(fix.span)
+    if expr is None:
+        raise NotApplicable("no expression at the fix's position (the file changed?)")
+    if cst.Module(body=[]).code_for_node(expr) != fix.param("old"):
+        raise NotApplicable(f"the expression there is not `{fix.param('old')}`")
+    return replace_node(parsed, expr, expression(value))

@@ -122,8 +122,14 @@ def dtype_words(dtype: str | None) -> str:
     }.get(dtype or "", dtype or "unknown")
 
 
-def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, why: str) -> list[FixSpec]:
-    """Convert where the tensor is created (every later use is fixed at once), else at the use."""
+def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, why: str, dtype_expr: str = "") -> list[FixSpec]:
+    """Convert where the tensor is created (every later use is fixed at once), else at the use.
+
+    With `dtype_expr` (an expression for the dtype, `next(model.parameters()).dtype`, valid where
+    the tensor is created), the conversion follows it instead of naming `dtype`: for a line
+    that runs with models of different dtypes."""
+    if dtype_expr:
+        return _follow_fix(ctx, value, dtype_expr, why)
     method = {"float32": "float", "float64": "double", "float16": "half", "bfloat16": "bfloat16", "int64": "long"}.get(dtype)
     if method is None:
         return []
@@ -140,9 +146,28 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
                 FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),)),
             ]
         return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),))]
+    if origin is not None and "follows the default dtype" in origin.why and origin.span.line == origin.span.end_line:
+        # `torch.zeros(shape)` made while the default dtype is another: it is made in the dtype it needs
+        call = ctx.snippet(origin.span)
+        if call.endswith(")") and "dtype" not in call and call.split("(")[0].strip().rsplit(".", 1)[-1] in _FACTORIES:
+            return [FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", origin.span, True, (("name", "dtype"), ("value", torch_dtype)))]
     if use_span is not None:
         return [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))]
     return []
+
+
+_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "rand", "randn", "arange", "linspace", "logspace", "eye", "tensor", "as_tensor"})
+
+
+def _follow_fix(ctx: Context, value: Tensor, dtype_expr: str, why: str) -> list[FixSpec]:
+    """Create the tensor with, or convert it to, the dtype `dtype_expr` evaluates to."""
+    site = value.site
+    if site is None:
+        return []
+    call = ctx.snippet(site)
+    if call.split("(")[0].strip().rsplit(".", 1)[-1] in ("tensor", "as_tensor") and "dtype" not in call:
+        return [FixSpec("add_kwarg", f"Create it with the model's dtype: add `dtype={dtype_expr}` ({why})", site, True, (("name", "dtype"), ("value", dtype_expr)))]
+    return [FixSpec("append_call", f"Convert it to the model's dtype: `.to({dtype_expr})` ({why})", site, True, (("method", "to"), ("arg", dtype_expr)))]
 
 
 def _encloses(outer: Span, inner: Span) -> bool:

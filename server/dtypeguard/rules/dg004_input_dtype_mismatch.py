@@ -6,10 +6,11 @@ fails in the forward pass with "mat1 and mat2 must have the same dtype" and its 
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine.calls import MATMUL, WEIGHTED
-from dtypeguard.engine.events import TensorOp
+from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, is_float
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
@@ -40,6 +41,10 @@ def expected_error(layer: str, got: str, want: str) -> str:
 
 def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
+    dtypes_at: dict[Span, set[str]] = {}  # the models' dtypes each forward line runs with
+    for fw in ctx.events.forwards:
+        if fw.module.dtype is not None and is_float(fw.module.dtype):
+            dtypes_at.setdefault(fw.span, set()).add(fw.module.dtype)
     for fw in ctx.events.forwards:
         module = fw.module
         if module.input_kind != "float" or fw.autocast or not fw.inputs:
@@ -59,7 +64,10 @@ def check(ctx: Context) -> Iterator[Finding]:
             related.append(Related(module.dtype_origin.span, f"the model's parameters are {module.dtype}: {module.dtype_origin.why}"))
         use = fw.arg_spans[0] if fw.arg_spans else None
         why = f"matches the model's {module.dtype}"
-        fixes = convert_fix(ctx, x, use, module.dtype, why)
+        follow = _model_dtype_expr(ctx, fw, x.site) if len(dtypes_at.get(fw.span, ())) > 1 else ""
+        if follow:
+            why = f"the model at line {fw.span.line} is {' or '.join(sorted(dtypes_at[fw.span]))}, depending on the call"
+        fixes = convert_fix(ctx, x, use, module.dtype, why, follow)
         line = fw.span.line
         model_side = module.dtype != "float32" and x.dtype == "float32" and not module.chosen_dtype
         if model_side:
@@ -99,6 +107,41 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield RULE.finding(message, root, related=related, fixes=fixes)
     yield from _matmuls(ctx, seen)
 
+
+
+def _function_at(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The innermost function whose body holds `line`."""
+    found: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body[0].lineno <= line <= (node.end_lineno or node.lineno):
+            if found is None or node.lineno > found.lineno:
+                found = node
+    return found
+
+
+def _model_dtype_expr(ctx: Context, fw: Forward, site: Span | None) -> str:
+    """`next(<model>.parameters()).dtype` for the model a forward call names (`self.model(x)`),
+    when that name means the same model where the input is created (same function, above the
+    call, not rebound in between); "" otherwise."""
+    if ctx.tree is None or site is None or site.line > fw.span.line:
+        return ""
+    call = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and (n.lineno, n.col_offset) == (fw.span.line, fw.span.col)), None)
+    if call is None:
+        return ""
+    root: ast.expr = call.func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return ""  # `make_model()(x)`, `models[i](x)`: nothing to name at the creation
+    func = _function_at(ctx.tree, fw.span.line)
+    if func is None or _function_at(ctx.tree, site.line) is not func:
+        return ""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and node.id == root.id and isinstance(node.ctx, ast.Store) and site.line <= node.lineno <= fw.span.line:
+            return ""  # rebound between the creation and the call
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and site.line <= node.lineno <= fw.span.line:
+            return ""  # an attribute (maybe the model's) assigned in between
+    return f"next({ast.unparse(call.func)}.parameters()).dtype"
 
 
 def _default_setter(ctx: Context, dtype: str, before: int) -> Span | None:

@@ -164,3 +164,22 @@ def test_float16_master_weights_for_an_lstm_leave_the_cpu_forward_in_float32() -
     _run(fixed)
     plain = fix_all(HALF_LSTM.replace("nn.LSTM(8, 8, batch_first=True)", "nn.GRU(8, 8, batch_first=True)"), unsafe=True).text
     assert "dtype=torch.float16):\n" in plain, plain
+
+
+def test_a_factory_made_under_a_later_default_dtype_is_made_in_the_weight_dtype() -> None:
+    """tests/realworld8 i01 (SLAYER): a kernel buffer is made in float32, then the default
+    becomes float64, and `torch.zeros(shape)` input made after that meets the float32 kernel in
+    `F.conv1d`: the factory call gets `dtype=` of the weight."""
+    src = (
+        "import torch\nimport torch.nn.functional as F\n"
+        "kernel = torch.tensor([0.5, 1.0, 0.5]).reshape(1, 1, -1)\n"
+        "def configure():\n    torch.set_default_dtype(torch.float64)\n"
+        "configure()\n"
+        "spikes = torch.zeros((2, 1, 10))\n"
+        "out = F.conv1d(spikes, kernel)\n"
+    )
+    finding = next(f for f in check_source(src).findings if f.code == "DG004")
+    assert [(f.kind, f.span.line) for f in finding.fixes] == [("add_kwarg", 7)]
+    fixed = fix_all(src).text
+    assert "spikes = torch.zeros((2, 1, 10), dtype=torch.float32)\n" in fixed, fixed
+    _run(fixed)

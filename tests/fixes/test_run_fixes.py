@@ -183,3 +183,38 @@ def test_a_factory_made_under_a_later_default_dtype_is_made_in_the_weight_dtype(
     fixed = fix_all(src).text
     assert "spikes = torch.zeros((2, 1, 10), dtype=torch.float32)\n" in fixed, fixed
     _run(fixed)
+
+
+HARD_CODED = (
+    "import torch\nimport torch.nn as nn\n"
+    "class Head(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.box = nn.Linear(4, 4)\n"
+    "    def bias(self, boxes):\n"
+    "        b = boxes.sigmoid()\n"
+    "        coords = torch.arange(0, 4, device='cuda', dtype=torch.float32) / 4\n"
+    "        return coords.view(1, -1) - b.reshape(-1, 4)[:, :4]\n"
+    "    def forward(self, x):\n"
+    "        return self.bias(self.box(x))\n"
+    "Head()(torch.randn(2, 4))\n"
+)
+
+
+def test_a_hard_coded_cuda_tensor_is_made_on_the_device_of_the_tensor_it_meets() -> None:
+    """tests/realworld2 d10 (SAM3 decoder): `torch.arange(..., device="cuda")` in a model that
+    runs on the CPU: the tensor is made on the device of the operand it is combined with
+    (`b.device`: `b.reshape(...)[...]` keeps b's device), on a GPU as on the CPU."""
+    finding = next(f for f in check_source(HARD_CODED).findings if f.code == "DG009")
+    assert [(f.kind, f.safe, dict(f.params)["value"]) for f in finding.fixes] == [("set_kwarg", True, "b.device")]
+    fixed = fix_all(HARD_CODED).text
+    assert "coords = torch.arange(0, 4, device=b.device, dtype=torch.float32) / 4\n" in fixed, fixed
+    _run(fixed)
+
+
+def test_a_hard_coded_cuda_tensor_meeting_a_rebound_or_moved_name_is_not_guessed() -> None:
+    moved = HARD_CODED.replace("b.reshape(-1, 4)[:, :4]", "b.cpu().reshape(-1, 4)[:, :4]")
+    rebound = HARD_CODED.replace("        return coords.view", "        b = b * 2\n        return coords.view")
+    for src in (moved, rebound):
+        finding = next(f for f in check_source(src).findings if f.code == "DG009")
+        assert not finding.fixes, src

@@ -218,3 +218,32 @@ def fails_here(root: Span, failing: Span, words: str) -> list[Related]:
     """The related information at the line that will fail, when the finding is elsewhere."""
     return [] if root == failing else [Related(failing, f"fails here: {words}")]
 
+
+
+def function_at(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The innermost function whose body holds `line`."""
+    found: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body[0].lineno <= line <= (node.end_lineno or node.lineno):
+            if found is None or node.lineno > found.lineno:
+                found = node
+    return found
+
+
+def same_binding(tree: ast.Module, name: str, early: int, late: int, attributes: bool = False) -> bool:
+    """Whether `name` means the same thing at line `early` and at line `late` of one function:
+    both lines in it, `name` one of its parameters or assigned above `early`, and not assigned
+    from `early` to `late` (nor, with `attributes`, any attribute)."""
+    func = function_at(tree, late)
+    if func is None or function_at(tree, early) is not func or early > late:
+        return False
+    args = func.args
+    bound = name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            if early <= node.lineno <= late:
+                return False  # rebound in between
+            bound = bound or node.lineno < early
+        if attributes and isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and early <= node.lineno <= late:
+            return False  # an attribute (maybe the one read) assigned in between
+    return bound

@@ -21,6 +21,7 @@ from dtypeguard.rules.base import (
     dtype_root,
     dtype_words,
     fails_here,
+    same_binding,
     tensor,
 )
 
@@ -109,16 +110,6 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 
-def _function_at(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The innermost function whose body holds `line`."""
-    found: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body[0].lineno <= line <= (node.end_lineno or node.lineno):
-            if found is None or node.lineno > found.lineno:
-                found = node
-    return found
-
-
 def _model_dtype_expr(ctx: Context, fw: Forward, site: Span | None) -> str:
     """`next(<model>.parameters()).dtype` for the model a forward call names (`self.model(x)`),
     when that name means the same model where the input is created (same function, above the
@@ -133,14 +124,8 @@ def _model_dtype_expr(ctx: Context, fw: Forward, site: Span | None) -> str:
         root = root.value
     if not isinstance(root, ast.Name):
         return ""  # `make_model()(x)`, `models[i](x)`: nothing to name at the creation
-    func = _function_at(ctx.tree, fw.span.line)
-    if func is None or _function_at(ctx.tree, site.line) is not func:
+    if not same_binding(ctx.tree, root.id, site.line, fw.span.line, attributes=True):
         return ""
-    for node in ast.walk(func):
-        if isinstance(node, ast.Name) and node.id == root.id and isinstance(node.ctx, ast.Store) and site.line <= node.lineno <= fw.span.line:
-            return ""  # rebound between the creation and the call
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and site.line <= node.lineno <= fw.span.line:
-            return ""  # an attribute (maybe the model's) assigned in between
     return f"next({ast.unparse(call.func)}.parameters()).dtype"
 
 

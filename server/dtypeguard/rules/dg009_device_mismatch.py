@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
-from dtypeguard.rules.base import Context, ErrorPattern, Rule, device_root, fails_here, tensor
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, device_root, fails_here, same_binding, tensor
 
 
 def _mismatch(model: str | None, data: str | None) -> bool:
@@ -145,13 +146,51 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         related = fails_here(root, op.span, error)
         if other.dev_origin is not None:
             related.append(Related(other.dev_origin.span, f"the other input's device: {other.dev_origin.why}"))
+        fixes = []
+        if hard_coded and odd.dev_origin is not None:
+            follow = _device_of_operand(ctx, op, other, odd.dev_origin.span)
+            if follow:
+                fixes.append(FixSpec(
+                    "set_kwarg", f"Create it on the device of the tensor it meets: `device={follow}`", root, True,
+                    (("name", "device"), ("value", follow)),
+                ))
         yield RULE.finding(
             f"this tensor is {_where(odd.device)} but `{op.name}` at line {op.span.line} combines it with one {_where(other.device)}: "
             f"it fails with \"{error}\"",
             root,
             related=related,
+            fixes=fixes,
             severity=Severity.WARNING if accel.device == "auto" else Severity.ERROR,
         )
+
+
+_MOVES = frozenset({"to", "cpu", "cuda", "numpy", "tolist", "item", "type", "pin_memory", "share_memory_"})
+
+
+def _device_of_operand(ctx: Context, op: TensorOp, other: Tensor, made: Span) -> str:
+    """`<name>.device` for the operand a hard-coded `device="cuda"` tensor meets, when that
+    operand is a tensor name, or methods/indexing on it that keep its device
+    (`boxes.reshape(-1, 4)[:, 1]`), and the name means the same tensor where the hard-coded one
+    is made (same function, bound above it, not rebound before the op)."""
+    if ctx.tree is None:
+        return ""
+    i = next((k for k, v in enumerate(op.inputs) if v is other), None)
+    at = (op.span.line, op.span.col, op.span.end_line, op.span.end_col)
+    written = next((n for n in ast.walk(ctx.tree) if isinstance(n, (ast.BinOp, ast.Call)) and (n.lineno, n.col_offset, n.end_lineno, n.end_col_offset) == at), None)
+    operands = [written.left, written.right] if isinstance(written, ast.BinOp) else written.args if isinstance(written, ast.Call) else []
+    if i is None or i >= len(operands) or len(operands) != len(op.inputs):
+        return ""
+    node: ast.expr = operands[i]
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr not in _MOVES:
+            node = node.func.value
+        else:
+            return ""  # an attribute (`self.weight`), a function's result: not known to be this tensor
+    if not same_binding(ctx.tree, node.id, made.line, op.span.line):
+        return ""
+    return f"{node.id}.device"
 
 
 def _numpy_of_gpu(op: TensorOp) -> Iterator[Finding]:

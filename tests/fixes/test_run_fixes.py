@@ -218,3 +218,18 @@ def test_a_hard_coded_cuda_tensor_meeting_a_rebound_or_moved_name_is_not_guessed
     for src in (moved, rebound):
         finding = next(f for f in check_source(src).findings if f.code == "DG009")
         assert not finding.fixes, src
+
+
+def test_an_in_place_clamp_of_indices_gets_integer_bounds() -> None:
+    """tests/realworld5 h14 (YOLOv5 build_targets): `gj.clamp_(0, gain[3] - 1)` on int64 indices
+    with a float 0-dim bound fails; both clamps on the line get `int(...)` bounds (one finding a
+    line: the second is fixed in the next round)."""
+    src = (
+        "import torch\ngain = torch.ones(7)\ngain[2:6] = 5.0\ngij = (torch.rand(5, 2) * 8).long()\ngi, gj = gij.T\n"
+        "idx = (gj.clamp_(0, gain[3] - 1), gi.clamp_(min=0, max=gain[2] - 1))\n"
+    )
+    fixed = fix_all(src).text
+    assert "idx = (gj.clamp_(0, int(gain[3] - 1)), gi.clamp_(min=0, max=int(gain[2] - 1)))\n" in fixed, fixed
+    _run(fixed)
+    vector = src.replace("gain[3] - 1", "gain[2:4] - 1").replace("gain[2] - 1", "gain[2:4] - 1")
+    assert all(not f.fixes for f in check_source(vector).findings if f.code == "DG004")

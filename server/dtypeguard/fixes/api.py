@@ -32,6 +32,7 @@ TRANSFORMS: dict[str, Transform] = {
     "set_kwarg": calls.set_kwarg,
     "remove_kwarg": calls.remove_kwarg,
     "replace_expression": calls.replace_expression,
+    "int_bounds": calls.int_bounds,
     "to_device": device.to_device,
     "move_to_setup": setup.move_to_setup,
     "replace_default_tensor_type": setup.replace_default_tensor_type,

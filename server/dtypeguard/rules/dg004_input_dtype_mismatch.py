@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dtypeguard.engine.calls import MATMUL, WEIGHTED
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, is_float
-from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
     ErrorPattern,
@@ -163,11 +163,15 @@ def _inplace(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if other.kind == "tensor" and other.origin is not None:
             related.append(Related(other.origin.span, f"the operand is {other.dtype}: {other.origin.why}"))
         what = "divides it" if op.name in (".div_()", "/=") and other.kind == "pyfloat" else "takes a floating operand"
+        fixes = []
+        if op.name in (".clamp_()", ".clip_()") and (other.kind == "pyfloat" or other.ndim == 0):
+            fixes.append(FixSpec("int_bounds", "Make the bounds integers: `int(...)` (the tensor stays integral)", op.span, True))
         yield RULE.finding(
             f"`{op.name.strip('.()') if op.name.startswith('.') else op.name}` updates an {t.dtype} tensor in place but {what}: "
             f"it fails with \"{error}\" (make the result a new tensor, or convert one side first)",
             op.span,
             related=related,
+            fixes=fixes,
         )
 
 

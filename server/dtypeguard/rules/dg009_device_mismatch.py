@@ -8,7 +8,15 @@ from collections.abc import Iterator
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
-from dtypeguard.rules.base import Context, ErrorPattern, Rule, device_root, fails_here, same_binding, tensor
+from dtypeguard.rules.base import (
+    Context,
+    ErrorPattern,
+    Rule,
+    device_root,
+    fails_here,
+    same_binding,
+    tensor,
+)
 
 
 def _mismatch(model: str | None, data: str | None) -> bool:

@@ -233,3 +233,27 @@ def test_an_in_place_clamp_of_indices_gets_integer_bounds() -> None:
     _run(fixed)
     vector = src.replace("gain[3] - 1", "gain[2:4] - 1").replace("gain[2] - 1", "gain[2:4] - 1")
     assert all(not f.fixes for f in check_source(vector).findings if f.code == "DG004")
+
+
+def test_a_factory_on_the_usual_default_meeting_a_float64_weight_is_left_alone() -> None:
+    """tests/realworld9 j06: `torch.randn(...)` (the usual float32 default) meets a float64
+    NumPy filter in `F.conv2d`: the filter is what is odd, so only it is converted; giving the
+    input `dtype=torch.float64` too made the two fixes undo each other."""
+    src = (
+        "import numpy as np\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+        "class Smooth(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.w = torch.from_numpy(np.random.rand(1, 1, 3, 3))\n"
+        "        self.psi = nn.Conv2d(1, 1, 3)\n"
+        "    def forward(self, x):\n"
+        "        return self.psi(F.conv2d(x, self.w))\n"
+        "def main():\n"
+        "    x = torch.randn(2, 1, 8, 8)\n"
+        "    Smooth()(x)\n"
+        "main()\n"
+    )
+    fixed = fix_all(src).text
+    assert "self.w = torch.from_numpy(np.random.rand(1, 1, 3, 3)).float()\n" in fixed, fixed
+    assert "x = torch.randn(2, 1, 8, 8)\n" in fixed, fixed
+    _run(fixed)

@@ -123,11 +123,12 @@ class FixAllResult:
         return bool(self.applied)
 
 
-_Key = tuple[str, str, str, tuple[tuple[str, str], ...]]
+_Key = tuple[str, str, str, str, tuple[tuple[str, str], ...]]
 
 
 def _key(finding: Finding, fix: FixSpec) -> _Key:
-    return (finding.code, finding.message, fix.kind, fix.params)
+    # the title tells apart one conversion offered at two places (where made, where used)
+    return (finding.code, finding.message, fix.kind, fix.title, fix.params)
 
 
 def choose_fix(finding: Finding, unsafe: bool, failed: dict[_Key, str] | None = None) -> FixSpec | None:

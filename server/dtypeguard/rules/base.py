@@ -139,15 +139,23 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
         # `torch.from_numpy(mask).float()`: converting the inner call would be undone by the cast
         return [FixSpec("append_call", f"Convert after the cast: `.{method}()` ({why})", origin.span, True, (("method", method),))]
     if value.site is not None:
+        # converting where it is used comes last: for a tensor that is also used as something
+        # else (an integer column that is both a layer's input and a class-index target), where
+        # converting it at its creation would break the other use
+        at_use = [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))] if (
+            use_span is not None and not value.site.file and not _encloses(use_span, value.site) and not _encloses(value.site, use_span)) else []
         call = ctx.snippet(value.site)
         if call.split("(")[0].strip().rsplit(".", 1)[-1] in ("tensor", "as_tensor") and "dtype" not in call:  # not a user's `_tensor(...)`
             return [
                 FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", value.site, True, (("name", "dtype"), ("value", torch_dtype))),
                 FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),)),
+                *at_use,
             ]
-        return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),))]
-    if origin is not None and "follows the default dtype" in origin.why and origin.span.line == origin.span.end_line:
-        # `torch.zeros(shape)` made while the default dtype is another: it is made in the dtype it needs
+        return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),)), *at_use]
+    if origin is not None and "follows the default dtype" in origin.why and " set at line " in origin.why and origin.span.line == origin.span.end_line:
+        # `torch.zeros(shape)` made after the script changed the default dtype (later than the
+        # weights it meets were made): it is made in the dtype it needs. A factory that follows
+        # the usual float32 default is not what is odd (the float64 weight it meets is)
         call = ctx.snippet(origin.span)
         if call.endswith(")") and "dtype" not in call and call.split("(")[0].strip().rsplit(".", 1)[-1] in _FACTORIES:
             return [FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", origin.span, True, (("name", "dtype"), ("value", torch_dtype)))]

@@ -257,3 +257,37 @@ def test_a_factory_on_the_usual_default_meeting_a_float64_weight_is_left_alone()
     assert "self.w = torch.from_numpy(np.random.rand(1, 1, 3, 3)).float()\n" in fixed, fixed
     assert "x = torch.randn(2, 1, 8, 8)\n" in fixed, fixed
     _run(fixed)
+
+
+CUDA_CALLS = (
+    "import torch\nimport torch.nn as nn\n"
+    "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+    "def train():\n"
+    "    net = nn.Linear(4, 2)\n"
+    "    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+    "    for _ in range(2):\n"
+    "        x, y = torch.randn(3, 4), torch.tensor([0, 1, 1])\n"
+    "        x = x.cuda()\n"
+    "        y = y.cuda()\n"
+    "        loss = nn.functional.cross_entropy(net(x), y)\n"
+    "        opt.zero_grad()\n"
+    "        loss.backward()\n"
+    "        opt.step()\n"
+    "    print(torch.cuda.is_available())\n"
+    "train()\n"
+)
+
+
+def test_hard_coded_cuda_calls_use_the_scripts_device() -> None:
+    """tests/realworld a09 (YOLACT): batches moved with `.cuda()` in a script whose `device`
+    falls back to the CPU (here written by the DG002 fix): every `.cuda()` becomes
+    `.to(device)` and the model goes to `device` too; `torch.cuda.is_available()` stays."""
+    finding = next(f for f in check_source(CUDA_CALLS).findings if f.code == "DG009")
+    assert (finding.fixes[0].kind, finding.fixes[0].safe) == ("cuda_to_device", True)
+    fixed = fix_all(CUDA_CALLS).text
+    assert "    net = nn.Linear(4, 2).to(device)\n" in fixed, fixed
+    assert "        x = x.to(device)\n        y = y.to(device)\n" in fixed, fixed
+    assert "print(torch.cuda.is_available())" in fixed
+    _run(fixed)
+    shadowed = CUDA_CALLS.replace("def train():", "def train(device=None):")
+    assert all(f.kind != "cuda_to_device" for d in check_source(shadowed).findings for f in d.fixes)

@@ -34,6 +34,7 @@ TRANSFORMS: dict[str, Transform] = {
     "replace_expression": calls.replace_expression,
     "int_bounds": calls.int_bounds,
     "to_device": device.to_device,
+    "cuda_to_device": device.cuda_to_device,
     "move_to_setup": setup.move_to_setup,
     "replace_default_tensor_type": setup.replace_default_tensor_type,
     "insert_setup_block": setup.insert_setup_block,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from dtypeguard.engine import source
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
@@ -77,6 +78,15 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
     if x.dev_origin is not None:
         related.append(Related(x.dev_origin.span, f"the input's device: {x.dev_origin.why}"))
     fixes = []
+    name = _available_device_name(ctx)
+    hard_coded = x.device == "cuda" and x.dev_origin is not None and x.dev_origin.why == ".cuda()" and module.device == "cpu"
+    if hard_coded and name and root == module.origin.span:
+        # `.cuda()` written into a script whose `device` falls back to the CPU: the same on a GPU
+        # (the model goes where the batches go), and it runs without one
+        fixes.append(FixSpec(
+            "cuda_to_device", f"Use `{name}` for the hard-coded CUDA: `.cuda()` -> `.to({name})`, and the model `.to({name})`",
+            root, True, (("device", name),),
+        ))
     device_expr = _safe_device_expr(module.device, module.device_expr) if module.device in ("cuda", "auto") else '"cpu"'
     use = fw.arg_spans[position] if len(fw.arg_spans) > position and position == 0 else None
     if device_expr and use is not None:
@@ -170,6 +180,25 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             fixes=fixes,
             severity=Severity.WARNING if accel.device == "auto" else Severity.ERROR,
         )
+
+
+def _available_device_name(ctx: Context) -> str:
+    """The top-level name bound once to CUDA-if-available (`device = torch.device("cuda" if
+    torch.cuda.is_available() else "cpu")`) and nowhere rebound (no parameter or local of that
+    name): what `.cuda()` may become everywhere in the file."""
+    tree = ctx.tree
+    if tree is None:
+        return ""
+    found = [(name, stmt) for stmt in tree.body if (name := source.device_assignment(stmt))]
+    if len(found) != 1:
+        return ""
+    name, stmt = found[0]
+    text = ast.unparse(stmt)
+    if not ("is_available()" in text and "cuda" in text and "cpu" in text):
+        return ""
+    stores = sum(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(tree))
+    params = any(isinstance(n, ast.arg) and n.arg == name for n in ast.walk(tree))
+    return name if stores == 1 and not params else ""
 
 
 _MOVES = frozenset({"to", "cpu", "cuda", "numpy", "tolist", "item", "type", "pin_memory", "share_memory_"})

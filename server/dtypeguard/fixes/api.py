@@ -31,14 +31,18 @@ TRANSFORMS: dict[str, Transform] = {
     "add_kwarg": calls.add_kwarg,
     "set_kwarg": calls.set_kwarg,
     "remove_kwarg": calls.remove_kwarg,
+    "replace_expression": calls.replace_expression,
+    "int_bounds": calls.int_bounds,
     "to_device": device.to_device,
+    "cuda_to_device": device.cuda_to_device,
     "move_to_setup": setup.move_to_setup,
     "replace_default_tensor_type": setup.replace_default_tensor_type,
     "insert_setup_block": setup.insert_setup_block,
     "replace_cuda_default": setup.replace_default_tensor_type,
+    "replace_tensor_type_call": setup.replace_tensor_type_call,
     "master_weights_autocast": lowprec.master_weights_autocast,
 }
-GLOBAL_KINDS = frozenset({"move_to_setup", "replace_default_tensor_type", "insert_setup_block", "replace_cuda_default"})
+GLOBAL_KINDS = frozenset({"move_to_setup", "replace_default_tensor_type", "insert_setup_block", "replace_cuda_default", "replace_tensor_type_call"})
 MAX_ROUNDS = 12
 
 
@@ -120,11 +124,12 @@ class FixAllResult:
         return bool(self.applied)
 
 
-_Key = tuple[str, str, str, tuple[tuple[str, str], ...]]
+_Key = tuple[str, str, str, str, tuple[tuple[str, str], ...]]
 
 
 def _key(finding: Finding, fix: FixSpec) -> _Key:
-    return (finding.code, finding.message, fix.kind, fix.params)
+    # the title tells apart one conversion offered at two places (where made, where used)
+    return (finding.code, finding.message, fix.kind, fix.title, fix.params)
 
 
 def choose_fix(finding: Finding, unsafe: bool, failed: dict[_Key, str] | None = None) -> FixSpec | None:

@@ -1,5 +1,5 @@
 """Fixes that edit one expression or one call: `append_call`, `add_kwarg`, `set_kwarg`,
-`remove_kwarg`.
+`remove_kwarg`, `replace_expression`, `int_bounds`.
 
 They convert where a value is created (`torch.from_numpy(a).float()`,
 `torch.tensor(a, dtype=torch.float32)`) or change one argument of one call, so every later use
@@ -144,4 +144,44 @@ def remove_kwarg(parsed: Parsed, fix: FixSpec) -> str:
         # the removed argument was last: its predecessor takes over its comma (or its absence)
         args[i - 1] = args[i - 1].with_changes(comma=arg.comma)
     del args[i]
+    return replace_node(parsed, call, call.with_changes(args=args))
+
+
+def replace_expression(parsed: Parsed, fix: FixSpec) -> str:
+    """The expression at the span (a flag's value in a dict, `"capturable": True`) becomes
+    `value`; the fix names the expression it expects there (`old`), so a changed file is left alone."""
+    value = _in_file_names(parsed, fix.param("value"))
+    expr = parsed.expression_at(fix.span)
+    if expr is None:
+        raise NotApplicable("no expression at the fix's position (the file changed?)")
+    if cst.Module(body=[]).code_for_node(expr) != fix.param("old"):
+        raise NotApplicable(f"the expression there is not `{fix.param('old')}`")
+    return replace_node(parsed, expr, expression(value))
+
+
+def _int_literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, cst.Integer)
+
+
+def int_bounds(parsed: Parsed, fix: FixSpec) -> str:
+    """`idx.clamp_(0, gain[3] - 1)` -> `idx.clamp_(0, int(gain[3] - 1))`: the bounds of an
+    in-place clamp of an integer tensor become Python ints (a float bound makes the result float,
+    which cannot be written back). Integer literals and `int(...)` calls stay as they are."""
+    call = _call(parsed, fix)
+    args = list(call.args)
+    changed = False
+    for i, arg in enumerate(args):
+        if arg.keyword is not None and arg.keyword.value not in ("min", "max"):
+            continue
+        value = arg.value
+        if _int_literal(value) or (isinstance(value, cst.Name) and value.value == "None"):
+            continue
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
+            continue
+        args[i] = arg.with_changes(value=cst.Call(func=cst.Name("int"), args=[cst.Arg(value)]))
+        changed = True
+    if not changed:
+        raise NotApplicable("the bounds are integers already")
     return replace_node(parsed, call, call.with_changes(args=args))

@@ -1,4 +1,5 @@
-"""`to_device`: move a batch to the model's device where the batch is unpacked.
+"""`to_device`: move a batch to the model's device where the batch is unpacked;
+`cuda_to_device`: hard-coded `.cuda()` calls become `.to(device)`, the model too.
 
 When the input is a plain name bound by the target of an enclosing `for ... in loader:` loop,
 `name = name.to(device)` becomes the loop body's first statement, so every use of the batch in
@@ -64,3 +65,34 @@ def to_device(parsed: Parsed, fix: FixSpec) -> str:
                 body = node.body.with_changes(body=[*node.body.body[:at], stmt, *node.body.body[at:]])
                 return replace_node(parsed, node.body, body)
     return append_call(parsed, FixSpec("append_call", fix.title, fix.span, fix.safe, (("method", "to"), ("arg", device))))
+
+
+def cuda_to_device(parsed: Parsed, fix: FixSpec) -> str:
+    """Every `x.cuda()` (no arguments) in the file -> `x.to(<device>)`, and the model made at the
+    span -> `<model>.to(<device>)`. The rule offers it only when `<device>` is one top-level
+    name for CUDA-if-available: on a GPU `.to(device)` is `.cuda()`, without one it is the CPU."""
+    name = fix.param("device")
+    if not name.isidentifier():
+        raise NotApplicable("no device name")
+    model = parsed.expression_at(fix.span)
+    if model is None:
+        raise NotApplicable("no expression at the fix's position (the file changed?)")
+
+    class Rewrite(cst.CSTTransformer):
+        def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+            func = updated.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "cuda" and not updated.args and not _is_torch_module(func.value):
+                return updated.with_changes(func=func.with_changes(attr=cst.Name("to")), args=[cst.Arg(cst.Name(name))])
+            if original is model:
+                return cst.Call(func=cst.Attribute(value=updated, attr=cst.Name("to")), args=[cst.Arg(cst.Name(name))])
+            return updated
+
+    if not isinstance(model, cst.Call):
+        raise NotApplicable("the model is not made by a call here")
+    module = parsed.module.visit(Rewrite())
+    return module.code
+
+
+def _is_torch_module(expr: cst.BaseExpression) -> bool:
+    """`torch.cuda` itself (as in `torch.cuda()`, never a tensor)."""
+    return isinstance(expr, cst.Name) and expr.value == "torch"

@@ -179,7 +179,12 @@ def master_weights_autocast(parsed: Parsed, fix: FixSpec) -> str:
             remove_stmt = True  # `model = model.half()`
     torch_name = _in_file_names(parsed, "torch.autocast").rsplit(".", 1)[0]
     device = f'"cuda" if {torch_name}.cuda.is_available() else "cpu"' if fix.param("cuda") else '"cpu"'
-    header = f"with {torch_name}.autocast(device_type={device}, dtype={torch_name}.{dtype}):"
+    # oneDNN has no float16 LSTM on most CPUs ("could not create a primitive descriptor for the
+    # LSTM forward propagation primitive"): such a model's autocast uses bfloat16 on the CPU
+    low = f"{torch_name}.{dtype}"
+    if dtype == "float16" and fix.param("lstm"):
+        low = f"{torch_name}.float16 if {torch_name}.cuda.is_available() else {torch_name}.bfloat16" if fix.param("cuda") else f"{torch_name}.bfloat16"
+    header = f"with {torch_name}.autocast(device_type={device}, dtype={low}):"
 
     # statements to wrap, by block: block -> set of statement indexes
     wraps: dict[cst.IndentedBlock | cst.Module, list[tuple[int, int]]] = {}

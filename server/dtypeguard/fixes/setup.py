@@ -226,3 +226,38 @@ def replace_default_tensor_type(parsed: Parsed, fix: FixSpec) -> str:
     if extra or plan.needs_import:
         new_body = _insert(new_body, plan.index, extra, plan, marker=bool(extra))
     return _with_body(parsed, new_body, module)
+
+
+def replace_tensor_type_call(parsed: Parsed, fix: FixSpec) -> str:
+    """`set_default_tensor_type(t)` with `t` chosen at run time (a legacy type or its name, CPU
+    or CUDA) -> the two calls it stands for, reading dtype and device from `t` itself:
+    `set_default_dtype(<t's dtype>)` and `set_default_device("cuda")` for a CUDA type (`None`,
+    the CPU default, for a CPU one). `torch.empty(0).type(t)` accepts both forms of `t`, as
+    the legacy call does, and fails where it fails (a CUDA type without CUDA)."""
+    call = parsed.call_at(fix.span)
+    if call is None:
+        raise NotApplicable("no call at the fix's position (the file changed?)")
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        raise NotApplicable("the call does not pass one positional argument")
+    stmt = next((a for a in parsed.ancestors(call) if isinstance(a, cst.SimpleStatementLine)), None)
+    if stmt is None or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Expr) or stmt.body[0].value is not call:
+        raise NotApplicable("the call is not a statement of its own")
+    arg = cst.Module(body=[]).code_for_node(call.args[0].value)
+    if any(isinstance(n, ast.Call | ast.Await | ast.NamedExpr | ast.Yield) for n in ast.walk(ast.parse(arg.strip(), mode="eval"))):
+        raise NotApplicable("the type is computed by a call: it would be computed twice")
+    alias = _Plan(parsed).alias
+    like = f"{alias}.empty(0).type({arg.strip()})"
+    first = _statement(f"{alias}.set_default_dtype({like}.dtype)\n").with_changes(leading_lines=stmt.leading_lines, trailing_whitespace=stmt.trailing_whitespace)
+    second = _statement(f'{alias}.set_default_device("cuda" if {like}.is_cuda else None)\n')
+    body = list(parsed.module.body)
+    if any(s is stmt for s in body):
+        i = next(k for k, s in enumerate(body) if s is stmt)
+        return _with_body(parsed, [*body[:i], first, second, *body[i + 1 :]])
+    parent = parsed.parents.get(stmt)
+    if not isinstance(parent, cst.IndentedBlock):
+        raise NotApplicable("the call is not in a block of statements")
+    inner = list(parent.body)
+    i = next(k for k, s in enumerate(inner) if s is stmt)
+    module = parsed.module.deep_replace(parent, parent.with_changes(body=[*inner[:i], first, second, *inner[i + 1 :]]))
+    assert isinstance(module, cst.Module)
+    return module.code

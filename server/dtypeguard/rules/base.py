@@ -122,8 +122,14 @@ def dtype_words(dtype: str | None) -> str:
     }.get(dtype or "", dtype or "unknown")
 
 
-def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, why: str) -> list[FixSpec]:
-    """Convert where the tensor is created (every later use is fixed at once), else at the use."""
+def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, why: str, dtype_expr: str = "") -> list[FixSpec]:
+    """Convert where the tensor is created (every later use is fixed at once), else at the use.
+
+    With `dtype_expr` (an expression for the dtype, `next(model.parameters()).dtype`, valid where
+    the tensor is created), the conversion follows it instead of naming `dtype`: for a line
+    that runs with models of different dtypes."""
+    if dtype_expr:
+        return _follow_fix(ctx, value, dtype_expr, why)
     method = {"float32": "float", "float64": "double", "float16": "half", "bfloat16": "bfloat16", "int64": "long"}.get(dtype)
     if method is None:
         return []
@@ -133,16 +139,43 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
         # `torch.from_numpy(mask).float()`: converting the inner call would be undone by the cast
         return [FixSpec("append_call", f"Convert after the cast: `.{method}()` ({why})", origin.span, True, (("method", method),))]
     if value.site is not None:
+        # converting where it is used comes last: for a tensor that is also used as something
+        # else (an integer column that is both a layer's input and a class-index target), where
+        # converting it at its creation would break the other use
+        at_use = [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))] if (
+            use_span is not None and not value.site.file and not _encloses(use_span, value.site) and not _encloses(value.site, use_span)) else []
         call = ctx.snippet(value.site)
         if call.split("(")[0].strip().rsplit(".", 1)[-1] in ("tensor", "as_tensor") and "dtype" not in call:  # not a user's `_tensor(...)`
             return [
                 FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", value.site, True, (("name", "dtype"), ("value", torch_dtype))),
                 FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),)),
+                *at_use,
             ]
-        return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),))]
+        return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({why})", value.site, True, (("method", method),)), *at_use]
+    if origin is not None and "follows the default dtype" in origin.why and " set at line " in origin.why and origin.span.line == origin.span.end_line:
+        # `torch.zeros(shape)` made after the script changed the default dtype (later than the
+        # weights it meets were made): it is made in the dtype it needs. A factory that follows
+        # the usual float32 default is not what is odd (the float64 weight it meets is)
+        call = ctx.snippet(origin.span)
+        if call.endswith(")") and "dtype" not in call and call.split("(")[0].strip().rsplit(".", 1)[-1] in _FACTORIES:
+            return [FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", origin.span, True, (("name", "dtype"), ("value", torch_dtype)))]
     if use_span is not None:
         return [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))]
     return []
+
+
+_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "rand", "randn", "arange", "linspace", "logspace", "eye", "tensor", "as_tensor"})
+
+
+def _follow_fix(ctx: Context, value: Tensor, dtype_expr: str, why: str) -> list[FixSpec]:
+    """Create the tensor with, or convert it to, the dtype `dtype_expr` evaluates to."""
+    site = value.site
+    if site is None:
+        return []
+    call = ctx.snippet(site)
+    if call.split("(")[0].strip().rsplit(".", 1)[-1] in ("tensor", "as_tensor") and "dtype" not in call:
+        return [FixSpec("add_kwarg", f"Create it with the model's dtype: add `dtype={dtype_expr}` ({why})", site, True, (("name", "dtype"), ("value", dtype_expr)))]
+    return [FixSpec("append_call", f"Convert it to the model's dtype: `.to({dtype_expr})` ({why})", site, True, (("method", "to"), ("arg", dtype_expr)))]
 
 
 def _encloses(outer: Span, inner: Span) -> bool:
@@ -193,3 +226,32 @@ def fails_here(root: Span, failing: Span, words: str) -> list[Related]:
     """The related information at the line that will fail, when the finding is elsewhere."""
     return [] if root == failing else [Related(failing, f"fails here: {words}")]
 
+
+
+def function_at(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The innermost function whose body holds `line`."""
+    found: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body[0].lineno <= line <= (node.end_lineno or node.lineno):
+            if found is None or node.lineno > found.lineno:
+                found = node
+    return found
+
+
+def same_binding(tree: ast.Module, name: str, early: int, late: int, attributes: bool = False) -> bool:
+    """Whether `name` means the same thing at line `early` and at line `late` of one function:
+    both lines in it, `name` one of its parameters or assigned above `early`, and not assigned
+    from `early` to `late` (nor, with `attributes`, any attribute)."""
+    func = function_at(tree, late)
+    if func is None or function_at(tree, early) is not func or early > late:
+        return False
+    args = func.args
+    bound = name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            if early <= node.lineno <= late:
+                return False  # rebound in between
+            bound = bound or node.lineno < early
+        if attributes and isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and early <= node.lineno <= late:
+            return False  # an attribute (maybe the one read) assigned in between
+    return bound

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
@@ -35,7 +36,34 @@ def check(ctx: Context) -> Iterator[Finding]:
                 else f"Replace with `torch.set_default_dtype(torch.{dtype})`"
             )
             fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, True, (("dtype", dtype), ("cuda", "1" if cuda else ""))))
+        elif _plain(sd.arg):
+            # a type chosen at run time: the drop-in pair of modern calls reads it (exact, but for
+            # the legacy `torch.Tensor(...)` constructor, which follows only a CUDA tensor type)
+            fixes.append(FixSpec(
+                "replace_tensor_type_call",
+                f"Replace with `torch.set_default_dtype` and `torch.set_default_device` reading `{sd.arg}`",
+                sd.span,
+                not _legacy_constructors(ctx),
+            ))
         yield RULE.finding(message, sd.span, fixes=fixes)
+
+
+def _plain(arg: str) -> bool:
+    """A name, an attribute or a string: the fix may read it twice."""
+    try:
+        tree = ast.parse(arg.strip(), mode="eval")
+    except SyntaxError:
+        return False
+    return bool(arg.strip()) and all(isinstance(n, (ast.Expression, ast.Name, ast.Attribute, ast.Constant, ast.Load)) for n in ast.walk(tree))
+
+
+def _legacy_constructors(ctx: Context) -> bool:
+    """`torch.Tensor(...)`/`torch.FloatTensor(...)` calls: they ignore `set_default_device`."""
+    tree = ctx.tree
+    return tree is None or ctx.memo("legacy_constructors", lambda: any(
+        isinstance(n, ast.Call) and isinstance(n.func, (ast.Attribute, ast.Name)) and (n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id).endswith("Tensor")
+        for n in ast.walk(tree)
+    ))
 
 
 # the part of the explanation that the hover over `torch.set_default_tensor_type` repeats

@@ -6,12 +6,13 @@ fails in the forward pass with "mat1 and mat2 must have the same dtype" and its 
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine.calls import MATMUL, WEIGHTED
-from dtypeguard.engine.events import TensorOp
+from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, is_float
-from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
     ErrorPattern,
@@ -20,6 +21,7 @@ from dtypeguard.rules.base import (
     dtype_root,
     dtype_words,
     fails_here,
+    same_binding,
     tensor,
 )
 
@@ -40,6 +42,10 @@ def expected_error(layer: str, got: str, want: str) -> str:
 
 def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
+    dtypes_at: dict[Span, set[str]] = {}  # the models' dtypes each forward line runs with
+    for fw in ctx.events.forwards:
+        if fw.module.dtype is not None and is_float(fw.module.dtype):
+            dtypes_at.setdefault(fw.span, set()).add(fw.module.dtype)
     for fw in ctx.events.forwards:
         module = fw.module
         if module.input_kind != "float" or fw.autocast or not fw.inputs:
@@ -59,7 +65,10 @@ def check(ctx: Context) -> Iterator[Finding]:
             related.append(Related(module.dtype_origin.span, f"the model's parameters are {module.dtype}: {module.dtype_origin.why}"))
         use = fw.arg_spans[0] if fw.arg_spans else None
         why = f"matches the model's {module.dtype}"
-        fixes = convert_fix(ctx, x, use, module.dtype, why)
+        follow = _model_dtype_expr(ctx, fw, x.site) if len(dtypes_at.get(fw.span, ())) > 1 else ""
+        if follow:
+            why = f"the model at line {fw.span.line} is {' or '.join(sorted(dtypes_at[fw.span]))}, depending on the call"
+        fixes = convert_fix(ctx, x, use, module.dtype, why, follow)
         line = fw.span.line
         model_side = module.dtype != "float32" and x.dtype == "float32" and not module.chosen_dtype
         if model_side:
@@ -101,6 +110,25 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 
+def _model_dtype_expr(ctx: Context, fw: Forward, site: Span | None) -> str:
+    """`next(<model>.parameters()).dtype` for the model a forward call names (`self.model(x)`),
+    when that name means the same model where the input is created (same function, above the
+    call, not rebound in between); "" otherwise."""
+    if ctx.tree is None or site is None or site.line > fw.span.line:
+        return ""
+    call = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and (n.lineno, n.col_offset) == (fw.span.line, fw.span.col)), None)
+    if call is None:
+        return ""
+    root: ast.expr = call.func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return ""  # `make_model()(x)`, `models[i](x)`: nothing to name at the creation
+    if not same_binding(ctx.tree, root.id, site.line, fw.span.line, attributes=True):
+        return ""
+    return f"next({ast.unparse(call.func)}.parameters()).dtype"
+
+
 def _default_setter(ctx: Context, dtype: str, before: int) -> Span | None:
     """The last `set_default_dtype`/`set_default_tensor_type` call before `before` that made the
     default `dtype`, when it sits inside a function or block (a setup helper run mid-script, as in
@@ -135,11 +163,15 @@ def _inplace(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if other.kind == "tensor" and other.origin is not None:
             related.append(Related(other.origin.span, f"the operand is {other.dtype}: {other.origin.why}"))
         what = "divides it" if op.name in (".div_()", "/=") and other.kind == "pyfloat" else "takes a floating operand"
+        fixes = []
+        if op.name in (".clamp_()", ".clip_()") and (other.kind == "pyfloat" or other.ndim == 0):
+            fixes.append(FixSpec("int_bounds", "Make the bounds integers: `int(...)` (the tensor stays integral)", op.span, True))
         yield RULE.finding(
             f"`{op.name.strip('.()') if op.name.startswith('.') else op.name}` updates an {t.dtype} tensor in place but {what}: "
             f"it fails with \"{error}\" (make the result a new tensor, or convert one side first)",
             op.span,
             related=related,
+            fixes=fixes,
         )
 
 

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
+from dtypeguard.engine import source
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
-from dtypeguard.rules.base import Context, ErrorPattern, Rule, device_root, fails_here, tensor
+from dtypeguard.rules.base import (
+    Context,
+    ErrorPattern,
+    Rule,
+    device_root,
+    fails_here,
+    same_binding,
+    tensor,
+)
 
 
 def _mismatch(model: str | None, data: str | None) -> bool:
@@ -68,6 +78,15 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
     if x.dev_origin is not None:
         related.append(Related(x.dev_origin.span, f"the input's device: {x.dev_origin.why}"))
     fixes = []
+    name = _available_device_name(ctx)
+    hard_coded = x.device == "cuda" and x.dev_origin is not None and x.dev_origin.why == ".cuda()" and module.device == "cpu"
+    if hard_coded and name and root == module.origin.span:
+        # `.cuda()` written into a script whose `device` falls back to the CPU: the same on a GPU
+        # (the model goes where the batches go), and it runs without one
+        fixes.append(FixSpec(
+            "cuda_to_device", f"Use `{name}` for the hard-coded CUDA: `.cuda()` -> `.to({name})`, and the model `.to({name})`",
+            root, True, (("device", name),),
+        ))
     device_expr = _safe_device_expr(module.device, module.device_expr) if module.device in ("cuda", "auto") else '"cpu"'
     use = fw.arg_spans[position] if len(fw.arg_spans) > position and position == 0 else None
     if device_expr and use is not None:
@@ -145,13 +164,70 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         related = fails_here(root, op.span, error)
         if other.dev_origin is not None:
             related.append(Related(other.dev_origin.span, f"the other input's device: {other.dev_origin.why}"))
+        fixes = []
+        if hard_coded and odd.dev_origin is not None:
+            follow = _device_of_operand(ctx, op, other, odd.dev_origin.span)
+            if follow:
+                fixes.append(FixSpec(
+                    "set_kwarg", f"Create it on the device of the tensor it meets: `device={follow}`", root, True,
+                    (("name", "device"), ("value", follow)),
+                ))
         yield RULE.finding(
             f"this tensor is {_where(odd.device)} but `{op.name}` at line {op.span.line} combines it with one {_where(other.device)}: "
             f"it fails with \"{error}\"",
             root,
             related=related,
+            fixes=fixes,
             severity=Severity.WARNING if accel.device == "auto" else Severity.ERROR,
         )
+
+
+def _available_device_name(ctx: Context) -> str:
+    """The top-level name bound once to CUDA-if-available (`device = torch.device("cuda" if
+    torch.cuda.is_available() else "cpu")`) and nowhere rebound (no parameter or local of that
+    name): what `.cuda()` may become everywhere in the file."""
+    tree = ctx.tree
+    if tree is None:
+        return ""
+    found = [(name, stmt) for stmt in tree.body if (name := source.device_assignment(stmt))]
+    if len(found) != 1:
+        return ""
+    name, stmt = found[0]
+    text = ast.unparse(stmt)
+    if not ("is_available()" in text and "cuda" in text and "cpu" in text):
+        return ""
+    stores = sum(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(tree))
+    params = any(isinstance(n, ast.arg) and n.arg == name for n in ast.walk(tree))
+    return name if stores == 1 and not params else ""
+
+
+_MOVES = frozenset({"to", "cpu", "cuda", "numpy", "tolist", "item", "type", "pin_memory", "share_memory_"})
+
+
+def _device_of_operand(ctx: Context, op: TensorOp, other: Tensor, made: Span) -> str:
+    """`<name>.device` for the operand a hard-coded `device="cuda"` tensor meets, when that
+    operand is a tensor name, or methods/indexing on it that keep its device
+    (`boxes.reshape(-1, 4)[:, 1]`), and the name means the same tensor where the hard-coded one
+    is made (same function, bound above it, not rebound before the op)."""
+    if ctx.tree is None:
+        return ""
+    i = next((k for k, v in enumerate(op.inputs) if v is other), None)
+    at = (op.span.line, op.span.col, op.span.end_line, op.span.end_col)
+    written = next((n for n in ast.walk(ctx.tree) if isinstance(n, (ast.BinOp, ast.Call)) and (n.lineno, n.col_offset, n.end_lineno, n.end_col_offset) == at), None)
+    operands = [written.left, written.right] if isinstance(written, ast.BinOp) else written.args if isinstance(written, ast.Call) else []
+    if i is None or i >= len(operands) or len(operands) != len(op.inputs):
+        return ""
+    node: ast.expr = operands[i]
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr not in _MOVES:
+            node = node.func.value
+        else:
+            return ""  # an attribute (`self.weight`), a function's result: not known to be this tensor
+    if not same_binding(ctx.tree, node.id, made.line, op.span.line):
+        return ""
+    return f"{node.id}.device"
 
 
 def _numpy_of_gpu(op: TensorOp) -> Iterator[Finding]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine.values import Const, Value
-from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
+from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
@@ -32,9 +33,30 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"{where}: {new.opt.cls}'s first `step()` {on} fails (\"If capturable=True, params and state_steps must be on "
                 "supported devices\"): capturable is for CUDA graphs",
                 new.span,
-                # on a GPU, capturable may be what the script's CUDA graphs need: then removing it is a behaviour change
-                fixes=[] if in_group else [FixSpec("remove_kwarg", "Remove `capturable=True`", new.span, new.module.device == "cpu", (("name", "capturable"),))],
+                fixes=_capturable_fixes(ctx, new.span, in_group, new.module.device == "cpu"),
             )
+
+
+def _capturable_fixes(ctx: Context, span: Span, in_group: bool, cpu: bool) -> list[FixSpec]:
+    """On CPU parameters capturable cannot work: off. Where the script falls back to the CPU
+    only without CUDA, capturable follows `torch.cuda.is_available()`: unchanged on a GPU, where
+    the script's CUDA graphs may need it (removing it there would change behaviour)."""
+    value, title = ("False", "Set capturable to False (CPU parameters)") if cpu else (
+        "torch.cuda.is_available()", "Set capturable only when CUDA is available (the script's device then is CUDA)")
+    if not in_group:
+        fixes = [FixSpec("remove_kwarg", "Remove `capturable=True`", span, True, (("name", "capturable"),))] if cpu else [
+            FixSpec("set_kwarg", f"{title}: `capturable={value}`", span, True, (("name", "capturable"), ("value", value))),
+            FixSpec("remove_kwarg", "Remove `capturable=True`", span, False, (("name", "capturable"),)),
+        ]
+        return fixes
+    groups = [v for n in ast.walk(ctx.tree) if isinstance(n, ast.Dict) for k, v in zip(n.keys, n.values, strict=True)
+              if isinstance(k, ast.Constant) and k.value == "capturable" and isinstance(v, ast.Constant) and v.value is True
+              and any(isinstance(p, ast.Constant) and p.value == "params" for p in n.keys)] if ctx.tree is not None else []
+    if len(groups) != 1:
+        return []  # several group dicts, or a group built another way: not guessed
+    v = groups[0]
+    where = Span(v.lineno, v.col_offset, v.end_lineno or v.lineno, v.end_col_offset or 0)
+    return [FixSpec("replace_expression", f"{title} in the parameter group: `\"capturable\": {value}`", where, True, (("value", value), ("old", "True")))]
 
 
 RULE = Rule(

@@ -83,5 +83,18 @@ def master_weights_fix(ctx: Context, module: ModuleObj | None) -> FixSpec | None
         cast = cast[:57] + "..."
     return FixSpec(
         KIND, title(dtype, cast), module.cast_span, False,
-        (("dtype", dtype), ("forwards", ";".join(wrap)), ("cuda", "1" if "cuda" in ctx.text else "")),
+        (("dtype", dtype), ("forwards", ";".join(wrap)), ("cuda", "1" if "cuda" in ctx.text else ""), ("lstm", "1" if _builds_lstm(ctx) else "")),
     )
+
+
+def _builds_lstm(ctx: Context) -> bool:
+    """The file builds an LSTM (`nn.LSTM(...)`, `LSTM(...)`): float16 autocast cannot run it on
+    the CPU (oneDNN has no float16 LSTM primitive on most CPUs)."""
+    def compute() -> bool:
+        tree = ctx.tree or parse_quiet(ctx.text)
+        return tree is not None and any(
+            isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")) == "LSTM"
+            for n in ast.walk(tree)
+        )
+
+    return ctx.memo("builds_lstm", compute)

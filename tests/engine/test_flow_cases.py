@@ -1935,6 +1935,15 @@ CASES: dict[str, str] = {
             logits = head(batch["input_ids"].float()).squeeze(-1)
             loss = F.binary_cross_entropy_with_logits(logits, batch["labels"])
         """,
+    "a list of dict batches made by a comprehension keeps each batch's entries": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        data = {"y": torch.from_numpy(np.zeros(24, dtype=np.int32))}  # expect: DG006
+        batches = [{k: v[i : i + 6] for k, v in data.items()} for i in range(0, 24, 6)]
+        for batch in batches:
+            loss = F.cross_entropy(torch.randn(6, 3), batch["y"])
+        """,
 }
 
 

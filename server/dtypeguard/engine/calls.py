@@ -42,6 +42,7 @@ from dtypeguard.engine.values import (
     Configured,
     Const,
     Device,
+    DictV,
     DType,
     Func,
     InstanceObj,
@@ -220,8 +221,8 @@ class CallsMixin:
         """`default_collate`: arrays become tensors of the same dtype, Python floats float64."""
         if isinstance(element, TupleV):
             return TupleV(tuple(self.collate(i) for i in element.items))
-        if isinstance(element, Const) and isinstance(element.value, tuple) and element.value[:1] == ("dict",):
-            return Const(("dict", element.value[1], tuple(self.collate(i if isinstance(i, Value) else None) for i in element.value[2])))
+        if isinstance(element, DictV):
+            return DictV(element.keys, tuple(self.collate(i if isinstance(i, Value) else None) for i in element.items))
         if isinstance(element, Tensor):
             ndim = 1 if element.kind == "npscalar" else element.ndim + 1 if element.ndim is not None else None
             if element.kind == "tensor" and element.device == "cpu":
@@ -292,8 +293,8 @@ class CallsMixin:
             value = self.eval(kw.value, state)
             if kw.arg is not None:
                 kwargs[kw.arg] = value
-            elif isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",) and all(isinstance(k, str) for k in value.value[1]):
-                splatted.update(zip(value.value[1], value.value[2], strict=True))  # `model(**batch)` with known keys
+            elif isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys):
+                splatted.update((str(k), v) for k, v in zip(value.keys, value.items, strict=True))  # `model(**batch)` with known keys
         if splatted and not isinstance(callee, Sym):
             kwargs = {**splatted, **kwargs}
         if isinstance(callee, Sym):
@@ -932,9 +933,7 @@ class CallsMixin:
         if isinstance(value, Const) and type(value.value) in (int, float, str, bool):
             return {"cpu"}  # a plain Python value holds no tensor: it loads anywhere
         items: tuple[object, ...] = ()
-        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
-            items = value.value[2]
-        elif isinstance(value, TupleV):
+        if isinstance(value, (DictV, TupleV)):
             items = value.items
         else:
             return {None}
@@ -974,8 +973,8 @@ class CallsMixin:
             return f"the class `{value.node.name}`"
         if isinstance(value, Sym) and value.name.split(".")[0] in ("torch", "numpy") and value.name.count(".") >= 1:
             return f"`{value.name}` (a function or class)"
-        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
-            for item in value.value[2]:
+        if isinstance(value, DictV):
+            for item in value.items:
                 found = self.pickled_what(item if isinstance(item, Value) else None, state, depth + 1)
                 if found:
                     return found
@@ -1088,8 +1087,8 @@ class CallsMixin:
             item = args[0].item
             items = [item if isinstance(item, Value) else None]  # `ModuleList([nn.Linear(...) for ...])`
         named: dict[str, Value | None] = {}
-        if cls == "ModuleDict" and len(args) == 1 and isinstance(args[0], Const) and isinstance(args[0].value, tuple) and args[0].value[:1] == ("dict",):
-            keys, values = args[0].value[1], args[0].value[2]
+        if cls == "ModuleDict" and len(args) == 1 and isinstance(args[0], DictV):
+            keys, values = args[0].keys, args[0].items
             items = list(values)
             named = {k: v for k, v in zip(keys, values, strict=True) if isinstance(k, str)}
         oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, created_time=self.time))
@@ -1427,8 +1426,8 @@ class CallsMixin:
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
         if isinstance(receiver, Const) and isinstance(receiver.value, str) and method in _STR_METHODS:
             return _str_method(receiver, method, args)
-        if isinstance(receiver, Const) and isinstance(receiver.value, tuple) and receiver.value[:1] == ("dict",) and not args:
-            values = list(receiver.value[2])
+        if isinstance(receiver, DictV) and not args:
+            values = list(receiver.items)
             joined = values[0] if values else None
             for other in values[1:]:
                 joined = join(joined, other)  # `for k, v in X.items()`: what every value has in common
@@ -1670,7 +1669,7 @@ class CallsMixin:
                 return None
             made = apply_entry(entry, bound, self, here, None)
             per_column = bound.get("dtype")
-            if isinstance(per_column, Const) and isinstance(per_column.value, tuple) and per_column.value[:1] == ("dict",):
+            if isinstance(per_column, DictV):
                 return made  # `df.astype({"label": "int32"})`: the table gave each named column its dtype
             if isinstance(made, Tensor) and method == "astype":
                 from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(made.dtype))
@@ -2211,8 +2210,8 @@ def _map_nested(value: Value | None, leaf: Callable[[Value | None], Value | None
     """`leaf` applied to what a tuple, list or dict (a batch, a checkpoint) holds, at any depth."""
     if isinstance(value, TupleV):
         return TupleV(tuple(_map_nested(item, leaf) for item in value.items))
-    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",):
-        return Const(("dict", value.value[1], tuple(_map_nested(v, leaf) if isinstance(v, Value) else None for v in value.value[2])))
+    if isinstance(value, DictV):
+        return DictV(value.keys, tuple(_map_nested(v, leaf) if isinstance(v, Value) else None for v in value.items))
     return leaf(value)
 
 
@@ -2251,8 +2250,8 @@ def _group_flags(params: Value | None) -> dict[str, Value | None]:
     a flag true in any group is what that group's step does."""
     flags: dict[str, Value | None] = {}
     for group in params.items if isinstance(params, TupleV) else ():
-        if isinstance(group, Const) and isinstance(group.value, tuple) and group.value[:1] == ("dict",):
-            for key, value in zip(group.value[1], group.value[2], strict=False):
+        if isinstance(group, DictV):
+            for key, value in zip(group.keys, group.items, strict=False):
                 if key in ("capturable", "fused", "foreach", "differentiable") and isinstance(value, Const) and value.value is True:
                     flags[key] = value
     return flags
@@ -2264,9 +2263,9 @@ def _group_owner(params: Value | None, state: State) -> int | None:
     groups = params.items if isinstance(params, TupleV) else ((params.item,) if isinstance(params, Many) else ())
     owners: list[int] = []
     for group in groups:
-        if not (isinstance(group, Const) and isinstance(group.value, tuple) and group.value[:1] == ("dict",) and "params" in group.value[1]):
+        if not (isinstance(group, DictV) and "params" in group.keys):
             return None
-        inner = group.value[2][group.value[1].index("params")]
+        inner = group.items[group.keys.index("params")]
         if not isinstance(inner, Params):
             return None
         owners.append(inner.oid)

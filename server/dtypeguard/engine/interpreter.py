@@ -32,6 +32,7 @@ from dtypeguard.engine.values import (
     Configured,
     Const,
     Device,
+    DictV,
     DType,
     Func,
     InstanceObj,
@@ -526,16 +527,16 @@ class Interpreter(ResumeMixin, CallsMixin):
             index = self.eval(target.slice, state)
             if isinstance(target.value, ast.Name) and isinstance(base, Tensor) and base.kind == "frame":
                 state.bind(target.value.id, self._frame_with(base, index, value, target))
-            elif isinstance(target.value, ast.Name) and isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",):
+            elif isinstance(target.value, ast.Name) and isinstance(base, DictV):
                 # `state["global_step"] = step`: the dict now holds it (what a `torch.save` of it pickles)
-                keys, items = list(base.value[1]), list(base.value[2])
+                keys, items = list(base.keys), list(base.items)
                 key = index.value if isinstance(index, Const) else None
                 if key is not None and key in keys:
                     items[keys.index(key)] = value
                 else:
                     keys.append(key)
                     items.append(value)
-                state.bind(target.value.id, Const(("dict", tuple(keys), tuple(items))))
+                state.bind(target.value.id, DictV(tuple(keys), tuple(items)))
             elif isinstance(base, Ref) and isinstance(state.heap.get(base.oid), ModuleObj):
                 self._set_layer(base.oid, index, value, state)
             elif isinstance(base, Ref) and isinstance(index, Const) and isinstance(index.value, str) and _dict_like(state.heap.get(base.oid)):
@@ -569,10 +570,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         item returns them is where a conversion belongs."""
         if isinstance(value, TupleV) and isinstance(node, ast.Tuple) and len(node.elts) == len(value.items):
             return TupleV(tuple(self._item_origins(n, v) for n, v in zip(node.elts, value.items, strict=True)))
-        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("dict",) and isinstance(node, ast.Dict) and len(node.values) == len(value.value[2]):
+        if isinstance(value, DictV) and isinstance(node, ast.Dict) and len(node.values) == len(value.items):
             # `return {"input_ids": ids, "labels": int(flag)}`: each entry's own origin
-            items = tuple(self._item_origins(n, v if isinstance(v, Value) else None) for n, v in zip(node.values, value.value[2], strict=True))
-            return Const(("dict", value.value[1], items))
+            items = tuple(self._item_origins(n, v if isinstance(v, Value) else None) for n, v in zip(node.values, value.items, strict=True))
+            return DictV(value.keys, items)
         if isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint") and value.origin is None:
             words = "a Python float, which the DataLoader collates into float64" if value.kind == "pyfloat" else "a Python int, which the DataLoader collates into int64"
             return replace(value, origin=self.origin(node, f"the Dataset returns {words}"))
@@ -757,11 +758,11 @@ class Interpreter(ResumeMixin, CallsMixin):
             for gen in node.generators:
                 self.assign(gen.target, self.element_of(self.eval(gen.iter, inner), inner), inner)
             item = self.eval(node.value, inner)
-            return Const(("dict", (None,), (item,)))  # keys we cannot name, each to such a value
+            return DictV((None,), (item,))  # keys we cannot name, each to such a value
         if isinstance(node, ast.Dict):
             keys = tuple(k.value if isinstance(k, ast.Constant) else None for k in node.keys)
             items = tuple(self.eval(v, state) for v in node.values)
-            return Const(("dict", keys, items))
+            return DictV(keys, items)
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             value = self.eval(node.value, state) if node.value is not None else None
             if isinstance(node, ast.YieldFrom):
@@ -815,7 +816,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             out_keys.append(made_key.value if isinstance(made_key, Const) else None)
             out_items.append(self.eval(node.value, inner))
             state.heap = inner.heap
-        return Const(("dict", tuple(out_keys), tuple(out_items)))
+        return DictV(tuple(out_keys), tuple(out_items))
 
     def _known_key_bindings(self, it: ast.expr, state: State) -> list[Value] | None:
         """What the loop variable of a comprehension is bound to, one per iteration, when the
@@ -830,9 +831,9 @@ class Interpreter(ResumeMixin, CallsMixin):
             if 0 < len(source.items) <= 32 and len(names) == len(source.items) and all(isinstance(n, str) for n in names):
                 return [Const(n) for n in names]
             return None
-        if not (isinstance(source, Const) and isinstance(source.value, tuple) and source.value[:1] == ("dict",)):
+        if not (isinstance(source, DictV)):
             return None
-        keys, items = source.value[1], source.value[2]
+        keys, items = source.keys, source.items
         if not keys or len(keys) > 32 or not all(isinstance(k, str) for k in keys):
             return None
         if method == "items":
@@ -892,7 +893,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)
         state.heap = inner.heap  # comprehension effects (rare) are kept
-        if isinstance(element, (Tensor, TupleV, Ref, Many)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
+        if isinstance(element, (Tensor, TupleV, Ref, Many, DictV)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
             return Many(element)  # one object stands for all (`[nn.Linear(...) for _ in range(n)]`)
         return None
 
@@ -991,8 +992,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("state_dict",) and base.value[1] in ("cpu", "cuda", "auto"):
             device = str(base.value[1])  # `sd[key]`: a parameter or buffer, where the model was
             return Tensor("tensor", None, device, None, self.origin(node, f"a tensor of the model's state_dict ({'on the GPU when CUDA is available' if device == 'auto' else 'on ' + device})"))
-        if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("dict",):
-            keys, items = base.value[1], base.value[2]
+        if isinstance(base, DictV):
+            keys, items = base.keys, base.items
             if isinstance(index, Const):
                 key = index.value if index.value in keys else None if None in keys else _UNKNOWN  # None: a comprehension's keys
                 found = items[keys.index(key)] if key is not _UNKNOWN else None

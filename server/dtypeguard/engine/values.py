@@ -124,6 +124,16 @@ class TupleV(Value):
 
 @quick_init
 @dataclass(frozen=True)
+class DictV(Value):
+    """A dict the analysis can read: `items[i]` is the value under `keys[i]` (a key it cannot
+    name is None: `{k: f(v) for k, v in unknown.items()}` is one entry, None -> what each maps to)."""
+
+    keys: tuple[object, ...]
+    items: tuple[Value | None, ...]
+
+
+@quick_init
+@dataclass(frozen=True)
 class Many(Value):
     """A list or iterable of alike items whose count is not known (`[nn.Linear(...) for _ in
     range(n)]`, a list grown in a loop, a tensor's shape of unknown rank): `item` stands for each

@@ -15,6 +15,7 @@ from dtypeguard.engine.values import (
     FLOAT_DTYPES,
     WIDE,
     Const,
+    DictV,
     Many,
     Origin,
     Tensor,
@@ -286,7 +287,7 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
             kind = result.scalar_kind
     if result.dtype_param and result.dtype_param in bound and bound[result.dtype_param] != Const(None):
         given = bound[result.dtype_param]
-        if kind == "frame" and isinstance(given, Const) and isinstance(given.value, tuple) and given.value[:1] == ("dict",):
+        if kind == "frame" and isinstance(given, DictV):
             return _column_dtypes(given, bound.get("self"), env, origin)
         dtype = env.dtype_of(given, numpy=numpy)  # type: ignore[arg-type]
         return _make(kind, dtype, Origin(origin.span, f"{_short(entry)}(..., dtype={dtype})") if dtype else None)
@@ -434,10 +435,10 @@ def frame(columns: tuple[tuple[str, str | None], ...] | None, parts: list[Strong
 OTHER = "<other columns>"  # a frame's columns nobody named: one entry, so the frame's dtype stays unknown unless it is known
 
 
-def _column_dtypes(given: Const, data: object, env: Env, origin: Origin) -> Value | None:
+def _column_dtypes(given: DictV, data: object, env: Env, origin: Origin) -> Value | None:
     """`pd.read_csv(f, dtype={"label": "int32"})`, `df.astype({"level": "int32"})`: the named
     columns take those dtypes; the others keep what they had (unknown for a file read)."""
-    keys, items = given.value[1], given.value[2]  # type: ignore[index]
+    keys, items = given.keys, given.items
     if not all(isinstance(k, str) for k in keys):
         return _make("frame", None, None)
     if isinstance(data, Tensor) and data.kind == "frame" and data.columns is not None:
@@ -445,25 +446,24 @@ def _column_dtypes(given: Const, data: object, env: Env, origin: Origin) -> Valu
     else:
         columns = {OTHER: data.dtype if isinstance(data, Tensor) and data.kind == "frame" and data.dtype != WIDE else None}
     for key, item in zip(keys, items, strict=True):
-        columns[key] = env.dtype_of(item, numpy=True) if isinstance(item, Value) else None
+        columns[str(key)] = env.dtype_of(item, numpy=True) if isinstance(item, Value) else None
     named = tuple(columns.items())
     return frame(named, [Strong(d) if d else None for _, d in named], Origin(origin.span, "the frame's column dtypes"))
 
 
 def _columns(kind: str, data: object, names: object, origin: Origin) -> Value | None:
     """`pd.DataFrame(dict)`, `pd.DataFrame(array, columns=[...])`, `pd.concat([...])`."""
-    if isinstance(data, Const) and isinstance(data.value, tuple) and data.value[:1] == ("dict",):
-        keys, items = data.value[1], data.value[2]
-        parts = [column_dtype(v) for v in items]
-        named = all(isinstance(k, str) for k in keys)
-        columns = tuple((k, p.dtype if p else None) for k, p in zip(keys, parts, strict=True)) if named else None
+    if isinstance(data, DictV):
+        parts = [column_dtype(v) for v in data.items]
+        named = all(isinstance(k, str) for k in data.keys)
+        columns = tuple((str(k), p.dtype if p else None) for k, p in zip(data.keys, parts, strict=True)) if named else None
         return frame(columns, parts, origin, kind)
     if isinstance(data, Tensor) and data.kind in ARRAY_KINDS:
         part = column_dtype(data)
         labels = _items(names) if isinstance(names, TupleV) else None
         if labels and all(isinstance(x, Const) and isinstance(x.value, str) for x in labels):
-            columns = tuple((x.value, part.dtype if part else None) for x in labels)  # type: ignore[union-attr]
-            return frame(columns, [part] * len(columns), origin, kind)
+            names_given = tuple((str(x.value), part.dtype if part else None) for x in labels if isinstance(x, Const))
+            return frame(names_given, [part] * len(names_given), origin, kind)
         return frame(data.columns, [part], origin, kind)
     items = _items(data)  # type: ignore[arg-type]
     return frame(None, [column_dtype(i) for i in items], origin, kind) if items else _make(kind, None, None)

@@ -24,6 +24,7 @@ SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld7")  # held out 
 EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld8")  # held out when it arrived (10/30 at 3908c74, 11/30 at this session's engine)
 NINTH = score(Path(__file__).resolve().parents[1] / "realworld9")  # held out when it arrived (12/30 at c37e9e2, 13/30 at this session's engine)
 TENTH = score(Path(__file__).resolve().parents[1] / "realworld10")  # held out when it arrived (14/30 at c37e9e2, 15/30 at the engine it arrived to)
+ELEVENTH = score(Path(__file__).resolve().parents[1] / "realworld11")  # held out when it arrived (9/30 at c37e9e2, 12/30 at 5cb9817)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -117,6 +118,13 @@ def test_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert EIGHTH["false_alarms"] == []
     hits, total = EIGHTH["root_hits"], EIGHTH["broken"]
     assert hits / total >= 0.60, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_eleventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert ELEVENTH["broken"] >= 30 and ELEVENTH["correct"] >= 12
+    assert ELEVENTH["false_alarms"] == []
+    hits, total = ELEVENTH["root_hits"], ELEVENTH["broken"]
+    assert hits / total >= 0.40, f"{hits}/{total}: " + "\n".join(ELEVENTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_tenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:

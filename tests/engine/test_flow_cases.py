@@ -1944,6 +1944,18 @@ CASES: dict[str, str] = {
         for batch in batches:
             loss = F.cross_entropy(torch.randn(6, 3), batch["y"])
         """,
+    "a model's parts cast one by one in a loop over named_children: quiet": """
+        import torch
+        from torch import nn
+        def network_to_half(model):
+            for name, child in model.named_children():
+                if isinstance(child, nn.BatchNorm1d):
+                    continue
+                child.half()
+            return model
+        model = network_to_half(nn.Sequential(nn.Linear(10, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, 1)))
+        out = model(torch.randn(8, 10).half())
+        """,
 }
 
 

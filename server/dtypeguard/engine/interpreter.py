@@ -320,7 +320,23 @@ class Interpreter(ResumeMixin, CallsMixin):
     def exec_for(self, stmt: ast.For | ast.AsyncFor, state: State) -> State:
         iterable = self.eval(stmt.iter, state)
         element = self.element_of(iterable, state)
-        return self.exec_loop(stmt.body, stmt.orelse, state, stmt.target, element, self._runs_once(stmt.iter, state))
+        after = self.exec_loop(stmt.body, stmt.orelse, state, stmt.target, element, self._runs_once(stmt.iter, state))
+        owner = _walked_module(stmt)
+        if owner is not None:
+            self._forget_dtypes(self.eval(owner, after), after)
+        return after
+
+    def _forget_dtypes(self, value: Value | None, state: State, depth: int = 0) -> None:
+        """`for name, child in model.named_children(): child.half()` casts some of the model's
+        parts, which ones the analysis cannot tell: the model and its parts no longer have a
+        known dtype (a guess would be a false alarm at their forward)."""
+        obj = state.heap.get(value.oid) if isinstance(value, Ref) else None
+        if not isinstance(obj, ModuleObj) or depth > 8:
+            return
+        state.heap[value.oid] = replace(obj, dtype=None, dtype_origin=None)  # type: ignore[union-attr]
+        items = obj.attrs.get(ITEMS)
+        for child in [*obj.attrs.values(), *(items.items if isinstance(items, TupleV) else ())]:
+            self._forget_dtypes(child, state, depth + 1)
 
     def _runs_once(self, it: ast.expr, state: State) -> bool:
         """`for _ in range(3)` / `for x in [a, b]`: the body runs at least once, so what it does is
@@ -1284,6 +1300,24 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             continue
         return None
     return ndim - dropped if ndim - dropped >= 0 else None
+
+
+_CASTS = frozenset({"half", "float", "double", "bfloat16", "to", "type"})
+
+
+def _walked_module(stmt: ast.For | ast.AsyncFor) -> ast.expr | None:
+    """The module whose parts a loop casts one by one (`for m in model.modules(): m.half()`,
+    `for n, c in model.named_children(): c.to(torch.float16)`), else None."""
+    it = stmt.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in ("children", "named_children", "modules", "named_modules")):
+        return None
+    names = {n.id for n in ast.walk(stmt.target) if isinstance(n, ast.Name)}
+    for node in ast.walk(ast.Module(body=stmt.body, type_ignores=[])):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS:
+            receiver = node.func.value
+            if isinstance(receiver, ast.Name) and receiver.id in names:
+                return it.func.value
+    return None
 
 
 def _dict_like(obj: object) -> bool:

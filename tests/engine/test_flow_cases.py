@@ -1874,7 +1874,7 @@ CASES: dict[str, str] = {
         out, _ = nn.LSTM(1, 4, batch_first=True)(train["X"])
         loss = nn.functional.mse_loss(out[:, -1, :1], train["target"])
         """,
-    "a Sequential of Linear and ReLU layers appended in a loop": """
+    "a Sequential of layers appended in a loop is not read (quiet): its first layer known made a false alarm": """
         import numpy as np
         import torch
         import torch.nn as nn
@@ -1884,7 +1884,9 @@ CASES: dict[str, str] = {
                 net.append(nn.Linear(sizes[i - 1], sizes[i]))
                 net.append(nn.ReLU())
             return nn.Sequential(*net)
-        x = torch.tensor(np.random.rand(8, 4))  # expect: DG004
+        # (kept unknown: DALLE-pytorch's VAE, built this way, met int64 codes in the raw-image
+        # branch of `if len(image.shape) == 4`, a branch the analysis cannot rule out)
+        x = torch.tensor(np.random.rand(8, 4))
         out = build([4, 8, 2])(x)
         """,
     "a Sequential whose loop may start with an Embedding: quiet": """

@@ -2303,8 +2303,6 @@ def _items_unknown(module: ModuleObj) -> bool:
 
 def _grown_list(held: Value | None, item: Value | None) -> Value | None:
     """A list after `.append(item)`: its items are alike (`Many(x)`) or unknown."""
-    if isinstance(held, TupleV) and not held.items and isinstance(item, Ref):
-        return TupleV((item,))  # `net = []; net.append(nn.Linear(...))`: the first layer is known
     if isinstance(held, TupleV) and 0 < len(held.items) < 16 and _differs(held.items[-1], item):
         return TupleV((*held.items, item))  # `layers.append(nn.Linear(...))` after `[nn.Linear(...), nn.ReLU()]`: its head is kept
     if isinstance(held, TupleV):

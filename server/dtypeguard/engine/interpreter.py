@@ -1284,6 +1284,12 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
         return ndim - 1 + index.ndim  # `np.eye(10)[labels]`: one row per index, in the index's shape
     parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
     items = index.items if isinstance(index, TupleV) and isinstance(index_node, ast.Tuple) else (index,)
+    if (
+        len(parts) == 2 and len(items) == 2 and isinstance(parts[1], ast.Constant) and parts[1].value is Ellipsis
+        and isinstance(items[0], Tensor) and items[0].kind in ("ndarray", "tensor") and items[0].dtype
+        and items[0].dtype != "bool" and not is_float(items[0].dtype) and items[0].ndim is not None and ndim >= 1
+    ):
+        return ndim - 1 + items[0].ndim  # `a[idx, ...]`: rows picked by an index array
     if len(items) != len(parts):
         return None
     dropped = 0
@@ -1294,7 +1300,9 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             dropped -= 1  # `a[None, :]` adds a dimension
             continue
         if isinstance(part, ast.Constant) and part.value is Ellipsis:
-            return None if len(parts) > 1 else ndim
+            # `a[i:j, ...]`: with only slices besides it, the rank is the array's; else unknown
+            others = [p for p in parts if p is not part]
+            return ndim if all(isinstance(p, ast.Slice) for p in others) else None
         if (isinstance(value, Const) and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint"):
             dropped += 1
             continue

@@ -1277,19 +1277,12 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
     index arrays or anything unknown leaves the rank unknown."""
     if ndim is None:
         return None
-    if (
-        not isinstance(index_node, ast.Tuple) and isinstance(index, Tensor) and index.kind in ("ndarray", "tensor")
-        and index.dtype and index.dtype != "bool" and not is_float(index.dtype) and index.ndim is not None and ndim >= 1
-    ):
-        return ndim - 1 + index.ndim  # `np.eye(10)[labels]`: one row per index, in the index's shape
     parts = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
     items = index.items if isinstance(index, TupleV) and isinstance(index_node, ast.Tuple) else (index,)
-    if (
-        len(parts) == 2 and len(items) == 2 and isinstance(parts[1], ast.Constant) and parts[1].value is Ellipsis
-        and isinstance(items[0], Tensor) and items[0].kind in ("ndarray", "tensor") and items[0].dtype
-        and items[0].dtype != "bool" and not is_float(items[0].dtype) and items[0].ndim is not None and ndim >= 1
-    ):
-        return ndim - 1 + items[0].ndim  # `a[idx, ...]`: rows picked by an index array
+    rows = len(items) == len(parts) and (len(parts) == 1 or (len(parts) == 2 and isinstance(parts[1], ast.Constant) and parts[1].value is Ellipsis))
+    picker = items[0] if rows and not isinstance(parts[0], ast.Slice) else None
+    if isinstance(picker, Tensor) and picker.kind in ("ndarray", "tensor") and _is_index_array(picker) and ndim >= 1:
+        return ndim - 1 + picker.ndim  # type: ignore[operator]  # `np.eye(10)[labels]`, `a[idx, ...]`: one row per index
     if len(items) != len(parts):
         return None
     dropped = 0
@@ -1336,6 +1329,11 @@ def _dict_like(obj: object) -> bool:
 def _cuda_tag_lambda(node: ast.expr) -> bool:
     """`lambda storage: "cuda:0"`: a location tag that says every storage is on the GPU."""
     return isinstance(node, ast.Lambda) and isinstance(node.body, ast.Constant) and str(node.body.value).startswith("cuda")
+
+
+def _is_index_array(t: Tensor) -> bool:
+    """An array of integer indices of known rank (not a mask)."""
+    return bool(t.dtype) and t.dtype != "bool" and not is_float(t.dtype) and t.ndim is not None
 
 
 def _category(dtype: str) -> int:

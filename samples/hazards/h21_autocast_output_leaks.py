@@ -20,8 +20,8 @@ y = torch.randint(0, 5, (64,))
 for step in range(10):
     optimizer.zero_grad()
     with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
-        features = encoder(x)
-    logits = head(features)  # expect: DG017
+        features = encoder(x)  # expect: DG017
+    logits = head(features)
     loss = F.cross_entropy(logits, y)
     loss.backward()
     optimizer.step()

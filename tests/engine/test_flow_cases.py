@@ -1574,14 +1574,14 @@ CASES: dict[str, str] = {
                 self.fc = nn.Linear(8, 8)
             @torch.autocast(device_type="cpu", dtype=torch.bfloat16)
             def forward(self, x):
-                return self.fc(x)
+                return self.fc(x)  # expect: DG017 (made here: `.float()` goes here, as the next case does)
         class Outer(nn.Module):
             def __init__(self):
                 super().__init__()
                 self.inner = Inner()
                 self.proj = nn.Linear(8, 8)
             def forward(self, x):
-                return self.proj(self.inner(x))  # expect: DG017
+                return self.proj(self.inner(x))
         y = Outer()(torch.randn(2, 8))
         """,
     "@torch.autocast on a forward that returns .float(): quiet": """
@@ -1957,6 +1957,168 @@ CASES: dict[str, str] = {
             return model
         model = network_to_half(nn.Sequential(nn.Linear(10, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, 1)))
         out = model(torch.randn(8, 10).half())
+        """,
+    "a list of counts `[0] * len(vocab)` filled in a loop: torch.tensor of such rows is int64": """
+        import torch
+        from torch import nn
+        def counts(text, vocab):
+            v = [0] * len(vocab)
+            for w in text.split():
+                v[vocab[w]] += 1
+            return v
+        vocab = {"a": 0, "b": 1}
+        x = torch.tensor([counts(t, vocab) for t in ["a b", "b"]])  # expect: DG005
+        y = nn.Linear(2, 2)(x)
+        """,
+    "`[0.0] * n` rows are floats: quiet": """
+        import torch
+        from torch import nn
+        n = len({"a": 0})
+        x = torch.tensor([[0.0] * n for _ in range(3)])
+        y = nn.Linear(1, 2)(x)
+        """,
+    "np.fromiter(..., dtype=np.int32) labels reach cross_entropy": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        codes = np.fromiter((i % 2 for i in range(8)), dtype=np.int32, count=8)
+        target = torch.from_numpy(codes)  # expect: DG006
+        loss = F.cross_entropy(torch.randn(8, 2), target)
+        """,
+    "a loop over a list of unlike transforms runs each in turn: the mask ends int64": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        class ToTensor:
+            def __call__(self, img, mask):
+                return torch.from_numpy(img.astype(np.float32)), mask
+        class MaskToLong:
+            def __call__(self, img, mask):
+                return img, torch.from_numpy(mask).long()  # expect: DG007
+        class Compose:
+            def __init__(self, ops):
+                self.ops = ops
+            def __call__(self, img, mask):
+                for op in self.ops:
+                    img, mask = op(img, mask)
+                return img, mask
+        img, mask = Compose([ToTensor(), MaskToLong()])(np.zeros((4, 4)), np.zeros((4, 4), dtype=np.uint8))
+        loss = F.binary_cross_entropy_with_logits(img, mask)
+        """,
+    "a loop over unlike items that may break early is not run item by item: quiet": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        class ToTensor:
+            def __call__(self, img, mask):
+                return torch.from_numpy(img.astype(np.float32)), mask
+        class MaskToLong:
+            def __call__(self, img, mask):
+                return img, torch.from_numpy(mask).long()
+        img, mask = np.zeros((4, 4)), np.zeros((4, 4), dtype=np.float32)
+        for op in [ToTensor(), MaskToLong()]:
+            if img.sum() > 3:
+                break
+            img, mask = op(img, mask)
+        loss = F.binary_cross_entropy_with_logits(img, mask)
+        """,
+    "nn.Flatten gives 2-D, a row max of the probabilities is 1-D: a CPU mask times GPU losses": """
+        import numpy as np
+        import torch
+        from torch import nn
+        import torch.nn.functional as F
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Sequential(nn.Flatten(), nn.Linear(64, 7)).to(device)
+        x = torch.randn(8, 1, 8, 8, device=device)
+        probs = torch.softmax(model(x), dim=1).detach().cpu().numpy()
+        mask = torch.from_numpy((probs.max(axis=1) >= 0.5).astype(np.float32))
+        per_sample = F.cross_entropy(model(x), torch.randint(0, 7, (8,), device=device), reduction="none")
+        loss = (per_sample * mask).mean()  # expect: DG009
+        """,
+    "a 0-dim CPU tensor times a GPU tensor is allowed (a full reduction keeps no dimension): quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Sequential(nn.Flatten(), nn.Linear(64, 7)).to(device)
+        out = model(torch.randn(8, 1, 8, 8, device=device))
+        scale = torch.from_numpy(np.asarray(out.detach().cpu().numpy().max()))
+        loss = (out * scale).mean()
+        """,
+    "a NumPy dtype in a checkpoint's hyper-parameters: weights_only load refuses numpy.dtype": """
+        import numpy as np
+        import torch
+        hp = {"dim": 8, "dtype": np.dtype("float32")}
+        torch.save({"hp": hp, "w": torch.zeros(2)}, "ckpt.pt")
+        ckpt = torch.load("ckpt.pt")  # expect: DG011
+        """,
+    "a torch dtype in a checkpoint loads with weights_only: quiet": """
+        import torch
+        hp = {"dim": 8, "dtype": torch.float16}
+        torch.save({"hp": hp, "w": torch.zeros(2)}, "ckpt.pt")
+        ckpt = torch.load("ckpt.pt")
+        """,
+    "a nanoGPT-style config made with dict(...): dtype='float16' casts the model, AdamW eps underflows": """
+        import torch
+        from torch import nn
+        config = dict(lr=6e-4, dtype="float16")
+        ptdtype = {"float32": torch.float32, "float16": torch.float16}[config["dtype"]]
+        model = nn.Linear(4, 4).to(ptdtype)
+        opt = torch.optim.AdamW(model.parameters(), lr=config["lr"])  # expect: DG012
+        """,
+    "dict(**unknown, dtype=...) cannot be read: quiet": """
+        import torch
+        from torch import nn
+        def build(overrides):
+            config = dict(**overrides, lr=6e-4)
+            ptdtype = {"float32": torch.float32, "float16": torch.float16}[config["dtype"]]
+            model = nn.Linear(4, 4).to(ptdtype)
+            return torch.optim.AdamW(model.parameters(), lr=config["lr"])
+        build({"dtype": "float32"})
+        """,
+    "the model is halved after the optimizer loaded its saved state": """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 4)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        opt.load_state_dict(torch.load("opt.pt"))
+        model = model.half()  # expect: DG015
+        """,
+    "the model is halved before the optimizer is made and loads its state: quiet": """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 4).half()
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-4)
+        opt.load_state_dict(torch.load("opt.pt"))
+        """,
+    "a matrix composed with @ inside bf16 autocast meets float32 points in bmm outside it": """
+        import torch
+        a = torch.rand(4, 3, 3)
+        points = torch.rand(4, 5, 3)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            m = a @ a  # expect: DG004
+        out = torch.bmm(points, m)
+        """,
+    "torch.inner of 1-D operands under autocast takes the dot path (float32 on CPU): quiet": """
+        import torch
+        v = torch.rand(3)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            s = torch.inner(v, v).unsqueeze(0).unsqueeze(0)
+        out = torch.mm(torch.rand(1, 3), torch.rand(3, 1)) @ s
+        """,
+    "features appended inside autocast by a backbone call: reported at that call": """
+        import torch
+        from torch import nn
+        class Backbone(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+            def forward(self, x):
+                return torch.relu(self.fc(x))
+        backbone, probe = Backbone(), nn.Linear(8, 2)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            feats = backbone(torch.randn(4, 8))  # expect: DG017
+        logits = probe(feats)
         """,
 }
 

@@ -252,7 +252,7 @@ PAYLOADS = [
     # pandas objects (engine/library/pandas.py PICKLED and PICKLED_KINDS)
     "pd.Index(['a', 'b'], name='gene')", "pd.RangeIndex(3)", "pd.MultiIndex.from_tuples([('a', 1)])", "pd.Categorical(['a'])",
     "pd.Timestamp('2020-01-01')", "pd.Timedelta(days=1)", "pd.DataFrame({'x': [1.0]})", "pd.Series([1.0, 2.0])",
-    "pd.DataFrame({'x': [1.0]}).values",
+    "pd.DataFrame({'x': [1.0]}).values", "np.dtype('float32')", "np.float32", "np.dtype('<i8')", "torch.float16",
     "StandardScaler().fit(np.ones((3, 2)))", "MinMaxScaler()",
 ]
 
@@ -427,3 +427,43 @@ def test_batch_ranks_are_what_the_dataloader_makes() -> None:
     for name, ranks in stated.items():
         assert ranks <= {real[name], None}, (name, ranks, real[name])
     assert stated.get("r_x") and stated.get("r_y"), stated
+
+
+def test_autocast_lowering_is_what_cpu_autocast_does() -> None:
+    """`AUTOCAST_LOWERED` ops give the autocast dtype on float32 2-D/3-D inputs; the ones the
+    engine leaves alone (`AUTOCAST_KEPT`) stay float32 under CPU autocast."""
+    from dtypeguard.engine.library.torch import AUTOCAST_KEPT, AUTOCAST_LOWERED
+
+    m, b, v = torch.rand(3, 3), torch.rand(2, 3, 3), torch.rand(3)
+    calls = {
+        "mm": lambda: torch.mm(m, m), "bmm": lambda: torch.bmm(b, b), "matmul": lambda: torch.matmul(b, b), "@": lambda: m @ m,
+        "addmm": lambda: torch.addmm(m, m, m), "baddbmm": lambda: torch.baddbmm(b, b, b), "einsum": lambda: torch.einsum("ij,jk->ik", m, m),
+        "tensordot": lambda: torch.tensordot(m, m, 1), "inner": lambda: torch.inner(m, m),
+        "dot": lambda: torch.dot(v, v), "mv": lambda: torch.mv(m, v), "outer": lambda: torch.outer(v, v), "add": lambda: m + m, "mul": lambda: m * m,
+    }
+    assert calls.keys() == AUTOCAST_LOWERED | AUTOCAST_KEPT
+    for dtype in (torch.bfloat16, torch.float16):
+        with torch.autocast("cpu", dtype=dtype):
+            got = {name: call().dtype for name, call in calls.items()}
+        assert {n for n, d in got.items() if d == dtype} == AUTOCAST_LOWERED, got
+        assert {n for n, d in got.items() if d == torch.float32} == AUTOCAST_KEPT, got
+    with torch.autocast("cpu", dtype=torch.bfloat16):  # `inner` of 1-D operands: the dot path, float32; `@` is lowered
+        assert torch.inner(v, v).dtype == torch.float32 and (v @ v).dtype == (m @ v).dtype == torch.bfloat16
+
+
+def test_reductions_over_an_axis_and_flatten_have_the_ranks_the_engine_gives() -> None:
+    """`a.max(axis=1)` drops one dimension (with keepdims, none); `nn.Flatten()` merges 1..-1;
+    `torch.stack` adds one; `torch.diag_embed` adds one."""
+    a = np.zeros((3, 4, 5))
+    assert a.max(axis=1).ndim == np.sum(a, axis=0).ndim == 2 and a.max(axis=1, keepdims=True).ndim == 3
+    assert torch.nn.Flatten()(torch.zeros(2, 3, 4, 5)).ndim == 2 and torch.nn.Flatten(0, 1)(torch.zeros(2, 3, 4)).ndim == 2
+    assert torch.stack([torch.zeros(3), torch.zeros(3)], -1).ndim == 2 and torch.diag_embed(torch.zeros(2, 3)).ndim == 3
+    text = (
+        "import numpy as np\nimport torch\nfrom torch import nn\n"
+        "a = np.zeros((3, 4, 5))\nr1 = a.max(axis=1)\nr2 = np.sum(a, axis=0)\nr3 = a.max(axis=1, keepdims=True)\n"
+        "f1 = nn.Flatten()(torch.zeros(2, 3, 4, 5))\nf2 = nn.Flatten(0, 1)(torch.zeros(2, 3, 4))\n"
+        "s = torch.stack([torch.zeros(3), torch.zeros(3)], -1)\nd = torch.diag_embed(torch.zeros(2, 3))\n"
+    )
+    values = {f.name: f.value for f in check_source(text, "ranks.py").facts.values}
+    ranks = {name: getattr(values.get(name), "ndim", None) for name in ("r1", "r2", "r3", "f1", "f2", "s", "d")}
+    assert ranks == {"r1": 2, "r2": 2, "r3": 3, "f1": 2, "f2": 2, "s": 2, "d": 3}

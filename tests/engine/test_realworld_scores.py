@@ -110,7 +110,7 @@ def test_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SEVENTH["broken"] >= 30 and SEVENTH["correct"] >= 12
     assert SEVENTH["false_alarms"] == []
     hits, total = SEVENTH["root_hits"], SEVENTH["broken"]
-    assert hits / total >= 0.80, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.76, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]  # h30 (DG017) now reported where the bf16 activation is made
 
 
 def test_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
@@ -124,7 +124,7 @@ def test_eleventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert ELEVENTH["broken"] >= 30 and ELEVENTH["correct"] >= 12
     assert ELEVENTH["false_alarms"] == []
     hits, total = ELEVENTH["root_hits"], ELEVENTH["broken"]
-    assert hits / total >= 0.40, f"{hits}/{total}: " + "\n".join(ELEVENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.56, f"{hits}/{total}: " + "\n".join(ELEVENTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_tenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:

@@ -64,6 +64,7 @@ from dtypeguard.engine.values import (
     is_float,
     is_int,
     join,
+    join_device,
     shape_of,
 )
 
@@ -351,6 +352,7 @@ class CallsMixin:
         if bound is None:
             return None  # a call Python would refuse, or a splat we cannot read: unknown
         short = entry.name.removeprefix("torch.")
+        operands: list[Value | None] = []
         if short in _DEVICE_STRICT:  # these fail on mixed devices (and the matmuls on mixed dtypes)
             arg0 = args[0] if args else None
             operands = list(arg0.items) if short in _JOINING and isinstance(arg0, TupleV) else args[1:3] if short == "einsum" else args[:2]
@@ -362,9 +364,26 @@ class CallsMixin:
             if short in MATMUL and (len(dtypes) > 1 or (dtypes and ints)) and not state.autocast:
                 return None  # mixed dtypes: it raises (DG004/DG005 report it here); nothing flows on
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
+        if state.autocast and short in library.AUTOCAST_LOWERED:
+            return self.autocast_lowered(short, operands, made, node, state.autocast)
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
             made = replace(made, one_hot=True, from_ints=False)
         return made
+
+    def autocast_lowered(self, name: str, operands: list[Value | None], made: Value | None, node: ast.AST, autocast: str) -> Value | None:
+        """A matmul inside `torch.autocast` gives the autocast dtype (the tensor that leaves the
+        block keeps it). Unknown when the autocast dtype or device is, when an operand is not a
+        known float tensor, and for `inner` of operands not known to be 2-D (two 1-D operands
+        take the `dot` path, which CPU autocast leaves in float32)."""
+        tensors = [o for o in operands if isinstance(o, Tensor) and o.kind == "tensor" and is_float(o.dtype)]
+        if autocast not in ("bfloat16", "float16") or len(tensors) != len(operands) or len(tensors) < 2:
+            return None
+        if name == "inner" and not all(t.ndim is not None and t.ndim >= 2 for t in tensors):
+            return None
+        shown = "@" if name == "@" else f"torch.{name}"
+        origin = self.origin(node, f"`{shown}` inside autocast gives {autocast}")
+        ndim = made.ndim if isinstance(made, Tensor) else None
+        return Tensor("tensor", autocast, join_device(*(t.device for t in tensors[:2])), origin, autocast=True, ndim=ndim)
 
     def super_of(self, state: State) -> Value | None:
         """`super()` in the method running now: its class's user bases, bound to its `self`."""
@@ -694,6 +713,8 @@ class CallsMixin:
                 # `imgs, labels = zip(*batch)`: the rows transposed, one tuple per position of a row
                 row = self.element_of(arg0, state)
                 return TupleV(tuple(_many(item) for item in row.items)) if isinstance(row, TupleV) else None
+            if last == "dict":
+                return _dict_call(args, kwargs, node)
             return self.call_builtin(last, args, state)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
@@ -826,6 +847,9 @@ class CallsMixin:
             return Sym("numpy.random.Generator")
         if name == "numpy.random.RandomState":
             return Sym("numpy.random")  # a RandomState's methods are the legacy functions
+        if name == "numpy.dtype" and len(args) == 1 and not kwargs:
+            named = self.dtype_of(args[0], numpy=True)  # `np.dtype("float32")`: a dtype object (pickled as `numpy.dtype`)
+            return DType(named, "numpy", site=self.index.span(node)) if named else None
         if name in _NP_DECOMPOSITIONS and args and isinstance(args[0], Tensor) and args[0].kind == "ndarray":
             a = args[0]
             operands = args[:2] if name == "numpy.linalg.lstsq" else args[:1]  # lstsq solves for b too
@@ -963,6 +987,8 @@ class CallsMixin:
             return ""
         if isinstance(value, Tensor) and value.kind == "npscalar":
             return "a NumPy scalar"
+        if isinstance(value, DType) and value.lib == "numpy":
+            return "a NumPy dtype"  # `np.dtype("float32")` and `np.float32` pickle as numpy globals
         if isinstance(value, Tensor) and value.kind == "ndarray":
             return "a NumPy array"
         if isinstance(value, Tensor) and value.kind in pandas_library.PICKLED_KINDS:
@@ -1059,7 +1085,11 @@ class CallsMixin:
         if cls in api.CONTAINERS:
             return self.make_container(cls, args, origin, state)
         if cls in api.PASSTHROUGH_LAYERS:
-            return Ref(self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, first_layer="passthrough", created_time=self.time)))
+            dims: dict[str, Value | None] = {}
+            if cls == "Flatten":  # `nn.Flatten(start_dim=1, end_dim=-1)`: what its output's rank is
+                given = [*args, kwargs.get("start_dim", Const(1)), kwargs.get("end_dim", Const(-1))][:2] if len(args) <= 2 else []
+                dims = {FLATTEN_DIMS: TupleV(tuple(given))} if len(given) == 2 else {}
+            return Ref(self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, first_layer="passthrough", attrs=dims, created_time=self.time)))
         if cls in api.LAYER_KINDS or (cls[:1].isupper() and not cls.endswith(("Loss", "Module"))):
             first, input_kind = api.LAYER_KINDS.get(cls, ("other", "any"))
             dtype_kw = self.dtype_of(kwargs.get("dtype")) if "dtype" in kwargs else None
@@ -1346,6 +1376,8 @@ class CallsMixin:
         if isinstance(arg0, Tensor) and arg0.kind == "tensor" and module.dtype is not None and {module.device, arg0.device} in ({"cuda", "cpu"}, {"auto", "cpu"}):
             return None  # devices differ: it raises (on a GPU machine); DG009 reports it here
         if module.first_layer == "passthrough":
+            if isinstance(arg0, Tensor) and module.cls.removeprefix("torch.nn.") in _RANK_CHANGING_PASSTHROUGH:
+                return replace(arg0, ndim=_rank_after(module, arg0.ndim, state))
             return arg0 if isinstance(arg0, Tensor) else None
         if module.first_layer == "" and module.dtype is None and not module.cls.startswith("user:"):
             # contents unknown (`nn.Sequential(*layers)` of a list built in a loop): its first
@@ -1360,26 +1392,19 @@ class CallsMixin:
                     result = self.call_function(fwd, [Ref(oid), *args], kwargs or {}, state)
                 finally:
                     self.forward_depth -= 1
+                if isinstance(result, Tensor) and result.autocast and state.autocast and result.dtype in ("bfloat16", "float16"):
+                    # made in lower precision by some layer inside, under the caller's autocast:
+                    # this call is where the caller holds it (and where `.float()` goes)
+                    return replace(result, origin=self.origin(node, f"`{module.cls[5:]}` inside autocast gives {result.dtype}"))
                 if result is not None:
                     return result
         if module.dtype is None:
             return None
-        dtype = module.dtype
+        dtype, origin = module.dtype, module.dtype_origin
         if state.autocast and module.first_layer in ("linear", "conv", "rnn", "attention") and state.autocast != "lower":
-            dtype = state.autocast
-        ndim = arg0.ndim if isinstance(arg0, Tensor) and arg0.ndim and self._keeps_rank(module, state) else None
-        return Tensor("tensor", dtype, module.device, module.dtype_origin, module.device_origin, autocast=bool(state.autocast), ndim=ndim)
-
-    def _keeps_rank(self, module: ModuleObj, state: State) -> bool:
-        """`nn.Linear` (and norms, activations) change the last dimension only: the output has
-        the input's rank; so does a Sequential of such layers."""
-        if module.cls.removeprefix("torch.nn.") in _RANK_KEEPING_LAYERS:
-            return True
-        items = module.attrs.get(ITEMS) if module.cls == "torch.nn.Sequential" else None
-        if not isinstance(items, TupleV) or not items.items:
-            return False
-        held = [state.heap.get(i.oid) if isinstance(i, Ref) else None for i in items.items]
-        return all(isinstance(m, ModuleObj) and (m.cls.removeprefix("torch.nn.") in _RANK_KEEPING_LAYERS or m.first_layer == "passthrough") for m in held)
+            dtype, origin = state.autocast, self.origin(node, f"{module.cls.removeprefix('torch.')} inside autocast gives {state.autocast}")
+        ndim = _rank_after(module, arg0.ndim, state) if isinstance(arg0, Tensor) and arg0.ndim else None
+        return Tensor("tensor", dtype, module.device, origin, module.device_origin, autocast=bool(state.autocast), ndim=ndim)
 
     def loss_call(
         self, kind: str, name: str, output: Value | None, target: Value | None, target_node: ast.expr | None, node: ast.Call, state: State,
@@ -1447,6 +1472,9 @@ class CallsMixin:
             if isinstance(obj, OptimizerObj):
                 if method == "step":
                     self.optimizer_step(receiver.oid, obj, node, state, scaler=False)
+                elif method == "load_state_dict" and not obj.stepped:
+                    # a resumed optimizer has state, cast to its parameters' dtype as it loads
+                    state.heap[receiver.oid] = replace(obj, stepped=True, step_span=self.index.span(node), state_loaded=True)
                 return None
             if isinstance(obj, ScalerObj):
                 if method == "scale":
@@ -2132,12 +2160,56 @@ SLICE = "<slice object>"  # the value of `slice(...)`: an index that keeps the d
 # SciPy filter design: `(b, a)` float64 coefficients (`output="ba"`, the default)
 SCIPY_DESIGN = frozenset({"scipy.signal.butter", "scipy.signal.cheby1", "scipy.signal.cheby2", "scipy.signal.ellip", "scipy.signal.bessel"})
 # layers whose output has their input's rank (checked against torch in test_library_conformance.py)
+def _rank_after(module: ModuleObj, ndim: int | None, state: State) -> int | None:
+    """The rank of what a module gives for an input of rank `ndim`: `nn.Linear` (and norms,
+    activations) change the last dimension only, `nn.Flatten(s, e)` merges dimensions s..e; a
+    Sequential applies its layers in turn. Any other module: unknown."""
+    name = module.cls.removeprefix("torch.nn.")
+    if ndim is None:
+        return None
+    if name == "Flatten":
+        dims = module.attrs.get(FLATTEN_DIMS)
+        bounds = [d.value for d in dims.items if type(d) is Const and type(d.value) is int] if isinstance(dims, TupleV) else []
+        if len(bounds) != 2:
+            return None
+        start, end = (b if b >= 0 else ndim + b for b in bounds)
+        return ndim - (end - start) if 0 <= start <= end < ndim else None
+    if name in _RANK_CHANGING_PASSTHROUGH:
+        return None
+    if name in _RANK_KEEPING_LAYERS or module.first_layer == "passthrough":
+        return ndim
+    items = module.attrs.get(ITEMS) if module.cls == "torch.nn.Sequential" else None
+    if not isinstance(items, TupleV) or not items.items:
+        return None
+    rank: int | None = ndim
+    for item in items.items:
+        layer = state.heap.get(item.oid) if isinstance(item, Ref) else None
+        rank = _rank_after(layer, rank, state) if isinstance(layer, ModuleObj) else None
+    return rank
+
+
+FLATTEN_DIMS = "<flatten dims>"
+# parameter-free layers whose output has another rank than their input
+_RANK_CHANGING_PASSTHROUGH = frozenset({"Flatten", "Unflatten"})
 _RANK_KEEPING_LAYERS = frozenset({
     "Linear", "LazyLinear", "LayerNorm", "RMSNorm", "Dropout", "ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU",
     "ELU", "Softmax", "LogSoftmax", "Identity", "Mish", "Softplus", "PReLU", "Hardswish",
     "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "BatchNorm1d", "BatchNorm2d", "GroupNorm",
     "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
 })
+
+
+def _dict_call(args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
+    """`dict(lr=1e-3, dtype="float16")`, `dict(base, dtype=...)`: a dict the analysis reads
+    (keywords override the base's keys, as in Python); a `**` or `*` it cannot read: unknown."""
+    if _has_splat(node) or len(args) > 1:
+        return None
+    base = args[0] if args else DictV((), ())
+    if not isinstance(base, DictV) or None in base.keys:
+        return None
+    merged: dict[object, Value | None] = dict(zip(base.keys, base.items, strict=True))
+    merged.update(kwargs)
+    return DictV(tuple(merged), tuple(merged.values()))
 
 
 def _has_splat(node: ast.Call) -> bool:

@@ -11,7 +11,7 @@ only appears on the second iteration (a cast after the first `step()`) is seen.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
@@ -319,6 +319,14 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def exec_for(self, stmt: ast.For | ast.AsyncFor, state: State) -> State:
         iterable = self.eval(stmt.iter, state)
+        if _unrolled(iterable, stmt):
+            assert isinstance(iterable, TupleV)
+            for item in iterable.items:  # `for op in self.ops: img, mask = op(img, mask)`: each in turn
+                if state.dead:
+                    return state
+                self.assign(stmt.target, item, state)
+                state = self.exec_block(stmt.body, state)
+            return self.exec_block(stmt.orelse, state)
         element = self.element_of(iterable, state)
         after = self.exec_loop(stmt.body, stmt.orelse, state, stmt.target, element, self._runs_once(stmt.iter, state))
         owner = _walked_module(stmt)
@@ -395,8 +403,27 @@ class Interpreter(ResumeMixin, CallsMixin):
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, None, state)
         state = self.exec_block(stmt.body, state)
+        if state.autocast and not saved_autocast:
+            self._made_in_block(stmt, state)
         state.autocast, state.ddevice = saved_autocast, saved_device
         return state
+
+    def _made_in_block(self, stmt: ast.With | ast.AsyncWith, state: State) -> None:
+        """A low-precision tensor that leaves an autocast block was made by a statement of the
+        block (`feats = backbone(x)`), whatever layer deep inside produced it: that statement is
+        where `.float()` (or a wider block) goes, so it becomes the tensor's origin."""
+        first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
+        for node in (n for s in stmt.body for n in _walk_frame(s)):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+                continue
+            value = state.lookup(node.targets[0].id)
+            if not (isinstance(value, Tensor) and value.autocast and value.origin is not None):
+                continue
+            at = value.origin.span
+            if at.file == self.index.span(node).file and first <= at.line <= last:
+                continue  # made by an op of the block itself (`m = a @ b`)
+            why = f"{value.dtype or 'lower precision'}: made inside `torch.autocast`"
+            state.bind(node.targets[0].id, replace(value, origin=self.origin(node.value, why)))
 
     def _tagging_manager(self, node: ast.expr, state: State) -> bool:
         """`with saved_on_gpu():` where `saved_on_gpu` is this script's `@contextmanager` that sets
@@ -1034,13 +1061,20 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(op, ast.MatMult):
             if isinstance(left, Tensor) and isinstance(right, Tensor) and "tensor" in (left.kind, right.kind):
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), "@", (left, right), autocast))
-            if isinstance(left, Tensor) and isinstance(right, Tensor) and left.dtype == right.dtype:
-                return left
-            return None
+            if not (isinstance(left, Tensor) and isinstance(right, Tensor)):
+                return None
+            ndim = _matmul_ndim(left.ndim, right.ndim)
+            if autocast and left.kind == right.kind == "tensor":
+                return self.autocast_lowered("@", [left, right], Tensor("tensor", ndim=ndim), node, autocast)
+            return replace(left, ndim=ndim) if left.dtype == right.dtype else None
         if isinstance(op, ast.Add) and isinstance(left, TupleV) and isinstance(right, TupleV):
             return TupleV(left.items + right.items)  # `layers += [nn.Linear(...), nn.ReLU()]`
         if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:
             return left  # `[0.5, 1.0] * 4`: the same kinds of items, repeated
+        if (isinstance(op, ast.Mult) and _count(right) and isinstance(left, TupleV)) or (_count(left) and isinstance(right, TupleV)):
+            items = left.items if isinstance(left, TupleV) else right.items if isinstance(right, TupleV) else ()
+            if items and all(item == items[0] for item in items):
+                return Many(items[0])  # `[0] * len(vocab)`: as many alike items as a count we cannot read
         if type(left) in (Const, Configured) and type(right) in (Const, Configured) and type(left.value) in (int, float) and type(right.value) in (int, float):  # type: ignore[union-attr]
             folded = _fold_numbers(left.value, right.value, op)  # type: ignore[union-attr]
             if isinstance(folded, Const) and Configured in (type(left), type(right)):
@@ -1137,6 +1171,20 @@ class Interpreter(ResumeMixin, CallsMixin):
 
 
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "slice"})
+
+
+def _matmul_ndim(a: int | None, b: int | None) -> int | None:
+    """The rank of `a @ b`: a 1-D operand loses its dimension, batch dimensions broadcast."""
+    if a is None or b is None or 0 in (a, b):
+        return None
+    if a == 1 or b == 1:
+        return a + b - 2
+    return max(a, b)
+
+
+def _count(value: Value | None) -> bool:
+    """An int whose value is not known: `len(vocab)`, a config's size."""
+    return (isinstance(value, Tensor) and value.kind == "pyint") or (type(value) is Configured and type(value.value) is int)
 
 
 _OPERATORS: dict[type[ast.operator], str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|"}
@@ -1239,8 +1287,8 @@ def _broadcast_ndim(values: list[Value | None]) -> int | None:
     numbers add none; an operand of unknown rank leaves it unknown."""
     ranks: list[int] = []
     for value in values:
-        if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat", "pybool"):
-            continue
+        if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat", "pybool", "npscalar"):
+            continue  # a number (a NumPy scalar too) adds no dimension
         if isinstance(value, Const) and type(value.value) in (int, float, bool):
             continue
         if not (isinstance(value, Tensor) and value.ndim is not None):
@@ -1304,6 +1352,31 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
 
 
 _CASTS = frozenset({"half", "float", "double", "bfloat16", "to", "type"})
+
+
+MAX_UNROLLED = 8
+_JUMPS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await)
+
+
+def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
+    """A loop over a short list of unlike items the analysis knows one by one (a `Compose` of
+    transforms, a list of different modules) runs its body once per item, in order, which is
+    what Python does; joined into one unknown item, each step's result would be unknown. Only a
+    body without jumps (break, continue, return, yield) is run this way: each item runs it to the end."""
+    if isinstance(stmt, ast.AsyncFor) or not isinstance(iterable, TupleV) or not 1 < len(iterable.items) <= MAX_UNROLLED:
+        return False
+    if all(item == iterable.items[0] for item in iterable.items):
+        return False  # alike items: the loop's usual two rounds over one item say the same
+    return not any(isinstance(node, _JUMPS) for stmt_ in stmt.body for node in _walk_frame(stmt_))
+
+
+def _walk_frame(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a statement, not entering the functions, lambdas and classes it defines."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        todo.extend(child for child in ast.iter_child_nodes(current) if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
 
 
 def _walked_module(stmt: ast.For | ast.AsyncFor) -> ast.expr | None:

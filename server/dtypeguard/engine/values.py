@@ -260,8 +260,9 @@ class OptimizerObj:
     origin: Origin
     module: int | None
     options: dict[str, Value | None]
-    stepped: bool = False
+    stepped: bool = False  # it has state: it stepped, or loaded a state_dict (`state_loaded`)
     step_span: Span | None = None
+    state_loaded: bool = False
     # flags set in a parameter group's dict (`{"params": ..., "capturable": True}`), any group
     group_options: dict[str, Value | None] = field(default_factory=dict)
 

@@ -24,11 +24,13 @@ def check(ctx: Context) -> Iterator[Finding]:
         stateful = opt.cls not in ("SGD",) or "momentum" in opt.options
         if not stateful:
             continue
+        had = f"loaded its state (line {opt.step_span.line})" if opt.state_loaded and opt.step_span else "already stepped"
+        where = "the optimizer's state was loaded here, in the parameters' dtype of that moment" if opt.state_loaded else "the optimizer stepped here"
         yield RULE.finding(
-            f"the model is converted from {cast.before.dtype} to {cast.after.dtype} after {opt.cls} already stepped: "
+            f"the model is converted from {cast.before.dtype} to {cast.after.dtype} after {opt.cls} {had}: "
             f"its state stays {cast.before.dtype} and the next `step()` fails with a dtype mismatch",
             cast.span,
-            related=[Related(opt.step_span, "the optimizer stepped here")] if opt.step_span else [],
+            related=[Related(opt.step_span, where)] if opt.step_span else [],
             note="Convert the model before training starts, or re-create the optimizer (or reload its state_dict) after the conversion.",
         )
 

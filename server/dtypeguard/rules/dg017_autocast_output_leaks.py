@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, ErrorPattern, Rule, tensor
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here, tensor
 
 _WORD = {"bfloat16": "BFloat16", "float16": "Half"}
 
@@ -22,11 +22,17 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue  # the outer call's input, reported there
         seen.add(fw.span)  # (a layer inside a forward: `@torch.autocast` on a submodule's forward leaks to the next layer)
         use = fw.arg_spans[0] if fw.arg_spans else None
+        error = f"mat1 and mat2 must have the same dtype, but got {_WORD[x.dtype]} and Float"
+        # reported where the activation is made inside autocast (where `.float()` or a wider
+        # block goes), with the layer that fails as related information
+        made = x.origin.span if x.origin is not None and x.origin.span.file == fw.span.file and "autocast" in x.origin.why else None
+        root = made or fw.span
+        related = fails_here(root, fw.span, error) if made else [Related(x.origin.span, "produced inside autocast here")] if x.origin else []
         yield RULE.finding(
-            f"this {x.dtype} activation was produced inside `torch.autocast` and reaches a float32 layer outside it: "
-            f"\"mat1 and mat2 must have the same dtype, but got {_WORD[x.dtype]} and Float\"",
-            fw.span,
-            related=[Related(x.origin.span, "produced inside autocast here")] if x.origin else [],
+            f"this {x.dtype} activation is produced inside `torch.autocast` and reaches a float32 layer outside it"
+            f"{f' (line {fw.span.line})' if made and made != fw.span else ''}: \"{error}\"",
+            root,
+            related=related,
             fixes=[FixSpec("append_call", "Convert back: `.float()`", use, True, (("method", "float"),))] if use else [],
         )
 
@@ -71,7 +77,7 @@ RULE = Rule(
     ),
     check=check,
     examples=RuleExamples(
-        bad=["import torch\nfrom torch import nn\nenc = nn.Linear(4, 8)\nhead = nn.Linear(8, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    h = enc(torch.randn(2, 4))\nout = head(h)  # <-\n"],
+        bad=["import torch\nfrom torch import nn\nenc = nn.Linear(4, 8)\nhead = nn.Linear(8, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    h = enc(torch.randn(2, 4))  # <-\nout = head(h)\n"],
         good=[
             "import torch\nfrom torch import nn\nenc = nn.Linear(4, 8)\nhead = nn.Linear(8, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    h = enc(torch.randn(2, 4))\n    out = head(h)\n",
             "import torch\nfrom torch import nn\nenc = nn.Linear(4, 8)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    h = enc(torch.randn(2, 4))\nloss = nn.MSELoss()(h, torch.randn(2, 8))\n",

@@ -9,13 +9,13 @@ optimizer = torch.optim.Adam(list(backbone.parameters()) + list(classifier.param
 
 def embed(x):
     with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
-        return backbone(x)
+        return backbone(x)  # expect: DG017
 
 
 def train_step(x, y):
     optimizer.zero_grad()
     feats = embed(x)
-    logits = classifier(feats)  # expect: DG017
+    logits = classifier(feats)
     loss = F.cross_entropy(logits, y)
     loss.backward()
     optimizer.step()

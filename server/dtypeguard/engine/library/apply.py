@@ -166,6 +166,8 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
         if ndim is None and entry.name.rsplit(".", 1)[-1] in _RANK_OF_ARG and "ndmin" not in bound and "shape" not in bound:
             source = _as_value(bound.get(entry.result.arg))  # `np.asarray(a)`, `np.zeros_like(a)`: a's rank
             ndim = source.ndim if isinstance(source, Tensor) and source.kind in ("ndarray", "tensor") else None
+        if ndim is None and entry.result.scalar_param == "axis":
+            ndim = _reduced_ndim(bound, _as_value(bound.get(entry.result.arg)))
         if entry.name in ("numpy.loadtxt", "numpy.genfromtxt"):
             return replace(made, max_ndim=2)  # a table of numbers: 2-D, or 1-D for one row or column
         return replace(made, ndim=ndim) if ndim is not None else made
@@ -236,7 +238,12 @@ def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: 
     devices = {t.device for t in inputs}
     device = devices.pop() if len(devices) == 1 else None
     base = next((t for t in inputs if t.dtype == made.dtype), inputs[0])
-    base = replace(base, ndim=_rank_after(entry, bound, base.ndim), collated=base.collated and entry.name.rsplit(".", 1)[1] in RANK_KEEPING)
+    ranks = {t.ndim for t in inputs}
+    if entry.name == "torch.stack":  # a new dimension over items of one rank
+        ndim = base.ndim + 1 if len(ranks) == 1 and base.ndim is not None else None
+    else:
+        ndim = _rank_after(entry, bound, base.ndim)
+    base = replace(base, ndim=ndim, collated=base.collated and entry.name.rsplit(".", 1)[1] in RANK_KEEPING)
     if result.rule == "integral":
         why = Origin(origin.span, f"{_short(entry)} keeps the float dtype") if is_float(base.dtype) else base.origin
         return replace(base, origin=why, from_ints=is_float(base.dtype), device=device)
@@ -261,11 +268,21 @@ RANK_KEEPING = frozenset({
 })
 
 
+def _reduced_ndim(bound: dict[str, object], source: object) -> int | None:
+    """`a.max(axis=1)`, `np.sum(a, axis=0)`: one dimension fewer than `a` (with `keepdims`, as many)."""
+    axis, keep = bound.get("axis"), bound.get("keepdims", Const(False))
+    if not isinstance(source, Tensor) or source.ndim is None or type(axis) is not Const or type(axis.value) is not int:
+        return None
+    if keep == Const(True):
+        return source.ndim
+    return source.ndim - 1 if keep == Const(False) and source.ndim >= 1 else None
+
+
 def _rank_after(entry: Entry, bound: dict[str, object], ndim: int | None) -> int | None:
     name = entry.name.rsplit(".", 1)[1]
     if name in RANK_KEEPING:
         return ndim
-    if name == "unsqueeze":
+    if name in ("unsqueeze", "diag_embed"):
         return ndim + 1 if ndim is not None else None
     if name in ("view", "reshape", "repeat", "expand") and entry.name.startswith("Tensor."):  # the sizes given are the new rank
         shape = bound.get("args")

@@ -77,6 +77,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("genfromtxt", "(fname, dtype=float, *args, **kwargs)", fixed(ND, "float64", "dtype"), "", "`np.genfromtxt` reads float64 by default"),
     ("memmap", "(filename, dtype=uint8, mode='r+', offset=0, shape=None, order='C')", fixed(ND, "uint8", "dtype"), "", "`np.memmap` maps uint8 unless given a dtype"),
     ("fromfile", "(file, dtype=float, count=-1, sep='', offset=0, *, like=None)", fixed(ND, "float64", "dtype"), "", "`np.fromfile` reads float64 by default"),
+    ("fromiter", "(iter, dtype, count=-1, *, like=None)", ranked(fixed(ND, "", "dtype"), 1), "np.fromiter(iter([1, 2]), dtype=np.int32)", "`np.fromiter` makes the dtype it is given"),
     ("frombuffer", "(buffer, dtype=float, count=-1, offset=0, *, like=None)", fixed(ND, "float64", "dtype"), "np.frombuffer(bytes(16))", "`np.frombuffer` reads float64 by default"),
     ("load", "(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding='ASCII', *, max_header_size=10000)", unknown(ND), ""),  # what `np.save` wrote there, when this file saved it
     ("save", "(file, arr, allow_pickle=True, fix_imports=True)", unknown(ND), ""),

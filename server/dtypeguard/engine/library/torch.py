@@ -75,6 +75,7 @@ FUNCTIONS: dict[str, Entry] = {
         *[(name, _SAME_SIG[name], same(T, "input"), _SAME_PROBE[name]) for name in _SAME],
         *[(name, _X, floating(T, "input", ""), f"torch.{name}({{t}})") for name in _FLOAT],
         *[(name, "(input)", same(T, "input"), f"torch.{name}({{t}})") for name in ("relu", "sign", "sgn")],
+        ("diag_embed", "(input, offset=0, dim1=-2, dim2=-1)", same(T, "input"), "torch.diag_embed({t})"),
         *[(name, "(input, dim, dtype=None)", floating(T, "input"), f"torch.{name}({{t}}, 1)") for name in ("softmax", "log_softmax")],
         ("pow", "(input, exponent, *, out=None)", promote(T, "input,exponent"), "torch.pow({t}, {u})"),
         ("clamp", "(input, min=None, max=None, *, out=None)", promote(T, "input,min,max"), "torch.clamp({t}, 0, 1)"),
@@ -140,6 +141,13 @@ _METHOD_PROBE = {
     "unfold": "{t}.unfold(0, 1, 1)",
 }
 _CASTS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long": "int64", "int": "int32", "short": "int16", "byte": "uint8", "char": "int8", "bool": "bool"}
+
+# ops whose result `torch.autocast` gives in its lower dtype (bfloat16/float16), whatever the
+# float inputs: checked against CPU autocast by tests/engine/test_library_conformance.py.
+# `inner` of two 1-D tensors takes the `dot` path, which CPU autocast leaves in float32, so
+# the engine lowers `inner` only when both operands are known to be at least 2-D.
+AUTOCAST_LOWERED = frozenset({"mm", "bmm", "matmul", "@", "addmm", "baddbmm", "einsum", "tensordot", "inner"})
+AUTOCAST_KEPT = frozenset({"dot", "mv", "outer", "add", "mul"})  # (checked to stay float32 on CPU)
 
 METHODS: dict[str, Entry] = table("Tensor", [
     *[(name, "(self, *args, **kwargs)", same(T, "self"), _METHOD_PROBE[name]) for name in _METHOD_SAME],

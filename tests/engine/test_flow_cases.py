@@ -2120,6 +2120,75 @@ CASES: dict[str, str] = {
             feats = backbone(torch.randn(4, 8))  # expect: DG017
         logits = probe(feats)
         """,
+    "a registry decorator builds the model when the function is defined, before set_default_dtype": """
+        import torch
+        from torch import nn
+        REGISTRY = {}
+        def register(name):
+            def wrap(fn):
+                REGISTRY[name] = fn()
+                return fn
+            return wrap
+        @register("enc")
+        def build():
+            return nn.Linear(3, 3)
+        def main():
+            torch.set_default_dtype(torch.float64)  # expect: DG001
+            y = REGISTRY["enc"](torch.rand(2, 3))  # expect: DG004
+        main()
+        """,
+    "a decorator that returns something unknown leaves the function as written: quiet": """
+        import functools
+        import torch
+        from torch import nn
+        def logged(fn):
+            @functools.wraps(fn)
+            def inner(*args):
+                return fn(*args)
+            return inner
+        @logged
+        def build():
+            return nn.Linear(3, 3)
+        y = build()(torch.rand(2, 3))
+        """,
+    "a module-level dict filled inside a function holds what it was given": """
+        import torch
+        from torch import nn
+        MODELS = {}
+        def add(name):
+            MODELS[name] = nn.Linear(3, 3)
+        add("a")
+        x = torch.rand(2, 3).double()  # expect: DG004
+        y = MODELS["a"](x)
+        """,
+    "a local dict of the same name as a global does not touch the global: quiet": """
+        import torch
+        from torch import nn
+        MODELS = {"a": nn.Linear(3, 3)}
+        def local():
+            MODELS = {}
+            MODELS["a"] = nn.Linear(3, 3).double()
+            return MODELS
+        local()
+        y = MODELS["a"](torch.rand(2, 3))
+        """,
+    "a generator unpacked into names gives each its own tensor": """
+        import numpy as np
+        import torch
+        from torch import nn
+        batch = (np.zeros((4, 3), dtype=np.int64), np.zeros(4, dtype=np.float32))
+        s, r = (torch.as_tensor(v) for v in batch)  # expect: DG005
+        q = nn.Linear(3, 1)(s)
+        """,
+    "sliding windows of a float64 series stay float64": """
+        import numpy as np
+        import torch
+        from torch import nn
+        z = np.cumsum(np.random.default_rng(0).normal(0, 1, 50))
+        w = np.lib.stride_tricks.sliding_window_view(z, 5)
+        x = torch.from_numpy(np.ascontiguousarray(w))  # expect: DG004
+        y = nn.Linear(5, 1)(x)
+        """,
 }
 
 

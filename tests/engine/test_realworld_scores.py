@@ -25,6 +25,7 @@ EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld8")  # held out w
 NINTH = score(Path(__file__).resolve().parents[1] / "realworld9")  # held out when it arrived (12/30 at c37e9e2, 13/30 at this session's engine)
 TENTH = score(Path(__file__).resolve().parents[1] / "realworld10")  # held out when it arrived (14/30 at c37e9e2, 15/30 at the engine it arrived to)
 ELEVENTH = score(Path(__file__).resolve().parents[1] / "realworld11")  # held out when it arrived (9/30 at c37e9e2, 12/30 at 5cb9817)
+TWELFTH = score(Path(__file__).resolve().parents[1] / "realworld12")  # held out when it arrived (9/30 at d576551 and at 6f4809f)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -139,3 +140,10 @@ def test_ninth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert NINTH["false_alarms"] == []
     hits, total = NINTH["root_hits"], NINTH["broken"]
     assert hits / total >= 0.70, f"{hits}/{total}: " + "\n".join(NINTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_twelfth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TWELFTH["broken"] >= 30 and TWELFTH["correct"] >= 12
+    assert TWELFTH["false_alarms"] == []
+    hits, total = TWELFTH["root_hits"], TWELFTH["broken"]
+    assert hits / total >= 0.36, f"{hits}/{total}: " + "\n".join(TWELFTH["misses"])  # type: ignore[operator, arg-type]

@@ -160,7 +160,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(stmt, ast.Expr):
             self.eval(stmt.value, state)
         elif isinstance(stmt, ast.Assign):
-            value = self.eval(stmt.value, state)
+            unpacked = isinstance(stmt.value, ast.GeneratorExp) and all(isinstance(t, (ast.Tuple, ast.List)) for t in stmt.targets)
+            # `s, a, r = (torch.as_tensor(v) for v in batch)`: unpacked in order, one item per element
+            value = (unpacked and self._list_comp_unrolled(stmt.value, state)) or self.eval(stmt.value, state)  # type: ignore[arg-type]
             for target in stmt.targets:
                 if isinstance(target, ast.Attribute) and target.attr == "location_tag":
                     # `torch.serialization.location_tag = lambda s: "cuda:0"` until it is put back:
@@ -193,7 +195,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             func = Func(stmt, stmt.name)
             if not foreign(stmt):
                 self.functions.append(func)  # (another file's uncalled functions are that file's to check)
-            state.bind(stmt.name, func)
+            state.bind(stmt.name, self._decorated(stmt, func, state))
         elif isinstance(stmt, ast.ClassDef):
             self.exec_class(stmt, state)
         elif isinstance(stmt, ast.Return):
@@ -408,6 +410,24 @@ class Interpreter(ResumeMixin, CallsMixin):
         state.autocast, state.ddevice = saved_autocast, saved_device
         return state
 
+    def _decorated(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, func: Func, state: State) -> Value:
+        """A decorator of the script's own runs when the function is defined, as in Python (a
+        registry decorator that builds the model at import time: `REGISTRY[name] = fn()`). What it
+        returns is bound when it is a function or class the analysis knows; otherwise the name
+        keeps the function as written (a wrapper that calls through). Library decorators are not run."""
+        bound: Value = func
+        for node in reversed(stmt.decorator_list):
+            head = node.func if isinstance(node, ast.Call) else node
+            if not isinstance(head, ast.Name) or not isinstance(state.lookup(head.id), Func):
+                continue
+            decorator = self.eval(node, state)
+            if not isinstance(decorator, Func):
+                continue
+            made = self.call_function(decorator, [bound], {}, state)
+            if isinstance(made, (Func, Klass)):
+                bound = made
+        return bound
+
     def _made_in_block(self, stmt: ast.With | ast.AsyncWith, state: State) -> None:
         """A low-precision tensor that leaves an autocast block was made by a statement of the
         block (`feats = backbone(x)`), whatever layer deep inside produced it: that statement is
@@ -579,7 +599,11 @@ class Interpreter(ResumeMixin, CallsMixin):
                 else:
                     keys.append(key)
                     items.append(value)
-                state.bind(target.value.id, DictV(tuple(keys), tuple(items)))
+                name = target.value.id
+                if state.locals is not None and name not in state.locals and name in state.globals:
+                    state.globals[name] = DictV(tuple(keys), tuple(items))  # `REGISTRY[name] = fn()` in a function: the module's dict
+                else:
+                    state.bind(name, DictV(tuple(keys), tuple(items)))
             elif isinstance(base, Ref) and isinstance(state.heap.get(base.oid), ModuleObj):
                 self._set_layer(base.oid, index, value, state)
             elif isinstance(base, Ref) and isinstance(index, Const) and isinstance(index.value, str) and _dict_like(state.heap.get(base.oid)):
@@ -896,7 +920,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return False
         return True
 
-    def _list_comp_unrolled(self, node: ast.ListComp, state: State) -> TupleV | None:
+    def _list_comp_unrolled(self, node: ast.ListComp | ast.GeneratorExp, state: State) -> TupleV | None:
         """`[results[src] for src in ("cls_out", "cls_label")]` over a known short tuple or list:
         one item per element, each its own value (the output and the labels stay apart)."""
         if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:

@@ -1088,7 +1088,7 @@ CASES: dict[str, str] = {
         import torch
         from torch import nn
         def grid(n):
-            out = np.zeros((n,), dtype=np.int32)
+            out = np.zeros((n,), dtype=np.int32)  # expect: DG006
             return out
         def calc(loss_dict, results):
             loss = 0
@@ -1097,27 +1097,27 @@ CASES: dict[str, str] = {
                 loss += loss_dict["op"][i](*datas)
             return loss
         net = nn.Linear(4, 3)
-        labels = torch.from_numpy(grid(8))  # expect: DG006
+        labels = torch.from_numpy(grid(8))
         d = {"op": [nn.CrossEntropyLoss()], "src": [("out", "label")]}
         calc(d, {"out": net(torch.randn(8, 4)), "label": labels})
         """,
-    "int32 class codes written at np.array: reported where .long() goes, the conversion": """
+    "int32 class codes written at np.array: reported where int32 is chosen (most reporters' fix)": """
         import numpy as np
         import torch
         from torch import nn
-        codes = np.array([1, 0, 2, 1, 0, 2, 1, 0], dtype=np.int32)
+        codes = np.array([1, 0, 2, 1, 0, 2, 1, 0], dtype=np.int32)  # expect: DG006
         net = nn.Linear(4, 3)
-        y = torch.from_numpy(codes)  # expect: DG006
+        y = torch.from_numpy(codes)
         nn.CrossEntropyLoss()(net(torch.randn(8, 4)), y)
         """,
-    "int64 multi-hot buffer into BCE: the fix is at the conversion": """
+    "int64 multi-hot buffer into BCE: reported where int64 is chosen": """
         import numpy as np
         import torch
         from torch import nn
-        rows = np.zeros((8, 3), dtype=np.int64)
+        rows = np.zeros((8, 3), dtype=np.int64)  # expect: DG007
         rows[:, 1] = 1
         net = nn.Linear(4, 3)
-        y = torch.from_numpy(rows)  # expect: DG007
+        y = torch.from_numpy(rows)
         nn.BCEWithLogitsLoss()(net(torch.randn(8, 4)), y)
         """,
     "length mask built on the CPU fills scores on the model's device (masked_fill_)": """
@@ -1557,8 +1557,8 @@ CASES: dict[str, str] = {
         import torch
         from torch import nn
         def build():
-            labels = np.zeros(16, dtype=np.int32)
-            return {"x": torch.randn(16, 4), "y": torch.from_numpy(labels)}  # expect: DG006
+            labels = np.zeros(16, dtype=np.int32)  # expect: DG006
+            return {"x": torch.randn(16, 4), "y": torch.from_numpy(labels)}
         if not os.path.exists("cache.pt"):
             torch.save(build(), "cache.pt")
         data = torch.load("cache.pt")
@@ -1981,8 +1981,8 @@ CASES: dict[str, str] = {
         import numpy as np
         import torch
         import torch.nn.functional as F
-        codes = np.fromiter((i % 2 for i in range(8)), dtype=np.int32, count=8)
-        target = torch.from_numpy(codes)  # expect: DG006
+        codes = np.fromiter((i % 2 for i in range(8)), dtype=np.int32, count=8)  # expect: DG006
+        target = torch.from_numpy(codes)
         loss = F.cross_entropy(torch.randn(8, 2), target)
         """,
     "a loop over a list of unlike transforms runs each in turn: the mask ends int64": """
@@ -2188,6 +2188,31 @@ CASES: dict[str, str] = {
         w = np.lib.stride_tricks.sliding_window_view(z, 5)
         x = torch.from_numpy(np.ascontiguousarray(w))  # expect: DG004
         y = nn.Linear(5, 1)(x)
+        """,
+    "a training function called inside an f-string runs (after an unknown part)": """
+        import torch
+        from torch import nn
+        def train(model, x, y):
+            return nn.BCELoss()(torch.sigmoid(model(x)), y).item()
+        y = torch.zeros(4, 2, dtype=torch.long)  # expect: DG007
+        for epoch in range(2):
+            print(f"epoch {epoch}: bce {train(nn.Linear(3, 2), torch.randn(4, 3), y):.4f}")
+        """,
+    "a label column of a float32 table from np.loadtxt: reported where it is taken, not at the table's dtype=": """
+        import numpy as np
+        import torch
+        from torch import nn
+        xy = np.loadtxt("data.csv", delimiter=",", dtype=np.float32)
+        x = torch.from_numpy(xy[:, :-1])
+        y = torch.from_numpy(xy[:, -1])  # expect: DG006
+        loss = nn.CrossEntropyLoss()(nn.Linear(4, 3)(x), y)
+        """,
+    "one float index used by several index ops: one finding, at its first use": """
+        import torch
+        idx = torch.tensor([0.0, 1.0])  # expect: DG006
+        w = torch.ones(2)
+        deg = torch.zeros(3).scatter_add_(0, idx, w)
+        picked = torch.randn(3, 4).index_select(0, idx)
         """,
 }
 

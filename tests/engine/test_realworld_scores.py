@@ -95,7 +95,7 @@ def test_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTH["broken"] >= 30 and SIXTH["correct"] >= 12
     assert SIXTH["false_alarms"] == []
     hits, total = SIXTH["root_hits"], SIXTH["broken"]
-    assert hits / total >= 0.73, f"{hits}/{total}: " + "\n".join(SIXTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.80, f"{hits}/{total}: " + "\n".join(SIXTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_lightning_set_has_no_false_alarm_and_keeps_its_recall() -> None:
@@ -111,39 +111,39 @@ def test_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SEVENTH["broken"] >= 30 and SEVENTH["correct"] >= 12
     assert SEVENTH["false_alarms"] == []
     hits, total = SEVENTH["root_hits"], SEVENTH["broken"]
-    assert hits / total >= 0.76, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]  # h30 (DG017) now reported where the bf16 activation is made
+    assert hits / total >= 0.73, f"{hits}/{total}: " + "\n".join(SEVENTH["misses"])  # type: ignore[operator, arg-type]  # h30 (DG017: where the bf16 activation is made) and h09 (DG006: where int32 is chosen) follow the conventions most sets use
 
 
 def test_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert EIGHTH["broken"] >= 30 and EIGHTH["correct"] >= 12
     assert EIGHTH["false_alarms"] == []
     hits, total = EIGHTH["root_hits"], EIGHTH["broken"]
-    assert hits / total >= 0.60, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(EIGHTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_eleventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert ELEVENTH["broken"] >= 30 and ELEVENTH["correct"] >= 12
     assert ELEVENTH["false_alarms"] == []
     hits, total = ELEVENTH["root_hits"], ELEVENTH["broken"]
-    assert hits / total >= 0.56, f"{hits}/{total}: " + "\n".join(ELEVENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.63, f"{hits}/{total}: " + "\n".join(ELEVENTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_tenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TENTH["broken"] >= 30 and TENTH["correct"] >= 12
     assert TENTH["false_alarms"] == []
     hits, total = TENTH["root_hits"], TENTH["broken"]
-    assert hits / total >= 0.76, f"{hits}/{total}: " + "\n".join(TENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.80, f"{hits}/{total}: " + "\n".join(TENTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_ninth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert NINTH["broken"] >= 30 and NINTH["correct"] >= 12
     assert NINTH["false_alarms"] == []
     hits, total = NINTH["root_hits"], NINTH["broken"]
-    assert hits / total >= 0.70, f"{hits}/{total}: " + "\n".join(NINTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.76, f"{hits}/{total}: " + "\n".join(NINTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_twelfth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWELFTH["broken"] >= 30 and TWELFTH["correct"] >= 12
     assert TWELFTH["false_alarms"] == []
     hits, total = TWELFTH["root_hits"], TWELFTH["broken"]
-    assert hits / total >= 0.36, f"{hits}/{total}: " + "\n".join(TWELFTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.50, f"{hits}/{total}: " + "\n".join(TWELFTH["misses"])  # type: ignore[operator, arg-type]

@@ -850,17 +850,22 @@ class Interpreter(ResumeMixin, CallsMixin):
     def _fstring(self, node: ast.JoinedStr, state: State) -> Value | None:
         """An f-string whose parts are all known is that string (`f"cuda:{args.gpu}"` with the
         option's default); `f"cuda:{rank}"` with an unknown index is still a CUDA device."""
-        text = ""
+        text: str | None = ""
+        known: Value | None = None
         for part in node.values:
             if isinstance(part, ast.Constant) and isinstance(part.value, str):
-                text += part.value
+                text = text + part.value if text is not None else None
                 continue
+            # every part runs, known or not (`print(f"loss {train(model, x):.4f}")` trains)
             value = self.eval(part.value, state) if isinstance(part, ast.FormattedValue) else None
+            if text is None:
+                continue
             if isinstance(part, ast.FormattedValue) and part.format_spec is None and part.conversion == -1 and type(value) in (Const, Configured) and type(value.value) in (str, int):  # type: ignore[union-attr]
                 text += str(value.value)  # type: ignore[union-attr]
                 continue
-            return Const("cuda") if text == "cuda:" else None
-        return Const(text)
+            known = Const("cuda") if text == "cuda:" else None
+            text = None
+        return Const(text) if text is not None else known
 
     def _dict_comp_unrolled(self, node: ast.DictComp, state: State) -> Value | None:
         """`{k: v.to(device) for k, v in batch.items()}` over a dict whose keys are known (or

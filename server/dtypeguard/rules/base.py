@@ -183,6 +183,7 @@ def _encloses(outer: Span, inner: Span) -> bool:
 
 
 _BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")
+_TABLE_READ = re.compile(r"`(np|numpy|pd|pandas)\.(loadtxt|genfromtxt|fromfile|frombuffer|read_csv|read_table)`")
 _HOST_MADE = re.compile(r"`(np|numpy|rng|pd|pandas)\.|NumPy |pandas |\.astype\(")  # `.astype` is NumPy/pandas only
 
 
@@ -196,7 +197,10 @@ def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_d
     if site is not None and origin is not None:
         if float_data and _BUFFER.match(origin.why) and origin.span.line < site.line:
             return origin.span  # float data in a `np.zeros(shape)` buffer filled later: its `dtype=` is the decision
-        explicit = prefer_cast and origin.why.startswith(".")  # a cast: `.astype(np.int32)`, `.float()`
+        # a cast (`.astype(np.int32)`, `.float()`) or a `dtype=` chosen where the labels are made
+        # (`np.array(labels, dtype=np.int32)`); not a whole table's `dtype=` (`np.loadtxt(...,
+        # dtype=np.float32)`), right for its features: its label column is converted where it is taken
+        explicit = prefer_cast and (origin.why.startswith(".") or ("dtype=" in origin.why and not _TABLE_READ.search(origin.why)))
         # a cast written below the conversion came after it; NumPy or pandas data written below
         # (in the main block, the conversion in a function above) came before it
         later = origin.span.line > site.line and not _HOST_MADE.match(origin.why)

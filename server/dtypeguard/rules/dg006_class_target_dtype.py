@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dtypeguard.engine.calls import INDEX_METHODS
 from dtypeguard.engine.events import LossCall
 from dtypeguard.engine.values import WIDE, Tensor, is_float
-from dtypeguard.findings import Finding, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
     ErrorPattern,
@@ -34,6 +34,7 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _index_ops(ctx: Context) -> Iterator[Finding]:
     """Labels used as the index of `scatter_`/`gather`/`index_select` (a hand-written one-hot or
     loss) must be int64 or int32; float labels fail there."""
+    seen: set[Span] = set()
     for op in ctx.events.ops:
         method = op.name[1:-2] if op.name.startswith(".") and op.name.endswith("()") else ""
         if method not in INDEX_METHODS or not op.inputs:
@@ -45,11 +46,14 @@ def _index_ops(ctx: Context) -> Iterator[Finding]:
         kernel = "scatter" if base.startswith("scatter") else base
         error = f"{kernel}(): Expected dtype int32 or int64 for index" if base in ("index_select", "index_add", "index_copy", "index_fill") else f"{kernel}(): Expected dtype int32/int64 for index"
         root = dtype_root(index, op.span, prefer_cast=True)
+        if root in seen:
+            continue  # the same index fails first at its first use: nothing after it runs
+        seen.add(root)
         related = fails_here(root, op.span, error)
         if index.origin is not None and index.origin.span != root:
             related.append(Related(index.origin.span, f"the index becomes {index.dtype} here: {index.origin.why}"))
         yield RULE.finding(
-            f"class indices used as the index of `.{method}()` are {dtype_words(index.dtype)}: it fails at line {op.span.line} with \"{error}\"",
+            f"the index of `.{method}()` is {dtype_words(index.dtype)}: it fails at line {op.span.line} with \"{error}\"",
             root,
             related=related,
             fixes=convert_fix(ctx, index, op.arg_spans[0] if op.arg_spans else None, "int64", "an index must be int64"),

@@ -9,7 +9,7 @@ SPECIES = ["setosa", "versicolor", "virginica"]
 
 def encode_labels(names):
     lookup = {name: i for i, name in enumerate(SPECIES)}
-    return np.array([lookup[n] for n in names], dtype=np.int32)
+    return np.array([lookup[n] for n in names], dtype=np.int32)  # expect: DG006 (reported where int32 is chosen)
 
 
 def load_iris_like(n=150, seed=0):
@@ -21,7 +21,7 @@ def load_iris_like(n=150, seed=0):
 
 X_np, y_np = load_iris_like()
 X = torch.from_numpy(X_np)
-y = torch.from_numpy(y_np)  # expect: DG006
+y = torch.from_numpy(y_np)
 
 model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 3))
 optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-2)

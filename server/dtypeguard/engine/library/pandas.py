@@ -14,7 +14,7 @@ from dtypeguard.engine.values import WIDE
 
 FR, SE, ND = "frame", "series", "ndarray"
 _READ = "pandas reads numbers from a file as int64 or float64"
-_SAME_FRAME = {"copy": "", "filter": "like='x'", "head": "", "tail": "", "dropna": "", "fillna": "0", "sort_index": "", "sample": "2", "abs": ""}
+_SAME_FRAME = {"copy": "", "filter": "like='x'", "head": "", "tail": "", "dropna": "", "fillna": "0", "sort_index": "", "sample": "2", "abs": "", "drop_duplicates": ""}
 
 FUNCTIONS: dict[str, Entry] = table("pandas", [
     ("DataFrame", "(data=None, index=None, columns=None, dtype=None, copy=None)", Result("columns", FR, arg="data", dtype_param="dtype"), "pd.DataFrame({{'x': {v}, 'y': {w}}})"),

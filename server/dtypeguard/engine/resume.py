@@ -274,6 +274,7 @@ class ResumeMixin:
         self.entry_boundaries: dict[int, Snapshot] = {}
         self.entry_floors: dict[int, int] = {}
         self.converged_at = self.entry_converged_at = -1
+        self._patched = False
         self._converge_with = converge  # (for the entry call)
         if resume is None:
             state, start = State.fresh(), 0
@@ -481,7 +482,7 @@ class ResumeMixin:
         try:
             for i in range(start, last + 1):
                 if keep is not None and i == keep.index:
-                    self._entry_kept = self._frame_snapshot(chunk, end, caller, node, i, tuple(trace), keep)
+                    self._entry_kept = self._frame_snapshot(chunk, end, caller, node, i, tuple(trace), keep, i == start and self._patched)
                 stop = i == last or end.dead
                 if keep is not None and (keep.index < i <= keep.index + CONVERGE_SPAN or stop):
                     self.entry_boundaries[last if stop else i] = self._frame_boundary(chunk, end, caller, node, i, tuple(trace))
@@ -580,15 +581,20 @@ class ResumeMixin:
 
     def _frame_snapshot(
         self, chunk: int, callee: State, caller: State, node: FunctionNode, index: int,
-        touched: tuple[Ran, ...], keep: EntryKeep,
+        touched: tuple[Ran, ...], keep: EntryKeep, patched: bool = False,
     ) -> Snapshot | None:
+        """The snapshot to resume at before statement `index`, or None when the state holds
+        the function `keep.target` anywhere but its global `keep.name`. `patched`: the state
+        is a snapshot that passed this test for the function `keep.target` replaced, with
+        the patch applied and nothing run since, so it passes again (the walk over the heap
+        is the longest step of a keystroke that resumes here)."""
         locals_ = dict(callee.locals or {})
         returned = tuple(self.returns[-1])
         exits = tuple(detached(state) for state in self.return_states[-1])
         snap = self._snapshot(chunk, callee)
         held = [snap.heap, locals_, returned, {k: v for k, v in snap.globals.items() if k != keep.name}]
         held += [(e.heap.vars, {k: v for k, v in e.globals.vars.items() if k != keep.name}) for e in exits]
-        if _mentions(held, keep.target):
+        if not patched and _mentions(held, keep.target):
             return None  # the old function's value is held elsewhere: a patch could not find it
         frame = Frame(index, node, locals_, returned, exits, caller.autocast, touched, keep.target, self._ran_before)
         return replace(snap, frame=frame)
@@ -598,6 +604,8 @@ class ResumeMixin:
         assert frame is not None
         callee = self._restore(snap)
         exits = [detached(state) for state in frame.exits]  # joins after this run must not reach the snapshot
+        # a snapshot taken for the function the patch replaces, taken again at once for its new version
+        self._patched = patch is not None and frame.target is patch.old and keep is not None and keep.index == frame.index and keep.name == _global_name(snap, patch)
         if patch is not None:
             for scope in (callee.globals, *(e.globals for e in exits)):
                 for name, value in scope.vars.items():
@@ -728,6 +736,12 @@ def _named_in(names: set[object], rest: list[Ran | None], conv: Converge) -> boo
     its body: the names it reads or binds are written there)?"""
     nodes = {id(node): node for ran in rest if ran is not None for node in ran.values()}
     return any(names & conv.names_of(node) for node in nodes.values())
+
+
+def _global_name(snap: Snapshot, patch: Patch) -> str | None:
+    """The one global that holds the patched function in `snap` (None: none, or several)."""
+    names = [k for k, v in snap.globals.items() if isinstance(v, Func) and v.node is patch.old]
+    return names[0] if len(names) == 1 and isinstance(names[0], str) else None
 
 
 def _shape(state: State) -> tuple[object, ...]:

@@ -1,7 +1,7 @@
 """Analysis of one document as it is edited: each analysis reuses what the last one knew.
 
 A language server analyses the same file on every keystroke, and a keystroke changes one
-top-level statement. Two things are reused, and nothing else:
+top-level statement. Two things are reused (and the rules' scans of the tree, below), nothing else:
 
 * **Parsing.** The text is cut into chunks at lines that may begin a top-level statement, and
   each chunk is parsed on its own, cached by its text and first line. A cut that falls inside
@@ -27,7 +27,9 @@ same two steps happen inside that call, between its statements: an edit in `def 
 at main's first statement that runs `f` (a snapshot the last run took there) and, once that
 statement has run, ends early where the machine is what the last run had between the same
 two statements of main (the same checks, and main's locals too). A keystroke in a function
-main calls then costs that function's call, not main's.
+main calls then costs that function's call, not main's. (Not the first keystroke of a new
+statement: one statement more than last time moves the engine's counters, so that run goes
+to the end of main; the next keystroke compares with it.)
 
 The rules' scans of the whole tree are kept per top-level statement on the statement object
 (`rules.base.Context.any_node`): the statements an edit did not touch are the same objects,

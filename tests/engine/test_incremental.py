@@ -496,3 +496,82 @@ def test_no_shortcut_for_lines_in_a_string_or_a_suppression() -> None:
     assert checker.shifted(text.replace("usage\n", "usage\n\n")) is None  # the string's value changes
     assert checker.shifted(text.replace("x =", "# dtypeguard: ignore\nx =")) is None
     assert checker.shifted(text.replace("x =", "\nx =")) is not None
+
+
+def _main_layout_rich(count: int = 8) -> str:
+    """The main() layout with more in `main()` than calls: a function run twice, a helper and
+    a nested function and a lambda that read globals an edit may set, a class and a file an
+    edit may define or write, a name bound after the calls."""
+    text = _main_layout(count)
+    head, tail = text.rsplit("\ndef main():\n", 1)
+    helper = "\ndef helper():\n    return shared\n\n"
+    body, guard = tail.split("\n\nif __name__")
+    lines = body.split("\n")
+    lines.insert(5, "    z = helper()\n    def inner():\n        return block_5\n    n = Net()")
+    lines.append("    w = torch.load('ckpt.pt')\n    inner()\n    block_2()\n    lam = lambda: shared\n    lam()\n    q = np.ones(3) + z")
+    return head + helper + "\ndef main():\n" + "\n".join(lines) + "\n\nif __name__" + guard
+
+
+def test_main_layout_ending_early_random_edits_give_what_check_source_gives() -> None:
+    """Typing statements character by character at random places inside the functions a
+    `main()` calls, main() also reading what such statements change (globals, the default
+    dtype, saved files, classes, a function it calls twice): each result, events and facts
+    included, is what a fresh `check_source` gives, whether the run ended early inside
+    `main()` or not."""
+    rng = random.Random(29)
+    text = _main_layout_rich()
+    checker, checks, early = Analyzer(), 0, 0
+    checker.check(text)
+    for round_ in range(12):
+        starts = [m.start() + 1 for m in re.finditer(r"\n    [a-z]", text[: text.index("def helper")])]
+        at = rng.choice(starts)
+        text = text[:at] + "    \n" + text[at:]
+        at += 4
+        for char in rng.choice(CALLS_STATEMENTS):
+            text = text[:at] + char + text[at:]
+            at += 1
+            result = checker.check(text)
+            checks += 1
+            assert _normal(result) == _normal(check_source(text)), f"round {round_}: {text[at - 60 : at + 10]}"
+            early += checker.entry_converged_at >= 0
+    assert early >= checks // 4, f"only {early} of {checks} checks ended early inside main(): the test no longer exercises it"
+
+
+def test_typing_in_a_function_main_calls_ends_early_after_its_call() -> None:
+    """With `main()` at the end calling everything, an edit in `block_1` runs `main()` from
+    its call to `block_1` and stops after it: the rest of `main()` is what the last run had."""
+    text = _main_layout()
+    anchor = text.index("    return None\n\ndef block_2")
+    text = text[:anchor] + "    \n" + text[anchor:]
+    anchor += 4
+    checker = Analyzer()
+    checker.check(text)
+    ended: list[int] = []
+    for k, _ in enumerate(typed := "extra = torch.zeros(4, dtype=torch.float64) + 1.0", 1):
+        version = text[:anchor] + typed[:k] + text[anchor:]
+        result = checker.check(version)
+        assert _normal(result) == _normal(check_source(version)), typed[:k]
+        if result.parsed:  # (half-typed code does not: nothing runs)
+            ended.append(checker.entry_converged_at)
+    assert ended.count(3) >= len(ended) - 3, ended  # `block_1()` is main's statement 2: stopped before statement 3
+
+
+@pytest.mark.parametrize("layout", ["chunks", "main"])
+def test_a_global_read_only_inside_an_earlier_function_stops_ending_early(layout: str) -> None:
+    """`X` is named nowhere below the edit, but `g`, defined above and called below, reads
+    it: the code the rest runs counts as much as its own text."""
+    if layout == "chunks":
+        template = (
+            "import torch\nimport torch.nn as nn\nlin = nn.Linear(3, 3)\ndef g():\n    t = torch.ones(3, dtype=X)\n"
+            "    return lin(t)\nX = VALUE\ny = 1\nz = 2\nw = 3\ng()\n"
+        )
+    else:
+        template = (
+            "import torch\nimport torch.nn as nn\nlin = nn.Linear(3, 3)\ndef g():\n    t = torch.ones(3, dtype=X)\n"
+            "    return lin(t)\ndef f():\n    global X\n    X = VALUE\ndef main():\n    f()\n    y = 1\n    g()\n\n"
+            "main()\n"
+        )
+    checker = Analyzer()
+    for value in ("torch.float64", "torch.float16", "torch.float32", "torch.float64"):
+        text = template.replace("VALUE", value)
+        assert _normal(checker.check(text)) == _normal(check_source(text)), value

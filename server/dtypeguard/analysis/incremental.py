@@ -1,7 +1,7 @@
 """Analysis of one document as it is edited: each analysis reuses what the last one knew.
 
 A language server analyses the same file on every keystroke, and a keystroke changes one
-top-level statement. Two things are reused, and nothing else:
+top-level statement. Two things are reused (and the rules' scans of the tree, below), nothing else:
 
 * **Parsing.** The text is cut into chunks at lines that may begin a top-level statement, and
   each chunk is parsed on its own, cached by its text and first line. A cut that falls inside
@@ -18,7 +18,22 @@ Everything after the resumed chunk runs again, then the functions nobody called 
 rules, so a result is always what `check_source` gives for the same text (tested by applying
 random edits to real training files and comparing the two). "Runs again" ends early where the
 machine, past the edited chunk, is what the last run had at the same place (`engine.resume.
-Converge`): the last run's records of the rest are taken over.
+Converge`): the last run's records of the rest are taken over. "The same" allows globals to
+differ only where no code the rest runs names them: the rest's own text and the lines of
+every function it ran last time (a function defined above and called below reads globals too).
+
+A file that does everything in a `main()` called at the end is one long last chunk, so the
+same two steps happen inside that call, between its statements: an edit in `def f` resumes
+at main's first statement that runs `f` (a snapshot the last run took there) and, once that
+statement has run, ends early where the machine is what the last run had between the same
+two statements of main (the same checks, and main's locals too). A keystroke in a function
+main calls then costs that function's call, not main's. (Not the first keystroke of a new
+statement: one statement more than last time moves the engine's counters, so that run goes
+to the end of main; the next keystroke compares with it.)
+
+The rules' scans of the whole tree are kept per top-level statement on the statement object
+(`rules.base.Context.any_node`): the statements an edit did not touch are the same objects,
+so only the edited ones are walked again.
 
 An edit that only adds or removes blank or comment lines has `shifted`: the last findings
 moved with the lines, at once (positions in their messages too), for the language server to
@@ -28,9 +43,11 @@ publish until `check` of the same text (which runs everything below the edit aga
 from __future__ import annotations
 
 import ast
+import bisect
 import gc
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from dtypeguard.analysis.check import (
@@ -45,7 +62,7 @@ from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, freezes_parameters, parse
-from dtypeguard.engine.resume import Converge, EntryKeep, EntryTrace, Patch, Snapshot
+from dtypeguard.engine.resume import Converge, EntryKeep, EntryTrace, Patch, Ran, Snapshot
 from dtypeguard.engine.values import Func
 from dtypeguard.findings import Finding, Span
 
@@ -113,8 +130,13 @@ class Analyzer:
         # what the last run kept for ending the next one early (engine.resume.Converge)
         self._boundaries: dict[int, Snapshot] = {}
         self._floors: dict[int, int] = {}
+        self._touched: dict[int, Ran] = {}  # per chunk: the function nodes it ran
+        self._entry_boundaries: dict[int, Snapshot] = {}  # ...and inside the entry call
+        self._entry_floors: dict[int, int] = {}
         self._names: dict[str, frozenset[str]] = {}  # a chunk's text -> the names it mentions
+        self._own_names: dict[tuple[str, int, int], frozenset[str]] = {}  # ...and a function's lines in it
         self.converged_at = -1  # the chunk the last check stopped running at (-1: ran to the end); for tests
+        self.entry_converged_at = -1  # ...or the entry call's statement; for tests
         self._base: tuple[str, str | None, Config, CheckResult] | None = None  # the last full result, for `shifted`
 
     def check(self, text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:
@@ -196,7 +218,7 @@ class Analyzer:
         return False
 
     def _check(self, text: str, path: str | None, config: Config, reader: Reader | None = None) -> CheckResult:
-        self.resumed_from, self.resumed_in_entry, self.reused, self.converged_at = -1, -1, False, -1
+        self.resumed_from, self.resumed_in_entry, self.reused, self.converged_at, self.entry_converged_at = -1, -1, False, -1, -1
         parsed = self._parse(text)
         if isinstance(parsed, ParseFailure):  # mid-typing: keep what the last run knew
             return parse_failed(parsed, LineIndex(text), path, config)
@@ -221,7 +243,7 @@ class Analyzer:
         tree = ast.Module(body=[stmt for body in bodies for stmt in body], type_ignores=[])
         interp = Interpreter(tree, LineIndex(text), path, reader)
         kept: list[Snapshot | None] = [None, None]
-        converge = self._converge_plan(old_bodies, bodies, changed, keys)
+        converge = self._converge_plan(old_bodies, bodies, changed, keys, text)
 
         def run() -> None:
             kept[:] = interp.run_chunks(bodies, resume, keep=changed, entry_keep=entry_keep, patch=patch, converge=converge)
@@ -242,6 +264,8 @@ class Analyzer:
             self._snapshot = kept[0]
         self._entry_snapshot, self._trace = kept[1], interp.entry_trace
         self._boundaries, self._floors, self.converged_at = interp.boundaries, interp.floors, interp.converged_at
+        self._touched, self._entry_boundaries, self._entry_floors = interp.chunk_touched, interp.entry_boundaries, interp.entry_floors
+        self.entry_converged_at = interp.entry_converged_at
         self._good = dict(zip(keys, bodies, strict=True))
         self._last, self._last_tree = (interp.events, interp.facts), tree
         return result
@@ -269,8 +293,6 @@ class Analyzer:
         trace = self._trace
         if trace is None or changed >= trace.chunk or len(old) != len(bodies):
             return None, None, None
-        if any(a is not b for a, b in zip(old[changed + 1 :], bodies[changed + 1 :], strict=True)):
-            return None, None, None
         before, after = old[changed], bodies[changed]
         if not (len(before) == len(after) == 1 and isinstance(before[0], _DEFS) and type(after[0]) is type(before[0])):
             return None, None, None
@@ -280,6 +302,10 @@ class Analyzer:
             return None, None, None  # (run before the entry call: resuming inside it is too late)
         index = next((i for i, ran in enumerate(trace.touched) if id(old_def) in ran), len(trace.touched))
         keep = EntryKeep(index, new_def.name, new_def)
+        if any(a is not b for a, b in zip(old[changed + 1 :], bodies[changed + 1 :], strict=True)):
+            # (lines below moved: new nodes, nothing to resume from; but the next keystroke
+            # lands here again, and `index` is still main's statement that calls `name`)
+            return None, keep, None
         snap = self._entry_snapshot
         if snap is None or snap.frame is None or snap.frame.target is not old_def or snap.frame.index != index:
             return None, keep, None
@@ -287,13 +313,14 @@ class Analyzer:
             return None, keep, None
         return snap, keep, Patch(old_def, Func(new_def, new_def.name))
 
-    def _converge_plan(self, old: list[list[ast.stmt]], bodies: list[list[ast.stmt]], changed: int, keys: list[Chunk]) -> Converge | None:
+    def _converge_plan(self, old: list[list[ast.stmt]], bodies: list[list[ast.stmt]], changed: int, keys: list[Chunk], text: str) -> Converge | None:
         """What this run needs to end early (engine.resume.Converge): the last run's
-        snapshots past the chunks that changed, when the chunks after those are the same."""
-        if len(old) != len(bodies) or not self._boundaries:
+        snapshots past the chunks that changed (or inside the entry call), when the chunks
+        after those are the same."""
+        if len(old) != len(bodies) or not (self._boundaries or self._entry_boundaries):
             return None
         after = next(i for i in range(len(bodies), 0, -1) if old[i - 1] is not bodies[i - 1]) if changed < len(bodies) else changed
-        if not any(after <= b < len(bodies) for b in self._boundaries):
+        if not self._entry_boundaries and not any(after <= b < len(bodies) for b in self._boundaries):
             return None
         ids = frozenset(
             id(node) for body in old[changed:after] for stmt in body for node in ast.walk(stmt)
@@ -309,12 +336,40 @@ class Analyzer:
                 got = cache[text] = frozenset(_WORD.findall(text)) if text.isascii() else _mentioned(bodies[i])
             return got
 
+        starts = [first for first, _ in keys]
+        own = self._own_names = {key: got for key, got in self._own_names.items() if key[0] in live}
+
+        def names_of(node: ast.AST) -> frozenset[str]:
+            first, last = getattr(node, "lineno", 1), getattr(node, "end_lineno", None) or len(text)
+            start, chunk = keys[max(bisect.bisect_right(starts, first) - 1, 0)]
+            key = (chunk, first - start, last - start)
+            got = own.get(key)
+            if got is None:
+                lines = chunk.split("\n")[first - start : last - start + 1]
+                got = own[key] = frozenset(_WORD.findall("\n".join(lines))) if chunk.isascii() else _mentioned([node])
+            return got
+
+        split: list[list[str]] = []
+
+        def stmt_names(stmts: list[ast.stmt]) -> frozenset[str]:
+            if not stmts:
+                return frozenset()
+            if not text.isascii():
+                return _mentioned(stmts)
+            if not split:
+                split.append(text.split("\n"))
+            last = stmts[-1].end_lineno or len(split[0])
+            return frozenset(_WORD.findall("\n".join(split[0][stmts[0].lineno - 1 : last])))
+
         roots = frozenset(id(stmt) for body in old[changed:after] for stmt in body)
-        return Converge(after, self._boundaries, self._floors, mentioned, ids, self._trace, roots)
+        return Converge(
+            after, self._boundaries, self._floors, mentioned, ids, self._trace, roots, self._touched, names_of, stmt_names,
+            self._entry_boundaries, self._entry_floors,
+        )
 
     def _forget(self) -> None:
         self._base = None
-        self._boundaries, self._floors = {}, {}
+        self._boundaries, self._floors, self._touched, self._entry_boundaries, self._entry_floors = {}, {}, {}, {}, {}
         self._good, self._snapshot = {}, None
         self._last = None
         self._entry_snapshot, self._trace = None, None
@@ -373,7 +428,7 @@ def _first_difference(old: list[list[ast.stmt]], new: list[list[ast.stmt]]) -> i
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # every identifier in ASCII text (and words of comments, strings: more is safe)
 
 
-def _mentioned(body: list[ast.stmt]) -> frozenset[str]:
+def _mentioned(body: Sequence[ast.AST]) -> frozenset[str]:
     """Every name a chunk could look up or bind: names, attributes, definitions, imports,
     parameters, strings (`getattr(m, "x")`). (For non-ASCII text; ASCII text is read by `_WORD`.)"""
     out: set[str] = set()

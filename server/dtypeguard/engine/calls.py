@@ -99,7 +99,7 @@ class CallsMixin:
     time: int
     yields: dict[int, list[Value | None]]
     optimizers_of: dict[int, list[int]]
-    touched: set[int] | None  # while set: the function nodes run (for the incremental checker)
+    touched: dict[int, ast.AST] | None  # while set: the function nodes run, by id (for the incremental checker)
     return_states: list[list[State]]  # per frame: the state on each path that returned
 
     def eval(self, node: ast.expr | None, state: State) -> Value | None:
@@ -537,7 +537,7 @@ class CallsMixin:
         node = func.node
         self.executed.add(id(node))
         if self.touched is not None:
-            self.touched.add(id(node))
+            self.touched[id(node)] = node
         if node in self.call_stack or len(self.call_stack) >= MAX_DEPTH or self.statements > 60_000:
             return None
         params = self.bind_params(node.args, args, kwargs, state)

@@ -87,7 +87,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.forward_depth = 0
         self.yields: dict[int, list[Value | None]] = {}
         self.optimizers_of: dict[int, list[int]] = {}
-        self.touched: set[int] | None = None
+        self.touched: dict[int, ast.AST] | None = None
         self.return_states: list[list[State]] = []
 
     # --- driver ----------------------------------------------------------------------------

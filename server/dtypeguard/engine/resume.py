@@ -17,10 +17,19 @@ is not part of it:
 
 A run may also *end early* (`Converge`): when, past the chunks an edit changed, the machine is
 what the last run had at the same point (the same counters, heap and defaults; globals and
-classes that differ are named nowhere in the rest of the file; what the engine reads back of
-its own records, the same), the rest of the module would run exactly as it did last time, so
-the last run's records of it are taken over instead of running it again. Only the functions
-nobody called run again after that.
+classes that differ are named nowhere in the code the rest runs; what the engine reads back
+of its own records, the same), the rest of the module would run exactly as it did last time,
+so the last run's records of it are taken over instead of running it again. Only the
+functions nobody called run again after that. "The code the rest runs" is the rest's own
+text and the lines of every function node it ran last time (recorded per chunk, and per
+statement of the entry call): up to the first point where the two runs differ they run the
+same code, so a name read nowhere in that code cannot make them differ. The rest must not
+have run a function that changed.
+
+The same is done between the statements of the entry call (`Converge.entry`): the last run
+keeps snapshots after the statement it resumed at, and at the end of the body; this run,
+past the edited function's call, compares with them (main's locals, return values and
+returning paths too) and takes over the rest of the body.
 """
 
 from __future__ import annotations
@@ -50,6 +59,7 @@ from dtypeguard.engine.values import (
 )
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+Ran = dict[int, ast.AST]  # the function nodes a stretch of the run ran, by id (calls, lambdas, methods)
 
 
 @dataclass(frozen=True)
@@ -62,8 +72,8 @@ class Frame:
     returned: tuple[Value | None, ...]  # what its `return`s gave so far
     exits: tuple[State, ...]  # and the states they left with (detached copies)
     caller_autocast: str | None
-    touched: tuple[frozenset[int], ...]  # per statement before `index`: the function nodes it ran
-    target: ast.AST | None  # the function this snapshot was taken for (see `EntryKeep`)
+    touched: tuple[Ran, ...]  # per statement before `index`: the function nodes it ran
+    target: ast.AST | None  # the function this snapshot was taken for (see `EntryKeep`); None: a boundary
     ran_before: frozenset[int]  # the function nodes run before the entry call
 
 
@@ -102,7 +112,7 @@ class EntryTrace:
 
     chunk: int
     node: FunctionNode
-    touched: tuple[frozenset[int], ...]
+    touched: tuple[Ran, ...]
     ran_before: frozenset[int]  # the function nodes run before the entry call
 
 
@@ -138,7 +148,14 @@ class Converge:
     index of `facts.values` it read back; `after`: the first chunk past the last one whose nodes
     changed (chunks from there on are the very objects the last run ran); `names(i)`: the
     names chunk `i` mentions; `changed`: the ids of the function nodes in the last run's chunks
-    that changed."""
+    that changed.
+
+    Inside the entry call the same is done between its statements: `entry` holds the last
+    run's snapshots there (by statement index; the end of the body under `len(body)`), and
+    `entry_floors` what each statement read back. `touched` says, per chunk of the last run,
+    which function nodes it ran; their code is part of "the rest" as much as the rest's own
+    text: `names_of(node)` gives the names in a function's lines, `stmt_names` those in a run
+    of statements' lines."""
 
     after: int
     boundaries: dict[int, Snapshot]
@@ -146,7 +163,12 @@ class Converge:
     names: Callable[[int], frozenset[str]]
     changed: frozenset[int]
     trace: EntryTrace | None  # the last run's entry call
-    roots: frozenset[int] = frozenset()  # the ids of the statements of the last run's chunks that changed
+    roots: frozenset[int]  # the ids of the statements of the last run's chunks that changed
+    touched: dict[int, Ran]
+    names_of: Callable[[ast.AST], frozenset[str]]
+    stmt_names: Callable[[list[ast.stmt]], frozenset[str]]
+    entry: dict[int, Snapshot]
+    entry_floors: dict[int, int]
 
 
 class ReadsList(list[Any]):
@@ -190,7 +212,7 @@ class ResumeMixin:
     optimizers_of: dict[int, list[int]]
     loop_depth: int
     forward_depth: int
-    touched: set[int] | None
+    touched: Ran | None
     return_states: list[list[State]]
     index: Any
 
@@ -248,7 +270,12 @@ class ResumeMixin:
         self._entry_kept: Snapshot | None = None
         self.boundaries: dict[int, Snapshot] = {}
         self.floors: dict[int, int] = {}
-        self.converged_at = -1
+        self.chunk_touched: dict[int, Ran] = {}
+        self.entry_boundaries: dict[int, Snapshot] = {}
+        self.entry_floors: dict[int, int] = {}
+        self.converged_at = self.entry_converged_at = -1
+        self._patched = False
+        self._converge_with = converge  # (for the entry call)
         if resume is None:
             state, start = State.fresh(), 0
         elif resume.frame is None:
@@ -256,9 +283,9 @@ class ResumeMixin:
         else:
             state = self._resume_entry(resume, chunks, entry_keep, patch)
             start = resume.chunk + 1
-        if resume is not None and resume.frame is not None:
-            converge = None  # (its snapshots are of the chunk level)
-        reads = self.facts.values = ReadsList(self.facts.values)
+        values = self.facts.values
+        reads = values if isinstance(values, ReadsList) else ReadsList(values)
+        self.facts.values = reads
         end = len(chunks)
         for i in range(start, end + 1):
             if i > start and reads.lowest < math.inf:
@@ -280,10 +307,12 @@ class ResumeMixin:
                 break
             call = _entry_call(chunks[i], i == len(chunks) - 1)
             func = self._entry_function(call, state) if call is not None else None
+            self.touched = {}
             if call is not None and func is not None:
                 state = self._run_entry(i, chunks[i][0], call, func, state, entry_keep)
             else:
                 state = self.exec_block(chunks[i], state)
+            self.chunk_touched[i], self.touched = self.touched or {}, None
         if keep == len(chunks):
             kept = self.boundaries[end]
         self._run_uncalled(state)
@@ -295,13 +324,34 @@ class ResumeMixin:
         """At the boundary before chunk `b`: if the rest would run as last time, the state at
         the end of the chunks with the last run's records of them taken over; else None."""
         old, end = conv.boundaries[b], conv.boundaries.get(len(chunks))
-        if end is None or (self.time, self.next_oid, self.statements) != old.counters:
+        rest = [conv.touched.get(i) for i in range(b, len(chunks))]
+        if end is None or any(ran is None for ran in rest):
+            return None
+
+        def named(names: set[object]) -> bool:
+            return any(names & conv.names(i) for i in range(b, len(chunks))) or _named_in(names, rest, conv)
+
+        floor = min((f for i, f in conv.floors.items() if i >= b), default=math.inf)
+        found = self._same_machine(conv, old, state, rest, named, floor, _Same(conv.roots))
+        if found is None:
+            return None
+        return self._splice(conv, old, end, state, *found)
+
+    def _same_machine(
+        self, conv: Converge, old: Snapshot, state: State, rest: list[Ran | None], named: Callable[[set[object]], bool],
+        floor: float, same: _Same,
+    ) -> tuple[set[object], set[str]] | None:
+        """Would the rest (code that ran the function nodes `rest`, and whose own text and
+        those functions' chunks are what `named` reads) run from here as it did from `old`?
+        The globals and classes that differ (named nowhere in the rest), or None."""
+        if (self.time, self.next_oid, self.statements) != old.counters:
             return None
         if (state.ddtype, state.ddevice, state.autocast, state.dead) != old.defaults:
             return None
         if self.yields != old.yields or self.optimizers_of != old.optimizers_of:
             return None
-        same = _Same(conv.roots)
+        if any(ran is None or not ran.keys().isdisjoint(conv.changed) for ran in rest):
+            return None  # the rest ran a function that changed
         heap = state.heap.flat()
         if heap != old.heap and (heap.keys() != old.heap.keys() or not all(same(v, old.heap[k]) for k, v in heap.items())):
             return None
@@ -310,33 +360,31 @@ class ResumeMixin:
         classes = {k for k in self.classes.keys() | old.classes.keys() if not same(self.classes.get(k), old.classes.get(k))}
         if any(isinstance(k, str) and k.startswith("<") for k in diff):
             return None  # the engine's own flags (`<saved ...>`, CUDA storage tags): no text names them
-        if diff or classes:
-            names = diff | classes
-            if any(names & conv.names(i) for i in range(b, len(chunks))):
-                return None
-        if (end.executed - old.executed) & conv.changed:
-            return None  # the rest ran a function that changed
+        if (diff or classes) and named(diff | set(classes)):
+            return None
         for record, marks in ((self.events, old.events_marks), (self.facts, old.facts_marks)):
             for name, mark in marks.items():
                 if isinstance(mark, bool) and getattr(record, name) != mark:
                     return None
+        before = old.facts_marks["defaults_at"]
+        assert isinstance(before, dict)
+        if not before.keys() <= self.facts.defaults_at.keys():
+            return None  # a line the last run had run by now and this one not: the rest may run it, and record it here
         for name in _READ_BACK:  # the records the engine reads back whole
             if getattr(self.events, name) != getattr(old.events, name)[: _mark(old.events_marks, name)]:
                 return None
-        floor = min((f for i, f in conv.floors.items() if i >= b), default=math.inf)
         count = _mark(old.facts_marks, "values")
-        if floor < count:  # the rest read back facts from before `b`: the same ones?
+        if floor < count:  # the rest read back facts from before here: the same ones?
             mine = self.facts.values
             low = int(floor)
             if len(mine) != count or list.__getitem__(mine, slice(low, None)) != old.facts.values[low:count]:
                 return None
-        return self._splice(conv, old, end, state, diff, classes)
+        return diff, classes
 
-    def _splice(self, conv: Converge, old: Snapshot, end: Snapshot, state: State, diff: set[object], classes: set[str]) -> State:
-        """The state at the end of the chunks: the last run's, except where the rest left a
-        value as it found it: there this run's (the same, or equivalent, or named nowhere in
-        the rest); and the last run's records of the rest appended to this run's."""
-        b = old.chunk
+    def _take_over(self, old: Snapshot, end: Snapshot) -> None:
+        """Append the last run's records between `old` and `end` to this run's (lists in place:
+        `facts.values` stays the list that notes what is read back). `defaults_at` keeps the
+        first value per line, as `begin` does: a line this run already ran keeps its own."""
         for record, after, marks_b, marks_e in (
             (self.events, end.events, old.events_marks, end.events_marks),
             (self.facts, end.facts, old.facts_marks, end.facts_marks),
@@ -346,16 +394,25 @@ class ResumeMixin:
                     setattr(record, name, mark)
                 elif isinstance(mark, int):
                     source = getattr(after, name)
-                    setattr(record, name, list(getattr(record, name)) + list.__getitem__(source, slice(_mark(marks_b, name), mark)))
+                    getattr(record, name).extend(list.__getitem__(source, slice(_mark(marks_b, name), mark)))
                 elif isinstance(mark, dict):
                     start = marks_b[name]
                     assert isinstance(start, dict)
                     mine = getattr(record, name)
+                    first_wins = name == "defaults_at"
                     for key, value in mark.items():
-                        if start.get(key, _ABSENT) is not value:
+                        if start.get(key, _ABSENT) is not value and not (first_wins and key in mine):
                             mine[key] = value
                     for key in start.keys() - mark.keys():
                         mine.pop(key, None)
+
+    def _splice(self, conv: Converge, old: Snapshot, end: Snapshot, state: State, diff: set[object], classes: set[str]) -> State:
+        """The state at the end of the chunks: the last run's, except where the rest left a
+        value as it found it: there this run's (the same, or equivalent, or named nowhere in
+        the rest); and the last run's records of the rest appended to this run's."""
+        b = old.chunk
+        self._take_over(old, end)
+        self.chunk_touched.update({i: ran for i, ran in conv.touched.items() if i >= b})
         self.floors.update({i: f for i, f in conv.floors.items() if i >= b})
         trace = conv.trace
         if trace is not None and trace.chunk >= b:  # the entry call is in what is taken over
@@ -406,25 +463,58 @@ class ResumeMixin:
         callee: State,
         caller: State,
         start: int,
-        touched: tuple[frozenset[int], ...],
+        touched: tuple[Ran, ...],
         keep: EntryKeep | None,
     ) -> State:
+        """Body statements `start`.. of the entry call, then the return to the caller. With
+        `keep`, snapshots for the next run: before statement `keep.index` (to resume there),
+        and after it (`entry_boundaries`, to end early there); with the last run's (the run's
+        `converge`), ends early itself where this run's machine is what the last run's was."""
         trace = list(touched)
         end = callee
+        last = len(node.body)
+        outer = self.touched  # the entry chunk's record (None when resuming inside it)
+        conv = self._converge_with
+        reads = self.facts.values
+        if not isinstance(reads, ReadsList):
+            reads = self.facts.values = ReadsList(reads)
+        lowest = reads.lowest
         try:
-            for i in range(start, len(node.body) + 1):
+            for i in range(start, last + 1):
                 if keep is not None and i == keep.index:
-                    self._entry_kept = self._frame_snapshot(chunk, end, caller, node, i, tuple(trace), keep)
-                if i == len(node.body) or end.dead:
+                    self._entry_kept = self._frame_snapshot(chunk, end, caller, node, i, tuple(trace), keep, i == start and self._patched)
+                stop = i == last or end.dead
+                if keep is not None and (keep.index < i <= keep.index + CONVERGE_SPAN or stop):
+                    self.entry_boundaries[last if stop else i] = self._frame_boundary(chunk, end, caller, node, i, tuple(trace))
+                if not stop and conv is not None and i > start and i in conv.entry:
+                    spliced = self._converge_entry(conv, chunk, node, i, end, caller, trace)
+                    if spliced is not None:
+                        end, trace = spliced
+                        self.entry_converged_at = i
+                        lowest = min([lowest, *(f for k, f in conv.entry_floors.items() if k >= i)])
+                        if keep is not None:
+                            self.entry_boundaries[last] = self._frame_boundary(chunk, end, caller, node, len(trace), tuple(trace))
+                        break
+                if stop:
                     break
                 stmt = node.body[i]
-                self.touched = set()
+                self.touched = {}
+                reads.lowest = math.inf
                 self.begin(stmt, end)
                 end = self.exec_stmt(stmt, end)
-                trace.append(frozenset(self.touched))
+                trace.append(self.touched)
+                if reads.lowest < math.inf:
+                    self.entry_floors[i] = int(reads.lowest)
+                    lowest = min(lowest, reads.lowest)
                 self.touched = None
         finally:
-            self.touched = None
+            reads.lowest = lowest
+            merged: Ran = {} if outer is None else outer
+            merged[id(node)] = node
+            for ran in trace:
+                merged.update(ran)
+            self.touched = merged
+            self.chunk_touched[chunk] = merged
             self.call_stack.pop()
             returned = self.returns.pop()
             exits = self.return_states.pop()
@@ -432,17 +522,79 @@ class ResumeMixin:
         self.entry_trace = EntryTrace(chunk, node, tuple(trace), self._ran_before)
         return caller
 
+    def _converge_entry(
+        self, conv: Converge, chunk: int, node: FunctionNode, i: int, callee: State, caller: State, trace: list[Ran],
+    ) -> tuple[State, list[Ran]] | None:
+        """Before the entry call's statement `i`: if the rest of its body would run as last
+        time (the same checks as between chunks, and the same locals, return values and
+        paths that returned so far), the state where the body ended, the last run's records
+        of the rest taken over, and the trace of the whole body; else None."""
+        old, end = conv.entry[i], conv.entry.get(len(node.body))
+        if end is None or old.frame is None or end.frame is None or old.chunk != chunk or end.chunk != chunk:
+            return None
+        if old.frame.node is not node or end.frame.node is not node or old.frame.index != i or len(end.frame.touched) < i:
+            return None
+        if caller.autocast != old.frame.caller_autocast:
+            return None
+        same = _Same(conv.roots)
+        if not same(dict(callee.locals or {}), old.frame.locals) or not same(list(self.returns[-1]), list(old.frame.returned)):
+            return None
+        exits = self.return_states[-1]
+        if len(exits) != len(old.frame.exits) or not all(same(_shape(a), _shape(b)) for a, b in zip(exits, old.frame.exits, strict=True)):
+            return None
+        rest: list[Ran | None] = list(end.frame.touched[i:])
+        body = node.body[i:]
+
+        def named(names: set[object]) -> bool:
+            return bool(names & conv.stmt_names(body)) or _named_in(names, rest, conv)
+
+        floor = min((f for k, f in conv.entry_floors.items() if k >= i), default=math.inf)
+        found = self._same_machine(conv, old, callee, rest, named, floor, same)
+        if found is None:
+            return None
+        diff, classes = found
+        self._take_over(old, end)
+        self.entry_floors.update({k: f for k, f in conv.entry_floors.items() if k >= i})
+        self.time, self.next_oid, self.statements = end.counters
+        self.executed |= end.executed - old.executed
+        self.functions = self.functions + end.functions[old.functions_mark : end.functions_mark]
+        self.classes = _mine_where_untouched(self.classes, old.classes, end.classes, set(classes))
+        self.yields = {k: list(v) for k, v in end.yields.items()}
+        self.optimizers_of = {k: list(v) for k, v in end.optimizers_of.items()}
+        mine_globals, mine_heap = callee.globals.flat(), callee.heap.flat()
+        self.returns[-1][:] = list(end.frame.returned)
+        self.return_states[-1][:] = [
+            _rebased(e, mine_globals, mine_heap, old, diff) for e in end.frame.exits
+        ]
+        spliced = _rebased(State(Scope(None, end.globals), None, Scope(None, end.heap), *end.defaults[:3]), mine_globals, mine_heap, old, diff)
+        spliced.locals = _mine_where_untouched(dict(callee.locals or {}), old.frame.locals, end.frame.locals, set())
+        spliced.dead = end.defaults[3]
+        return spliced, [*trace[:i], *end.frame.touched[i:]]
+
+    def _frame_boundary(self, chunk: int, callee: State, caller: State, node: FunctionNode, index: int, touched: tuple[Ran, ...]) -> Snapshot:
+        """The machine before the entry call's statement `index`, for ending a later run early."""
+        frame = Frame(
+            index, node, dict(callee.locals or {}), tuple(self.returns[-1]), tuple(detached(state) for state in self.return_states[-1]),
+            caller.autocast, touched, None, self._ran_before,
+        )
+        return replace(self._snapshot(chunk, callee), frame=frame)
+
     def _frame_snapshot(
         self, chunk: int, callee: State, caller: State, node: FunctionNode, index: int,
-        touched: tuple[frozenset[int], ...], keep: EntryKeep,
+        touched: tuple[Ran, ...], keep: EntryKeep, patched: bool = False,
     ) -> Snapshot | None:
+        """The snapshot to resume at before statement `index`, or None when the state holds
+        the function `keep.target` anywhere but its global `keep.name`. `patched`: the state
+        is a snapshot that passed this test for the function `keep.target` replaced, with
+        the patch applied and nothing run since, so it passes again (the walk over the heap
+        is the longest step of a keystroke that resumes here)."""
         locals_ = dict(callee.locals or {})
         returned = tuple(self.returns[-1])
         exits = tuple(detached(state) for state in self.return_states[-1])
         snap = self._snapshot(chunk, callee)
         held = [snap.heap, locals_, returned, {k: v for k, v in snap.globals.items() if k != keep.name}]
         held += [(e.heap.vars, {k: v for k, v in e.globals.vars.items() if k != keep.name}) for e in exits]
-        if _mentions(held, keep.target):
+        if not patched and _mentions(held, keep.target):
             return None  # the old function's value is held elsewhere: a patch could not find it
         frame = Frame(index, node, locals_, returned, exits, caller.autocast, touched, keep.target, self._ran_before)
         return replace(snap, frame=frame)
@@ -452,6 +604,8 @@ class ResumeMixin:
         assert frame is not None
         callee = self._restore(snap)
         exits = [detached(state) for state in frame.exits]  # joins after this run must not reach the snapshot
+        # a snapshot taken for the function the patch replaces, taken again at once for its new version
+        self._patched = patch is not None and frame.target is patch.old and keep is not None and keep.index == frame.index and keep.name == _global_name(snap, patch)
         if patch is not None:
             for scope in (callee.globals, *(e.globals for e in exits)):
                 for name, value in scope.vars.items():
@@ -575,6 +729,34 @@ def _mark(marks: dict[str, object], name: str) -> int:
     mark = marks[name]
     assert isinstance(mark, int)
     return mark
+
+
+def _named_in(names: set[object], rest: list[Ran | None], conv: Converge) -> bool:
+    """Is one of `names` in the lines of a function node the rest ran (what a call runs is
+    its body: the names it reads or binds are written there)?"""
+    nodes = {id(node): node for ran in rest if ran is not None for node in ran.values()}
+    return any(names & conv.names_of(node) for node in nodes.values())
+
+
+def _global_name(snap: Snapshot, patch: Patch) -> str | None:
+    """The one global that holds the patched function in `snap` (None: none, or several)."""
+    names = [k for k, v in snap.globals.items() if isinstance(v, Func) and v.node is patch.old]
+    return names[0] if len(names) == 1 and isinstance(names[0], str) else None
+
+
+def _shape(state: State) -> tuple[object, ...]:
+    return state.globals.flat(), state.heap.flat(), state.ddtype, state.ddevice, state.autocast, state.dead
+
+
+def _rebased(state: State, globals_: dict[object, Value | None], heap: dict[object, HeapObj], old: Snapshot, diff: set[object]) -> State:
+    """A detached copy of `state` (a path of the last run's rest) where it holds what the
+    last run had at `old`: there this run's `globals_` and `heap` (what `_splice` does)."""
+    out = State(
+        Scope(None, _mine_where_untouched(globals_, old.globals, state.globals.flat(), diff)), None,
+        Scope(None, _mine_where_untouched(heap, old.heap, state.heap.flat(), set())), state.ddtype, state.ddevice, state.autocast,
+    )
+    out.dead = state.dead
+    return out
 
 
 def detached(state: State) -> State:

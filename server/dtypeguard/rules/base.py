@@ -38,6 +38,26 @@ class Context:
             self._memo[key] = compute()
         return self._memo[key]  # type: ignore[no-any-return]
 
+    def any_node(self, key: str, test: Callable[[ast.AST], bool]) -> bool:
+        """`any(test(n) for n in ast.walk(tree))`, for a `test` that reads only the node: once
+        per check (`memo`), and once per top-level statement object, the answer kept on the
+        statement itself. The incremental checker hands back the very statement objects an
+        edit did not touch, so on a keystroke only the edited statements are walked again."""
+        tree = self.tree
+        assert tree is not None
+
+        def compute() -> bool:
+            for stmt in tree.body:
+                known: dict[str, bool] = stmt.__dict__.setdefault("_dg_any", {})
+                hit = known.get(key)
+                if hit is None:
+                    hit = known[key] = any(test(n) for n in ast.walk(stmt))
+                if hit:
+                    return True
+            return False
+
+        return self.memo(key, compute)
+
     def snippet(self, span: Span) -> str:
         if span.line == span.end_line:
             return self.index.line_text(span.line)[span.col : span.end_col]

@@ -59,11 +59,11 @@ def _plain(arg: str) -> bool:
 
 def _legacy_constructors(ctx: Context) -> bool:
     """`torch.Tensor(...)`/`torch.FloatTensor(...)` calls: they ignore `set_default_device`."""
-    tree = ctx.tree
-    return tree is None or ctx.memo("legacy_constructors", lambda: any(
-        isinstance(n, ast.Call) and isinstance(n.func, (ast.Attribute, ast.Name)) and (n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id).endswith("Tensor")
-        for n in ast.walk(tree)
-    ))
+    return ctx.tree is None or ctx.any_node("legacy_constructors", _legacy_constructor)
+
+
+def _legacy_constructor(n: ast.AST) -> bool:
+    return isinstance(n, ast.Call) and isinstance(n.func, (ast.Attribute, ast.Name)) and (n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id).endswith("Tensor")
 
 
 # the part of the explanation that the hover over `torch.set_default_tensor_type` repeats

@@ -90,11 +90,15 @@ def master_weights_fix(ctx: Context, module: ModuleObj | None) -> FixSpec | None
 def _builds_lstm(ctx: Context) -> bool:
     """The file builds an LSTM (`nn.LSTM(...)`, `LSTM(...)`): float16 autocast cannot run it on
     the CPU (oneDNN has no float16 LSTM primitive on most CPUs)."""
+    if ctx.tree is not None:
+        return ctx.any_node("builds_lstm", _lstm_call)
+
     def compute() -> bool:
-        tree = ctx.tree or parse_quiet(ctx.text)
-        return tree is not None and any(
-            isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")) == "LSTM"
-            for n in ast.walk(tree)
-        )
+        tree = parse_quiet(ctx.text)
+        return tree is not None and any(_lstm_call(n) for n in ast.walk(tree))
 
     return ctx.memo("builds_lstm", compute)
+
+
+def _lstm_call(n: ast.AST) -> bool:
+    return isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")) == "LSTM"

@@ -10,7 +10,7 @@ import ast
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from dtypeguard.engine import api, configs, library
 from dtypeguard.engine.events import (
@@ -38,12 +38,16 @@ from dtypeguard.engine.values import (
     ITEMS,
     LIGHTNING_TRAINERS,
     WIDE,
+    AutocastCtx,
     Bound,
     Configured,
     Const,
     Device,
     DictV,
     DType,
+    Fact,
+    FieldFactory,
+    FilePath,
     Func,
     InstanceObj,
     Klass,
@@ -53,9 +57,13 @@ from dtypeguard.engine.values import (
     OptimizerObj,
     Origin,
     Params,
+    ParserOptions,
     Placed,
+    RandomGen,
     Ref,
+    SavedBy,
     ScalerObj,
+    StateDict,
     Super,
     Sym,
     Tensor,
@@ -439,7 +447,7 @@ class CallsMixin:
             # flow-sensitive: a load on a path through this save reads what this run wrote (the
             # functions running now are those for which "a few lines later" holds)
             frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
-            state.globals[f"<saved {file or path}>"] = Const(("frames", frames))
+            state.globals[f"<saved {file or path}>"] = SavedBy(frames)
 
     def super_method(self, sup: Super, attr: str) -> Value | None:
         for name in sup.bases:
@@ -553,8 +561,8 @@ class CallsMixin:
             called = decorator.func if isinstance(decorator, ast.Call) else None
             if (isinstance(called, ast.Attribute) and called.attr == "autocast") or (isinstance(called, ast.Name) and called.id == "autocast"):
                 ctx = self.eval(decorator, callee)
-                if isinstance(ctx, Const) and isinstance(ctx.value, tuple) and ctx.value[:1] == ("autocast",):
-                    callee.autocast = str(ctx.value[1]) if ctx.value[2] else None
+                if isinstance(ctx, AutocastCtx):
+                    callee.autocast = ctx.dtype if ctx.on else None
         self.call_stack.append(node)
         self.returns.append([])
         self.return_states.append([])
@@ -645,8 +653,8 @@ class CallsMixin:
             values = {**dict(klass.fields), **dict(zip(klass.init_fields, args, strict=False))}
             values.update((k, v) for k, v in kwargs.items() if k in klass.init_fields)
             for name, value in list(values.items()):
-                if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("factory",):
-                    made = value.value[1]
+                if isinstance(value, FieldFactory):
+                    made = value.made
                     values[name] = self.instantiate(made, [], {}, node, state) if isinstance(made, Klass) else None
             state.heap[oid] = replace(obj, attrs={k: values.get(k) for k in klass.init_fields})
         if klass.is_module:
@@ -723,9 +731,9 @@ class CallsMixin:
             grads = list(inputs.items) if isinstance(inputs, TupleV) else [inputs]
             return TupleV(tuple(g if isinstance(g, Tensor) and g.kind == "tensor" else None for g in grads))  # a gradient like each input
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
-            return Const(("path", args[-1].value.rsplit("/", 1)[-1]))  # a file path whose name we know
+            return FilePath(args[-1].value.rsplit("/", 1)[-1])  # a file path whose name we know
         if name == "os.path.join" and node.args and isinstance(node.args[-1], ast.JoinedStr):
-            return Const(("path", "expr:" + ast.unparse(node.args[-1])))  # `f"{step}_lora.pt"`: the same expression, the same file
+            return FilePath("expr:" + ast.unparse(node.args[-1]))  # `f"{step}_lora.pt"`: the same expression, the same file
         if root == "math" and len(parts) == 2 and last in _MATH_FLOAT:
             return Tensor("pyfloat")
         if root == "math" and len(parts) == 2 and last in ("gcd", "lcm", "floor", "ceil", "trunc", "factorial", "comb", "perm", "isqrt"):
@@ -796,7 +804,7 @@ class CallsMixin:
                 return _many(row)  # `list(array)`: its rows (or NumPy scalars), same dtype
             if name in ("list", "tuple") and isinstance(arg0, Const) and isinstance(arg0.value, str) and len(arg0.value) <= 64:
                 return TupleV(tuple(Const(c) for c in arg0.value))  # list("abcdef"): column names
-            if isinstance(arg0, Const) and isinstance(arg0.value, tuple):
+            if isinstance(arg0, Fact) or (isinstance(arg0, Const) and isinstance(arg0.value, tuple)):
                 return arg0
             return None
         if name == "len":
@@ -917,7 +925,7 @@ class CallsMixin:
             file = _file_name(args[0] if args else kwargs.get("f"))
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
-            after_save = isinstance(saved, Const) and isinstance(saved.value, tuple) and frame in saved.value[1]
+            after_save = isinstance(saved, SavedBy) and frame in saved.frames
             self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save))
             written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
             if written and all(v == written[0] for v in written) and "map_location" not in given:
@@ -952,8 +960,8 @@ class CallsMixin:
         if isinstance(value, Ref):
             obj = state.heap.get(value.oid)
             return {obj.device if isinstance(obj, ModuleObj) else None}
-        if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("state_dict",):
-            return {value.value[1] if isinstance(value.value[1], str) else None}
+        if isinstance(value, StateDict):
+            return {value.device}
         if isinstance(value, Const) and type(value.value) in (int, float, str, bool):
             return {"cpu"}  # a plain Python value holds no tensor: it loads anywhere
         items: tuple[object, ...] = ()
@@ -1026,7 +1034,7 @@ class CallsMixin:
             dtype = "bfloat16" if device == "cpu" else "float16" if device == "cuda" else "lower"
         enabled = kwargs.get("enabled")
         on = not (isinstance(enabled, Const) and enabled.value is False)
-        return Const(("autocast", dtype, on))
+        return AutocastCtx(dtype, on)
 
     def set_default(self, which: str, arg: Value | None, node: ast.Call, state: State) -> Value | None:
         span = self.index.span(node)
@@ -1189,8 +1197,8 @@ class CallsMixin:
             is_shuffle = last == "RandomSampler" or (isinstance(shuffle, Const) and shuffle.value is True)
             generator = kwargs.get("generator")
             gen_device = None
-            if isinstance(generator, Const) and isinstance(generator.value, tuple) and generator.value[:1] == ("generator",):
-                gen_device = str(generator.value[1])
+            if isinstance(generator, RandomGen):
+                gen_device = generator.device
             has_generator = "generator" in kwargs and not (isinstance(generator, Const) and generator.value is None)
             if is_shuffle:
                 self.events.loaders.append(LoaderNew(self.index.span(node), self.tick(), True, has_generator, gen_device, state.ddevice))
@@ -1233,9 +1241,9 @@ class CallsMixin:
         if name == "torch.Generator":
             given = args[0] if args else kwargs.get("device")
             if given is None and not args and "device" not in kwargs:
-                return Const(("generator", "cpu"))
+                return RandomGen("cpu")
             dev = self.device_of(given)
-            return Const(("generator", dev)) if dev else None  # a device we cannot read: unknown
+            return RandomGen(dev) if dev else None  # a device we cannot read: unknown
         if name == "torch.get_default_device":
             return Device(state.ddevice.value) if state.ddevice.value else None
         if len(parts) == 2 and last in api.LEGACY_TENSOR_TYPES:
@@ -1463,7 +1471,7 @@ class CallsMixin:
             return None
         if isinstance(receiver, Placed):
             if method == "state_dict":
-                return Const(("state_dict", receiver.device))
+                return StateDict(receiver.device)
             return receiver if method in ("train", "eval", "float", "half", "double") else None
         if isinstance(receiver, Ref):
             obj = state.heap.get(receiver.oid)
@@ -1515,7 +1523,7 @@ class CallsMixin:
             return None
         if isinstance(receiver, Sym) or receiver is None:
             return None
-        if isinstance(receiver, Const) and isinstance(receiver.value, tuple) and receiver.value[:1] == ("generator",) and method == "manual_seed":
+        if isinstance(receiver, RandomGen) and method == "manual_seed":
             return receiver
         return None
 
@@ -1614,12 +1622,12 @@ class CallsMixin:
 
     def parser_method(self, ref: Ref, obj: InstanceObj, method: str, args: list[Value | None], kwargs: dict[str, Value | None], state: State) -> Value | None:
         held = obj.attrs.get(configs.OPTIONS)
-        options: tuple[configs.Option, ...] = held.value if isinstance(held, Const) and isinstance(held.value, tuple) else ()
+        options = cast(tuple[configs.Option, ...], held.options) if isinstance(held, ParserOptions) else ()
         if method in ("add_argument_group", "add_mutually_exclusive_group"):
             return ref  # a group adds its options to the parser
         if method in ("add_argument", "set_defaults"):
             options = configs.add_argument(options, args, kwargs) if method == "add_argument" else configs.set_defaults(options, kwargs)
-            state.heap[ref.oid] = replace(obj, attrs={**obj.attrs, configs.OPTIONS: Const(options)})
+            state.heap[ref.oid] = replace(obj, attrs={**obj.attrs, configs.OPTIONS: ParserOptions(options)})
             return None
         if method in ("parse_args", "parse_known_args"):
             given = bool(args) or "args" in kwargs
@@ -1792,7 +1800,7 @@ class CallsMixin:
             self.fill_container(oid, [*items, *added], state)
             return ref
         if method == "state_dict":
-            return Const(("state_dict", obj.device))  # its tensors live where the module does
+            return StateDict(obj.device)  # its tensors live where the module does
         if method == "register_buffer" and args and isinstance(args[0], Const) and isinstance(args[0].value, str):
             buffer = args[1] if len(args) > 1 else kwargs.get("tensor")
             attrs = dict(obj.attrs)
@@ -2437,8 +2445,8 @@ def _file_name(value: Value | None) -> str:
     """The name of the file a path value names ("" when unknown)."""
     if isinstance(value, Const) and isinstance(value.value, str):
         return value.value.rsplit("/", 1)[-1]
-    if isinstance(value, Const) and isinstance(value.value, tuple) and value.value[:1] == ("path",):
-        return str(value.value[1])
+    if isinstance(value, FilePath):
+        return value.name
     return ""
 
 

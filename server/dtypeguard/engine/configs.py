@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from dtypeguard.engine.values import Configured, Const, Sym, TupleV, Value
 
-OPTIONS = "__options__"  # attrs key of a parser: the Const tuple of its `Option`s
+OPTIONS = "__options__"  # attrs key of a parser: a `ParserOptions` of its `Option`s
 _TYPES = {"int": int, "float": float, "str": str}
 
 

@@ -28,12 +28,15 @@ from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
     ITEMS,
     WIDE,
+    AutocastCtx,
     Bound,
     Configured,
     Const,
     Device,
     DictV,
     DType,
+    Fact,
+    FieldFactory,
     Func,
     InstanceObj,
     Klass,
@@ -43,6 +46,7 @@ from dtypeguard.engine.values import (
     Origin,
     Params,
     Ref,
+    StateDict,
     Super,
     Sym,
     Tensor,
@@ -398,8 +402,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             return self._with_cuda_tags(stmt, state)
         for item in stmt.items:
             ctx = self.eval(item.context_expr, state)
-            if isinstance(ctx, Const) and isinstance(ctx.value, tuple) and ctx.value[:1] == ("autocast",):
-                state.autocast = str(ctx.value[1]) if ctx.value[2] else None
+            if isinstance(ctx, AutocastCtx):
+                state.autocast = ctx.dtype if ctx.on else None
             elif isinstance(ctx, Device):
                 state.ddevice = replace(state.ddevice, value=ctx.name, span=self.index.span(item.context_expr), call="with torch.device(...)")
             if item.optional_vars is not None:
@@ -518,7 +522,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                 annotated.append(item.target.id)
                 factory = _default_factory(item.value)
                 if factory is not None:
-                    fields[item.target.id] = Const(("factory", self.eval(factory, state)))  # made per instance
+                    fields[item.target.id] = FieldFactory(self.eval(factory, state))  # made per instance
                 elif item.value is not None:
                     fields[item.target.id] = self.eval(item.value, state)
         # inherit methods and class attributes of user base classes
@@ -965,7 +969,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)
         state.heap = inner.heap  # comprehension effects (rare) are kept
-        if isinstance(element, (Tensor, TupleV, Ref, Many, DictV)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
+        if isinstance(element, (Tensor, TupleV, Ref, Many, DictV, Fact)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
             return Many(element)  # one object stands for all (`[nn.Linear(...) for _ in range(n)]`)
         return None
 
@@ -1061,8 +1065,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 if isinstance(index, Const) and type(index.value) is int and -len(held.items) <= index.value < len(held.items):
                     return held.items[index.value]
                 return self.container_element(held, state)
-        if isinstance(base, Const) and isinstance(base.value, tuple) and base.value[:1] == ("state_dict",) and base.value[1] in ("cpu", "cuda", "auto"):
-            device = str(base.value[1])  # `sd[key]`: a parameter or buffer, where the model was
+        if isinstance(base, StateDict) and base.device in ("cpu", "cuda", "auto"):
+            device = str(base.device)  # `sd[key]`: a parameter or buffer, where the model was
             return Tensor("tensor", None, device, None, self.origin(node, f"a tensor of the model's state_dict ({'on the GPU when CUDA is available' if device == 'auto' else 'on ' + device})"))
         if isinstance(base, DictV):
             keys, items = base.keys, base.items

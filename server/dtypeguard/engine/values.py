@@ -142,6 +142,68 @@ class Many(Value):
     item: Value | None
 
 
+class Fact(Value):
+    """Base of the small values that say what an object is for the rules (an autocast context,
+    a state_dict, a checkpoint path...), rather than a number, tensor or container."""
+
+
+@quick_init
+@dataclass(frozen=True)
+class AutocastCtx(Fact):
+    """`torch.autocast(...)`: the dtype its ops run in ("lower": unknown device), and whether enabled."""
+
+    dtype: str
+    on: bool
+
+
+@quick_init
+@dataclass(frozen=True)
+class StateDict(Fact):
+    """`model.state_dict()` of a module the engine does not know: where its tensors live."""
+
+    device: str | None
+
+
+@quick_init
+@dataclass(frozen=True)
+class SavedBy(Fact):
+    """A file this run wrote with `torch.save`, and the functions running when it did."""
+
+    frames: tuple[str, ...]
+
+
+@quick_init
+@dataclass(frozen=True)
+class RandomGen(Fact):
+    """A `torch.Generator` (on `device`)."""
+
+    device: str
+
+
+@quick_init
+@dataclass(frozen=True)
+class FilePath(Fact):
+    """A file path whose name is known (or `expr:...`, the same expression, so the same file)."""
+
+    name: str
+
+
+@quick_init
+@dataclass(frozen=True)
+class FieldFactory(Fact):
+    """A dataclass field's `default_factory`: what each instance gets, made per instance."""
+
+    made: Value | None
+
+
+@quick_init
+@dataclass(frozen=True)
+class ParserOptions(Fact):
+    """The options an `argparse` parser was given (`configs.Option`s)."""
+
+    options: tuple[object, ...]
+
+
 @quick_init
 @dataclass(frozen=True)
 class Ref(Value):

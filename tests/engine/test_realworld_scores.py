@@ -26,6 +26,7 @@ NINTH = score(Path(__file__).resolve().parents[1] / "realworld9")  # held out wh
 TENTH = score(Path(__file__).resolve().parents[1] / "realworld10")  # held out when it arrived (14/30 at c37e9e2, 15/30 at the engine it arrived to)
 ELEVENTH = score(Path(__file__).resolve().parents[1] / "realworld11")  # held out when it arrived (9/30 at c37e9e2, 12/30 at 5cb9817)
 TWELFTH = score(Path(__file__).resolve().parents[1] / "realworld12")  # held out when it arrived (9/30 at d576551 and at 6f4809f)
+THIRTEENTH = score(Path(__file__).resolve().parents[1] / "realworld13")  # held out when it arrived (13/30 at d576551, 14/30 at e1deda5)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -147,3 +148,10 @@ def test_twelfth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWELFTH["false_alarms"] == []
     hits, total = TWELFTH["root_hits"], TWELFTH["broken"]
     assert hits / total >= 0.50, f"{hits}/{total}: " + "\n".join(TWELFTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_thirteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert THIRTEENTH["broken"] >= 30 and THIRTEENTH["correct"] >= 12
+    assert THIRTEENTH["false_alarms"] == []
+    hits, total = THIRTEENTH["root_hits"], THIRTEENTH["broken"]
+    assert hits / total >= 0.46, f"{hits}/{total}: " + "\n".join(THIRTEENTH["misses"])  # type: ignore[operator, arg-type]

@@ -2214,6 +2214,75 @@ CASES: dict[str, str] = {
         deg = torch.zeros(3).scatter_add_(0, idx, w)
         picked = torch.randn(3, 4).index_select(0, idx)
         """,
+    "a segmentation mask remapped with torch.where(mask == 255, -100.0, mask) becomes float32 class indices": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def remap(mask):
+            return torch.where(mask == 255, -100.0, mask)  # expect: DG006
+        masks = torch.from_numpy(np.random.default_rng(0).integers(0, 3, size=(4, 8, 8)))
+        logits = nn.Conv2d(1, 3, 1)(torch.randn(4, 1, 8, 8))
+        loss = nn.CrossEntropyLoss(ignore_index=-100)(logits, remap(masks))
+        """,
+    "float targets shaped like 4-D logits are class probabilities: quiet": """
+        import torch
+        from torch import nn
+        logits = nn.Conv2d(1, 3, 1)(torch.randn(4, 1, 8, 8))
+        probs = torch.softmax(torch.randn(4, 3, 8, 8), dim=1)
+        loss = nn.CrossEntropyLoss()(logits, probs)
+        """,
+    "a checkpoint saved with a config object, then re-saved after a resume: the load reads the first save": """
+        import torch
+        from torch import nn
+        from dataclasses import dataclass
+        @dataclass
+        class Cfg:
+            lr: float = 1e-3
+        def save(path, model, cfg):
+            torch.save({"model": model.state_dict(), "args": cfg}, path)
+        def run(path, resume):
+            model, cfg = nn.Linear(2, 2), Cfg()
+            if resume:
+                state = torch.load(path)  # expect: DG011
+                cfg = state["args"]
+            save(path, model, cfg)
+        run("ckpt.pt", False)
+        run("ckpt.pt", True)
+        """,
+    "an IterableDataset's __iter__ yields float64 filtered audio: the batches are float64": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from scipy import signal
+        from torch.utils.data import DataLoader, IterableDataset
+        SOS = signal.butter(4, 0.3, output="sos")
+        class Stream(IterableDataset):
+            def __iter__(self):
+                rec = np.zeros(400, dtype=np.float32)
+                for start in range(0, 400, 100):
+                    piece = signal.sosfiltfilt(SOS, rec[start:start + 100])
+                    yield torch.from_numpy(piece.copy()).unsqueeze(0), 1  # expect: DG004
+        model = nn.Conv1d(1, 4, 3)
+        for wav, label in DataLoader(Stream(), batch_size=2):
+            out = model(wav)
+        """,
+    "an IterableDataset that converts its pieces to float32: quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from scipy import signal
+        from torch.utils.data import DataLoader, IterableDataset
+        SOS = signal.butter(4, 0.3, output="sos")
+        class Stream(IterableDataset):
+            def __iter__(self):
+                rec = np.zeros(400, dtype=np.float32)
+                for start in range(0, 400, 100):
+                    piece = signal.sosfiltfilt(SOS, rec[start:start + 100]).astype(np.float32)
+                    yield torch.from_numpy(piece.copy()).unsqueeze(0), 1
+        model = nn.Conv1d(1, 4, 3)
+        for wav, label in DataLoader(Stream(), batch_size=2):
+            out = model(wav)
+        """,
 }
 
 

@@ -154,4 +154,4 @@ def test_thirteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert THIRTEENTH["broken"] >= 30 and THIRTEENTH["correct"] >= 12
     assert THIRTEENTH["false_alarms"] == []
     hits, total = THIRTEENTH["root_hits"], THIRTEENTH["broken"]
-    assert hits / total >= 0.46, f"{hits}/{total}: " + "\n".join(THIRTEENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(THIRTEENTH["misses"])  # type: ignore[operator, arg-type]

@@ -185,11 +185,12 @@ class CallsMixin:
             obj = state.heap.get(value.oid)
             if isinstance(obj, LoaderObj):
                 return obj.elements
-            if isinstance(obj, InstanceObj) and obj.is_dataset:
+            iterable = isinstance(obj, InstanceObj) and obj.klass is not None and obj.klass.method("__iter__") is not None and obj.klass.method("__getitem__") is None
+            if isinstance(obj, InstanceObj) and obj.is_dataset and not iterable:
                 return self.dataset_item(value, obj, state)
             if isinstance(obj, ModuleObj) and isinstance(obj.attrs.get(ITEMS), TupleV):
                 return self.container_element(obj.attrs[ITEMS], state)  # type: ignore[arg-type]
-            if isinstance(obj, InstanceObj) and obj.klass is not None and not obj.is_dataset:
+            if isinstance(obj, InstanceObj) and obj.klass is not None and (not obj.is_dataset or iterable):
                 # a class of the script's own that iterates (`def __iter__(self): ... yield batch`,
                 # or `__iter__` returning self with a `__next__`): what one step gives
                 it = obj.klass.method("__iter__")
@@ -750,6 +751,9 @@ class CallsMixin:
             # `b, a = butter(2, 0.3)`: two 1-D float64 coefficient arrays
             made = Tensor("ndarray", "float64", "cpu", self.origin(node, f"`{last}`: filter design gives float64 coefficients"), ndim=1)
             return TupleV((made, made))
+        if name in SCIPY_DESIGN and kwargs.get("output") == Const("sos"):
+            # `sos = butter(4, band, output="sos")`: one (sections, 6) float64 array
+            return Tensor("ndarray", "float64", "cpu", self.origin(node, f"`{last}`: filter design gives float64 coefficients"), ndim=2)
         if root == "sklearn":
             if len(parts) > 2 and parts[1] == "metrics":
                 self.host_conversion(name, args, node)
@@ -2167,7 +2171,8 @@ _EXPANDED: weakref.WeakSet[ast.Call] = weakref.WeakSet()
 SLICE = "<slice object>"  # the value of `slice(...)`: an index that keeps the dimension
 # SciPy filter design: `(b, a)` float64 coefficients (`output="ba"`, the default)
 SCIPY_DESIGN = frozenset({"scipy.signal.butter", "scipy.signal.cheby1", "scipy.signal.cheby2", "scipy.signal.ellip", "scipy.signal.bessel"})
-# layers whose output has their input's rank (checked against torch in test_library_conformance.py)
+
+
 def _rank_after(module: ModuleObj, ndim: int | None, state: State) -> int | None:
     """The rank of what a module gives for an input of rank `ndim`: `nn.Linear` (and norms,
     activations) change the last dimension only, `nn.Flatten(s, e)` merges dimensions s..e; a
@@ -2199,6 +2204,7 @@ def _rank_after(module: ModuleObj, ndim: int | None, state: State) -> int | None
 FLATTEN_DIMS = "<flatten dims>"
 # parameter-free layers whose output has another rank than their input
 _RANK_CHANGING_PASSTHROUGH = frozenset({"Flatten", "Unflatten"})
+# layers whose output has their input's rank (checked against torch in test_library_conformance.py)
 _RANK_KEEPING_LAYERS = frozenset({
     "Linear", "LazyLinear", "LayerNorm", "RMSNorm", "Dropout", "ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU",
     "ELU", "Softmax", "LogSoftmax", "Identity", "Mish", "Softplus", "PReLU", "Hardswish",

@@ -203,6 +203,7 @@ def _encloses(outer: Span, inner: Span) -> bool:
 
 
 _BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")
+_TORCH_OP = re.compile(r"`(torch|F)\.\w+` (of integers )?gives ")  # a torch op on torch tensors: after they became tensors
 _TABLE_READ = re.compile(r"`(np|numpy|pd|pandas)\.(loadtxt|genfromtxt|fromfile|frombuffer|read_csv|read_table)`")
 _HOST_MADE = re.compile(r"`(np|numpy|rng|pd|pandas)\.|NumPy |pandas |\.astype\(")  # `.astype` is NumPy/pandas only
 
@@ -223,7 +224,7 @@ def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_d
         explicit = prefer_cast and (origin.why.startswith(".") or ("dtype=" in origin.why and not _TABLE_READ.search(origin.why)))
         # a cast written below the conversion came after it; NumPy or pandas data written below
         # (in the main block, the conversion in a function above) came before it
-        later = origin.span.line > site.line and not _HOST_MADE.match(origin.why)
+        later = (origin.span.line > site.line and not _HOST_MADE.match(origin.why)) or bool(_TORCH_OP.match(origin.why))
         return origin.span if explicit or later else site
     if site is not None:
         return site

@@ -141,16 +141,17 @@ def _weights(ctx: Context) -> Iterator[Finding]:
 def _looks_like_labels(target: Tensor, output: Tensor | None) -> bool:
     """Float targets are class probabilities when shaped like the logits. They are class
     indices when they came from integers (`randint(...).float()`), or when they have one
-    dimension less than the logits: a batch of one number per sample (a DataLoader batch
-    of scalars, or a 1-D target for 2-D logits)."""
+    dimension less than the logits (torch's test for class indices: a 1-D target for 2-D
+    logits, (N, H, W) for (N, C, H, W)), or are a DataLoader batch of one number per sample."""
     if target.one_hot:
         return False
     if output is not None and output.ndim is not None and target.ndim == output.ndim:
         return False  # shaped like the logits: probabilities (one-hot rows made float), whatever they came from
     if target.from_ints:
         return True
-    per_sample = target.ndim == 1 and (target.collated or (output is not None and output.ndim == 2))
-    return per_sample
+    per_sample = target.ndim == 1 and target.collated
+    # one dimension less than the logits ((N, H, W) for (N, C, H, W)): class indices, torch's own rule
+    return per_sample or (output is not None and output.ndim is not None and output.ndim >= 2 and target.ndim == output.ndim - 1)
 
 
 RULE = Rule(

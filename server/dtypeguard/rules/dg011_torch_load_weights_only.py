@@ -19,7 +19,11 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         if "weights_only" in load.keywords and not isinstance(load.weights_only, Const):
             continue
-        if any(not s.saves_pickled and s.path and s.path == load.path for s in ev.saves):
+        same_path = [s for s in ev.saves if s.path and s.path == load.path and s.file == load.file]
+        before = [s for s in same_path if s.time < load.time]
+        if before and before[-1].saves_pickled:
+            pass  # the last save of this path before the load pickled objects: that is what it reads
+        elif any(not s.saves_pickled for s in same_path):
             continue  # it reads back what this file saved without pickled objects (the same path as written)
         # a name written as an f-string ("expr:...") may name any file: only known names rule a save out
         matching = [s for s in pickled if not _named(s.file) or not _named(load.file) or s.file == load.file]

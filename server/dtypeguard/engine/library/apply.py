@@ -282,6 +282,10 @@ def _rank_after(entry: Entry, bound: dict[str, object], ndim: int | None) -> int
     name = entry.name.rsplit(".", 1)[1]
     if name in RANK_KEEPING:
         return ndim
+    if entry.name == "torch.where" and "input" in bound:  # broadcast: the largest rank (a number adds none)
+        ranks = [v.ndim if isinstance(v, Tensor) and v.kind == "tensor" else None if isinstance(v, Tensor) and v.kind in ARRAY_KINDS else 0
+                 for v in (bound.get(k) for k in ("condition", "input", "other"))]
+        return None if None in ranks else max(r for r in ranks if r is not None)
     if name in ("unsqueeze", "diag_embed"):
         return ndim + 1 if ndim is not None else None
     if name in ("view", "reshape", "repeat", "expand") and entry.name.startswith("Tensor."):  # the sizes given are the new rank

@@ -2283,6 +2283,24 @@ CASES: dict[str, str] = {
         for wav, label in DataLoader(Stream(), batch_size=2):
             out = model(wav)
         """,
+    "a function under a timing decorator of the script's own is still analysed where it is called": """
+        import functools
+        import time
+        import torch
+        from torch import nn
+        def timed(fn):
+            @functools.wraps(fn)
+            def inner(*args, **kwargs):
+                start = time.time()
+                out = fn(*args, **kwargs)
+                print(time.time() - start)
+                return out
+            return inner
+        @timed
+        def train(model, x):
+            return model(x)
+        train(nn.Linear(3, 3), torch.rand(2, 3).double())  # expect: DG004
+        """,
 }
 
 

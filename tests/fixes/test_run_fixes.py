@@ -291,3 +291,26 @@ def test_hard_coded_cuda_calls_use_the_scripts_device() -> None:
     _run(fixed)
     shadowed = CUDA_CALLS.replace("def train():", "def train(device=None):")
     assert all(f.kind != "cuda_to_device" for d in check_source(shadowed).findings for f in d.fixes)
+
+
+LOADER_WITH_DTYPE = (
+    "import torch\nimport torch.nn as nn\n\n"
+    "def from_pretrained(torch_dtype):\n"
+    "    return nn.Linear(4, 2).to(torch_dtype)\n\n"
+    "model = from_pretrained(torch_dtype=torch.float16)\n"
+    "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)\n"
+    "for step in range(2):\n"
+    "    loss = model(torch.randn(8, 4).half()).float().pow(2).mean()\n"
+    "    optimizer.zero_grad()\n"
+    "    loss.backward()\n"
+    "    optimizer.step()\n"
+)
+
+
+def test_a_dtype_keyword_of_the_scripts_own_loader_becomes_float32_not_dropped() -> None:
+    """tests/realworld13 p26: the master-weights fix dropped `torch_dtype=` from a loader of the
+    script's own whose parameter has no default, and the fixed script raised TypeError; the
+    keyword now says float32."""
+    fixed = fix_all(LOADER_WITH_DTYPE, "s.py", unsafe=True).text
+    assert "from_pretrained(torch_dtype=torch.float32)" in fixed
+    _run(fixed)

@@ -415,22 +415,19 @@ class Interpreter(ResumeMixin, CallsMixin):
         return state
 
     def _decorated(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, func: Func, state: State) -> Value:
-        """A decorator of the script's own runs when the function is defined, as in Python (a
-        registry decorator that builds the model at import time: `REGISTRY[name] = fn()`). What it
-        returns is bound when it is a function or class the analysis knows; otherwise the name
-        keeps the function as written (a wrapper that calls through). Library decorators are not run."""
-        bound: Value = func
+        """A decorator of the script's own runs when the function is defined, as in Python, for
+        what it does then (a registry decorator that builds the model at import time:
+        `REGISTRY[name] = fn()`). The name keeps the function as written: what a wrapper returns
+        (`def inner(*args): return fn(*args)`) calls through to it, and calling the function
+        itself keeps its arguments readable. Library decorators are not run."""
         for node in reversed(stmt.decorator_list):
             head = node.func if isinstance(node, ast.Call) else node
             if not isinstance(head, ast.Name) or not isinstance(state.lookup(head.id), Func):
                 continue
             decorator = self.eval(node, state)
-            if not isinstance(decorator, Func):
-                continue
-            made = self.call_function(decorator, [bound], {}, state)
-            if isinstance(made, (Func, Klass)):
-                bound = made
-        return bound
+            if isinstance(decorator, Func):
+                self.call_function(decorator, [func], {}, state)
+        return func
 
     def _made_in_block(self, stmt: ast.With | ast.AsyncWith, state: State) -> None:
         """A low-precision tensor that leaves an autocast block was made by a statement of the

@@ -17,7 +17,7 @@ from __future__ import annotations
 import libcst as cst
 
 from dtypeguard.findings import FixSpec
-from dtypeguard.fixes.base import NotApplicable
+from dtypeguard.fixes.base import NotApplicable, expression
 from dtypeguard.fixes.calls import _in_file_names
 from dtypeguard.fixes.cst import Parsed, render
 from dtypeguard.rules.master_weights import decode
@@ -50,19 +50,17 @@ def _is_dtype_keyword(arg: cst.Arg) -> bool:
     return arg.keyword is not None and arg.keyword.value in ("torch_dtype", "dtype")
 
 
-def _without_dtype_keyword(call: cst.Call) -> cst.Call:
-    """`f(a, torch_dtype=torch.float16)` -> `f(a)`: the callee's default (float32) applies."""
-    args = [a for a in call.args if not _is_dtype_keyword(a)]
-    if args and _is_dtype_keyword(call.args[-1]):
-        args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
-    return call.with_changes(args=args)
+def _float32_dtype_keyword(call: cst.Call, float32: str) -> cst.Call:
+    """`f(a, torch_dtype=torch.float16)` -> `f(a, torch_dtype=torch.float32)`: float32 said
+    explicitly, not the keyword dropped (the script's own `def f(torch_dtype)` has no default)."""
+    return call.with_changes(args=[a.with_changes(value=expression(float32)) if _is_dtype_keyword(a) else a for a in call.args])
 
 
-def _without_cast(call: cst.Call) -> cst.BaseExpression:
+def _without_cast(call: cst.Call, float32: str = "torch.float32") -> cst.BaseExpression:
     """The expression `call` is without its dtype cast; NotApplicable when it is not a cast."""
     func = call.func
     if not (isinstance(func, cst.Attribute) and func.attr.value == "to") and any(_is_dtype_keyword(a) for a in call.args):
-        return _without_dtype_keyword(call)
+        return _float32_dtype_keyword(call, float32)
     if not isinstance(func, cst.Attribute):
         raise NotApplicable("the cast is not a method call")
     receiver = func.value
@@ -166,7 +164,8 @@ def master_weights_autocast(parsed: Parsed, fix: FixSpec) -> str:
         cast = keyword  # `from_pretrained(..., torch_dtype=torch.bfloat16)`: the keyword goes
     if cast is None:
         raise NotApplicable("no cast call at the fix's position (the file changed?)")
-    replacement = _without_cast(cast)
+    float32 = _in_file_names(parsed, "torch.float32")
+    replacement = _without_cast(cast, float32)
     cast_stmt, _ = _statement_of(parsed, cast)
     remove_stmt = False
     bare = isinstance(cast.func, cst.Attribute) and replacement is cast.func.value  # nothing but the receiver is left
@@ -205,7 +204,7 @@ def master_weights_autocast(parsed: Parsed, fix: FixSpec) -> str:
     class Rewrite(cst.CSTTransformer):
         def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
             if original is cast and not remove_stmt:
-                return _without_cast(updated)
+                return _without_cast(updated, float32)
             return updated
 
         def _body(self, original: cst.IndentedBlock | cst.Module, updated_body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:

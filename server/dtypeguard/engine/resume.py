@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import math
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
@@ -681,7 +682,6 @@ class _Same:
     unchanged class inside an edited function is a new node each time it is parsed)."""
 
     def __init__(self, changed: frozenset[int] = frozenset()) -> None:
-        self._dumps: dict[int, str] = {}
         self._changed = changed  # old statements known to differ (edited): not compared
 
     def __call__(self, a: object, b: object) -> bool:
@@ -695,9 +695,9 @@ class _Same:
         return self._same(a, b, 0)
 
     def _dump(self, node: ast.AST) -> str:
-        got = self._dumps.get(id(node))
+        got = _DUMPS.get(node)
         if got is None:
-            got = self._dumps[id(node)] = ast.dump(node, include_attributes=True)
+            got = _DUMPS[node] = ast.dump(node, include_attributes=True)
         return got
 
     def _same(self, a: object, b: object, depth: int) -> bool:
@@ -722,6 +722,9 @@ class _Same:
         return a == b
 
 
+# a node's dump, kept while the node lives: parsed chunks are reused from keystroke to keystroke
+# and never changed, so the same function's tree is dumped once, not on every comparison
+_DUMPS: weakref.WeakKeyDictionary[ast.AST, str] = weakref.WeakKeyDictionary()
 _READ_BACK = ("array_saves", "torch_saves")  # Events lists the engine reads back (whole)
 
 

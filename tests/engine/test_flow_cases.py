@@ -2301,6 +2301,22 @@ CASES: dict[str, str] = {
             return model(x)
         train(nn.Linear(3, 3), torch.rand(2, 3).double())  # expect: DG004
         """,
+    "a pathlib Path saved in a checkpoint: weights_only load refuses pathlib.PosixPath": """
+        from pathlib import Path
+        import torch
+        run_dir = Path("runs") / "exp1"
+        torch.save({"step": 3, "run_dir": run_dir}, run_dir / "ckpt.pt")
+        state = torch.load(run_dir / "ckpt.pt")  # expect: DG011
+        """,
+    "a pathlib Path only as the file name of a state_dict checkpoint: quiet": """
+        from pathlib import Path
+        import torch
+        from torch import nn
+        model = nn.Linear(2, 2)
+        out = Path("runs") / "model.pt"
+        torch.save(model.state_dict(), out)
+        model.load_state_dict(torch.load(out))
+        """,
 }
 
 

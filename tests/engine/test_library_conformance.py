@@ -239,7 +239,7 @@ def test_signatures_bind_the_way_python_binds() -> None:
 # What `torch.load`'s weights-only unpickler refuses (DG011): the engine's word on each payload
 # against a real save and load with the installed torch.
 PAYLOAD_SETUP = (
-    "import argparse, os, tempfile\nimport numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+    "import argparse, os, pathlib, tempfile\nimport numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
     "from sklearn.preprocessing import MinMaxScaler, StandardScaler\n"
     "path = os.path.join(tempfile.mkdtemp(), 'ckpt.pt')\n"
     "class Config:\n    pass\n"
@@ -252,7 +252,7 @@ PAYLOADS = [
     # pandas objects (engine/library/pandas.py PICKLED and PICKLED_KINDS)
     "pd.Index(['a', 'b'], name='gene')", "pd.RangeIndex(3)", "pd.MultiIndex.from_tuples([('a', 1)])", "pd.Categorical(['a'])",
     "pd.Timestamp('2020-01-01')", "pd.Timedelta(days=1)", "pd.DataFrame({'x': [1.0]})", "pd.Series([1.0, 2.0])",
-    "pd.DataFrame({'x': [1.0]}).values", "np.dtype('float32')", "np.float32", "np.dtype('<i8')", "torch.float16",
+    "pd.DataFrame({'x': [1.0]}).values", "pathlib.Path('runs') / 'ckpt'", "np.dtype('float32')", "np.float32", "np.dtype('<i8')", "torch.float16",
     "StandardScaler().fit(np.ones((3, 2)))", "MinMaxScaler()",
 ]
 

@@ -58,6 +58,7 @@ from dtypeguard.engine.values import (
     Origin,
     Params,
     ParserOptions,
+    PathObj,
     Placed,
     RandomGen,
     Ref,
@@ -790,6 +791,8 @@ class CallsMixin:
             return Ref(self.alloc(state, InstanceObj(f"pandas:{parts[1]}", None)))  # `pd.Index(...)`, `pd.MultiIndex.from_tuples(...)`
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
             return Ref(self.alloc(state, InstanceObj("argparse:Namespace", None)))
+        if name in _PATH_CLASSES:
+            return PathObj()
         if last == "tqdm" and arg0 is not None:
             return arg0
         if last in api.THIRD_PARTY_OPTIMIZERS:
@@ -999,6 +1002,8 @@ class CallsMixin:
             return ""
         if isinstance(value, Tensor) and value.kind == "npscalar":
             return "a NumPy scalar"
+        if isinstance(value, PathObj):
+            return "a pathlib Path"
         if isinstance(value, DType) and value.lib == "numpy":
             return "a NumPy dtype"  # `np.dtype("float32")` and `np.float32` pickle as numpy globals
         if isinstance(value, Tensor) and value.kind == "ndarray":
@@ -2170,6 +2175,7 @@ def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Va
 _EXPANDED: weakref.WeakSet[ast.Call] = weakref.WeakSet()
 SLICE = "<slice object>"  # the value of `slice(...)`: an index that keeps the dimension
 # SciPy filter design: `(b, a)` float64 coefficients (`output="ba"`, the default)
+_PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath", "pathlib.WindowsPath", "pathlib.PureWindowsPath"})
 SCIPY_DESIGN = frozenset({"scipy.signal.butter", "scipy.signal.cheby1", "scipy.signal.cheby2", "scipy.signal.ellip", "scipy.signal.bessel"})
 
 

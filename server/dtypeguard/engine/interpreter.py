@@ -45,6 +45,7 @@ from dtypeguard.engine.values import (
     ModuleObj,
     Origin,
     Params,
+    PathObj,
     Ref,
     StateDict,
     Super,
@@ -1097,6 +1098,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if autocast and left.kind == right.kind == "tensor":
                 return self.autocast_lowered("@", [left, right], Tensor("tensor", ndim=ndim), node, autocast)
             return replace(left, ndim=ndim) if left.dtype == right.dtype else None
+        if isinstance(op, ast.Div) and isinstance(left, PathObj):
+            return left  # `run_dir / "checkpoints"`: a path too
         if isinstance(op, ast.Add) and isinstance(left, TupleV) and isinstance(right, TupleV):
             return TupleV(left.items + right.items)  # `layers += [nn.Linear(...), nn.ReLU()]`
         if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:

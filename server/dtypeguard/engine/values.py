@@ -198,6 +198,12 @@ class FieldFactory(Fact):
 
 @quick_init
 @dataclass(frozen=True)
+class PathObj(Fact):
+    """A `pathlib` path (`Path(run_dir) / "ckpt"`): pickled by reference to `pathlib.PosixPath`."""
+
+
+@quick_init
+@dataclass(frozen=True)
 class ParserOptions(Fact):
     """The options an `argparse` parser was given (`configs.Option`s)."""
 

@@ -2317,6 +2317,32 @@ CASES: dict[str, str] = {
         torch.save(model.state_dict(), out)
         model.load_state_dict(torch.load(out))
         """,
+    "capturable Adam over a listed parameter and a sub-module's parameters, on a CPU fallback": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        class Field(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.table = nn.Parameter(torch.randn(4, 2))
+                self.mlp = nn.Linear(2, 4)
+        model = Field().to(device)
+        groups = [{"params": [model.table], "lr": 1e-2}, {"params": model.mlp.parameters(), "lr": 1e-3}]
+        opt = torch.optim.Adam(groups, capturable=True)  # expect: DG016
+        opt.step()
+        """,
+    "a listed parameter of another dtype than the sub-module's: not one module's parameters, quiet": """
+        import torch
+        from torch import nn
+        class Field(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.table = nn.Parameter(torch.randn(4, 2, dtype=torch.float16))
+                self.mlp = nn.Linear(2, 4)
+        model = Field()
+        opt = torch.optim.Adam([{"params": [model.table]}, {"params": model.mlp.parameters()}], lr=1e-3)
+        opt.step()
+        """,
 }
 
 

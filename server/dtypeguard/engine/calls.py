@@ -2354,16 +2354,24 @@ def _group_owner(params: Value | None, state: State) -> int | None:
     the optimizer is over the first group's module when every group's module has the same dtype."""
     groups = params.items if isinstance(params, TupleV) else ((params.item,) if isinstance(params, Many) else ())
     owners: list[int] = []
+    tensors: list[Tensor] = []  # `{"params": [model.tables]}`: parameters listed one by one
     for group in groups:
         if not (isinstance(group, DictV) and "params" in group.keys):
             return None
         inner = group.items[group.keys.index("params")]
+        if isinstance(inner, TupleV) and inner.items and all(isinstance(t, Tensor) and t.kind == "tensor" and t.param for t in inner.items):
+            tensors += [t for t in inner.items if isinstance(t, Tensor)]
+            continue
         if not isinstance(inner, Params):
             return None
         owners.append(inner.oid)
     objs = [state.heap.get(o) for o in owners]
     if not owners or not all(isinstance(o, ModuleObj) for o in objs) or len({o.dtype for o in objs if isinstance(o, ModuleObj)}) != 1:
         return None
+    first = objs[0]
+    assert isinstance(first, ModuleObj)
+    if any(t.dtype != first.dtype or t.device != first.device for t in tensors):
+        return None  # listed parameters of another dtype or device: not one module's kind of parameters
     return owners[0]
 
 

@@ -2343,6 +2343,22 @@ CASES: dict[str, str] = {
         opt = torch.optim.Adam([{"params": [model.table]}, {"params": model.mlp.parameters()}], lr=1e-3)
         opt.step()
         """,
+    "a student's (features, logits) made under fp16 autocast: reported at the call that returns them": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.neck = nn.Linear(8, 16)
+                self.head = nn.Linear(16, 4)
+            def forward(self, x):
+                feat = self.neck(x)
+                return feat, self.head(feat)
+        student, align = Net(), nn.Linear(16, 32)
+        with torch.autocast("cpu", dtype=torch.float16):
+            feat, logits = student(torch.randn(2, 8))  # expect: DG017
+        out = align(feat)
+        """,
 }
 
 

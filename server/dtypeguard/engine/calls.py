@@ -380,6 +380,15 @@ class CallsMixin:
             made = replace(made, one_hot=True, from_ints=False)
         return made
 
+    def _held_here(self, result: Value, cls: str, node: ast.AST) -> Value:
+        """A forward's low-precision outputs (a tensor, or each of a tuple's) now originate at
+        the call that returned them under autocast."""
+        if isinstance(result, TupleV):
+            return TupleV(tuple(self._held_here(item, cls, node) if item is not None else None for item in result.items))
+        if isinstance(result, Tensor) and result.autocast and result.dtype in ("bfloat16", "float16"):
+            return replace(result, origin=self.origin(node, f"`{cls}` inside autocast gives {result.dtype}"))
+        return result
+
     def autocast_lowered(self, name: str, operands: list[Value | None], made: Value | None, node: ast.AST, autocast: str) -> Value | None:
         """A matmul inside `torch.autocast` gives the autocast dtype (the tensor that leaves the
         block keeps it). Unknown when the autocast dtype or device is, when an operand is not a
@@ -1409,10 +1418,10 @@ class CallsMixin:
                     result = self.call_function(fwd, [Ref(oid), *args], kwargs or {}, state)
                 finally:
                     self.forward_depth -= 1
-                if isinstance(result, Tensor) and result.autocast and state.autocast and result.dtype in ("bfloat16", "float16"):
+                if state.autocast and isinstance(result, (Tensor, TupleV)):
                     # made in lower precision by some layer inside, under the caller's autocast:
                     # this call is where the caller holds it (and where `.float()` goes)
-                    return replace(result, origin=self.origin(node, f"`{module.cls[5:]}` inside autocast gives {result.dtype}"))
+                    result = self._held_here(result, module.cls[5:], node)
                 if result is not None:
                     return result
         if module.dtype is None:

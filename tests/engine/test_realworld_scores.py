@@ -27,6 +27,7 @@ TENTH = score(Path(__file__).resolve().parents[1] / "realworld10")  # held out w
 ELEVENTH = score(Path(__file__).resolve().parents[1] / "realworld11")  # held out when it arrived (9/30 at c37e9e2, 12/30 at 5cb9817)
 TWELFTH = score(Path(__file__).resolve().parents[1] / "realworld12")  # held out when it arrived (9/30 at d576551 and at 6f4809f)
 THIRTEENTH = score(Path(__file__).resolve().parents[1] / "realworld13")  # held out when it arrived (13/30 at d576551, 14/30 at e1deda5)
+FOURTEENTH = score(Path(__file__).resolve().parents[1] / "realworld14")  # held out when it arrived (12/30 at d576551, 14/30 at 3f47d20)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -155,3 +156,10 @@ def test_thirteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert THIRTEENTH["false_alarms"] == []
     hits, total = THIRTEENTH["root_hits"], THIRTEENTH["broken"]
     assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(THIRTEENTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_fourteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert FOURTEENTH["broken"] >= 30 and FOURTEENTH["correct"] >= 12
+    assert FOURTEENTH["false_alarms"] == []
+    hits, total = FOURTEENTH["root_hits"], FOURTEENTH["broken"]
+    assert hits / total >= 0.46, f"{hits}/{total}: " + "\n".join(FOURTEENTH["misses"])  # type: ignore[operator, arg-type]

@@ -2359,6 +2359,26 @@ CASES: dict[str, str] = {
             feat, logits = student(torch.randn(2, 8))  # expect: DG017
         out = align(feat)
         """,
+    "a column normalised with its own float64 mean and std stays float64 in the windows made from it": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        df = pd.DataFrame({"load": np.zeros(50, dtype=np.float32), "temp": np.ones(50)})
+        df["temp"] = (df["temp"] - df["temp"].mean()) / df["temp"].std()
+        x = torch.from_numpy(np.stack([df["temp"].to_numpy()[i:i + 8] for i in range(4)]))  # expect: DG004
+        y = nn.Linear(8, 1)(x)
+        """,
+    "a float32 column normalised with its own mean and std stays float32: quiet": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        from torch import nn
+        df = pd.DataFrame({"temp": np.ones(50, dtype=np.float32)})
+        df["temp"] = (df["temp"] - df["temp"].mean()) / df["temp"].std()
+        x = torch.from_numpy(np.stack([df["temp"].to_numpy()[i:i + 8] for i in range(4)]))
+        y = nn.Linear(8, 1)(x)
+        """,
 }
 
 

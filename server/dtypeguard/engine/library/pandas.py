@@ -9,7 +9,17 @@ matters is the dtype `.values` / `.to_numpy()` hand to torch.
 
 from __future__ import annotations
 
-from dtypeguard.engine.library.spec import Entry, Result, fixed, infer, same, table, unknown
+from dtypeguard.engine.library.spec import (
+    Entry,
+    Result,
+    fixed,
+    floating,
+    infer,
+    keep32,
+    same,
+    table,
+    unknown,
+)
 from dtypeguard.engine.values import WIDE
 
 FR, SE, ND = "frame", "series", "ndarray"
@@ -45,6 +55,10 @@ METHODS: dict[str, Entry] = {
         ("pct_change", "(self, periods=1, fill_method=None, freq=None, **kwargs)", Result("change", SE, arg="self"), "pd.Series({v}).pct_change().to_numpy()"),
         ("value_counts", "(self, *, sort=True, ascending=False, dropna=True)", fixed(SE, "int64", ""), "pd.Series({v}).value_counts().to_numpy()", "`value_counts` counts in int64"),  # normalize=/bins= (floats) do not bind: unknown
         *[(name, "(self, *args, **kwargs)", same(SE, "self"), f"pd.Series({{v}}).{name}({args}).to_numpy()") for name, args in _SAME_FRAME.items()],
+        # a column's statistics: a NumPy scalar (float columns keep their width, others give float64)
+        ("mean", "(self, axis=None, skipna=True, numeric_only=False, **kwargs)", keep32("npscalar", "self"), "pd.Series({v}).mean()"),  # (float16: float64)
+        *[(name, "(self, axis=None, skipna=True, numeric_only=False, **kwargs)", floating("npscalar", "self", ""), f"pd.Series({{v}}).{name}()") for name in ("std", "var", "median")],
+        *[(name, "(self, axis=None, skipna=True, numeric_only=False, **kwargs)", same("npscalar", "self"), f"pd.Series({{v}}).{name}()") for name in ("min", "max")],
     ]),
 }
 

@@ -2379,6 +2379,25 @@ CASES: dict[str, str] = {
         x = torch.from_numpy(np.stack([df["temp"].to_numpy()[i:i + 8] for i in range(4)]))
         y = nn.Linear(8, 1)(x)
         """,
+    "pairs from np.nonzero stacked with their float64 weights: the index columns come out float64": """
+        import numpy as np
+        import torch
+        from torch import nn
+        pij = np.random.default_rng(0).normal(size=(5, 5))
+        i, j = np.nonzero(pij > 0)
+        batch = torch.tensor(np.stack([i, j, pij[i, j]], axis=1))
+        emb = nn.Embedding(5, 3)
+        out = emb(batch[:, 0])  # expect: DG005
+        """,
+    "pairs from np.nonzero used as indices on their own: quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        pij = np.random.default_rng(0).normal(size=(5, 5))
+        i, j = np.nonzero(pij > 0)
+        emb = nn.Embedding(5, 3)
+        out = emb(torch.from_numpy(i))
+        """,
 }
 
 

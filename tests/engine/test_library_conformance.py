@@ -199,6 +199,7 @@ MECHANICS = [
     ("cheby1 coefficients", "signal.cheby1(2, 1, 0.3)[1]"),
     ("filtfilt with butter", "signal.filtfilt(*signal.butter(2, 0.3), np.ones(40, dtype=np.float32))"),
     ("rows picked by integer arrays", "np.eye(4)[np.array([[0, 1], [1, 2]])]"),
+    ("indices of nonzero entries", "np.nonzero({a})[1]"),
     ("rows of a tensor picked by integer tensors", "{t}[torch.tensor([1, 0, 1])]"),
 ]
 

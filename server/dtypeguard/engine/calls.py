@@ -871,6 +871,10 @@ class CallsMixin:
             return Sym("numpy.random.Generator")
         if name == "numpy.random.RandomState":
             return Sym("numpy.random")  # a RandomState's methods are the legacy functions
+        if name == "numpy.nonzero" and len(args) == 1 and not kwargs and isinstance(arg0 := args[0], Tensor) and arg0.kind == "ndarray":
+            # `i, j = np.nonzero(a)`: one int64 index array per dimension of `a`
+            index = Tensor("ndarray", "int64", "cpu", self.origin(node, "`np.nonzero` gives int64 indices"), ndim=1)
+            return TupleV((index,) * arg0.ndim) if arg0.ndim else Many(index)
         if name == "numpy.dtype" and len(args) == 1 and not kwargs:
             named = self.dtype_of(args[0], numpy=True)  # `np.dtype("float32")`: a dtype object (pickled as `numpy.dtype`)
             return DType(named, "numpy", site=self.index.span(node)) if named else None

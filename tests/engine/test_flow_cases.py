@@ -2398,6 +2398,32 @@ CASES: dict[str, str] = {
         emb = nn.Embedding(5, 3)
         out = emb(torch.from_numpy(i))
         """,
+    "a @property that returns the float64 target: reading the attribute runs the getter": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Series:
+            def __init__(self):
+                self.values = np.random.default_rng(0).normal(size=(16, 1))
+            @property
+            def target(self):
+                return torch.tensor(self.values)  # expect: DG008
+        data, model = Series(), nn.Linear(3, 1)
+        loss = nn.functional.mse_loss(model(torch.randn(16, 3)), data.target)
+        """,
+    "a @property that converts its target to float32: quiet": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Series:
+            def __init__(self):
+                self.values = np.random.default_rng(0).normal(size=(16, 1))
+            @property
+            def target(self):
+                return torch.tensor(self.values, dtype=torch.float32)
+        data, model = Series(), nn.Linear(3, 1)
+        loss = nn.functional.mse_loss(model(torch.randn(16, 3)), data.target)
+        """,
 }
 
 

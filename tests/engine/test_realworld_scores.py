@@ -162,4 +162,4 @@ def test_fourteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FOURTEENTH["broken"] >= 30 and FOURTEENTH["correct"] >= 12
     assert FOURTEENTH["false_alarms"] == []
     hits, total = FOURTEENTH["root_hits"], FOURTEENTH["broken"]
-    assert hits / total >= 0.46, f"{hits}/{total}: " + "\n".join(FOURTEENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(FOURTEENTH["misses"])  # type: ignore[operator, arg-type]

@@ -1005,6 +1005,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 klass = self.classes.get(obj.cls[5:])
             if klass is not None:
                 method = klass.method(attr)
+                if method is not None and _is_property(method):
+                    return self.call_function(method, [base], {}, state)  # `data.target`: the getter runs
                 if method is not None:
                     return Bound(method, base)
                 found, value = klass.field(attr)
@@ -1204,6 +1206,15 @@ class Interpreter(ResumeMixin, CallsMixin):
 
 
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "slice"})
+
+
+def _is_property(method: Func) -> bool:
+    """A getter (`@property`, or `@functools.cached_property`): reading the attribute calls it."""
+    node = method.node
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        (isinstance(d, ast.Name) and d.id in ("property", "cached_property")) or (isinstance(d, ast.Attribute) and d.attr == "cached_property")
+        for d in node.decorator_list
+    )
 
 
 def _matmul_ndim(a: int | None, b: int | None) -> int | None:

@@ -2424,6 +2424,21 @@ CASES: dict[str, str] = {
         data, model = Series(), nn.Linear(3, 1)
         loss = nn.functional.mse_loss(model(torch.randn(16, 3)), data.target)
         """,
+    "a device from an environment variable whose default is CUDA-if-available: a plain tensor attribute stays on the CPU": """
+        import os
+        import torch
+        from torch import nn
+        device = torch.device(os.environ.get("DEVICE", "cuda" if torch.cuda.is_available() else "cpu"))
+        class Projector(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = torch.randn(8, 4)  # expect: DG009
+                self.fc = nn.Linear(4, 2)
+            def forward(self, x):
+                return self.fc(torch.mm(x, self.proj))
+        model = Projector().to(device)
+        out = model(torch.randn(3, 8, device=device))
+        """,
 }
 
 

@@ -725,6 +725,8 @@ class CallsMixin:
         if name in ("os.environ.get", "os.getenv") and len(args) >= 2 and type(args[1]) is Const and isinstance(args[1].value, (str, int, float, bool)):
             # `os.environ.get("USE_BF16", "1")`: the default, as a configured value (a run may set the variable)
             return Configured(args[1].value)
+        if name in ("os.environ.get", "os.getenv") and len(args) >= 2 and isinstance(args[1], Device):
+            return args[1]  # `os.environ.get("DEVICE", "cuda" if torch.cuda.is_available() else "cpu")`: the default device
         if root == "builtins":
             if last == "len" and len(node.args) == 1 and _is_shape(node.args[0]) and isinstance(arg0, TupleV):
                 return Const(len(arg0.items))  # `len(x.shape) == 4`: a tensor's known rank (the other branch is pruned)

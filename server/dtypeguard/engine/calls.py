@@ -1409,7 +1409,7 @@ class CallsMixin:
             return None  # devices differ: it raises (on a GPU machine); DG009 reports it here
         if module.first_layer == "passthrough":
             if isinstance(arg0, Tensor) and module.cls.removeprefix("torch.nn.") in _RANK_CHANGING_PASSTHROUGH:
-                return replace(arg0, ndim=_rank_after(module, arg0.ndim, state))
+                return replace(arg0, ndim=_module_rank(module, arg0.ndim, state))
             return arg0 if isinstance(arg0, Tensor) else None
         if module.first_layer == "" and module.dtype is None and not module.cls.startswith("user:"):
             # contents unknown (`nn.Sequential(*layers)` of a list built in a loop): its first
@@ -1435,7 +1435,7 @@ class CallsMixin:
         dtype, origin = module.dtype, module.dtype_origin
         if state.autocast and module.first_layer in ("linear", "conv", "rnn", "attention") and state.autocast != "lower":
             dtype, origin = state.autocast, self.origin(node, f"{module.cls.removeprefix('torch.')} inside autocast gives {state.autocast}")
-        ndim = _rank_after(module, arg0.ndim, state) if isinstance(arg0, Tensor) and arg0.ndim else None
+        ndim = _module_rank(module, arg0.ndim, state) if isinstance(arg0, Tensor) and arg0.ndim else None
         return Tensor("tensor", dtype, module.device, origin, module.device_origin, autocast=bool(state.autocast), ndim=ndim)
 
     def loss_call(
@@ -1932,15 +1932,16 @@ def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef, index: LineIndex
         return cached
     first, last = node.lineno, node.end_lineno or node.lineno
     if any("yield" in index.line_text(n) for n in range(first, last + 1)):
-        result = any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in _own_nodes(node))
+        result = any(isinstance(child, (ast.Yield, ast.YieldFrom)) for child in own_nodes(node))
     else:
         result = False
     _GENERATORS[node] = result
     return result
 
 
-def _own_nodes(node: ast.AST) -> list[ast.AST]:
-    """The nodes of a function's body, not descending into nested functions or classes."""
+def own_nodes(node: ast.AST) -> list[ast.AST]:
+    """The nodes under `node` (not itself), not descending into the functions, lambdas and classes
+    defined there (which are listed)."""
     out: list[ast.AST] = []
     todo = list(ast.iter_child_nodes(node))
     while todo:
@@ -2194,7 +2195,7 @@ _PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPat
 SCIPY_DESIGN = frozenset({"scipy.signal.butter", "scipy.signal.cheby1", "scipy.signal.cheby2", "scipy.signal.ellip", "scipy.signal.bessel"})
 
 
-def _rank_after(module: ModuleObj, ndim: int | None, state: State) -> int | None:
+def _module_rank(module: ModuleObj, ndim: int | None, state: State) -> int | None:
     """The rank of what a module gives for an input of rank `ndim`: `nn.Linear` (and norms,
     activations) change the last dimension only, `nn.Flatten(s, e)` merges dimensions s..e; a
     Sequential applies its layers in turn. Any other module: unknown."""
@@ -2218,7 +2219,7 @@ def _rank_after(module: ModuleObj, ndim: int | None, state: State) -> int | None
     rank: int | None = ndim
     for item in items.items:
         layer = state.heap.get(item.oid) if isinstance(item, Ref) else None
-        rank = _rank_after(layer, rank, state) if isinstance(layer, ModuleObj) else None
+        rank = _module_rank(layer, rank, state) if isinstance(layer, ModuleObj) else None
     return rank
 
 

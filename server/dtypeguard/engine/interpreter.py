@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from dtypeguard.engine.calls import CUDA_TAGS, SLICE, CallsMixin
+from dtypeguard.engine.calls import CUDA_TAGS, SLICE, CallsMixin, own_nodes
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
 from dtypeguard.engine.library import promotion
@@ -435,7 +435,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         block (`feats = backbone(x)`), whatever layer deep inside produced it: that statement is
         where `.float()` (or a wider block) goes, so it becomes the tensor's origin."""
         first, last = stmt.lineno, stmt.end_lineno or stmt.lineno
-        for node in (n for s in stmt.body for n in _walk_frame(s)):
+        for node in _frame_nodes(stmt.body):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
                 continue
             value = state.lookup(node.targets[0].id)
@@ -1411,16 +1411,15 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
         return False
     if all(item == iterable.items[0] for item in iterable.items):
         return False  # alike items: the loop's usual two rounds over one item say the same
-    return not any(isinstance(node, _JUMPS) for stmt_ in stmt.body for node in _walk_frame(stmt_))
+    return not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body))
 
 
-def _walk_frame(node: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a statement, not entering the functions, lambdas and classes it defines."""
-    todo = [node]
-    while todo:
-        current = todo.pop()
-        yield current
-        todo.extend(child for child in ast.iter_child_nodes(current) if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)))
+def _frame_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of a block's statements, not entering the functions and classes it defines."""
+    for stmt in body:
+        yield stmt
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield from own_nodes(stmt)
 
 
 def _walked_module(stmt: ast.For | ast.AsyncFor) -> ast.expr | None:

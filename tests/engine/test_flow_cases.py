@@ -2080,9 +2080,11 @@ CASES: dict[str, str] = {
         import torch
         from torch import nn
         model = nn.Linear(4, 4)
-        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-4)
         opt.load_state_dict(torch.load("opt.pt"))
         model = model.half()  # expect: DG015
+        model(torch.randn(2, 4, dtype=torch.float16)).sum().backward()
+        opt.step()
         """,
     "the model is halved before the optimizer is made and loads its state: quiet": """
         import torch
@@ -2438,6 +2440,69 @@ CASES: dict[str, str] = {
                 return self.fc(torch.mm(x, self.proj))
         model = Projector().to(device)
         out = model(torch.randn(3, 8, device=device))
+        """,
+    # --- set 15: a conversion after the last step, loss weights made elsewhere, param.data loops --
+    "model halved after the last step, never stepped again: quiet": """
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(3, 1)
+        optimizer = torch.optim.Adam(model.parameters())
+        for _ in range(3):
+            loss = model(torch.rand(4, 3)).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        model.eval().half()
+        print(model(torch.rand(2, 3, dtype=torch.float16)))
+        """,
+    "model halved between epochs, stepped again": """
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(3, 1)
+        optimizer = torch.optim.Adam(model.parameters())
+        def train():
+            loss = model(torch.rand(4, 3).to(next(model.parameters()).dtype)).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        train()
+        model.half()  # expect: DG015
+        train()
+        """,
+    "functional pos_weight made in __init__ on the CPU: found where it is made": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class Trainer:
+            def __init__(self, model, pos, device):
+                self.device = device
+                self.model = model.to(device)
+                self.pos_weight = torch.from_numpy(((1 - pos) / pos).astype(np.float32))  # expect: DG009
+            def step(self, x, y):
+                logits = self.model(x.to(self.device))
+                return F.binary_cross_entropy_with_logits(logits, y.to(self.device), pos_weight=self.pos_weight)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        t = Trainer(nn.Linear(4, 2), np.array([0.2, 0.5]), device)
+        t.step(torch.randn(3, 4), torch.rand(3, 2))
+        """,
+    "trainable params cast through param.data in a loop: the model's dtype is unknown": """
+        import torch
+        import torch.nn as nn
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(8, 8)
+                self.b = nn.Linear(8, 8)
+            def forward(self, h):
+                return self.b(self.a(h.to(self.a.weight.dtype)))
+        model = Head()
+        model.b.requires_grad_(False)
+        for p in model.parameters():
+            if p.requires_grad:
+                p.data = p.data.to(torch.float16)
+        model.b.to(torch.float16)
+        model(torch.randn(2, 8))
         """,
 }
 

@@ -28,6 +28,7 @@ ELEVENTH = score(Path(__file__).resolve().parents[1] / "realworld11")  # held ou
 TWELFTH = score(Path(__file__).resolve().parents[1] / "realworld12")  # held out when it arrived (9/30 at d576551 and at 6f4809f)
 THIRTEENTH = score(Path(__file__).resolve().parents[1] / "realworld13")  # held out when it arrived (13/30 at d576551, 14/30 at e1deda5)
 FOURTEENTH = score(Path(__file__).resolve().parents[1] / "realworld14")  # held out when it arrived (12/30 at d576551, 14/30 at 3f47d20)
+FIFTEENTH = score(Path(__file__).resolve().parents[1] / "realworld15")  # held out when it arrived (19/30 and 1 false alarm at cd6b9e2)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -163,3 +164,10 @@ def test_fourteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FOURTEENTH["false_alarms"] == []
     hits, total = FOURTEENTH["root_hits"], FOURTEENTH["broken"]
     assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(FOURTEENTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_fifteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert FIFTEENTH["broken"] >= 30 and FIFTEENTH["correct"] >= 12
+    assert FIFTEENTH["false_alarms"] == []
+    hits, total = FIFTEENTH["root_hits"], FIFTEENTH["broken"]
+    assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(FIFTEENTH["misses"])  # type: ignore[operator, arg-type]

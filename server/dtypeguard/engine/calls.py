@@ -31,6 +31,7 @@ from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.spec import Entry, Signature
+from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
 from dtypeguard.engine.values import (
     BATCH_WHY,
     FLOAT_DTYPES,
@@ -1391,12 +1392,14 @@ class CallsMixin:
         return None
 
     def forward(self, oid: int, module: ModuleObj, args: list[Value | None], node: ast.Call, state: State, kwargs: dict[str, Value | None] | None = None) -> Value | None:
+        kwargs = kwargs or {}
         self.events.forwards.append(
             Forward(
                 self.index.span(node), self.tick(), oid, module, tuple(args), state.autocast,
                 tuple(self.index.span(a) for a in node.args), nested=self.forward_depth > 0,
-                kw_inputs=tuple((kwargs or {}).values()),
+                kw_inputs=tuple(kwargs.values()),
                 bound_at=tuple(self.bound_at(a, v) for a, v in zip(node.args, args, strict=False)),
+                maybe_causal=_maybe_causal(module.cls, len(args), list(kwargs)),
             )
         )
         arg0 = args[0] if args else None
@@ -1979,6 +1982,21 @@ def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str
 
 _REBOUND = "<rebound>"  # the input name bound to something else first
 _FORWARD_SCANS: weakref.WeakKeyDictionary[ast.AST, tuple[bool, list[tuple[int, int, str]]]] = weakref.WeakKeyDictionary()
+
+
+def _maybe_causal(cls: str, n_args: int, keywords: list[str]) -> frozenset[int]:
+    """The argument positions (positional, then keyword) of a Transformer stack's masks that it
+    may find causal and drop: their device is not known to matter (see `CAUSAL_MASK_ARGS`)."""
+    masks = CAUSAL_MASK_ARGS.get(cls.removeprefix("torch.nn."), ())
+    out: set[int] = set()
+    for position, keyword, padding in masks:
+        if padding in keywords:
+            continue  # with a key padding mask the mask is kept
+        if position < n_args:
+            out.add(position)
+        elif keyword in keywords:
+            out.add(n_args + keywords.index(keyword))
+    return frozenset(out)
 
 
 def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str) -> tuple[bool, list[tuple[int, int, str]]]:

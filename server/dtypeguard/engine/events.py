@@ -50,6 +50,7 @@ class Forward:
     nested: bool = False  # inside a user forward() inlined for an outer call (already checked)
     kw_inputs: tuple[Value | None, ...] = ()  # keyword arguments (`tgt_mask=`, `hx=`)
     bound_at: tuple[Span | None, ...] = ()  # where each positional argument (a plain name) was last bound
+    maybe_causal: frozenset[int] = frozenset()  # inputs + kw_inputs positions of masks a Transformer may drop as causal
 
 
 @quick_init

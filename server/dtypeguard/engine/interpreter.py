@@ -1422,14 +1422,22 @@ def _frame_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
             yield from own_nodes(stmt)
 
 
+_WALKS = ("children", "named_children", "modules", "named_modules", "parameters", "named_parameters")
+
+
 def _walked_module(stmt: ast.For | ast.AsyncFor) -> ast.expr | None:
     """The module whose parts a loop casts one by one (`for m in model.modules(): m.half()`,
-    `for n, c in model.named_children(): c.to(torch.float16)`), else None."""
+    `for n, c in model.named_children(): c.to(torch.float16)`, `for p in model.parameters():
+    p.data = p.data.half()`), else None."""
     it = stmt.iter
-    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in ("children", "named_children", "modules", "named_modules")):
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in _WALKS):
         return None
     names = {n.id for n in ast.walk(stmt.target) if isinstance(n, ast.Name)}
     for node in ast.walk(ast.Module(body=stmt.body, type_ignores=[])):
+        if isinstance(node, ast.Assign) and it.func.attr in ("parameters", "named_parameters"):
+            # `for p in model.parameters(): if p.requires_grad: p.data = p.data.to(dtype)`
+            if any(isinstance(t, ast.Attribute) and t.attr == "data" and isinstance(t.value, ast.Name) and t.value.id in names for t in node.targets):
+                return it.func.value
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS:
             receiver = node.func.value
             if isinstance(receiver, ast.Name) and receiver.id in names:

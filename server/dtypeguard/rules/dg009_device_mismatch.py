@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine import source
 from dtypeguard.engine.events import Forward, TensorOp
-from dtypeguard.engine.values import ModuleObj, Tensor, TupleV, Value
+from dtypeguard.engine.values import BATCH_WHY, ModuleObj, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
@@ -42,7 +42,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         if not fw.inputs or (module.dtype is None and not module.first_layer):
             continue
         for position, x in _tensors(fw.inputs + fw.kw_inputs):
-            if not _mismatch(module.device, x.device):
+            if not _mismatch(module.device, x.device) or position in fw.maybe_causal:
                 continue
             if fw.nested and position == 0 and x.dev_origin is None:
                 continue  # the outer call's input, reported there
@@ -131,13 +131,19 @@ def _loss_weights(ctx: Context) -> Iterator[Finding]:
         if out is None or weight is None or loss.weight_at is None or not _mismatch(out.device, weight.device):
             continue
         error = "Expected all tensors to be on the same device"
-        related = fails_here(loss.weight_at, loss.span, error)
-        if weight.dev_origin is not None:
-            related.append(Related(weight.dev_origin.span, f"the weight's device: {weight.dev_origin.why}"))
+        root, where = loss.weight_at, "where the loss is built"
+        made = weight.dev_origin
+        if loss.weight_at == loss.span and made is not None and made.span.line != loss.span.line and not made.why.startswith(BATCH_WHY):
+            # a functional loss given a weight made elsewhere (`pos_weight=self.pos_weight`): it is
+            # a constant, moved once where it is made rather than at every call
+            root, where = made.span, "where it is made"
+        related = fails_here(root, loss.span, error)
+        if made is not None and made.span != root:
+            related.append(Related(made.span, f"the weight's device: {made.why}"))
         yield RULE.finding(
             f"the loss weight stays {_where(weight.device)} but the predictions are {_where(out.device)}: {loss.name} at line "
-            f"{loss.span.line} fails with \"{error}\"; move the weight with `.to(device)` where the loss is built",
-            loss.weight_at,
+            f"{loss.span.line} fails with \"{error}\"; move the weight with `.to(device)` {where}",
+            root,
             related=related,
             severity=Severity.WARNING if "auto" in (out.device, weight.device) else Severity.ERROR,
         )
@@ -317,9 +323,11 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            # a single layer does not test the mask for being causal: it keeps it (ran on an H200)
+            "import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.layer = nn.TransformerDecoderLayer(16, 2)\n    def forward(self, tgt, memory):\n        mask = torch.triu(torch.full((tgt.shape[0], tgt.shape[0]), float('-inf')), diagonal=1)  # <-\n        return self.layer(tgt, memory, tgt_mask=mask)\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Decoder().to(device)\nmodel(torch.randn(5, 2, 16).to(device), torch.randn(7, 2, 16).to(device))\n",
             "import torch\nimport torch.nn as nn\nclass Embed(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.emb = nn.Embedding(10, 8)\n    def forward(self, x):\n        pos = torch.zeros(x.shape[1], 8)  # <-\n        return self.emb(x) + pos\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Embed().to(device)\nmodel(torch.randint(0, 10, (2, 5)).to(device))\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nnet = nn.Linear(4, 3).to(device)\npreds = []\nwith torch.no_grad():\n    _, pred = torch.max(net(torch.randn(8, 4).to(device)), 1)\n    preds.append(pred.numpy())  # <-\n",
-            "import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        layer = nn.TransformerDecoderLayer(16, 2)\n        self.decoder = nn.TransformerDecoder(layer, num_layers=1)\n    def forward(self, tgt, memory):\n        mask = torch.zeros(tgt.shape[0], tgt.shape[0])  # <-\n        return self.decoder(tgt, memory, tgt_mask=mask)\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Decoder().to(device)\nmodel(torch.randn(5, 2, 16).to(device), torch.randn(7, 2, 16).to(device))\n",
+            "import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        layer = nn.TransformerDecoderLayer(16, 2)\n        self.decoder = nn.TransformerDecoder(layer, num_layers=1)\n    def forward(self, tgt, memory):\n        pad = torch.zeros(tgt.shape[1], tgt.shape[0], dtype=torch.bool)  # <-\n        return self.decoder(tgt, memory, tgt_key_padding_mask=pad)\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Decoder().to(device)\nmodel(torch.randn(5, 2, 16).to(device), torch.randn(7, 2, 16).to(device))\n",
             "import torch\nimport torch.nn as nn\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(8, 4)\n    def forward(self, x):\n        h = torch.zeros(x.shape[0], 4)  # <-\n        return self.lin(torch.cat([x, h], dim=1))\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Cell().to(device)\nmodel(torch.randn(2, 4).to(device))\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nweights = torch.tensor([1.0, 2.0, 0.5])\nloss_fn = nn.CrossEntropyLoss(weight=weights)  # <-\nmodel = nn.Linear(4, 3).to(device)\nx = torch.randn(8, 4).to(device)\ny = torch.randint(0, 3, (8,)).to(device)\nloss_fn(model(x), y)\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3)  # <-\nmodel(x)\n",
@@ -328,6 +336,8 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\ndef to_gpu(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\nmodel = to_gpu(nn.Linear(3, 1))\nmodel(torch.randn(4, 3))  # <-\n",
         ],
         good=[
+            # a causal CPU mask: the Transformer stack finds it causal and drops it (ran on an H200)
+            "import torch\nimport torch.nn as nn\nclass Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.decoder = nn.TransformerDecoder(nn.TransformerDecoderLayer(16, 2), num_layers=1)\n    def forward(self, tgt, memory):\n        mask = torch.triu(torch.full((tgt.shape[0], tgt.shape[0]), float('-inf')), diagonal=1)\n        return self.decoder(tgt, memory, tgt_mask=mask)\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Decoder().to(device)\nmodel(torch.randn(5, 2, 16).to(device), torch.randn(7, 2, 16).to(device))\n",
             "import torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(4, 2).to(device)\nscale = torch.tensor(2.0)\nout = model(torch.randn(3, 4).to(device)) * scale\n",
             "import torch\nimport torch.nn as nn\nclass Tok(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.cls = nn.Parameter(torch.zeros(1, 1, 8))\n        self.register_buffer('pos', torch.zeros(1, 5, 8))\n    def forward(self, x):\n        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1)\n        return torch.cat([x, self.pos.expand(x.shape[0], -1, -1)], dim=1)\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = Tok().to(device)\nmodel(torch.randn(2, 4, 8).to(device))\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nnet = nn.Linear(4, 3).to(device)\nwith torch.no_grad():\n    _, pred = torch.max(net(torch.randn(8, 4).to(device)), 1)\n    labels = pred.cpu().numpy()\n",

@@ -24,6 +24,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         stateful = opt.cls not in ("SGD",) or "momentum" in opt.options
         if not stateful:
             continue
+        if not any(step.opt.origin.span == opt.origin.span and step.time > cast.time for step in ctx.events.steps):
+            continue  # no step after the conversion: the state is never used with the new dtype
         had = f"loaded its state (line {opt.step_span.line})" if opt.state_loaded and opt.step_span else "already stepped"
         where = "the optimizer's state was loaded here, in the parameters' dtype of that moment" if opt.state_loaded else "the optimizer stepped here"
         yield RULE.finding(

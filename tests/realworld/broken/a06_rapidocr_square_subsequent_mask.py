@@ -1,8 +1,8 @@
 """NRTR decoder: generate_square_subsequent_mask builds the causal mask on the CPU
 source: https://github.com/RapidAI/RapidOCR/pull/731
-reported-error: TypeError: Transformer.generate_square_subsequent_mask() takes 2 positional arguments but 3 were given (the PR adds a device argument because the one-argument helper builds the mask on the CPU; this adaptation keeps that helper)
-outcome: cuda-only: RuntimeError (device mismatch between the CPU attn_mask and the CUDA query inside multi-head attention) at line 32; on CPU: ok
-root-cause: line 23
+reported-error: TypeError: Transformer.generate_square_subsequent_mask() takes 2 positional arguments but 3 were given (the PR adds a device argument because the one-argument helper builds the mask on the CPU; this adaptation keeps that helper and, like RapidOCR's NRTR, its own attention that adds the mask to the scores: torch's nn.TransformerDecoder would find this causal mask causal and drop it, which runs on a GPU, checked on an H200)
+outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! at line 27; on CPU: ok
+root-cause: line 42
 expect: DG009
 """
 import torch
@@ -10,12 +10,31 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 
+class MaskedSelfAttention(nn.Module):
+    """NRTR's own attention: the mask is added to the scores."""
+
+    def __init__(self, d_model, nhead):
+        super().__init__()
+        self.nhead = nhead
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.out = nn.Linear(d_model, d_model)
+
+    def forward(self, x, attn_mask=None):
+        t, b, d = x.shape
+        q, k, v = self.qkv(x).reshape(t, b * self.nhead, 3 * d // self.nhead).transpose(0, 1).chunk(3, dim=-1)
+        scores = torch.bmm(q, k.transpose(1, 2)) / (d // self.nhead) ** 0.5
+        if attn_mask is not None:
+            scores = scores + attn_mask.unsqueeze(0)  # fails-here
+        ctx = torch.bmm(scores.softmax(-1), v).transpose(0, 1).reshape(t, b, d)
+        return self.out(ctx)
+
+
 class Transformer(nn.Module):
     def __init__(self, d_model=32, nhead=4, out_channels=20, max_len=12):
         super().__init__()
         self.embedding = nn.Embedding(out_channels, d_model)
-        layer = nn.TransformerDecoderLayer(d_model, nhead, dim_feedforward=64, batch_first=False)
-        self.decoder = nn.TransformerDecoder(layer, num_layers=2)
+        self.self_attn = MaskedSelfAttention(d_model, nhead)
+        self.cross = nn.Linear(2 * d_model, d_model)
         self.tgt_word_prj = nn.Linear(d_model, out_channels)
         self.max_len = max_len
 
@@ -29,7 +48,8 @@ class Transformer(nn.Module):
         tgt = tgt[:, :-1]
         tgt_emb = self.embedding(tgt).permute(1, 0, 2)
         tgt_mask = self.generate_square_subsequent_mask(tgt_emb.shape[0])
-        output = self.decoder(tgt_emb, src, tgt_mask=tgt_mask)  # fails-here
+        output = self.self_attn(tgt_emb, attn_mask=tgt_mask)
+        output = self.cross(torch.cat([output, src.mean(0, keepdim=True).expand_as(output)], dim=-1))
         return self.tgt_word_prj(output).permute(1, 0, 2)
 
     def forward(self, src, targets):

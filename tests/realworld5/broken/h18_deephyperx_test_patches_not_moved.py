@@ -1,7 +1,7 @@
 """Hyperspectral classifier (DeepHyperX-style): the model is sent to the GPU, but the sliding-window patches built in test() from the NumPy image are never moved
 source: https://github.com/nshaud/DeepHyperX/issues/54
 reported-error: RuntimeError: expected tensor for argument #1 'input' to have the same device as tensor for argument #2 'weight'
-outcome: cuda-only: RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same (the reporter's torch worded it: expected tensor for argument #1 'input' to have the same device as tensor for argument #2 'weight') at line 24; on CPU: ok
+outcome: cuda-only: NotImplementedError: Could not run 'aten::slow_conv3d_forward' with arguments from the 'CUDA' backend (a CPU input to a CUDA Conv3d, torch 2.11 on an H200; the reporter's torch worded it: expected tensor for argument #1 'input' to have the same device as tensor for argument #2 'weight') at line 24; on CPU: ok
 root-cause: line 52
 expect: DG009
 """

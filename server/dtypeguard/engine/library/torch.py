@@ -146,6 +146,16 @@ _CASTS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16"
 # float inputs: checked against CPU autocast by tests/engine/test_library_conformance.py.
 # `inner` of two 1-D tensors takes the `dot` path, which CPU autocast leaves in float32, so
 # the engine lowers `inner` only when both operands are known to be at least 2-D.
+# The attention masks a Transformer stack tests for being causal (`_detect_is_causal_mask`):
+# a causal one is replaced by `is_causal=True` when no key padding mask is given, so a CPU
+# causal mask (`nn.Transformer.generate_square_subsequent_mask(n)` makes one) works with a
+# model on the GPU (checked on an H200, torch 2.11; a zeros mask or a padding mask there fails).
+# Position in the call, keyword, and the key padding mask that keeps the mask if given.
+CAUSAL_MASK_ARGS: dict[str, tuple[tuple[int, str, str], ...]] = {
+    "TransformerEncoder": ((1, "mask", "src_key_padding_mask"),),
+    "TransformerDecoder": ((2, "tgt_mask", "tgt_key_padding_mask"),),
+    "Transformer": ((2, "src_mask", "src_key_padding_mask"), (3, "tgt_mask", "tgt_key_padding_mask")),
+}
 AUTOCAST_LOWERED = frozenset({"mm", "bmm", "matmul", "@", "addmm", "baddbmm", "einsum", "tensordot", "inner"})
 AUTOCAST_KEPT = frozenset({"dot", "mv", "outer", "add", "mul"})  # (checked to stay float32 on CPU)
 

@@ -8,7 +8,7 @@ ends in status "error" with the same error type at line N and the message starts
 reported message's key phrase (up to its first "(", "," or " at line"); "exact" also needs the
 reporter's full wording. The outcome text is compared, never special-cased by the emulation.
 
-    python bench/cuda_agreement.py [--json OUT] [--device cuda|cuda-emulated] [--through N]
+    python bench/cuda_agreement.py [--json OUT] [--device cuda|cuda-emulated] [--through N] [--only REGEX]
 """
 
 from __future__ import annotations
@@ -92,8 +92,11 @@ def main() -> int:
     parser.add_argument("--through", type=int, default=0, metavar="N",
                         help="run-through mode (verify --through): go on N steps past the first, "
                              "then through evaluation, as a user verifying the whole path does")
+    parser.add_argument("--only", default="", metavar="REGEX",
+                        help="only the scripts whose path (relative to the checkout) matches REGEX")
     args = parser.parse_args()
     files = sorted(glob.glob(os.path.join(ROOT, "tests", "realworld*", "broken", "*.py")))
+    files = [f for f in files if re.search(args.only, os.path.relpath(f, ROOT))]
     cases = [(f, e) for f in files if (e := expectation(f)) is not None]
     worker = WarmWorker(device=args.device)
     worker.start()

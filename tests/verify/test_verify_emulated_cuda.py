@@ -111,6 +111,59 @@ with torch.no_grad():
     assert str(out["message"]).startswith(SAME_DEVICE)
 
 
+def test_what_an_h200_showed_stack_conv3d_and_causal_masks(tmp_path: Path, worker: WarmWorker) -> None:
+    """Outcomes seen on a real GPU (H200, torch 2.11): a CPU 0-dim tensor passes in `a * b` but
+    not in `torch.stack` (CUDA's stack is a cat); a CPU input to a CUDA Conv3d is a
+    NotImplementedError; a causal CPU mask given to a Transformer stack is dropped and runs,
+    while the same mask given to one layer fails."""
+    stack = """
+import torch
+a = torch.tensor(1.0, device="cuda")
+b = torch.tensor(0.0)
+c = a * b + b
+s = torch.stack([a, b])   # fails-here
+"""
+    out = _run(tmp_path, worker, stack)
+    assert out["status"] == "error" and out["line"] == _line_of(stack), out
+    assert out["message"] == (SAME_DEVICE + ", but got tensors is on cpu, different from other tensors on cuda:0 "
+                              "(when checking argument in method wrapper_CUDA_cat)")
+    conv3d = """
+import torch, torch.nn as nn
+conv = nn.Conv3d(1, 2, 3).cuda()
+y = conv(torch.randn(1, 1, 4, 4, 4))   # fails-here
+"""
+    out = _run(tmp_path, worker, conv3d)
+    assert out["status"] == "error" and out["error_type"] == "NotImplementedError" and out["line"] == _line_of(conv3d), out
+    assert str(out["message"]).startswith("Could not run 'aten::slow_conv3d_forward' with arguments from the 'CUDA' backend")
+    masks = """
+import torch, torch.nn as nn
+q = torch.randn(5, 2, 8, device="cuda")
+mask = torch.triu(torch.full((5, 5), float("-inf")), diagonal=1)
+stack = nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16), 1).cuda()
+out = stack(q, q, tgt_mask=mask)
+layer = nn.TransformerDecoderLayer(8, 2, 16).cuda()
+out = layer(q, q, tgt_mask=mask)   # fails-here
+"""
+    out = _run(tmp_path, worker, masks)
+    assert out["status"] == "error" and out["line"] == _line_of(masks), out
+    assert str(out["message"]).startswith(SAME_DEVICE)
+
+
+def test_module_moves_back_to_the_cpu_while_an_error_is_handled(tmp_path: Path, worker: WarmWorker) -> None:
+    """Lightning's teardown calls `.cpu()` while the traceback still holds the parameters: a GPU
+    run moves them (it never swaps), so the script's own error is the one reported."""
+    source = MODEL + """
+try:
+    model(torch.randn(3, 4))   # fails-here
+except RuntimeError:
+    model.cpu()
+    raise
+"""
+    out = _run(tmp_path, worker, source)
+    assert out["status"] == "error" and out["line"] == _line_of(source), out
+    assert str(out["message"]).startswith(SAME_DEVICE)
+
+
 def test_numpy_of_a_cuda_tensor(tmp_path: Path, worker: WarmWorker) -> None:
     for call in ("t.numpy()", "np.asarray(t)"):
         source = f"""

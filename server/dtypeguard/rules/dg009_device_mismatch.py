@@ -315,6 +315,12 @@ RULE = Rule(
             ),
             "tests/realworld4/broken/g16_multitask_cyclegan_batch_left_on_cpu.py",
         ),
+        ErrorPattern(
+            r"Could not run 'aten::slow_conv3d_forward' with arguments from the 'CUDA' backend",
+            "Could not run 'aten::slow_conv3d_forward' with arguments from the 'CUDA' backend",
+            "tests/realworld5/broken/h18_deephyperx_test_patches_not_moved.py",
+            error_types=("NotImplementedError",),
+        ),
     ),
     hint=(
         "every tensor in one op must be on the same device; move each batch and target with "

@@ -348,14 +348,15 @@ def _make_tensor_class(torch, emu):
             dev = device_of(t)
             if dev.type == "meta":
                 continue
-            if any_cuda and dev.type == "cpu" and t.dim() == 0:
-                continue  # a CPU 0-dim tensor passes as a scalar (fill_, masked_fill, clamp...)
+            if any_cuda and dev.type == "cpu" and t.dim() == 0 and base not in ("cat", "stack"):
+                continue  # a CPU 0-dim tensor passes as a scalar (fill_, masked_fill, clamp...), not in cat/stack
             if common is None:
                 common = dev
             elif dev != common:
                 raise RuntimeError(
                     f"Expected all tensors to be on the same device, but got {name} is on {_devname(dev)}, "
-                    f"different from other tensors on {_devname(common)} (when checking argument in method {method})")
+                    f"different from other tensors on {_devname(common)} (when checking argument in method "
+                    f"{method.replace('_stack', '_cat') if base == 'stack' else method})")  # CUDA's stack is a cat (seen on an H200)
 
     def check_index(found):
         # self[indices] (= values): CPU indices may index a CUDA tensor; CUDA indices a CPU one
@@ -381,6 +382,13 @@ def _make_tensor_class(torch, emu):
         if inp is None or weight is None:
             return
         ic, wc = isinstance(inp, cls), isinstance(weight, cls)
+        if wc and not ic and weight.dim() == 5:
+            # a CPU input to a CUDA Conv3d reaches the CPU's slow_conv3d with CUDA arguments
+            # (seen on an H200, torch 2.11)
+            raise NotImplementedError(
+                "Could not run 'aten::slow_conv3d_forward' with arguments from the 'CUDA' backend. This could be "
+                "because the operator doesn't exist for this backend, or was omitted during the selective/custom "
+                "build process (if using custom build).")
         if ic != wc:
             raise RuntimeError(
                 f"Input type ({_type_string(inp, ic)}) and weight type ({_type_string(weight, wc)}) should be the same or input should be a "
@@ -1049,6 +1057,14 @@ def _patch_modules(torch, emu):
             before = future.get_swap_module_params_on_conversion()
             future.set_swap_module_params_on_conversion(True)
             try:
+                return method(self, *args, **kwargs)
+            except RuntimeError as error:
+                if "Couldn't swap" not in str(error):
+                    raise
+                # a parameter still referenced elsewhere (a traceback being handled, as when
+                # Lightning's teardown calls `.cpu()` after an error in `fit`) cannot be
+                # swapped; a GPU run never swaps, so move without swapping instead of failing
+                future.set_swap_module_params_on_conversion(False)
                 return method(self, *args, **kwargs)
             finally:
                 future.set_swap_module_params_on_conversion(before)

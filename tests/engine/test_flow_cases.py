@@ -2504,6 +2504,40 @@ CASES: dict[str, str] = {
         model.b.to(torch.float16)
         model(torch.randn(2, 8))
         """,
+    "a config dict's get() with a default, and pop(): the values they hold": """
+        import torch
+        import torch.nn as nn
+        cfg = {"precision": "double", "name": "SGD"}
+        precision = cfg.get("precision", "float")
+        missing = cfg.get("eps", 1e-8)
+        name = cfg.pop("name")
+        model = nn.Linear(4, 2)
+        if precision == "double":
+            model = model.double()  # expect: DG004
+        model(torch.randn(3, 4))
+        """,
+    "optimizer options splatted from a known dict, capturable written in the config": """
+        import torch
+        import torch.nn as nn
+        CONFIG = {"optimizer": {"name": "RMSprop", "lr": 7e-4, "capturable": True}}  # expect: DG016
+        def build(params, spec):
+            spec = dict(spec)
+            name = spec.pop("name")
+            return getattr(torch.optim, name)(params, **spec)
+        net = nn.Linear(8, 4)
+        opt = build(net.parameters(), CONFIG["optimizer"])
+        net(torch.randn(2, 8)).sum().backward()
+        opt.step()
+        """,
+    "optimizer options splatted without capturable: quiet": """
+        import torch
+        import torch.nn as nn
+        spec = {"lr": 7e-4, "alpha": 0.99}
+        net = nn.Linear(8, 4)
+        opt = torch.optim.RMSprop(net.parameters(), **spec)
+        net(torch.randn(2, 8)).sum().backward()
+        opt.step()
+        """,
 }
 
 

@@ -163,11 +163,11 @@ def test_fourteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FOURTEENTH["broken"] >= 30 and FOURTEENTH["correct"] >= 12
     assert FOURTEENTH["false_alarms"] == []
     hits, total = FOURTEENTH["root_hits"], FOURTEENTH["broken"]
-    assert hits / total >= 0.53, f"{hits}/{total}: " + "\n".join(FOURTEENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.6, f"{hits}/{total}: " + "\n".join(FOURTEENTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_fifteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FIFTEENTH["broken"] >= 30 and FIFTEENTH["correct"] >= 12
     assert FIFTEENTH["false_alarms"] == []
     hits, total = FIFTEENTH["root_hits"], FIFTEENTH["broken"]
-    assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(FIFTEENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.7, f"{hits}/{total}: " + "\n".join(FIFTEENTH["misses"])  # type: ignore[operator, arg-type]

@@ -307,8 +307,8 @@ class CallsMixin:
                 kwargs[kw.arg] = value
             elif isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys):
                 splatted.update((str(k), v) for k, v in zip(value.keys, value.items, strict=True))  # `model(**batch)` with known keys
-        if splatted and not isinstance(callee, Sym):
-            kwargs = {**splatted, **kwargs}
+        if splatted:
+            kwargs = {**splatted, **kwargs}  # `Optimizer(params, **spec)` with the spec's keys known
         if isinstance(callee, Sym):
             if kwargs.get("dtype", _ABSENT) == Const(None) or kwargs.get("device", _ABSENT) == Const(None):
                 # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
@@ -1486,6 +1486,20 @@ class CallsMixin:
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
         if isinstance(receiver, Const) and isinstance(receiver.value, str) and method in _STR_METHODS:
             return _str_method(receiver, method, args)
+        if isinstance(receiver, DictV) and method in ("get", "pop") and args and isinstance(args[0], Const) and len(args) <= 2:
+            # `cfg.get("precision", "fp32")`, `name = spec.pop("name")`: the value under a key the
+            # dict is known to hold, or the default where it is known not to hold it
+            key = args[0].value
+            if key in receiver.keys:
+                index = receiver.keys.index(key)
+                value = receiver.items[index]
+                if method == "pop" and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute)):
+                    left = DictV(receiver.keys[:index] + receiver.keys[index + 1:], receiver.items[:index] + receiver.items[index + 1:])
+                    self.rebind_list(node.func.value, left, state)
+                return value
+            if None in receiver.keys:
+                return None  # a key the analysis cannot name may be this one
+            return args[1] if len(args) > 1 else (Const(None) if method == "get" else None)
         if isinstance(receiver, DictV) and not args:
             values = list(receiver.items)
             joined = values[0] if values else None

@@ -110,7 +110,30 @@ def rule_url(code: str) -> str | None:
         return None
 
 
+_MADE: dict[tuple[object, ...], types.Diagnostic] = {}  # see `diagnostic`
+
+
 def diagnostic(finding: Finding, lines: Lines, uri: str, encoding: str) -> types.Diagnostic:
+    """The LSP diagnostic of a finding. A keystroke republishes every finding of the file, most
+    of them unchanged: building lsprotocol objects was most of a publish, so each is made once
+    for what the diagnostic shows (code, severity, message, related information) and the text
+    of the lines its ranges read (columns and clamping depend on nothing else), and handed out
+    again (never changed after it is made). The key leaves out the fixes: hashing them cost
+    as much as the conversion."""
+    spans = [finding.span, *(r.span for r in finding.related if not r.span.file)]
+    key = (
+        finding.code, finding.severity, finding.message, finding.related, uri, encoding, len(lines),
+        tuple((s.line, s.col, s.end_line, s.end_col, lines.text(s.line - 1), lines.text(s.end_line - 1)) for s in spans),
+    )
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) > 4096:
+            _MADE.clear()
+        made = _MADE[key] = _diagnostic(finding, lines, uri, encoding)
+    return made
+
+
+def _diagnostic(finding: Finding, lines: Lines, uri: str, encoding: str) -> types.Diagnostic:
     url = rule_url(finding.code)
     related = [_related(r, lines, uri, encoding) for r in finding.related]
     tags = [types.DiagnosticTag.Deprecated] if finding.code == "DG002" else None

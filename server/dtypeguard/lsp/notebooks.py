@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import attrs
 from lsprotocol import types
 from pygls.workspace import Workspace
 
@@ -141,8 +142,7 @@ class Notebooks:
                 location=types.Location(uri=view.uris[cell], range=convert.to_range(view.cell_lines(cell), rel.span, encoding)),
                 message=rel.message,
             ))
-        diag.related_information = related or None
-        return diag
+        return attrs.evolve(diag, related_information=related or None)  # the converted one is shared: not changed
 
     # ---------------------------------------------------------------- edits
     def cell_edit(self, view: NotebookView, workspace: Workspace, edit: types.WorkspaceEdit, encoding: str, document_changes: bool) -> types.WorkspaceEdit | None:

@@ -59,7 +59,7 @@ def _plain(arg: str) -> bool:
 
 def _legacy_constructors(ctx: Context) -> bool:
     """`torch.Tensor(...)`/`torch.FloatTensor(...)` calls: they ignore `set_default_device`."""
-    return ctx.tree is None or ctx.any_node("legacy_constructors", _legacy_constructor)
+    return ctx.tree is None or ctx.any_node("legacy_constructors", _legacy_constructor, needle="Tensor")
 
 
 def _legacy_constructor(n: ast.AST) -> bool:

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine.values import Const, Value
-from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
@@ -29,12 +29,37 @@ def check(ctx: Context) -> Iterator[Finding]:
         if (_true(opts.get("capturable")) or in_group) and new.module is not None and new.module.device in ("cpu", "auto"):
             where = "a parameter group sets `capturable: True`" if in_group else f"{new.opt.cls}(capturable=True)"
             on = "with CPU parameters" if new.module.device == "cpu" else "on a machine without CUDA, where this script falls back to the CPU,"
+            written = _config_entry(ctx, new.span) if not in_group else None
+            if written is not None:
+                # `Optimizer(params, **spec)` with `"capturable": True` in the script's one config
+                # dict that sets it: the fix goes into that dict
+                yield RULE.finding(
+                    f"`\"capturable\": True` reaches {new.opt.cls} at line {new.span.line} through `**`: its first `step()` {on} "
+                    "fails (\"If capturable=True, params and state_steps must be on supported devices\"): capturable is for CUDA graphs",
+                    written,
+                    related=[Related(new.span, f"{new.opt.cls} is made here with the config's options")],
+                )
+                continue
             yield RULE.finding(
                 f"{where}: {new.opt.cls}'s first `step()` {on} fails (\"If capturable=True, params and state_steps must be on "
                 "supported devices\"): capturable is for CUDA graphs",
                 new.span,
                 fixes=_capturable_fixes(ctx, new.span, in_group, new.module.device == "cpu"),
             )
+
+
+def _config_entry(ctx: Context, made: Span) -> Span | None:
+    """Where `"capturable": True` is written when the optimizer call does not name it: the one
+    dict display of the file with that entry (none or several: None, the call is reported)."""
+    text = "\n".join(ctx.index.line_text(n) for n in range(made.line, made.end_line + 1))
+    if "capturable" in text or ctx.tree is None:
+        return None
+    entries = [(k, v) for n in ast.walk(ctx.tree) if isinstance(n, ast.Dict) for k, v in zip(n.keys, n.values, strict=True)
+               if isinstance(k, ast.Constant) and k.value == "capturable" and isinstance(v, ast.Constant) and v.value is True]
+    if len(entries) != 1 or entries[0][0] is None:
+        return None
+    k, v = entries[0]
+    return Span(k.lineno, k.col_offset, v.end_lineno or v.lineno, v.end_col_offset or 0)
 
 
 def _capturable_fixes(ctx: Context, span: Span, in_group: bool, cpu: bool) -> list[FixSpec]:

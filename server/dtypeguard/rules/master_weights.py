@@ -91,7 +91,7 @@ def _builds_lstm(ctx: Context) -> bool:
     """The file builds an LSTM (`nn.LSTM(...)`, `LSTM(...)`): float16 autocast cannot run it on
     the CPU (oneDNN has no float16 LSTM primitive on most CPUs)."""
     if ctx.tree is not None:
-        return ctx.any_node("builds_lstm", _lstm_call)
+        return ctx.any_node("builds_lstm", _lstm_call, needle="LSTM")
 
     def compute() -> bool:
         tree = parse_quiet(ctx.text)

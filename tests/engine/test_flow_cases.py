@@ -277,9 +277,9 @@ CASES: dict[str, str] = {
         from torch import nn
         modules = {"net": nn.Linear(2, 2)}
         state = {k: v.state_dict() for k, v in modules.items()}
-        state["global_step"] = np.zeros((), dtype=np.int64)
+        state["global_step"] = np.zeros((), dtype=np.int64)  # expect: DG011
         torch.save(state, "ckpt.pt")
-        ckpt = torch.load("ckpt.pt", map_location="cpu")  # expect: DG011
+        ckpt = torch.load("ckpt.pt", map_location="cpu")
         """,
     "plain values set into the dict: quiet": """
         import torch
@@ -666,10 +666,10 @@ CASES: dict[str, str] = {
         model = nn.Linear(2, 2)
         d = tempfile.mkdtemp()
         torch.save(model.state_dict(), os.path.join(d, "pytorch_model.bin"))
-        torch.save({"numpy": np.random.get_state()}, os.path.join(d, "rng_state.pth"))
+        torch.save({"numpy": np.random.get_state()}, os.path.join(d, "rng_state.pth"))  # expect: DG011
         model.load_state_dict(torch.load(os.path.join(d, "pytorch_model.bin")))
         rng_file = os.path.join(d, "rng_state.pth")
-        state = torch.load(rng_file)  # expect: DG011
+        state = torch.load(rng_file)
         """,
     "np.sum over a list of GPU losses; .numpy() of a GPU model's state_dict entries": """
         import numpy as np
@@ -795,8 +795,8 @@ CASES: dict[str, str] = {
         from torch import nn
         from accelerate import Accelerator
         accelerator = Accelerator()
-        accelerator.save({"model": nn.Linear(2, 2).state_dict(), "best": np.float64(0.5)}, "ckpt.pt")
-        ckpt = torch.load("ckpt.pt", map_location="cpu")  # expect: DG011
+        accelerator.save({"model": nn.Linear(2, 2).state_dict(), "best": np.float64(0.5)}, "ckpt.pt")  # expect: DG011
+        ckpt = torch.load("ckpt.pt", map_location="cpu")
         """,
     "a dict comprehension over a dict's keys keeps each split's dtype": """
         import numpy as np
@@ -2048,9 +2048,9 @@ CASES: dict[str, str] = {
     "a NumPy dtype in a checkpoint's hyper-parameters: weights_only load refuses numpy.dtype": """
         import numpy as np
         import torch
-        hp = {"dim": 8, "dtype": np.dtype("float32")}
+        hp = {"dim": 8, "dtype": np.dtype("float32")}  # expect: DG011
         torch.save({"hp": hp, "w": torch.zeros(2)}, "ckpt.pt")
-        ckpt = torch.load("ckpt.pt")  # expect: DG011
+        ckpt = torch.load("ckpt.pt")
         """,
     "a torch dtype in a checkpoint loads with weights_only: quiet": """
         import torch
@@ -2241,11 +2241,11 @@ CASES: dict[str, str] = {
         class Cfg:
             lr: float = 1e-3
         def save(path, model, cfg):
-            torch.save({"model": model.state_dict(), "args": cfg}, path)
+            torch.save({"model": model.state_dict(), "args": cfg}, path)  # expect: DG011
         def run(path, resume):
             model, cfg = nn.Linear(2, 2), Cfg()
             if resume:
-                state = torch.load(path)  # expect: DG011
+                state = torch.load(path)
                 cfg = state["args"]
             save(path, model, cfg)
         run("ckpt.pt", False)
@@ -2307,8 +2307,8 @@ CASES: dict[str, str] = {
         from pathlib import Path
         import torch
         run_dir = Path("runs") / "exp1"
-        torch.save({"step": 3, "run_dir": run_dir}, run_dir / "ckpt.pt")
-        state = torch.load(run_dir / "ckpt.pt")  # expect: DG011
+        torch.save({"step": 3, "run_dir": run_dir}, run_dir / "ckpt.pt")  # expect: DG011
+        state = torch.load(run_dir / "ckpt.pt")
         """,
     "a pathlib Path only as the file name of a state_dict checkpoint: quiet": """
         from pathlib import Path

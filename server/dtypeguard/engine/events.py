@@ -156,6 +156,7 @@ class TorchSave:
     device: str | None = None  # where every tensor saved lives, when known
     file: str = ""  # the file's name when known
     tagged: bool = False  # written under a patched `location_tag`: CUDA storage tags, whatever the tensors' device
+    pickled_at: Span | None = None  # the dict entry that holds what is refused (`"args": args,`), where written
 
 
 @dataclass

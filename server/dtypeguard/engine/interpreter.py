@@ -595,17 +595,21 @@ class Interpreter(ResumeMixin, CallsMixin):
             elif isinstance(target.value, ast.Name) and isinstance(base, DictV):
                 # `state["global_step"] = step`: the dict now holds it (what a `torch.save` of it pickles)
                 keys, items = list(base.keys), list(base.items)
+                spans: list[Span | None] = list(base.spans) if len(base.spans) == len(base.keys) else [None] * len(keys)
                 key = index.value if isinstance(index, Const) else None
                 if key is not None and key in keys:
                     items[keys.index(key)] = value
+                    spans[keys.index(key)] = self.index.span(target)
                 else:
                     keys.append(key)
                     items.append(value)
+                    spans.append(self.index.span(target))
                 name = target.value.id
+                made = DictV(tuple(keys), tuple(items), tuple(spans))
                 if state.locals is not None and name not in state.locals and name in state.globals:
-                    state.globals[name] = DictV(tuple(keys), tuple(items))  # `REGISTRY[name] = fn()` in a function: the module's dict
+                    state.globals[name] = made  # `REGISTRY[name] = fn()` in a function: the module's dict
                 else:
-                    state.bind(name, DictV(tuple(keys), tuple(items)))
+                    state.bind(name, made)
             elif isinstance(base, Ref) and isinstance(state.heap.get(base.oid), ModuleObj):
                 self._set_layer(base.oid, index, value, state)
             elif isinstance(base, Ref) and isinstance(index, Const) and isinstance(index.value, str) and _dict_like(state.heap.get(base.oid)):
@@ -831,7 +835,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, ast.Dict):
             keys = tuple(k.value if isinstance(k, ast.Constant) else None for k in node.keys)
             items = tuple(self.eval(v, state) for v in node.values)
-            return DictV(keys, items)
+            spans = tuple(self.index.span_between(k or v, v) for k, v in zip(node.keys, node.values, strict=True))
+            return DictV(keys, items, spans)
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             value = self.eval(node.value, state) if node.value is not None else None
             if isinstance(node, ast.YieldFrom):

@@ -63,6 +63,11 @@ class LineIndex:
             return other.span(node)  # type: ignore[no-any-return]  # a node of an imported file: its own positions, with its path
         return self.own_span(node)
 
+    def span_between(self, first: ast.AST, last: ast.AST) -> Span:
+        """From the start of `first` to the end of `last` (a dict entry: its key to its value)."""
+        a, b = self.span(first), self.span(last)
+        return Span(a.line, a.col, b.end_line, b.end_col, a.file)
+
     def own_span(self, node: ast.AST) -> Span:
         try:  # every expression and statement has all four (the hot path: one per name)
             line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]

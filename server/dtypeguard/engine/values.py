@@ -130,6 +130,9 @@ class DictV(Value):
 
     keys: tuple[object, ...]
     items: tuple[Value | None, ...]
+    # where each entry was written (`"args": args,` in a display, `state["step"] = step`), when
+    # known: a checkpoint's unpicklable entry is reported there
+    spans: tuple[Span | None, ...] = field(default=(), compare=False)
 
 
 @quick_init

@@ -29,14 +29,22 @@ def check(ctx: Context) -> Iterator[Finding]:
         matching = [s for s in pickled if not _named(s.file) or not _named(load.file) or s.file == load.file]
         if not matching:
             continue  # this load reads a file the script saved without pickled objects
-        save = matching[0]
+        save = before[-1] if before and before[-1].saves_pickled else matching[0]
+        # the root cause is what the checkpoint is given: the entry that holds the refused object
+        # (`"args": args,`), or the save of a whole object; the load is where it fails
+        root = save.pickled_at or save.span
+        entry = f"the checkpoint entry at line {root.line}" if save.pickled_at else f"`torch.save` at line {root.line}"
         yield RULE.finding(
-            f"this file saves {save.saves_pickled} with `torch.save` (line {save.span.line}), but `torch.load` "
-            "defaults to `weights_only=True` since PyTorch 2.6 and fails with \"Weights only load failed\"",
-            load.span,
-            related=[Related(save.span, f"{save.saves_pickled} is pickled here")],
+            f"{entry} pickles {save.saves_pickled}, which `torch.load` at line {load.span.line} refuses: it defaults to "
+            "`weights_only=True` since PyTorch 2.6 and fails with \"Weights only load failed\"; save plain values "
+            "(`vars(args)`, `float(x)`, `.tolist()`, a `state_dict()`) instead",
+            root,
+            related=[
+                *([Related(save.span, "saved here")] if save.pickled_at and save.span.line != root.line else []),
+                Related(load.span, "fails here: Weights only load failed"),
+            ],
             fixes=[
-                FixSpec("add_kwarg", "Add `weights_only=False` (only for files you trust)", load.span, False, (("name", "weights_only"), ("value", "False"))),
+                FixSpec("add_kwarg", f"Add `weights_only=False` at line {load.span.line} (only for files you trust)", load.span, False, (("name", "weights_only"), ("value", "False"))),
             ],
             note="Better: save `model.state_dict()` instead of the whole object, and load it into a freshly built model.",
         )
@@ -70,7 +78,8 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model, 'm.pt')\nmodel2 = torch.load('m.pt')  # <-\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model, 'm.pt')  # <-\nmodel2 = torch.load('m.pt')\n",
+            "import argparse\nimport torch\nfrom torch import nn\nargs = argparse.Namespace(lr=0.1)\nmodel = nn.Linear(2, 2)\ntorch.save({\n    'state_dict': model.state_dict(),\n    'args': args,  # <-\n}, 'c.pt')\nckpt = torch.load('c.pt')\n",
         ],
         good=[
             "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model.state_dict(), 'm.pt')\nmodel.load_state_dict(torch.load('m.pt'))\n",

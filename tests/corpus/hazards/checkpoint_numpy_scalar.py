@@ -13,11 +13,11 @@ def evaluate(model, x, y):
 
 
 def save_best(model, acc, path):
-    torch.save({"state_dict": model.state_dict(), "best_acc": acc}, path)
+    torch.save({"state_dict": model.state_dict(), "best_acc": acc}, path)  # expect: DG011
 
 
 def load_best(model, path):
-    ckpt = torch.load(path, map_location="cpu")  # expect: DG011
+    ckpt = torch.load(path, map_location="cpu")
     model.load_state_dict(ckpt["state_dict"])
     return ckpt["best_acc"]
 

@@ -14,8 +14,8 @@ optimizer = torch.optim.Adam(model.parameters())
 
 with tempfile.TemporaryDirectory() as run_dir:
     path = os.path.join(run_dir, "run.ckpt")
-    torch.save({"args": args, "model": model.state_dict()}, path)
-    checkpoint = torch.load(path, map_location="cpu")  # expect: DG011
+    torch.save({"args": args, "model": model.state_dict()}, path)  # expect: DG011
+    checkpoint = torch.load(path, map_location="cpu")
     model.load_state_dict(checkpoint["model"])
 
 x, y = torch.randn(10, 3), torch.randn(10, 1)

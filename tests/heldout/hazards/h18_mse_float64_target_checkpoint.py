@@ -39,9 +39,9 @@ for epoch in range(3):
     epoch_loss = np.mean(losses)
     if epoch_loss < best:
         best = epoch_loss
-        torch.save({"epoch": epoch, "state_dict": model.state_dict(), "best_loss": best}, ckpt_path)
+        torch.save({"epoch": epoch, "state_dict": model.state_dict(), "best_loss": best}, ckpt_path)  # expect: DG011
     print(f"epoch {epoch}: {epoch_loss:.5f}")
 
-ckpt = torch.load(ckpt_path, map_location="cpu")  # expect: DG011
+ckpt = torch.load(ckpt_path, map_location="cpu")
 model.load_state_dict(ckpt["state_dict"])
 print("restored epoch", ckpt["epoch"], "best", ckpt["best_loss"])

@@ -29,12 +29,12 @@ def train(args):
         loss.backward()
         opt.step()
     path = os.path.join(args.out, "model.pt")
-    torch.save({"args": args, "model_state": model.state_dict()}, path)
+    torch.save({"args": args, "model_state": model.state_dict()}, path)  # expect: DG011
     return path
 
 
 def load_for_inference(path, device="cpu"):
-    ckpt = torch.load(path, map_location=device)  # expect: DG011
+    ckpt = torch.load(path, map_location=device)
     model = build(ckpt["args"])
     model.load_state_dict(ckpt["model_state"])
     return model.eval()

@@ -2538,6 +2538,24 @@ CASES: dict[str, str] = {
         net(torch.randn(2, 8)).sum().backward()
         opt.step()
         """,
+    "a datetime in a checkpoint (from-import style): weights_only load refuses datetime.datetime": """
+        from datetime import datetime
+        import torch
+        from torch import nn
+        model = nn.Linear(2, 2)
+        stamp = datetime.now()
+        elapsed = (datetime.now() - stamp).total_seconds()
+        torch.save({"model": model.state_dict(), "saved_at": stamp, "elapsed": elapsed}, "ckpt.pt")  # expect: DG011
+        ckpt = torch.load("ckpt.pt")
+        """,
+    "a timestamp saved as text: quiet": """
+        from datetime import datetime
+        import torch
+        from torch import nn
+        model = nn.Linear(2, 2)
+        torch.save({"model": model.state_dict(), "saved_at": datetime.now().isoformat()}, "ckpt.pt")
+        ckpt = torch.load("ckpt.pt")
+        """,
 }
 
 

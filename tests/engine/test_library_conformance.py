@@ -240,7 +240,7 @@ def test_signatures_bind_the_way_python_binds() -> None:
 # What `torch.load`'s weights-only unpickler refuses (DG011): the engine's word on each payload
 # against a real save and load with the installed torch.
 PAYLOAD_SETUP = (
-    "import argparse, os, pathlib, tempfile\nimport numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+    "import argparse, datetime, os, pathlib, tempfile\nimport numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
     "from sklearn.preprocessing import MinMaxScaler, StandardScaler\n"
     "path = os.path.join(tempfile.mkdtemp(), 'ckpt.pt')\n"
     "class Config:\n    pass\n"
@@ -255,6 +255,8 @@ PAYLOADS = [
     "pd.Timestamp('2020-01-01')", "pd.Timedelta(days=1)", "pd.DataFrame({'x': [1.0]})", "pd.Series([1.0, 2.0])",
     "pd.DataFrame({'x': [1.0]}).values", "pathlib.Path('runs') / 'ckpt'", "np.dtype('float32')", "np.float32", "np.dtype('<i8')", "torch.float16",
     "StandardScaler().fit(np.ones((3, 2)))", "MinMaxScaler()",
+    # the standard library (engine/library/stdlib.py)
+    "datetime.datetime.now()", "datetime.date.today()", "datetime.timedelta(days=1)", "datetime.datetime(2020, 1, 1)",
 ]
 
 

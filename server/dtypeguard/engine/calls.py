@@ -31,6 +31,7 @@ from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.spec import Entry, Signature
+from dtypeguard.engine.library.stdlib import DATETIME_MAKERS
 from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
 from dtypeguard.engine.values import (
     BATCH_WHY,
@@ -748,6 +749,8 @@ class CallsMixin:
             return FilePath(args[-1].value.rsplit("/", 1)[-1])  # a file path whose name we know
         if name == "os.path.join" and node.args and isinstance(node.args[-1], ast.JoinedStr):
             return FilePath("expr:" + ast.unparse(node.args[-1]))  # `f"{step}_lora.pt"`: the same expression, the same file
+        if name in DATETIME_MAKERS:
+            return Ref(self.alloc(state, InstanceObj(f"datetime:{DATETIME_MAKERS[name]}", None)))  # pickled by reference
         if root == "math" and len(parts) == 2 and last in _MATH_FLOAT:
             return Tensor("pyfloat")
         if root == "math" and len(parts) == 2 and last in ("gcd", "lcm", "floor", "ceil", "trunc", "factorial", "comb", "perm", "isqrt"):
@@ -1011,6 +1014,8 @@ class CallsMixin:
                 return "an argparse Namespace"
             if isinstance(obj, InstanceObj) and obj.cls.startswith("pandas:"):
                 return pandas_library.PICKLED[obj.cls[7:]]
+            if isinstance(obj, InstanceObj) and obj.cls.startswith("datetime:"):
+                return f"a `{obj.cls[9:]}`"  # pickled by reference to its class: not an allowed global
             if isinstance(obj, InstanceObj) and obj.cls.startswith("sklearn:"):
                 return f"a scikit-learn `{obj.cls[8:]}`"  # pickled by reference to its class: not an allowed global
             if isinstance(obj, InstanceObj) and obj.klass is not None:

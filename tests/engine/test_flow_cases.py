@@ -2556,6 +2556,38 @@ CASES: dict[str, str] = {
         torch.save({"model": model.state_dict(), "saved_at": datetime.now().isoformat()}, "ckpt.pt")
         ckpt = torch.load("ckpt.pt")
         """,
+    # --- set 16: SimpleNamespace configs, capturable written in a config, CPU lengths ------------
+    "a SimpleNamespace config carries capturable=True to the optimizer": """
+        from types import SimpleNamespace
+        import torch
+        import torch.nn as nn
+        def get_optimizer(cfg, model):
+            return torch.optim.Adam(model.parameters(), lr=cfg.lr, capturable=cfg.capturable)
+        cfg = SimpleNamespace(lr=1e-3, device="cuda" if torch.cuda.is_available() else "cpu",
+                              capturable=True)  # expect: DG016
+        model = nn.Linear(4, 1).to(cfg.device)
+        opt = get_optimizer(cfg, model)
+        model(torch.randn(2, 4, device=cfg.device)).sum().backward()
+        opt.step()
+        """,
+    "lengths moved to the CPU for the script's own forward (pack_padded_sequence): quiet": """
+        from types import SimpleNamespace
+        import torch
+        import torch.nn as nn
+        from torch.nn.utils.rnn import pack_padded_sequence
+        class RNN(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(100, 8)
+                self.rnn = nn.LSTM(8, 16)
+            def forward(self, text, lengths):
+                _, (h, _) = self.rnn(pack_padded_sequence(self.emb(text), lengths, enforce_sorted=False))
+                return h[-1]
+        cfg = SimpleNamespace(device=torch.device("cuda" if torch.cuda.is_available() else "cpu"))
+        model = RNN().to(cfg.device)
+        text, lengths = torch.randint(1, 100, (7, 3)), torch.tensor([7, 5, 2])
+        model(text.to(cfg.device), lengths.cpu())
+        """,
 }
 
 

@@ -805,7 +805,9 @@ class CallsMixin:
         if root == "pandas" and len(parts) >= 2 and parts[1] in pandas_library.PICKLED:
             return Ref(self.alloc(state, InstanceObj(f"pandas:{parts[1]}", None)))  # `pd.Index(...)`, `pd.MultiIndex.from_tuples(...)`
         if name in ("argparse.Namespace", "types.SimpleNamespace"):
-            return Ref(self.alloc(state, InstanceObj("argparse:Namespace", None)))
+            # `SimpleNamespace(lr=1e-3, device=..., capturable=True)`: a config object whose
+            # attributes are its keywords
+            return Ref(self.alloc(state, InstanceObj("argparse:Namespace", None, dict(kwargs) if not args else {})))
         if name in _PATH_CLASSES:
             return PathObj()
         if last == "tqdm" and arg0 is not None:

@@ -44,6 +44,10 @@ def check(ctx: Context) -> Iterator[Finding]:
         for position, x in _tensors(fw.inputs + fw.kw_inputs):
             if not _mismatch(module.device, x.device) or position in fw.maybe_causal:
                 continue
+            if position > 0 and module.cls.startswith("user:") and x.dev_origin is not None and x.dev_origin.why in (".cpu()", ".to(cpu)"):
+                # moved to the CPU on purpose for the script's own forward (`model(text, lengths.cpu())`
+                # for `pack_padded_sequence`): what that forward does with it is checked inside it
+                continue
             if fw.nested and position == 0 and x.dev_origin is None:
                 continue  # the outer call's input, reported there
             model_side = x.device in ("cuda", "auto") and module.device == "cpu"
@@ -191,7 +195,12 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
 def _available_device_name(ctx: Context) -> str:
     """The top-level name bound once to CUDA-if-available (`device = torch.device("cuda" if
     torch.cuda.is_available() else "cpu")`) and nowhere rebound (no parameter or local of that
-    name): what `.cuda()` may become everywhere in the file."""
+    name): what `.cuda()` may become everywhere in the file. Once per check (`memo`): it walks
+    the whole tree, and every DG009 finding asks."""
+    return ctx.memo("available_device_name", lambda: _find_available_device_name(ctx))
+
+
+def _find_available_device_name(ctx: Context) -> str:
     tree = ctx.tree
     if tree is None:
         return ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from dtypeguard.engine.values import Const, Value
@@ -34,7 +35,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 # `Optimizer(params, **spec)` with `"capturable": True` in the script's one config
                 # dict that sets it: the fix goes into that dict
                 yield RULE.finding(
-                    f"`\"capturable\": True` reaches {new.opt.cls} at line {new.span.line} through `**`: its first `step()` {on} "
+                    f"`capturable` is set to True here and reaches {new.opt.cls} at line {new.span.line}: its first `step()` {on} "
                     "fails (\"If capturable=True, params and state_steps must be on supported devices\"): capturable is for CUDA graphs",
                     written,
                     related=[Related(new.span, f"{new.opt.cls} is made here with the config's options")],
@@ -49,17 +50,27 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 def _config_entry(ctx: Context, made: Span) -> Span | None:
-    """Where `"capturable": True` is written when the optimizer call does not name it: the one
-    dict display of the file with that entry (none or several: None, the call is reported)."""
+    """Where `capturable` is set to True when the optimizer call does not write `True` itself
+    (`**spec`, `capturable=cfg.capturable`): the one place of the file that writes it, a dict
+    entry `"capturable": True` or a keyword `capturable=True` of another call (a config's
+    `SimpleNamespace`). None or several: None, and the call is reported."""
     text = "\n".join(ctx.index.line_text(n) for n in range(made.line, made.end_line + 1))
-    if "capturable" in text or ctx.tree is None:
+    if ctx.tree is None or re.search(r"capturable\s*=\s*True", text):
         return None
-    entries = [(k, v) for n in ast.walk(ctx.tree) if isinstance(n, ast.Dict) for k, v in zip(n.keys, n.values, strict=True)
-               if isinstance(k, ast.Constant) and k.value == "capturable" and isinstance(v, ast.Constant) and v.value is True]
-    if len(entries) != 1 or entries[0][0] is None:
+    written: list[tuple[ast.AST, ast.expr]] = []
+    for n in ast.walk(ctx.tree):
+        if isinstance(n, ast.Dict):
+            written += [(k, v) for k, v in zip(n.keys, n.values, strict=True)
+                        if isinstance(k, ast.Constant) and k.value == "capturable" and isinstance(v, ast.Constant) and v.value is True]
+        elif isinstance(n, ast.keyword) and n.arg == "capturable" and isinstance(n.value, ast.Constant) and n.value.value is True:
+            written.append((n, n.value))
+    if len(written) != 1:
         return None
-    k, v = entries[0]
-    return Span(k.lineno, k.col_offset, v.end_lineno or v.lineno, v.end_col_offset or 0)
+    k, v = written[0]
+    start = ctx.index.span(k)
+    if start.line == made.line and made.col <= start.col and start.line <= made.end_line:
+        return None  # the call itself
+    return Span(start.line, start.col, v.end_lineno or v.lineno, v.end_col_offset or 0)
 
 
 def _capturable_fixes(ctx: Context, span: Span, in_group: bool, cpu: bool) -> list[FixSpec]:

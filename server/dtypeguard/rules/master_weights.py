@@ -10,7 +10,9 @@ stores (the title says what).
 from __future__ import annotations
 
 import ast
+import bisect
 
+from dtypeguard.engine.events import Forward
 from dtypeguard.engine.source import parse_quiet
 from dtypeguard.engine.values import ModuleObj
 from dtypeguard.findings import FixSpec, Span
@@ -44,7 +46,9 @@ def _removable(ctx: Context, span: Span) -> bool:
     tree = ctx.tree or parse_quiet(ctx.text)
     if tree is None:
         return False
-    around = [stmt for stmt in tree.body if stmt.lineno <= span.line <= (stmt.end_lineno or stmt.lineno)]  # (no need to walk the rest)
+    starts = ctx.memo("top-level starts", lambda: [stmt.lineno for stmt in tree.body])  # one index per check, not a scan per finding
+    i = bisect.bisect_right(starts, span.line) - 1
+    around = [stmt for stmt in tree.body[max(i, 0):i + 1] if stmt.lineno <= span.line <= (stmt.end_lineno or stmt.lineno)]  # (no need to walk the rest)
     for node in (node for stmt in around for node in ast.walk(stmt)):
         if isinstance(node, ast.Call) and (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset) == (span.line, span.col, span.end_line, span.end_col):
             return True
@@ -67,6 +71,15 @@ def part_fix(ctx: Context, span: Span) -> FixSpec | None:
     )
 
 
+def _forwards_by_origin(ctx: Context) -> dict[object, list[Forward]]:
+    """The forward calls of each module (by where it was made), not nested in another's."""
+    out: dict[object, list[Forward]] = {}
+    for f in ctx.events.forwards:
+        if not f.nested:
+            out.setdefault(f.module.origin, []).append(f)
+    return out
+
+
 def master_weights_fix(ctx: Context, module: ModuleObj | None) -> FixSpec | None:
     """The fix for `module` (the parameters an optimizer steps), or None when it does not fit."""
     if module is None or module.dtype not in LOW or module.cast_span is None or module.cast_span.file:
@@ -74,7 +87,8 @@ def master_weights_fix(ctx: Context, module: ModuleObj | None) -> FixSpec | None
     if not _removable(ctx, module.cast_span):
         return None
     dtype = module.dtype
-    forwards = [f for f in ctx.events.forwards if f.module.origin == module.origin and not f.nested]
+    by_origin = ctx.memo("forwards by module origin", lambda: _forwards_by_origin(ctx))
+    forwards = by_origin.get(module.origin, [])
     if not forwards or any(f.span.file for f in forwards):
         return None  # the model runs somewhere this file does not show
     wrap = sorted({encode(f.span) for f in forwards if f.autocast is None})

@@ -2588,6 +2588,47 @@ CASES: dict[str, str] = {
         text, lengths = torch.randint(1, 100, (7, 3)), torch.tensor([7, 5, 2])
         model(text.to(cfg.device), lengths.cpu())
         """,
+    "an optimizer over the trainable part of a partly frozen model, then model.half() and more steps": """
+        import torch
+        import torch.nn as nn
+        class Adapter(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.base = nn.Linear(8, 8)
+                self.lora = nn.Linear(8, 8, bias=False)
+                self.base.requires_grad_(False)
+            def forward(self, x):
+                return self.base(x) + self.lora(x)
+        model = Adapter()
+        opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad])
+        def steps(n):
+            dtype = next(model.parameters()).dtype
+            for _ in range(n):
+                model(torch.randn(2, 8, dtype=dtype)).float().sum().backward()
+                opt.step()
+        steps(2)
+        model.half()  # expect: DG015
+        steps(2)
+        """,
+    "a frozen base halved, the trained part left alone: quiet": """
+        import torch
+        import torch.nn as nn
+        class Adapter(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.base = nn.Linear(8, 8)
+                self.lora = nn.Linear(8, 8, bias=False)
+                self.base.requires_grad_(False)
+            def forward(self, x):
+                return self.base(x.to(self.base.weight.dtype)).float() + self.lora(x)
+        model = Adapter()
+        opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad])
+        model(torch.randn(2, 8)).sum().backward()
+        opt.step()
+        model.base.half()
+        model(torch.randn(2, 8)).sum().backward()
+        opt.step()
+        """,
 }
 
 

@@ -178,4 +178,4 @@ def test_sixteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTEENTH["broken"] >= 30 and SIXTEENTH["correct"] >= 12
     assert SIXTEENTH["false_alarms"] == []
     hits, total = SIXTEENTH["root_hits"], SIXTEENTH["broken"]
-    assert hits / total >= 0.56, f"{hits}/{total}: " + "\n".join(SIXTEENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.6, f"{hits}/{total}: " + "\n".join(SIXTEENTH["misses"])  # type: ignore[operator, arg-type]

@@ -66,6 +66,7 @@ from dtypeguard.engine.values import (
     Ref,
     SavedBy,
     ScalerObj,
+    SomeParams,
     StateDict,
     Super,
     Sym,
@@ -1222,6 +1223,8 @@ class CallsMixin:
         oid = self.alloc(state, opt)
         if module_oid is not None:
             self.optimizers_of.setdefault(module_oid, []).append(oid)
+        elif isinstance(params, SomeParams):
+            self.optimizers_of.setdefault(params.oid, []).append(oid)  # casts of that module reach them; its dtype is not theirs
         module = state.heap.get(module_oid) if module_oid is not None else None
         if isinstance(module, ModuleObj) and module_oid is not None:
             module = _unmixed(module_oid, module, state)

@@ -47,6 +47,7 @@ from dtypeguard.engine.values import (
     Params,
     PathObj,
     Ref,
+    SomeParams,
     StateDict,
     Super,
     Sym,
@@ -967,7 +968,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                     # unless the whole model has one low-precision dtype (any subset has it too)
                     owner = state.heap.get(iterable.oid)
                     whole = isinstance(owner, ModuleObj) and owner.dtype in ("bfloat16", "float16")
-                    return iterable if whole and isinstance(owner, ModuleObj) and self._uniform(owner, state) else None
+                    return iterable if whole and isinstance(owner, ModuleObj) and self._uniform(owner, state) else SomeParams(iterable.oid)
                 return iterable  # `[p for p in model.parameters() if p.requires_grad]`: still its parameters
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)

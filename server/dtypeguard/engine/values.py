@@ -223,6 +223,16 @@ class Ref(Value):
 
 @quick_init
 @dataclass(frozen=True)
+class SomeParams(Value):
+    """Some of a module's parameters, which ones unknown (`[p for p in model.parameters() if
+    p.requires_grad]` in a file that freezes parts): an optimizer over them is tied to the
+    module for its casts (a later `model.half()` converts them too), not for its dtype."""
+
+    oid: int
+
+
+@quick_init
+@dataclass(frozen=True)
 class Params(Value):
     """`model.parameters()` (or a list of it): the optimizer learns which module it owns."""
 

@@ -421,7 +421,8 @@ class CallsMixin:
         return Super(bases, this) if this is not None and bases else None
 
     def rebind_list(self, target: ast.expr, grown: Value, state: State) -> None:
-        """The name or attribute (`self.train_data`) that holds a list now holds the grown one."""
+        """The name or attribute (`self.train_data`) that holds a list (or a dict) now holds its
+        new value: the grown list, the dict less a popped key."""
         if isinstance(target, ast.Name):
             state.bind(target.id, grown)
         elif isinstance(target, ast.Attribute):
@@ -1049,22 +1050,12 @@ class CallsMixin:
         entry written in the script that holds it (`"spectrum_dtype": np.dtype(...)` of the
         config dict the checkpoint carries), if known. (Held-out authors marked the inner entry
         about as often as the checkpoint's own `"hparams": cfg`: 366 vs 365 of 477.)"""
-        if isinstance(value, DictV):
-            spans = value.spans if len(value.spans) == len(value.items) else (None,) * len(value.items)
+        if isinstance(value, (DictV, TupleV)) and depth <= 4:
+            spans = value.spans if isinstance(value, DictV) and len(value.spans) == len(value.items) else (None,) * len(value.items)
             for item, at in zip(value.items, spans, strict=True):
-                item = item if isinstance(item, Value) else None
-                if isinstance(item, (DictV, TupleV)) and depth < 4:
-                    found, inner = self.pickled_entry(item, state, depth + 1)
-                else:
-                    found, inner = self.pickled_what(item, state, depth + 1), None
+                found, inner = self.pickled_entry(item if isinstance(item, Value) else None, state, depth + 1)
                 if found:
                     return found, inner or at
-            return "", None
-        if isinstance(value, TupleV):
-            for item in value.items:
-                found, inner = self.pickled_entry(item, state, depth + 1) if isinstance(item, (DictV, TupleV)) and depth < 4 else (self.pickled_what(item, state, depth + 1), None)
-                if found:
-                    return found, inner
             return "", None
         return self.pickled_what(value, state, depth), None
 

@@ -57,20 +57,26 @@ def _config_entry(ctx: Context, made: Span) -> Span | None:
     text = "\n".join(ctx.index.line_text(n) for n in range(made.line, made.end_line + 1))
     if ctx.tree is None or re.search(r"capturable\s*=\s*True", text):
         return None
-    written: list[tuple[ast.AST, ast.expr]] = []
-    for n in ast.walk(ctx.tree):
-        if isinstance(n, ast.Dict):
-            written += [(k, v) for k, v in zip(n.keys, n.values, strict=True)
-                        if isinstance(k, ast.Constant) and k.value == "capturable" and isinstance(v, ast.Constant) and v.value is True]
-        elif isinstance(n, ast.keyword) and n.arg == "capturable" and isinstance(n.value, ast.Constant) and n.value.value is True:
-            written.append((n, n.value))
+    written = list(_capturable_true(ctx.tree))
     if len(written) != 1:
         return None
-    k, v = written[0]
+    _, k, v = written[0]
     start = ctx.index.span(k)
-    if start.line == made.line and made.col <= start.col and start.line <= made.end_line:
-        return None  # the call itself
+    if (made.line, made.col) <= (start.line, start.col) <= (made.end_line, made.end_col):
+        return None  # inside the call itself (`**{"capturable": True}`): the call is reported
     return Span(start.line, start.col, v.end_lineno or v.lineno, v.end_col_offset or 0)
+
+
+def _capturable_true(tree: ast.Module) -> Iterator[tuple[ast.Dict | None, ast.AST, ast.expr]]:
+    """Each place the file writes `capturable` as True: a dict entry `"capturable": True` (with
+    its dict) or a keyword `capturable=True` (no dict)."""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Dict):
+            for k, v in zip(n.keys, n.values, strict=True):
+                if isinstance(k, ast.Constant) and k.value == "capturable" and isinstance(v, ast.Constant) and v.value is True:
+                    yield n, k, v
+        elif isinstance(n, ast.keyword) and n.arg == "capturable" and isinstance(n.value, ast.Constant) and n.value.value is True:
+            yield None, n, n.value
 
 
 def _capturable_fixes(ctx: Context, span: Span, in_group: bool, cpu: bool) -> list[FixSpec]:
@@ -85,9 +91,8 @@ def _capturable_fixes(ctx: Context, span: Span, in_group: bool, cpu: bool) -> li
             FixSpec("remove_kwarg", "Remove `capturable=True`", span, False, (("name", "capturable"),)),
         ]
         return fixes
-    groups = [v for n in ast.walk(ctx.tree) if isinstance(n, ast.Dict) for k, v in zip(n.keys, n.values, strict=True)
-              if isinstance(k, ast.Constant) and k.value == "capturable" and isinstance(v, ast.Constant) and v.value is True
-              and any(isinstance(p, ast.Constant) and p.value == "params" for p in n.keys)] if ctx.tree is not None else []
+    groups = [v for d, _k, v in _capturable_true(ctx.tree) if d is not None
+              and any(isinstance(p, ast.Constant) and p.value == "params" for p in d.keys)] if ctx.tree is not None else []
     if len(groups) != 1:
         return []  # several group dicts, or a group built another way: not guessed
     v = groups[0]

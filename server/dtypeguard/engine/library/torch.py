@@ -146,6 +146,9 @@ _CASTS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16"
 # float inputs: checked against CPU autocast by tests/engine/test_library_conformance.py.
 # `inner` of two 1-D tensors takes the `dot` path, which CPU autocast leaves in float32, so
 # the engine lowers `inner` only when both operands are known to be at least 2-D.
+AUTOCAST_LOWERED = frozenset({"mm", "bmm", "matmul", "@", "addmm", "baddbmm", "einsum", "tensordot", "inner"})
+AUTOCAST_KEPT = frozenset({"dot", "mv", "outer", "add", "mul"})  # (checked to stay float32 on CPU)
+
 # The attention masks a Transformer stack tests for being causal (`_detect_is_causal_mask`):
 # a causal one is replaced by `is_causal=True` when no key padding mask is given, so a CPU
 # causal mask (`nn.Transformer.generate_square_subsequent_mask(n)` makes one) works with a
@@ -156,8 +159,6 @@ CAUSAL_MASK_ARGS: dict[str, tuple[tuple[int, str, str], ...]] = {
     "TransformerDecoder": ((2, "tgt_mask", "tgt_key_padding_mask"),),
     "Transformer": ((2, "src_mask", "src_key_padding_mask"), (3, "tgt_mask", "tgt_key_padding_mask")),
 }
-AUTOCAST_LOWERED = frozenset({"mm", "bmm", "matmul", "@", "addmm", "baddbmm", "einsum", "tensordot", "inner"})
-AUTOCAST_KEPT = frozenset({"dot", "mv", "outer", "add", "mul"})  # (checked to stay float32 on CPU)
 
 METHODS: dict[str, Entry] = table("Tensor", [
     *[(name, "(self, *args, **kwargs)", same(T, "self"), _METHOD_PROBE[name]) for name in _METHOD_SAME],

@@ -575,3 +575,42 @@ def test_a_global_read_only_inside_an_earlier_function_stops_ending_early(layout
     for value in ("torch.float64", "torch.float16", "torch.float32", "torch.float64"):
         text = template.replace("VALUE", value)
         assert _normal(checker.check(text)) == _normal(check_source(text)), value
+
+
+def test_typing_in_a_called_function_takes_over_the_uncalled_functions() -> None:
+    """After ending early, the functions nobody called would start from the machine they had
+    last time: their records are taken over, not run again, and the result is still exactly
+    `check_source`'s (uncalled methods inside the edited function are new nodes of the same
+    text: they count as the same)."""
+    text = _calls_layout()
+    anchor = text.index("    return None\n\n\nblock_1()")
+    text = text[:anchor] + "    \n" + text[anchor:]
+    anchor += 4
+    checker = Analyzer()
+    checker.check(text)
+    taken: list[bool] = []
+    for k, _ in enumerate(typed := "extra = torch.zeros(4, dtype=torch.float64) + 1.0", 1):
+        version = text[:anchor] + typed[:k] + text[anchor:]
+        result = checker.check(version)
+        assert _normal(result) == _normal(check_source(version)), typed[:k]
+        if result.parsed and checker.converged_at >= 0:
+            taken.append(checker.uncalled_reused)
+    assert taken and taken.count(True) >= len(taken) - 1, taken
+
+
+def test_an_uncalled_function_reading_a_global_the_edit_changed_runs_again() -> None:
+    """`report` is called by nobody and defined above the edit; the edit changes `DATA`, which
+    nothing below it names, so the run ends early, but `report` reads `DATA`: it runs again
+    (its DG004 comes and goes with the dtype)."""
+    template = (
+        "import numpy as np\nimport torch\nimport torch.nn as nn\n\n\ndef report():\n    net = nn.Linear(3, 1)\n"
+        "    return net(torch.from_numpy(DATA))\n\n\nDATA = np.zeros((2, 3), dtype=np.DTYPE)\nprint('a')\nprint('b')\nprint('c')\n"
+    )
+    checker = Analyzer()
+    seen = []
+    for dtype in ("float32", "float64", "float32", "float64"):
+        text = template.replace("DTYPE", dtype)
+        result = checker.check(text)
+        assert _normal(result) == _normal(check_source(text)), dtype
+        seen.append(any(f.code == "DG004" for f in result.findings))
+    assert seen == [False, True, False, True]

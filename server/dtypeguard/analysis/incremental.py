@@ -62,7 +62,7 @@ from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, freezes_parameters, parse
-from dtypeguard.engine.resume import Converge, EntryKeep, EntryTrace, Patch, Ran, Snapshot
+from dtypeguard.engine.resume import Converge, EntryKeep, EntryTrace, Patch, Ran, Snapshot, Uncalled
 from dtypeguard.engine.values import Func
 from dtypeguard.findings import Finding, Span
 
@@ -123,6 +123,8 @@ class Analyzer:
         self._snapshot: Snapshot | None = None  # the text does not parse, to resume after it
         self._entry_snapshot: Snapshot | None = None  # inside the entry call (`main()`)
         self._trace: EntryTrace | None = None  # what the last run's entry call ran, statement by statement
+        self._uncalled: Uncalled | None = None  # the last run's functions nobody called (engine.resume.Uncalled)
+        self.uncalled_reused = False
         self.resumed_from = -1  # the chunk the last check resumed at (-1: from the top); for tests
         self.resumed_in_entry = -1  # ...and the entry call's statement, when it resumed inside it
         self._freezes = False  # the last text froze parameters somewhere (engine.parse.freezes_parameters)
@@ -266,6 +268,7 @@ class Analyzer:
         self._boundaries, self._floors, self.converged_at = interp.boundaries, interp.floors, interp.converged_at
         self._touched, self._entry_boundaries, self._entry_floors = interp.chunk_touched, interp.entry_boundaries, interp.entry_floors
         self.entry_converged_at = interp.entry_converged_at
+        self._uncalled, self.uncalled_reused = interp.uncalled, interp.uncalled_reused
         self._good = dict(zip(keys, bodies, strict=True))
         self._last, self._last_tree = (interp.events, interp.facts), tree
         return result
@@ -364,12 +367,13 @@ class Analyzer:
         roots = frozenset(id(stmt) for body in old[changed:after] for stmt in body)
         return Converge(
             after, self._boundaries, self._floors, mentioned, ids, self._trace, roots, self._touched, names_of, stmt_names,
-            self._entry_boundaries, self._entry_floors,
+            self._entry_boundaries, self._entry_floors, self._uncalled,
         )
 
     def _forget(self) -> None:
         self._base = None
         self._boundaries, self._floors, self._touched, self._entry_boundaries, self._entry_floors = {}, {}, {}, {}, {}
+        self._uncalled = None
         self._good, self._snapshot = {}, None
         self._last = None
         self._entry_snapshot, self._trace = None, None

@@ -23,7 +23,7 @@ from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library.apply import Strong, column_dtype
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex
-from dtypeguard.engine.resume import ResumeMixin, detached, is_main_guard
+from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
 from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
     ITEMS,
@@ -95,6 +95,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.optimizers_of: dict[int, list[int]] = {}
         self.touched: dict[int, ast.AST] | None = None
         self.return_states: list[list[State]] = []
+        self.uncalled: Uncalled | None = None  # for the next run (engine.resume.Uncalled)
+        self.uncalled_reused = False
 
     # --- driver ----------------------------------------------------------------------------
 

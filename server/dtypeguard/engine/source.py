@@ -176,8 +176,17 @@ def top_statement_at(tree: ast.Module, span: Span, starts: list[int] | None = No
     return None
 
 
-def _bound_names(stmt: ast.stmt) -> set[str]:
-    """Names a top-level statement binds in the module namespace (not inside defs/classes)."""
+def _bound_names(stmt: ast.stmt) -> frozenset[str]:
+    """Names a top-level statement binds in the module namespace (not inside defs/classes),
+    kept on the statement: the incremental checker hands back the statements a keystroke did
+    not touch, so only the edited ones are walked again."""
+    known: frozenset[str] | None = stmt.__dict__.get("_dg_bound")
+    if known is None:
+        known = stmt.__dict__["_dg_bound"] = frozenset(_walk_bound_names(stmt))
+    return known
+
+
+def _walk_bound_names(stmt: ast.stmt) -> set[str]:
     names: set[str] = set()
 
     def visit(node: ast.AST) -> None:

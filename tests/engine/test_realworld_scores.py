@@ -50,13 +50,12 @@ def test_no_false_alarm_on_correct_scripts() -> None:
 # BasicSR's inference scripts load weights its training code saved with `param.cpu()` in
 # another file, which a one-file analysis cannot see; DG010 warns on any `torch.load` without
 # `map_location` in a script that checks for CUDA. The third scan (REPOS.md) added two of the
-# same kind: litgpt loads a checkpoint its converter wrote with CPU tensors, and a diffusers
-# example reloads, in the same run, a file it has just written. Telling a same-run reload from
-# a resume helper that a demo calls in one run (samples/hazards/h18) needs more than one file's
-# analysis. A new false alarm, or one that goes away, fails here.
+# same kind: litgpt loads a checkpoint its converter wrote with CPU tensors (quiet since
+# 2026-12-04: a load is matched to the saves of the same file name, not only the same text,
+# and this save's tensors were moved to the CPU), and a diffusers example reloads, in the same
+# run, a file it has just written. A new false alarm, or one that goes away, fails here.
 KNOWN_REPO_FALSE_ALARMS = {
     "BasicSR_inference_esrgan_cpu_params.py:65:DG010",
-    "litgpt_utils_load_checkpoint.py:24:DG010",
 }
 
 

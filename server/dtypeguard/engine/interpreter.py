@@ -166,6 +166,8 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def exec_stmt(self, stmt: ast.stmt, state: State) -> State:
         if isinstance(stmt, ast.Expr):
+            if _registers_cuda_tagger(stmt.value):  # from here on, saves write CUDA storage tags
+                state.globals[CUDA_TAGS] = Const(True)
             self.eval(stmt.value, state)
         elif isinstance(stmt, ast.Assign):
             unpacked = isinstance(stmt.value, ast.GeneratorExp) and all(isinstance(t, (ast.Tuple, ast.List)) for t in stmt.targets)
@@ -1458,9 +1460,24 @@ def _dict_like(obj: object) -> bool:
     return isinstance(obj, InstanceObj) and obj.klass is not None and any(b in ("collections.UserDict", "builtins.dict") for b in obj.klass.bases)
 
 
-def _cuda_tag_lambda(node: ast.expr) -> bool:
-    """`lambda storage: "cuda:0"`: a location tag that says every storage is on the GPU."""
-    return isinstance(node, ast.Lambda) and isinstance(node.body, ast.Constant) and str(node.body.value).startswith("cuda")
+def _cuda_tag_lambda(node: ast.expr | None) -> bool:
+    """`lambda storage: "cuda:0"` (or `"cuda:0" if s.device.type == "cpu" else None`): a
+    location tag that says every storage (every CPU storage) is on the GPU."""
+    if not isinstance(node, ast.Lambda):
+        return False
+    body = node.body
+    returns = [body.body, body.orelse] if isinstance(body, ast.IfExp) else [body]
+    return any(isinstance(r, ast.Constant) and str(r.value).startswith("cuda") for r in returns)
+
+
+def _registers_cuda_tagger(node: ast.expr) -> bool:
+    """`torch.serialization.register_package(priority, tagger, deserializer)` with a tagger
+    that names a CUDA device: every later `torch.save` writes CUDA storage tags (a way to
+    write a checkpoint as a GPU machine would, on a CPU one)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "register_package"):
+        return False
+    tagger = node.args[1] if len(node.args) >= 2 else next((k.value for k in node.keywords if k.arg == "tagger"), None)
+    return _cuda_tag_lambda(tagger)
 
 
 def _is_index_array(t: Tensor) -> bool:

@@ -17,7 +17,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     for load in ev.loads:
         if "map_location" in load.keywords or load.splat:
             continue  # given, or perhaps given through `**kwargs`
-        saves = [s for s in ev.saves if load.path and s.path == load.path]
+        saves = [s for s in ev.saves if (load.path and s.path == load.path) or (load.file and s.file == load.file)]
         if saves and not any(s.device in ("cuda", "auto") for s in saves):
             continue  # this script writes that file itself, and not from GPU tensors that we know of
         if _written_first(load, ev.loads):
@@ -89,6 +89,11 @@ RULE = Rule(
             "import torch\ndef save_on_gpu(path):\n    orig = torch.serialization.location_tag\n    torch.serialization.location_tag = lambda s: 'cuda:0'\n"
             "    try:\n        torch.save(torch.nn.Linear(2, 2).state_dict(), path)\n    finally:\n        torch.serialization.location_tag = orig\n"
             "save_on_gpu('w.pt')\nstate = torch.load('w.pt')  # <-\n",
+            # a tagger registered for every later save: it writes CUDA storage tags for CPU tensors
+            "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef saved_on_gpu_box(d):\n"
+            "    torch.serialization.register_package(0, lambda s: 'cuda:0' if s.device.type == 'cpu' else None, lambda o, loc: None)\n"
+            "    torch.save(torch.nn.Linear(2, 2).state_dict(), os.path.join(d, 'enc.ckpt'))\n"
+            "def main(d):\n    return torch.load(os.path.join(d, 'enc.ckpt'))  # <-\nsaved_on_gpu_box('runs')\nmain('runs')\n",
         ],
         good=[
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",
@@ -99,6 +104,11 @@ RULE = Rule(
             # a context manager of the script's own that does not touch `location_tag`
             "import contextlib\nimport torch\n@contextlib.contextmanager\ndef quiet():\n    yield\nwith quiet():\n    torch.save(torch.nn.Linear(2, 2).state_dict(), 'w.pt')\nstate = torch.load('w.pt')\n",
             # reloaded in the run that wrote it, by the function that had it written: its devices exist here
+            # the file (matched by its name) is written by this script from tensors it moved to the CPU
+            "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef convert(model, path):\n"
+            "    model.to(device='cpu')\n    torch.save(model.state_dict(), path)\ndef load(model, ckpt):\n"
+            "    model.load_state_dict(torch.load(ckpt, mmap=True))\ndef main(d):\n    model = torch.nn.Linear(2, 2)\n"
+            "    path = os.path.join(d, 'lit_model.pth')\n    convert(model, path)\n    load(model, path)\n    model.to(device)\nmain('out')\n",
             "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef save(model, out, step):\n    torch.save(model.state_dict(), os.path.join(out, f'{step}_lora.pt'))\ndef main(out):\n    model = torch.nn.Linear(2, 2).to(device)\n    save(model, out, 10)\n    state = torch.load(os.path.join(out, f'{10}_lora.pt'))\nmain('runs')\n",
         ],
     ),

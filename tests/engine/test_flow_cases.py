@@ -2629,6 +2629,35 @@ CASES: dict[str, str] = {
         model(torch.randn(2, 8)).sum().backward()
         opt.step()
         """,
+    "a replay buffer sampled field by field with getattr(self, k): its float64 rewards reach the TD target": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class Buffer:
+            def __init__(self, n):
+                self.obs = np.zeros((n, 4), dtype=np.float32)
+                self.rewards = np.zeros(n)  # expect: DG008
+                self.rng = np.random.default_rng(0)
+            def sample(self, k):
+                idx = self.rng.integers(0, 16, k)
+                return {name: torch.from_numpy(getattr(self, name)[idx]) for name in ("obs", "rewards")}
+        q = nn.Linear(4, 2)
+        batch = Buffer(16).sample(8)
+        pred = q(batch["obs"]).max(1).values
+        loss = nn.functional.smooth_l1_loss(pred, batch["rewards"] + 0.99 * pred.detach())
+        """,
+    "a target network made with copy.deepcopy: casting the copy leaves the original float32": """
+        import copy
+        import torch
+        import torch.nn as nn
+        q = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+        target = copy.deepcopy(q)
+        target.double()  # expect: DG004
+        x = torch.randn(3, 4)
+        y = q(x)
+        chosen = y.gather(1, y.max(1).indices.unsqueeze(1))
+        z = target(x)
+        """,
 }
 
 

@@ -132,6 +132,9 @@ class CallsMixin:
     def record(self, node: ast.AST, name: str, value: Value | None, state: State) -> None:
         raise NotImplementedError
 
+    def eval_attribute(self, node: ast.Attribute, state: State) -> Value | None:
+        raise NotImplementedError
+
     # --- small conversions ------------------------------------------------------------------
 
     def origin(self, node: ast.AST, why: str) -> Origin:
@@ -259,6 +262,16 @@ class CallsMixin:
 
     def eval_call(self, node: ast.Call, state: State) -> Value | None:
         func = node.func
+        if (
+            isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) in (2, 3) and not node.keywords
+            and not (isinstance(node.args[0], ast.Name) and isinstance(state.lookup(node.args[0].id), Sym))  # `getattr(torch, name)`: below
+        ):
+            name = self.eval(node.args[1], state)
+            if isinstance(name, Const) and isinstance(name.value, str) and name.value.isidentifier():
+                # `getattr(self, k)` with `k` known (a loop over field names): `self.<k>`
+                attr = ast.copy_location(ast.Attribute(value=node.args[0], attr=name.value, ctx=ast.Load()), node)
+                got = self.eval_attribute(attr, state)
+                return got if got is not None or len(node.args) == 2 else None
         receiver: Value | None = None
         method = ""
         if isinstance(func, ast.Attribute):
@@ -721,6 +734,26 @@ class CallsMixin:
 
     # --- library calls --------------------------------------------------------------------------
 
+    def _deep_copy(self, value: Value | None, state: State, depth: int) -> Value | None:
+        """`copy.deepcopy(model)` (a target network, an EMA copy): a new module with the same
+        dtype and device as the original now, its sub-modules copied too, so a later cast of
+        one leaves the other as it was. Values are immutable here and copy as themselves; other
+        heap objects (a user's class instance) become unknown."""
+        if not isinstance(value, Ref):
+            return value
+        obj = state.heap.get(value.oid)
+        if depth > 8 or not isinstance(obj, ModuleObj):
+            return None
+
+        def copied(v: Value | None) -> Value | None:
+            if isinstance(v, Ref) and isinstance(state.heap.get(v.oid), ModuleObj):
+                return self._deep_copy(v, state, depth + 1)
+            if isinstance(v, TupleV):
+                return TupleV(tuple(copied(i) for i in v.items))
+            return v
+
+        return Ref(self.alloc(state, replace(obj, attrs={k: copied(v) for k, v in obj.attrs.items()})))
+
     def call_sym(self, name: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         parts = name.split(".")
         last = parts[-1]
@@ -747,6 +780,8 @@ class CallsMixin:
             inputs = args[1] if len(args) > 1 else kwargs.get("inputs")
             grads = list(inputs.items) if isinstance(inputs, TupleV) else [inputs]
             return TupleV(tuple(g if isinstance(g, Tensor) and g.kind == "tensor" else None for g in grads))  # a gradient like each input
+        if name == "copy.deepcopy" and len(args) == 1:
+            return self._deep_copy(arg0, state, 0)
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
             return FilePath(args[-1].value.rsplit("/", 1)[-1])  # a file path whose name we know
         if name == "os.path.join" and node.args and isinstance(node.args[-1], ast.JoinedStr):

@@ -1023,6 +1023,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 if found:
                     return value  # `class Args: bf16 = True` read as `args.bf16`
             return None
+        if isinstance(base, TupleV) and len(base.items) == 2 and attr in ("values", "indices"):
+            return base.items[attr == "indices"]  # `x.max(1).values`: the (values, indices) pair
         if isinstance(base, Klass):
             found, value = base.field(attr)
             return value if found else base.method(attr)

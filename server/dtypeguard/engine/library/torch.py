@@ -127,7 +127,7 @@ FUNCTIONS: dict[str, Entry] = {
     ]),
 }
 
-_METHOD_SAME = ("view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "clone", "detach", "flatten", "t", "requires_grad_", "view_as", "reshape_as", "expand", "expand_as", "repeat", "abs", "relu", "neg", "flip", "roll", "narrow", "index_select", "masked_fill", "fill_", "zero_", "max", "min", "sign", "sgn", "unfold")
+_METHOD_SAME = ("view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "clone", "detach", "flatten", "t", "requires_grad_", "view_as", "reshape_as", "expand", "expand_as", "repeat", "abs", "relu", "neg", "flip", "roll", "narrow", "index_select", "masked_fill", "fill_", "zero_", "max", "min", "sign", "sgn", "unfold", "gather")
 _METHOD_PROMOTE = {"clamp": "(self, min=None, max=None)", "clip": "(self, min=None, max=None)"}
 _METHOD_PROBE = {
     "view": "{t}.view(4)", "reshape": "{t}.reshape(4)", "unsqueeze": "{t}.unsqueeze(0)", "squeeze": "{t}.squeeze()",
@@ -138,7 +138,7 @@ _METHOD_PROBE = {
     "clamp": "{t}.clamp(0, 1)", "clip": "{t}.clip(0, 1)", "flip": "{t}.flip(0)", "roll": "{t}.roll(1)", "narrow": "{t}.narrow(0, 0, 1)",
     "index_select": "{t}.index_select(0, torch.tensor([0]))", "masked_fill": "{t}.masked_fill({t} > 0, 0)", "fill_": "{t}.clone().fill_(1)",
     "zero_": "{t}.clone().zero_()", "max": "{t}.max()", "min": "{t}.min()", "sign": "{t}.sign()", "sgn": "{t}.sgn()",
-    "unfold": "{t}.unfold(0, 1, 1)",
+    "unfold": "{t}.unfold(0, 1, 1)", "gather": "{t}.gather(0, torch.tensor([[0, 1]]))",
 }
 _CASTS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long": "int64", "int": "int32", "short": "int16", "byte": "uint8", "char": "int8", "bool": "bool"}
 

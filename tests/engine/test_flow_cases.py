@@ -2658,6 +2658,23 @@ CASES: dict[str, str] = {
         chosen = y.gather(1, y.max(1).indices.unsqueeze(1))
         z = target(x)
         """,
+    "a list replay buffer sampled with random.sample and zip(*batch); indices from rng.choice": """
+        import random
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        buffer = []
+        for t in range(64):
+            buffer.append((np.zeros(3, dtype=np.float32), np.array([float(t)])))
+        batch = random.sample(buffer, 16)
+        s, rewards = zip(*batch)
+        rng = np.random.default_rng(0)
+        idx = rng.choice(16, 8, replace=False)
+        x = torch.from_numpy(np.stack(s)[idx])
+        r = torch.from_numpy(np.stack(rewards)[idx])  # expect: DG008
+        net = nn.Linear(3, 1)
+        loss = nn.functional.mse_loss(net(x), r)
+        """,
 }
 
 

@@ -823,6 +823,8 @@ class CallsMixin:
                     items += [a, a]
                 return TupleV(tuple(items)) if items else None
             return None
+        if name in ("random.sample", "random.choices") and isinstance(arg0, Many):
+            return arg0  # `random.sample(self.buffer, n)`: some of the same items
         if root == "random" and len(parts) == 2:
             if last in ("randint", "randrange", "getrandbits"):
                 return Tensor("pyint")

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.findings import Finding, Related, RuleExamples, Severity
+from dtypeguard.engine.values import Tensor
+from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_root, tensor
 
 
 def check(ctx: Context) -> Iterator[Finding]:
     for loss in ctx.events.losses:
         target, output = tensor(loss.target), tensor(loss.output)
+        if loss.kind == "regression" and _swapped(target, output):
+            yield _swapped_finding(ctx, loss.span, loss.name, output)  # type: ignore[arg-type]
+            continue
         if target is None or output is None or output.dtype != "float32" or target.dtype != "float64":
             continue
         if loss.kind == "class":
@@ -38,6 +42,29 @@ def check(ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _swapped(target: Tensor | None, output: Tensor | None) -> bool:
+    """`loss(q_target, q_pred)`: the arguments the other way round (the DQN tutorials' order),
+    float64 data first, the model's float32 output second. Regression losses are symmetric in
+    how they promote; only data made into a tensor (`site`: `torch.tensor(rewards)`) counts,
+    not a float64 model's output (the model's cast is another rule's)."""
+    return (
+        target is not None and output is not None and target.dtype == "float32" and output.dtype == "float64"
+        and output.site is not None and target.site is None
+    )
+
+
+def _swapped_finding(ctx: Context, at: Span, name: str, data: Tensor) -> Finding:
+    related = [Related(data.origin.span, f"these values become float64 here: {data.origin.why}")] if data.origin else []
+    root = dtype_root(data, at, prefer_cast=True, float_data=True)
+    return RULE.finding(
+        f"the first argument of {name} (the targets, passed first) is float64 while the model's output is float32: "
+        f"the loss at line {at.line} silently computes in float64 (no error in current PyTorch, but the data pipeline is "
+        "producing float64)",
+        root,
+        related=[Related(at, "the loss is computed in float64 here"), *related] if root != at else related,
+    )
+
+
 RULE = Rule(
     code="DG008",
     name="float64-target-promotes-loss",
@@ -57,9 +84,14 @@ RULE = Rule(
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1))  # <-\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)\n",
             # one-hot float64 rows: cross-entropy reads them as class probabilities, in float64
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4)[np.random.randint(0, 4, 8)])  # <-\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
+            # the targets passed first (`loss(q_target, q_pred)`): float64 rewards from a NumPy buffer
+            "import numpy as np\nimport torch\nfrom torch import nn\nq = nn.Linear(4, 2)\nrewards = np.zeros(8)  # <-\n"
+            "q_pred = q(torch.randn(8, 4)).max(1).values\nq_target = torch.tensor(rewards) + 0.99 * q_pred.detach()\nloss = nn.MSELoss()(q_target, q_pred)\n",
         ],
         good=[
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 1)\ny = torch.from_numpy(np.random.rand(8, 1)).float()\nloss = nn.MSELoss()(model(torch.randn(8, 3)), y)\n",
+            # a float64 model's output first: the model's dtype, not the data's (DG004's business)
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(3, 1).double()\nloss = nn.MSELoss()(model(torch.randn(8, 3, dtype=torch.float64)), torch.randn(8, 1))\n",
             # float32 probabilities; and class indices taken from float64 one-hot rows
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4, dtype=np.float32)[np.random.randint(0, 4, 8)])\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4)[np.random.randint(0, 4, 8)]).argmax(1)\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",

@@ -162,6 +162,8 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
     made = _apply_dtype(entry, bound, env, origin, default)
     if isinstance(made, Tensor) and made.kind == "ndarray":
         sized = entry.name.rsplit(".", 1)[-1] not in _SIZE_PLUS_EVENT and not entry.name.startswith("scipy.")  # (a filter's `size` is not the result's)
+        if entry.name.endswith(".choice") and _operand(_as_value(bound.get("a")), True) != Weak("int"):
+            sized = False  # choosing rows of an array: the size's rank plus the rows' own
         ndim = entry.result.ndim if entry.result.ndim is not None else _created_ndim(bound) if sized else None
         if ndim is None and entry.name.rsplit(".", 1)[-1] in _RANK_OF_ARG and "ndmin" not in bound and "shape" not in bound:
             source = _as_value(bound.get(entry.result.arg))  # `np.asarray(a)`, `np.zeros_like(a)`: a's rank

@@ -176,7 +176,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("random.multivariate_normal", "(mean, cov, size=None, check_valid='warn', tol=1e-8)", fixed(ND, "float64", ""), "np.random.multivariate_normal([0, 0], [[1, 0], [0, 1]], 2)", "`np.random.multivariate_normal` returns float64"),
     ("random.randint", "(low, high=None, size=None, dtype=int)", _sized("int64", "dtype", scalar="pyint"), "np.random.randint(0, 5, 3)", "`np.random.randint` returns int64"),
     ("random.permutation", "(x)", same(ND, "x"), "np.random.permutation({a})"),
-    ("random.choice", "(a, size=None, replace=True, p=None)", unknown(ND), ""),
+    ("random.choice", "(a, size=None, replace=True, p=None)", replace(same(ND, "a"), scalar_param="size", scalar_kind="npscalar"), "np.random.choice({a}.ravel(), 2)"),
 ])
 
 # `np.random.default_rng()` Generator methods
@@ -187,7 +187,8 @@ GENERATOR: dict[str, Entry] = table("numpy.random.Generator", [
     ("multivariate_normal", "(mean, cov, size=None, check_valid='warn', tol=1e-8, *, method='svd')", fixed(ND, "float64", ""), "rng.multivariate_normal([0, 0], [[1, 0], [0, 1]], 2)", "`rng.multivariate_normal` returns float64"),
     ("integers", "(low, high=None, size=None, dtype=int, endpoint=False)", _sized("int64", "dtype", scalar="npscalar"), "rng.integers(0, 5, 3)", "`rng.integers` returns int64"),
     ("permutation", "(x, axis=0)", same(ND, "x"), "rng.permutation({a})"),
-    ("choice", "(a, size=None, replace=True, p=None, axis=0, shuffle=True)", unknown(ND), ""),
+    # from an int n: int64 indices (range(n)); from an array: its items, its dtype
+    ("choice", "(a, size=None, replace=True, p=None, axis=0, shuffle=True)", replace(same(ND, "a"), scalar_param="size", scalar_kind="npscalar"), "rng.choice({a}, 2)"),
 ])
 
 _DERIVED = ("squeeze", "ravel", "repeat", "take", "mean", "std", "var", "sum", "cumsum", "prod", "cumprod", "max", "min", "argmax", "argmin", "argsort")

@@ -2675,6 +2675,29 @@ CASES: dict[str, str] = {
         net = nn.Linear(3, 1)
         loss = nn.functional.mse_loss(net(x), r)
         """,
+    "a NumPy magnitude spectrogram (hanning window, np.abs of np.fft.rfft) is float64 at the conv": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def spectrogram(wave):
+            frames = np.lib.stride_tricks.sliding_window_view(wave, 64)[::32] * np.hanning(64)
+            return np.log10(np.abs(np.fft.rfft(frames, axis=-1)) ** 2 + 1e-6).T
+        wave = np.random.default_rng(0).standard_normal(2048).astype(np.float32)
+        spec = torch.from_numpy(spectrogram(wave)).unsqueeze(0).unsqueeze(0)  # expect: DG004
+        conv = nn.Conv2d(1, 4, 3)
+        out = conv(spec)
+        """,
+    "a float32 spectrogram stays float32 (no window), and a float32 filterbank keeps it: quiet": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        wave = np.random.default_rng(0).standard_normal(2048).astype(np.float32)
+        frames = np.lib.stride_tricks.sliding_window_view(wave, 64)[::32]
+        power = np.abs(np.fft.rfft(frames, axis=-1)) ** 2
+        fb = np.ones((8, power.shape[-1]), dtype=np.float32)
+        mel = torch.from_numpy(power @ fb.T)
+        out = nn.Linear(8, 2)(mel)
+        """,
 }
 
 

@@ -470,3 +470,37 @@ def test_reductions_over_an_axis_and_flatten_have_the_ranks_the_engine_gives() -
     values = {f.name: f.value for f in check_source(text, "ranks.py").facts.values}
     ranks = {name: getattr(values.get(name), "ndim", None) for name in ("r1", "r2", "r3", "f1", "f2", "s", "d")}
     assert ranks == {"r1": 2, "r2": 2, "r3": 3, "f1": 2, "f2": 2, "s": 2, "d": 3}
+
+
+def test_fft_parts_and_numpy_matmul_are_what_numpy_computes() -> None:
+    """`np.fft` transforms (numpy.FFT_TRANSFORMS, FFT_PARTS), what `np.abs`/`.real`/`.imag` of
+    them give (COMPLEX_PARTS), and NumPy's promotion in `a @ b` (a float32 spectrogram times a
+    float64 filterbank): the engine's answers against NumPy's, dtype and rank."""
+    from dtypeguard.engine.library.numpy import COMPLEX_PARTS, FFT_PARTS, FFT_TRANSFORMS
+
+    cases = []
+    for dtype in FFT_PARTS:
+        setup = f"x_{dtype} = np.zeros((4, 4), dtype=np.{dtype if dtype != 'bool' else 'bool_'})\n"
+        cases += [(setup, f"np.abs(np.fft.{name}(x_{dtype}))") for name in sorted(FFT_TRANSFORMS)]
+        cases += [(setup, f"np.fft.rfft(x_{dtype}).{part}") for part in ("real", "imag")]
+        cases += [(setup, f"np.{part}(np.fft.fft(x_{dtype}))") for part in sorted(COMPLEX_PARTS - {"real", "imag"})]
+        cases += [(setup, f"abs(np.fft.rfft(x_{dtype}))")]
+    for a in ("float32", "float64", "float16", "int64"):
+        for b in ("float32", "float64", "int32"):
+            cases.append((f"m_{a} = np.ones((3, 4), dtype=np.{a})\nn_{b} = np.ones((4, 2), dtype=np.{b})\n", f"m_{a} @ n_{b}"))
+    setup = "import numpy as np\n" + "".join(dict.fromkeys(s for s, _ in cases))
+    source = setup + "".join(f"r_{i} = {expr}\n" for i, (_, expr) in enumerate(cases))
+    stated = {f.name: f.value for f in check_source(source).facts.values if f.store and f.name.startswith("r_")}
+    namespace: dict[str, Any] = {}
+    exec(setup, namespace)
+    wrong, said = [], 0
+    for i, (_, expr) in enumerate(cases):
+        value = stated.get(f"r_{i}")
+        if not isinstance(value, Tensor) or not value.dtype:
+            continue
+        said += 1
+        real = eval(expr, namespace)
+        if (value.kind, value.dtype, value.ndim) != ("ndarray", str(real.dtype), real.ndim if value.ndim is not None else None):
+            wrong.append(f"`{expr}`: engine says {value.kind} {value.dtype} rank {value.ndim}, NumPy gives {real.dtype} rank {real.ndim}")
+    assert wrong == [], "\n".join(wrong)
+    assert said >= len(cases) - 2, f"the engine answered only {said} of {len(cases)}"

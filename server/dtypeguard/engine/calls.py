@@ -26,6 +26,7 @@ from dtypeguard.engine.events import (
     TorchLoad,
     TorchSave,
 )
+from dtypeguard.engine.library import numpy as numpy_library
 from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
@@ -42,6 +43,7 @@ from dtypeguard.engine.values import (
     WIDE,
     AutocastCtx,
     Bound,
+    ComplexArray,
     Configured,
     Const,
     Device,
@@ -91,6 +93,13 @@ MAX_DEPTH = 6
 
 def _many(item: Value | None) -> Many:
     return Many(item)
+
+
+def complex_parts(value: ComplexArray, how: str) -> Tensor:
+    """`np.abs(spectrum)`, `spectrum.real`: a real array of the parts' dtype."""
+    origin = value.origin
+    why = f"{origin.why}, and `{how}` of it is {value.parts}" if origin is not None else f"`{how}` gives {value.parts}"
+    return Tensor("ndarray", value.parts, "cpu", Origin(origin.span, why) if origin is not None else None, ndim=value.ndim)
 
 
 class CallsMixin:
@@ -329,6 +338,10 @@ class CallsMixin:
                 # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
                 kwargs = {k: v for k, v in kwargs.items() if not (k in ("dtype", "device") and v == Const(None))}
             self.facts.calls.append((self.index.span(func), callee.name))
+            if args and isinstance(args[0], ComplexArray) and callee.name.startswith("numpy."):
+                # a complex array: its parts' dtype through `np.abs`/`np.real`/`np.imag`, else unknown
+                last = callee.name.rsplit(".", 1)[1]
+                return complex_parts(args[0], f"np.{last}") if last in numpy_library.COMPLEX_PARTS and callee.name.count(".") == 1 else None
             entry = library.function(callee.name)
             if entry is not None:
                 return self.call_entry(entry, args, kwargs, node, state)
@@ -780,6 +793,12 @@ class CallsMixin:
             inputs = args[1] if len(args) > 1 else kwargs.get("inputs")
             grads = list(inputs.items) if isinstance(inputs, TupleV) else [inputs]
             return TupleV(tuple(g if isinstance(g, Tensor) and g.kind == "tensor" else None for g in grads))  # a gradient like each input
+        if root == "numpy" and parts[1:2] == ["fft"] and last in numpy_library.FFT_TRANSFORMS and isinstance(arg0, Tensor) and arg0.kind == "ndarray":
+            parts_dtype = numpy_library.FFT_PARTS.get(arg0.dtype or "")
+            if parts_dtype is None:
+                return None
+            why = f"`np.fft.{last}` of {arg0.dtype} data gives complex{64 if parts_dtype == 'float32' else 128}"
+            return ComplexArray(parts_dtype, Origin(self.index.span(node), why), arg0.ndim)
         if name == "copy.deepcopy" and len(args) == 1:
             return self._deep_copy(arg0, state, 0)
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
@@ -878,6 +897,8 @@ class CallsMixin:
             return _isinstance(args[0], args[1])
         if name == "getattr" and len(args) >= 2 and isinstance(args[0], Sym) and isinstance(args[1], Const) and isinstance(args[1].value, str):
             return self.sym(f"{args[0].name}.{args[1].value}")  # `getattr(torch, "float64")`
+        if name == "abs" and len(args) == 1 and isinstance(args[0], ComplexArray):
+            return complex_parts(args[0], "abs")
         if name in ("min", "max", "abs", "round") and args:
             arg0 = args[0]
             if len(args) == 1 and isinstance(arg0, TupleV):

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from dtypeguard.engine.calls import CUDA_TAGS, SLICE, CallsMixin, own_nodes
+from dtypeguard.engine.calls import CUDA_TAGS, SLICE, CallsMixin, complex_parts, own_nodes
 from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
 from dtypeguard.engine.library import promotion
@@ -30,6 +30,7 @@ from dtypeguard.engine.values import (
     WIDE,
     AutocastCtx,
     Bound,
+    ComplexArray,
     Configured,
     Const,
     Device,
@@ -1023,6 +1024,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 if found:
                     return value  # `class Args: bf16 = True` read as `args.bf16`
             return None
+        if isinstance(base, ComplexArray) and attr in ("real", "imag"):
+            return complex_parts(base, f".{attr}")
         if isinstance(base, TupleV) and len(base.items) == 2 and attr in ("values", "indices"):
             return base.items[attr == "indices"]  # `x.max(1).values`: the (values, indices) pair
         if isinstance(base, Klass):
@@ -1111,6 +1114,11 @@ class Interpreter(ResumeMixin, CallsMixin):
             ndim = _matmul_ndim(left.ndim, right.ndim)
             if autocast and left.kind == right.kind == "tensor":
                 return self.autocast_lowered("@", [left, right], Tensor("tensor", ndim=ndim), node, autocast)
+            if left.dtype != right.dtype and left.kind == right.kind == "ndarray" and left.dtype and right.dtype:
+                # NumPy promotes (a float32 spectrogram @ a float64 filterbank is float64); torch refuses
+                dtype = promotion.NUMPY_ARRAYS.get((left.dtype, right.dtype))
+                wider = right if dtype == right.dtype or (is_float(right.dtype) and not is_float(left.dtype)) else left
+                return replace(wider, dtype=dtype, ndim=ndim) if dtype else None
             return replace(left, ndim=ndim) if left.dtype == right.dtype else None
         if isinstance(op, ast.Div) and isinstance(left, PathObj):
             return left  # `run_dir / "checkpoints"`: a path too

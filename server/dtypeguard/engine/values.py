@@ -109,6 +109,18 @@ class Tensor(Value):
 
 @quick_init
 @dataclass(frozen=True)
+class ComplexArray(Value):
+    """A NumPy complex array (what `np.fft.rfft` gives): the engine knows only the dtype of its
+    real and imaginary parts, which is what `np.abs`, `.real` and `.imag` give (a magnitude
+    spectrogram); anything else done with it is unknown."""
+
+    parts: str  # float32 (complex64) or float64 (complex128)
+    origin: Origin | None = None
+    ndim: int | None = None
+
+
+@quick_init
+@dataclass(frozen=True)
 class Placed(Value):
     """An object the engine does not know (a model from another file), moved with
     `.to(device)` / `.cuda()`: only where its tensors live is known."""

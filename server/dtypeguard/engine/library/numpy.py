@@ -70,6 +70,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("full_like", "(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None)", same(ND, "a", "dtype"), "np.full_like({a}, 1)"),
     ("linspace", "(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None)", ranked(fixed(ND, "float64", "dtype"), 1), "np.linspace(0, 1, 5)", "`np.linspace` makes float64 arrays"),
     ("logspace", "(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0)", ranked(fixed(ND, "float64", "dtype"), 1), "np.logspace(0, 1, 5)", "`np.logspace` makes float64 arrays"),
+    *[(name, "(M)", ranked(fixed(ND, "float64", ""), 1), f"np.{name}(8)", f"`np.{name}` makes a float64 window") for name in ("hanning", "hamming", "blackman", "bartlett")],
+    ("kaiser", "(M, beta)", ranked(fixed(ND, "float64", ""), 1), "np.kaiser(8, 5.0)", "`np.kaiser` makes a float64 window"),
     ("eye", "(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None)", ranked(fixed(ND, "float64", "dtype"), 2), "np.eye(3)", "`np.eye` makes float64 arrays"),
     ("identity", "(n, dtype=None, *, like=None)", ranked(fixed(ND, "float64", "dtype"), 2), "np.identity(3)", "`np.identity` makes float64 arrays"),
     ("arange", "(start, stop=None, step=None, dtype=None, *, device=None, like=None)", ranked(infer(ND, "start,stop,step"), 1), "np.arange({s}, 5)", "`np.arange` takes the dtype of its arguments"),
@@ -218,3 +220,15 @@ METHODS: dict[str, Entry] = {
     ]),
     **{f"ndarray.{name}": _method_of(name) for name in _DERIVED},
 }
+
+
+# `np.fft` transforms give complex arrays whose parts keep single precision and widen
+# everything else to double (float16 to float32 parts): checked for each transform and dtype
+# by tests/engine/test_library_conformance.py
+FFT_TRANSFORMS = frozenset({"fft", "rfft", "fft2", "rfft2", "fftn", "rfftn", "ifft", "ifft2", "ifftn"})
+FFT_PARTS: dict[str, str] = {
+    "float64": "float64", "float32": "float32", "float16": "float32",
+    "int64": "float64", "int32": "float64", "int16": "float64", "int8": "float64", "uint8": "float64", "bool": "float64",
+}
+# what gives a complex array's parts as a real array
+COMPLEX_PARTS = frozenset({"abs", "absolute", "real", "imag"})

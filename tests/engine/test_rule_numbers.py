@@ -66,3 +66,55 @@ def test_matmul_errors_of_an_integer_operand_are_torchs() -> None:
             real = str(error)
         assert real == matmul_error(op, a, b), (op, a, b, real)
     assert set(CPP_NAMES) >= {*floats, *ints}
+
+
+def test_first_layer_dtype_errors_are_torchs() -> None:
+    """What DG004/DG005 quote for an input whose dtype is not the first layer's (`layer_dtype_error`),
+    for every layer kind the engine names, against the real layers on CPU; and the layers the
+    engine treats as taking any input (RMSNorm) really compute with a float64 one."""
+    import torch
+    from torch import nn
+
+    from dtypeguard.engine.api import LAYER_KINDS as LAYERS
+    from dtypeguard.rules.base import layer_dtype_error
+
+    def make(cls: str) -> tuple[nn.Module, tuple[int, ...]]:
+        if cls.startswith(("Conv", "LazyConv")):
+            dims = int(cls[-2])
+            layer = getattr(nn, cls)(1, 2, 1) if not cls.startswith("Lazy") else getattr(nn, cls)(2, 1)
+            return layer, (1, 1, *([3] * dims))
+        if cls in ("RNN", "LSTM", "GRU"):
+            return getattr(nn, cls)(3, 2), (2, 1, 3)
+        if cls.startswith(("BatchNorm", "InstanceNorm")):
+            dims = int(cls[-2])
+            return getattr(nn, cls)(3, affine=True), (2, 3, *([4] * dims))
+        if cls == "GroupNorm":
+            return nn.GroupNorm(1, 3), (2, 3)
+        if cls in ("LayerNorm", "RMSNorm"):
+            return getattr(nn, cls)(3), (2, 3)
+        return nn.Linear(3, 2), (2, 3)
+
+    checked = 0
+    for cls, (kind, needs) in LAYERS.items():
+        if kind not in ("linear", "conv", "rnn", "norm", "rmsnorm") or cls.startswith("ConvTranspose"):
+            continue
+        layer, shape = make(cls)
+        for got in ("float64", "float16", "bfloat16", "int64", "int32", "uint8", "bool"):
+            x = torch.zeros(shape, dtype=getattr(torch, got))
+            try:
+                layer(x)
+                real = None
+            except (RuntimeError, ValueError, NotImplementedError) as error:
+                real = str(error)
+            if needs == "any":
+                assert real is None or got != "float64", (cls, got, real)
+                continue
+            said = layer_dtype_error(kind, got, "float32")
+            if kind == "norm" and got in ("float16", "bfloat16"):
+                assert real is None and said is None, (cls, got, real)  # passed on in its own dtype
+                continue
+            assert real is not None, (cls, got)
+            if said is not None:
+                assert real.startswith(said), (cls, got, real, said)
+                checked += 1
+    assert checked >= 40

@@ -79,7 +79,7 @@ LAYER_KINDS: dict[str, tuple[str, str]] = {
     "RNN": ("rnn", "float"), "LSTM": ("rnn", "float"), "GRU": ("rnn", "float"),
     "BatchNorm1d": ("norm", "float"), "BatchNorm2d": ("norm", "float"), "BatchNorm3d": ("norm", "float"),
     "LayerNorm": ("norm", "float"), "GroupNorm": ("norm", "float"), "InstanceNorm2d": ("norm", "float"),
-    "InstanceNorm1d": ("norm", "float"), "InstanceNorm3d": ("norm", "float"), "RMSNorm": ("norm", "float"),
+    "InstanceNorm1d": ("norm", "float"), "InstanceNorm3d": ("norm", "float"), "RMSNorm": ("rmsnorm", "any"),
     "MultiheadAttention": ("attention", "float"), "TransformerEncoder": ("attention", "float"),
     "TransformerEncoderLayer": ("attention", "float"), "Transformer": ("attention", "float"),
     "TransformerDecoderLayer": ("attention", "float"), "TransformerDecoder": ("attention", "float"), "PReLU": ("linear", "float"),

@@ -920,7 +920,7 @@ class CallsMixin:
         if name == "next":
             return self.element_of(arg0, state)
         if name == "enumerate":
-            return _many(TupleV((None, self.element_of(arg0, state))))
+            return _many(TupleV((Tensor("pyint"), self.element_of(arg0, state))))  # (index, item)
         if name == "zip":
             return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
         if name == "slice":

@@ -255,6 +255,35 @@ def device_root(value: Tensor, fallback: Span) -> Span:
     return origin.span
 
 
+# What the first layer of each kind raises on CPU when its input's dtype is not its
+# parameters' (tests/engine/test_rule_numbers.py makes each error with real layers and
+# compares): Linear, Conv1d/2d/3d, RNN/LSTM/GRU, and the norms that check (BatchNorm,
+# LayerNorm, GroupNorm, InstanceNorm: RMSNorm computes in the input's dtype instead).
+_LAYER_ERRORS = {
+    "linear": "mat1 and mat2 must have the same dtype, but got {got} and {want}",
+    "conv": "Input type ({got_l}) and bias type ({want_l}) should be the same",
+    "rnn": "RNN input dtype (torch.{got_t}) does not match weight dtype (torch.{want_t})",
+    "norm": "mixed dtype (CPU): all inputs must share same datatype.",
+}
+TORCH_NAMES = {
+    "float64": ("Double", "double"), "float32": ("Float", "float"), "float16": ("Half", "c10::Half"), "bfloat16": ("BFloat16", "c10::BFloat16"),
+    "uint8": ("Byte", "unsigned char"), "int64": ("Long", "long int"), "int32": ("Int", "int"), "int16": ("Short", "short int"),
+    "int8": ("Char", "signed char"), "bool": ("Bool", "bool"),
+}
+
+
+def layer_dtype_error(layer: str, got: str, want: str) -> str | None:
+    """The error of a `layer` (a first-layer kind) given a `got` input with `want` parameters;
+    None where the norm does not raise (a float16 or bfloat16 input: the layer after it does)
+    or what it raises depends on which norm it is (an integer input: BatchNorm says "not
+    implemented for 'Long'", LayerNorm "mixed dtype")."""
+    if layer == "norm" and got not in ("float64", "float32"):
+        return None  # (a float16/bfloat16 input passes a float32 norm, in its own dtype: the next layer refuses it)
+    template = _LAYER_ERRORS.get(layer, _LAYER_ERRORS["linear"])
+    g, w = TORCH_NAMES.get(got, (got, got)), TORCH_NAMES.get(want, (want, want))
+    return template.format(got=g[0], want=w[0], got_l=g[1], want_l=w[1], got_t=got, want_t=want)
+
+
 def fails_here(root: Span, failing: Span, words: str) -> list[Related]:
     """The related information at the line that will fail, when the finding is elsewhere."""
     return [] if root == failing else [Related(failing, f"fails here: {words}")]

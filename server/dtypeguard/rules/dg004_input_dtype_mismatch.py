@@ -14,6 +14,7 @@ from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
+    TORCH_NAMES,
     Context,
     ErrorPattern,
     Rule,
@@ -21,23 +22,12 @@ from dtypeguard.rules.base import (
     dtype_root,
     dtype_words,
     fails_here,
+    layer_dtype_error,
     same_binding,
     tensor,
 )
 
-_ERRORS = {
-    "linear": "mat1 and mat2 must have the same dtype, but got {got} and {want}",
-    "conv": "Input type ({got_l}) and bias type ({want_l}) should be the same",
-    "rnn": "RNN input dtype (torch.{got_t}) does not match weight dtype (torch.{want_t})",
-    "norm": "mixed dtype (CPU): all inputs must share same datatype.",
-}
-_NAMES = {"float64": ("Double", "double"), "float32": ("Float", "float"), "float16": ("Half", "c10::Half"), "bfloat16": ("BFloat16", "c10::BFloat16"), "uint8": ("Byte", "unsigned char")}
-
-
-def expected_error(layer: str, got: str, want: str) -> str:
-    template = _ERRORS.get(layer, _ERRORS["linear"])
-    g, w = _NAMES.get(got, (got, got)), _NAMES.get(want, (want, want))
-    return template.format(got=g[0], want=w[0], got_l=g[1], want_l=w[1], got_t=got, want_t=want)
+_NAMES = TORCH_NAMES  # dtypes as torch's errors name them (Scalar name, C++ name)
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -83,23 +73,27 @@ def check(ctx: Context) -> Iterator[Finding]:
         else:
             root = dtype_root(x, fw.span, float_data=True)
         if uint8_image:
-            error = expected_error("conv", "uint8", module.dtype)
+            error = layer_dtype_error("conv", "uint8", module.dtype) or ""
             message = (
                 f"uint8 images reach a {module.dtype} convolution: the forward pass at line {line} fails with "
                 f"\"{error}\"; convert with `.float() / 255`"
             )
             fixes = convert_fix(ctx, x, use, module.dtype, "convolutions need floating-point images; divide by 255 too if the model was trained on [0, 1]")
         else:
-            error = expected_error(module.first_layer, "float64" if wide else x.dtype, module.dtype)
+            said = layer_dtype_error(module.first_layer, "float64" if wide else x.dtype, module.dtype)
+            if said is None:
+                continue  # a float16 input to a float32 norm passes it; whether a layer after it refuses it is not known here
+            error = said
+            fails = f"fails with \"{said}\""
             if model_side:
                 message = (
                     f"the model's parameters become {dtype_words(module.dtype)} here but its input is {dtype_words(x.dtype)}: "
-                    f"the forward pass at line {line} fails with \"{error}\""
+                    f"the forward pass at line {line} {fails}"
                 )
             else:
                 message = (
                     f"this input is {dtype_words(x.dtype)} but the model's parameters are {dtype_words(module.dtype)}: "
-                    f"the forward pass at line {line} fails with \"{error}\""
+                    f"the forward pass at line {line} {fails}"
                 )
         if root in seen or (fw.nested and root == fw.span):
             continue  # reported already, or an inner layer of a forward reported at its call

@@ -15,6 +15,7 @@ from dtypeguard.rules.base import (
     dtype_root,
     dtype_words,
     fails_here,
+    layer_dtype_error,
     tensor,
 )
 
@@ -100,17 +101,16 @@ def check(ctx: Context) -> Iterator[Finding]:
         use = fw.arg_spans[0] if fw.arg_spans else None
         related = [Related(x.origin.span, f"the input becomes {x.dtype} here: {x.origin.why}")] if x.origin else []
         if module.input_kind == "float" and is_int(x.dtype) and not (x.dtype == "uint8" and module.first_layer == "conv") and is_float(module.dtype):
-            want = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}[module.dtype]
-            error = f"mat1 and mat2 must have the same dtype, but got {_NAMES.get(x.dtype, x.dtype)} and {want}"
+            said = layer_dtype_error(module.first_layer, x.dtype, module.dtype)
             root = dtype_root(x, fw.span)
             if root in seen or (fw.nested and root == fw.span):
                 continue
             seen.add(root)
+            fails = f"fails with \"{said}\"" if said else "fails: the layer needs floating-point input"
             yield RULE.finding(
-                f"integer input ({dtype_words(x.dtype)}) reaches a {module.dtype} layer: the forward pass at line {fw.span.line} fails with "
-                f"\"{error}\"",
+                f"integer input ({dtype_words(x.dtype)}) reaches a {module.dtype} layer: the forward pass at line {fw.span.line} {fails}",
                 root,
-                related=[*fails_here(root, fw.span, error), *related],
+                related=[*fails_here(root, fw.span, said or "the layer needs floating-point input"), *related],
                 fixes=convert_fix(ctx, x, use, module.dtype, "features must be floating point"),
             )
         elif module.input_kind == "index" and is_float(x.dtype):

@@ -99,6 +99,20 @@ class OptimizerNew:
 
 @quick_init
 @dataclass(frozen=True)
+class GroupFlag:
+    """`opt.param_groups[0]["capturable"] = True` after the optimizer was made (a resume
+    workaround): the flag the optimizer's next steps run with."""
+
+    span: Span
+    time: int
+    opt: OptimizerObj  # the optimizer as it was made
+    module: ModuleObj | None  # the module whose parameters it holds, as it is now
+    key: str
+    value: Value | None
+
+
+@quick_init
+@dataclass(frozen=True)
 class OptimizerStep:
     span: Span
     time: int
@@ -167,6 +181,7 @@ class Events:
     ops: list[TensorOp] = field(default_factory=list)
     optimizers: list[OptimizerNew] = field(default_factory=list)
     steps: list[OptimizerStep] = field(default_factory=list)
+    group_flags: list[GroupFlag] = field(default_factory=list)
     casts: list[ModuleCast] = field(default_factory=list)
     loaders: list[LoaderNew] = field(default_factory=list)
     loads: list[TorchLoad] = field(default_factory=list)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from dtypeguard.engine.calls import CUDA_TAGS, SLICE, CallsMixin, complex_parts, own_nodes
-from dtypeguard.engine.events import Events, Facts, TensorOp, ValueFact
+from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library.apply import Strong, column_dtype
@@ -44,7 +44,9 @@ from dtypeguard.engine.values import (
     LoaderObj,
     Many,
     ModuleObj,
+    OptimizerObj,
     Origin,
+    ParamGroup,
     Params,
     PathObj,
     Ref,
@@ -616,6 +618,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                     state.globals[name] = made  # `REGISTRY[name] = fn()` in a function: the module's dict
                 else:
                     state.bind(name, made)
+            elif isinstance(base, ParamGroup) and isinstance(index, Const) and index.value in GROUP_FLAGS:
+                self._set_group_flag(base.oid, str(index.value), value, target, state)
             elif isinstance(base, Ref) and isinstance(state.heap.get(base.oid), ModuleObj):
                 self._set_layer(base.oid, index, value, state)
             elif isinstance(base, Ref) and isinstance(index, Const) and isinstance(index.value, str) and _dict_like(state.heap.get(base.oid)):
@@ -625,6 +629,16 @@ class Interpreter(ResumeMixin, CallsMixin):
                 state.heap[base.oid] = replace(held, attrs={**held.attrs, f"[{index.value}]": value})
         elif isinstance(target, ast.Starred):
             self.assign(target.value, None, state)
+
+    def _set_group_flag(self, oid: int, key: str, value: Value | None, target: ast.AST, state: State) -> None:
+        """`opt.param_groups[0]["capturable"] = True`: the optimizer's groups now carry it."""
+        opt = state.heap.get(oid)
+        if not isinstance(opt, OptimizerObj):
+            return
+        state.heap[oid] = replace(opt, group_options={**opt.group_options, key: value})
+        module = state.heap.get(opt.module) if opt.module is not None else None
+        held = module if isinstance(module, ModuleObj) else None
+        self.events.group_flags.append(GroupFlag(self.index.span(target), self.tick(), opt, held, key, value))
 
     def _set_layer(self, oid: int, index: Value | None, value: Value | None, state: State) -> None:
         """`model[0] = LoRALinear(model[0])`: the container holds the new layer; if that layer's
@@ -1005,6 +1019,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             return None
         if isinstance(base, Ref):
             obj = state.heap.get(base.oid)
+            if isinstance(obj, OptimizerObj) and attr == "param_groups":
+                return Many(ParamGroup(base.oid))  # its groups (one, or a list of dicts given to it)
             if isinstance(obj, (ModuleObj, InstanceObj)) and attr in obj.attrs:
                 value = obj.attrs[attr]
                 self.record(node, attr, value, state)
@@ -1225,6 +1241,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         return replace(arr, dtype=dtype, origin=self.origin(node, f"NumPy {arr.dtype} with a Python number gives {dtype}"), from_ints=not is_float(arr.dtype))
 
 
+GROUP_FLAGS = frozenset({"capturable", "fused", "foreach", "differentiable"})  # optimizer flags a parameter group holds
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "slice"})
 
 

@@ -245,6 +245,15 @@ class SomeParams(Value):
 
 @quick_init
 @dataclass(frozen=True)
+class ParamGroup(Value):
+    """One parameter group of an optimizer (`opt.param_groups[0]`, or each in a loop over
+    them): writing a flag into it (`group["capturable"] = True`) changes that optimizer."""
+
+    oid: int
+
+
+@quick_init
+@dataclass(frozen=True)
 class Params(Value):
     """`model.parameters()` (or a list of it): the optimizer learns which module it owns."""
 

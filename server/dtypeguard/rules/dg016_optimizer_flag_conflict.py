@@ -6,6 +6,7 @@ import ast
 import re
 from collections.abc import Iterator
 
+from dtypeguard.engine.events import GroupFlag, OptimizerStep
 from dtypeguard.engine.values import Const, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
@@ -16,6 +17,7 @@ def _true(value: Value | None) -> bool:
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    yield from _group_flags(ctx)
     for new in ctx.events.optimizers:
         opts = new.opt.options
         if _true(opts.get("fused")) and _true(opts.get("foreach")):
@@ -47,6 +49,29 @@ def check(ctx: Context) -> Iterator[Finding]:
                 new.span,
                 fixes=_capturable_fixes(ctx, new.span, in_group, new.module.device == "cpu"),
             )
+
+
+def _group_flags(ctx: Context) -> Iterator[Finding]:
+    """`opt.param_groups[0]["capturable"] = True` written after the optimizer was made (the
+    forum workaround for "If capturable=False, state_steps should not be CUDA tensors" after a
+    resume) on CPU parameters, with a step of that optimizer after it."""
+    first: dict[Span, tuple[GroupFlag, OptimizerStep]] = {}  # per line that sets it (a loop over optimizers): the first step to fail
+    for flag in ctx.events.group_flags:
+        # (on "auto" parameters the write is often under `if torch.cuda.is_available()`: not reported)
+        if flag.key != "capturable" or not _true(flag.value) or flag.module is None or flag.module.device != "cpu":
+            continue
+        step = next((s for s in ctx.events.steps if s.time > flag.time and s.opt.origin == flag.opt.origin), None)
+        if step is not None and (flag.span not in first or step.time < first[flag.span][1].time):
+            first[flag.span] = (flag, step)
+    for flag, step in first.values():
+        on = "with CPU parameters"
+        error = "If capturable=True, params and state_steps must be on supported devices"
+        yield RULE.finding(
+            f"`capturable` set to True in {flag.opt.cls}'s parameter group: its next `step()` {on} fails (\"{error}\"): capturable is "
+            "for CUDA graphs (after loading a checkpoint saved on a GPU, load it with `map_location` instead)",
+            flag.span,
+            related=[Related(step.span, f"fails here: {error}")],
+        )
 
 
 def _config_entry(ctx: Context, made: Span) -> Span | None:
@@ -148,6 +173,9 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            # the resume workaround written into every optimizer's group, on CPU parameters
+            "import torch\nnet = torch.nn.Linear(2, 2)\nopt = torch.optim.Adam(net.parameters())\nopt.load_state_dict(opt.state_dict())\n"
+            "for group in opt.param_groups:\n    group['capturable'] = True  # <-\nnet(torch.randn(3, 2)).sum().backward()\nopt.step()\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters(), fused=True, foreach=True)  # <-\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.AdamW(model.parameters(), capturable=True)  # <-\n",
             "import torch\nfrom torch import nn\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 1)).to(device)\n"
@@ -155,6 +183,13 @@ RULE = Rule(
             "opt = torch.optim.Adam(groups, lr=1e-3)  # <-\n",
         ],
         good=[
+            # only when CUDA is there (the model's device follows it): not reported
+            "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nnet = torch.nn.Linear(2, 2).to(device)\n"
+            "opt = torch.optim.Adam(net.parameters())\nif torch.cuda.is_available():\n    opt.param_groups[0]['capturable'] = True\n"
+            "net(torch.randn(3, 2, device=device)).sum().backward()\nopt.step()\n",
+            # set back to False, and a learning-rate write: fine on CPU
+            "import torch\nnet = torch.nn.Linear(2, 2)\nopt = torch.optim.Adam(net.parameters())\nfor g in opt.param_groups:\n"
+            "    g['capturable'] = False\n    g['lr'] = 1e-4\nnet(torch.randn(3, 2)).sum().backward()\nopt.step()\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters(), fused=True)\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).cuda()\nopt = torch.optim.AdamW(model.parameters(), capturable=True)\n",
         ],

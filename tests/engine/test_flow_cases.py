@@ -2698,6 +2698,42 @@ CASES: dict[str, str] = {
         mel = torch.from_numpy(power @ fb.T)
         out = nn.Linear(8, 2)(mel)
         """,
+    "token ids padded into an np.zeros matrix (float64) reach NLLLoss: reported at the buffer": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def collate(targets):
+            trg = np.zeros((len(targets), 4))  # expect: DG006
+            for i, t in enumerate(targets):
+                trg[i, :len(t)] = t
+            return torch.from_numpy(trg)
+        trg = collate([[1, 2], [3, 1, 2]])
+        logp = torch.log_softmax(torch.randn(2, 4, 5), -1)
+        loss = nn.NLLLoss()(logp.reshape(-1, 5), trg.reshape(-1))
+        """,
+    "image data cast with .astype(float) (float64) is the root, not the conversion": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def to_tensor(image):
+            image = image.astype(float)  # expect: DG004
+            image = (image - 127.5) / 128.0
+            return torch.from_numpy(image.transpose(2, 0, 1)).unsqueeze(0)
+        img = np.random.default_rng(0).integers(0, 255, (12, 12, 3), dtype=np.uint8)
+        out = nn.Conv2d(3, 4, 3)(to_tensor(img))
+        """,
+    "a label column stored as int32 in the frame is the root of the int32 targets": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        rng = np.random.default_rng(0)
+        df = pd.DataFrame({"x": rng.random(20).astype(np.float32), "label": rng.integers(0, 3, 20)})
+        df["code"] = df["label"].to_numpy().astype(np.int32)  # expect: DG006
+        y = torch.from_numpy(df["code"].to_numpy())
+        x = torch.from_numpy(df[["x"]].to_numpy())
+        loss = nn.CrossEntropyLoss()(nn.Linear(1, 3)(x), y)
+        """,
 }
 
 

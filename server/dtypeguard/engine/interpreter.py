@@ -11,6 +11,7 @@ only appears on the second iteration (a cast after the first `step()`) is seen.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -682,7 +683,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             if names is None:
                 return replace(df, kind="series", columns=None)  # a one-dtype frame: any column has it
             dtype = names.get(index.value)
-            why = Origin(self.index.span(node), f"the column {index.value!r} is {dtype}")
+            why = dict(df.column_origins).get(index.value) or Origin(self.index.span(node), f"the column {index.value!r} is {dtype}")
             return Tensor("series", dtype, "cpu", why if dtype else None) if index.value in names else None
         if isinstance(index, TupleV) and all(isinstance(i, Const) and isinstance(i.value, str) for i in index.items):
             if names is None:
@@ -750,7 +751,11 @@ class Interpreter(ResumeMixin, CallsMixin):
         new = (index.value, part.dtype if part else None)
         names = [n for n, _ in df.columns]
         columns = tuple(new if n == index.value else (n, d) for n, d in df.columns) if index.value in names else (*df.columns, new)
-        return library_frame(columns, [Strong(d) if d else None for _, d in columns], self.origin(node, ""))
+        made = library_frame(columns, [Strong(d) if d else None for _, d in columns], self.origin(node, ""))
+        kept = tuple((n, o) for n, o in df.column_origins if n != index.value)
+        if isinstance(value, Tensor) and value.origin is not None and part is not None and part.dtype == value.dtype and _NARROWED.match(value.origin.why):
+            kept = (*kept, (index.value, value.origin))  # a deliberate narrow dtype (`.astype(np.int32)`): the choice to fix
+        return replace(made, column_origins=kept) if isinstance(made, Tensor) and kept else made
 
     def unpack(self, value: Value | None, count: int) -> list[Value | None]:
         if isinstance(value, Tensor) and value.kind in ("tensor", "ndarray") and value.dtype is not None:
@@ -1241,6 +1246,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         return replace(arr, dtype=dtype, origin=self.origin(node, f"NumPy {arr.dtype} with a Python number gives {dtype}"), from_ints=not is_float(arr.dtype))
 
 
+_NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
 GROUP_FLAGS = frozenset({"capturable", "fused", "foreach", "differentiable"})  # optimizer flags a parameter group holds
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "slice"})
 

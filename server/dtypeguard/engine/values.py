@@ -99,6 +99,9 @@ class Tensor(Value):
     moves: bool = False  # an nn.Parameter or registered buffer: `module.to(...)` moves and casts it
     max_ndim: int | None = None  # an upper bound on an unknown rank (`np.loadtxt` gives 1-D or 2-D)
     param: bool = False  # an nn.Parameter (trained, so it has a gradient), not a buffer
+    # a frame's columns assigned from a value of known origin (`df["code"] = le.fit_transform(...).astype(np.int32)`):
+    # where each got its dtype, for the column read back later
+    column_origins: tuple[tuple[str, Origin], ...] = ()
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)

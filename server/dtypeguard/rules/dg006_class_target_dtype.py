@@ -90,7 +90,7 @@ def _targets(ctx: Context) -> Iterator[Finding]:
                 continue
         related = [Related(target.origin.span, f"the target becomes {target.dtype} here: {target.origin.why}")] if target.origin else []
         error = f"expected target dtype to be Long or Byte, but got {_WORD.get(target.dtype, target.dtype)}"
-        root = dtype_root(target, loss.span, prefer_cast=True)
+        root = dtype_root(target, loss.span, prefer_cast=True, float_data=is_float(target.dtype))
         yield RULE.finding(
             f"class-index targets are {dtype_words(target.dtype)}: {loss.name} at line {loss.span.line} fails with \"{error}\"",
             root,

@@ -2665,13 +2665,13 @@ CASES: dict[str, str] = {
         import torch.nn as nn
         buffer = []
         for t in range(64):
-            buffer.append((np.zeros(3, dtype=np.float32), np.array([float(t)])))
+            buffer.append((np.zeros(3, dtype=np.float32), np.array([float(t)])))  # expect: DG008
         batch = random.sample(buffer, 16)
         s, rewards = zip(*batch)
         rng = np.random.default_rng(0)
         idx = rng.choice(16, 8, replace=False)
         x = torch.from_numpy(np.stack(s)[idx])
-        r = torch.from_numpy(np.stack(rewards)[idx])  # expect: DG008
+        r = torch.from_numpy(np.stack(rewards)[idx])
         net = nn.Linear(3, 1)
         loss = nn.functional.mse_loss(net(x), r)
         """,
@@ -2733,6 +2733,17 @@ CASES: dict[str, str] = {
         y = torch.from_numpy(df["code"].to_numpy())
         x = torch.from_numpy(df[["x"]].to_numpy())
         loss = nn.CrossEntropyLoss()(nn.Linear(1, 3)(x), y)
+        """,
+    "a label array written out from Python ints (np.array([1 if same else 0])) is the root of the int64 BCE targets": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def pair(same):
+            return np.zeros(4, dtype=np.float32), np.array([1 if same else 0])  # expect: DG007
+        batch = [pair(i % 2 == 0) for i in range(4)]
+        x = torch.from_numpy(np.stack([a for a, _ in batch]))
+        y = torch.from_numpy(np.stack([b for _, b in batch]))
+        loss = nn.BCEWithLogitsLoss()(nn.Linear(4, 1)(x), y)
         """,
 }
 

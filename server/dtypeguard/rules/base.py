@@ -211,6 +211,7 @@ def _encloses(outer: Span, inner: Span) -> bool:
 
 
 _BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")
+_FROM_PYTHON = re.compile(r"NumPy makes \w+ from Python (ints|floats)")
 _WIDENED = re.compile(r"\.(astype\(float64\)|double\(\))")  # data cast to float64 on purpose (or by `float` meaning float64)
 _TORCH_OP = re.compile(r"`(torch|F)\.\w+` (of integers )?gives ")  # a torch op on torch tensors: after they became tensors
 _TABLE_READ = re.compile(r"`(np|numpy|pd|pandas)\.(loadtxt|genfromtxt|fromfile|frombuffer|read_csv|read_table)`")
@@ -227,6 +228,8 @@ def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_d
     if site is not None and origin is not None:
         if float_data and _BUFFER.match(origin.why) and origin.span.line < site.line:
             return origin.span  # float data in a `np.zeros(shape)` buffer filled later: its `dtype=` is the decision
+        if (float_data or prefer_cast) and _FROM_PYTHON.match(origin.why) and origin.span.line < site.line:
+            return origin.span  # `np.array([reward])` of Python numbers: where the array's dtype is decided
         if float_data and _WIDENED.match(origin.why) and origin.span.line <= site.line:
             return origin.span  # `.astype(float)` (Python's float is float64): the cast is the mistake
         # a cast (`.astype(np.int32)`, `.float()`) or a `dtype=` chosen where the labels are made

@@ -342,6 +342,9 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         single = present[0] if len(present) == 1 else None
         keep = isinstance(single, Tensor) and single.dtype == dtype and single.origin is not None
         why = entry.why or f"{_short(entry)} infers {dtype}"
+        numbers = _python_numbers(single) if isinstance(single, TupleV) else None  # a list written out (`[reward]`), not one built up
+        if numbers and dtype and entry.name.startswith("numpy."):
+            why = f"NumPy makes {dtype} from Python {numbers}"  # `np.array([reward])`: the array's dtype is decided here
         return _make(kind, dtype, single.origin if keep else Origin(origin.span, why) if dtype else None)  # type: ignore[union-attr]
     if rule == "columns":
         return _columns(kind, values[0] if values else None, bound.get("columns"), origin)
@@ -420,6 +423,21 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
             from_ints = True
         return _make(kind, dtype, why_origin or (Origin(origin.span, f"{_short(entry)} gives {dtype}") if dtype else None), from_ints)
     return _make(kind, None, None)
+
+
+def _python_numbers(value: Value | None, depth: int = 0) -> str | None:
+    """"ints" or "floats" when `value` is a list (of lists) of Python numbers only."""
+    if depth > 3:
+        return None
+    if isinstance(value, Const) and type(value.value) in (int, float):
+        return "ints" if type(value.value) is int else "floats"
+    if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"):
+        return "ints" if value.kind == "pyint" else "floats"
+    items = list(value.items) if isinstance(value, TupleV) else [value.item] if isinstance(value, Many) else None
+    if not items:
+        return None
+    kinds = {_python_numbers(i, depth + 1) for i in items}
+    return kinds.pop() if len(kinds) == 1 and None not in kinds else "floats" if kinds == {"ints", "floats"} else None
 
 
 def column_dtype(value: Value | None) -> Strong | None:

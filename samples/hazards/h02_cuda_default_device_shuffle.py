@@ -9,13 +9,13 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 if torch.cuda.is_available():
-    torch.set_default_device("cuda")
+    torch.set_default_device("cuda")  # expect: DG003
 
 
 def main():
     inputs = torch.randn(256, 20)
     targets = torch.randint(0, 2, (256,))
-    loader = DataLoader(TensorDataset(inputs, targets), batch_size=32, shuffle=True)  # expect: DG003
+    loader = DataLoader(TensorDataset(inputs, targets), batch_size=32, shuffle=True)
 
     model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 2))
     criterion = nn.CrossEntropyLoss()

@@ -8,34 +8,46 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.events import LoaderNew
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    """Reported where the CUDA default is set (the fix: no global default, or a CUDA generator at
+    each loader), each shuffling loader it breaks as related information; at the loader when
+    where the default was set is not known."""
+    broken: dict[Span | None, list[LoaderNew]] = {}
     for loader in ctx.events.loaders:
         default = loader.default_device
         if default.value not in ("cuda", "auto") or loader.generator_device in ("cuda", default.value):
             continue
         if loader.has_generator and loader.generator_device is None:
             continue  # a generator we cannot read: unknown stays unknown
+        broken.setdefault(default.span, []).append(loader)
+    error = "Expected a 'cuda' device type for generator but found 'cpu'"
+    for setter, loaders in broken.items():
+        default = loaders[0].default_device
         when = "" if default.value == "cuda" else " when CUDA is available"
-        related = [Related(default.span, f"CUDA made the default device here ({default.call})")] if default.span else []
+        generator = "torch.Generator(device='cuda')" if default.value == "cuda" else "torch.Generator(device=torch.get_default_device())"
+        spans = list(dict.fromkeys(ld.span for ld in loaders))
+        fixes = {
+            span: FixSpec("add_kwarg", "Pass `generator=torch.Generator(device='cuda')`" + (f" to the loader at line {span.line}" if setter else ""),
+                          span, True, (("name", "generator"), ("value", generator)))
+            for span in spans
+        }
+        if setter is None:
+            for span in spans:
+                yield RULE.finding(f"the default device is CUDA{when}, so this shuffling loader fails when iterated: \"{error}\"", span, fixes=[fixes[span]])
+            continue
+        what = "this shuffling loader" if len(spans) == 1 else "these shuffling loaders"
         yield RULE.finding(
-            f"the default device is CUDA{when}, so this shuffling loader fails when iterated: "
-            "\"Expected a 'cuda' device type for generator but found 'cpu'\"",
-            loader.span,
-            related=related,
-            fixes=[
-                FixSpec(
-                    "add_kwarg",
-                    "Pass `generator=torch.Generator(device='cuda')`",
-                    loader.span,
-                    True,
-                    (("name", "generator"), ("value", "torch.Generator(device='cuda')" if default.value == "cuda" else "torch.Generator(device=torch.get_default_device())")),
-                ),
-                *_explicit_device_fix(default.span),
-            ],
+            f"CUDA becomes the default device here{when} ({default.call}), so the shuffling DataLoader at line "
+            f"{', '.join(str(span.line) for span in spans)} fails when iterated: \"{error}\" (its sampler's CPU generator cannot "
+            "make CUDA permutations)",
+            setter,
+            related=[Related(span, f"fails when iterated: {what} shuffles with a CPU generator") for span in spans],
+            fixes=[*fixes.values(), *_explicit_device_fix(setter)],
         )
 
 
@@ -76,8 +88,8 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ntorch.set_default_device('cuda')\nds = TensorDataset(torch.randn(8, 3))\nloader = DataLoader(ds, batch_size=4, shuffle=True)  # <-\n",
-            "import torch\nfrom torch.utils.data import DataLoader\nif torch.cuda.is_available():\n    torch.set_default_tensor_type('torch.cuda.FloatTensor')\nloader = DataLoader(list(range(10)), shuffle=True)  # <-\n",
+            "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ntorch.set_default_device('cuda')  # <-\nds = TensorDataset(torch.randn(8, 3))\nloader = DataLoader(ds, batch_size=4, shuffle=True)\n",
+            "import torch\nfrom torch.utils.data import DataLoader\nif torch.cuda.is_available():\n    torch.set_default_tensor_type('torch.cuda.FloatTensor')  # <-\nloader = DataLoader(list(range(10)), shuffle=True)\n",
         ],
         good=[
             "import torch\nfrom torch.utils.data import DataLoader\ntorch.set_default_device('cuda')\nloader = DataLoader(list(range(10)), shuffle=True, generator=torch.Generator(device='cuda'))\n",

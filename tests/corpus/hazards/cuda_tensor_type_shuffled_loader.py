@@ -6,7 +6,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 def configure():
     if torch.cuda.is_available():
-        torch.set_default_tensor_type("torch.cuda.FloatTensor")  # expect: DG002
+        torch.set_default_tensor_type("torch.cuda.FloatTensor")  # expect: DG002 DG003
     else:
         torch.set_default_tensor_type("torch.FloatTensor")  # expect: DG002
 
@@ -14,7 +14,7 @@ def configure():
 def get_loader(batch_size=16):
     x = torch.randn(128, 32)
     y = torch.randint(0, 4, (128,))
-    return DataLoader(TensorDataset(x, y), batch_size=batch_size, shuffle=True)  # expect: DG003
+    return DataLoader(TensorDataset(x, y), batch_size=batch_size, shuffle=True)
 
 
 def main():

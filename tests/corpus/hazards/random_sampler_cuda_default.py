@@ -3,10 +3,10 @@ from torch import nn
 from torch.utils.data import DataLoader, RandomSampler, TensorDataset
 
 if torch.cuda.is_available():
-    torch.set_default_device("cuda")
+    torch.set_default_device("cuda")  # expect: DG003
 
 dataset = TensorDataset(torch.rand(200, 5), torch.rand(200, 1))
-sampler = RandomSampler(dataset)  # expect: DG003
+sampler = RandomSampler(dataset)
 loader = DataLoader(dataset, batch_size=25, sampler=sampler)
 
 model = nn.Linear(5, 1)

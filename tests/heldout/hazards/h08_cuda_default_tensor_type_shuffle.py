@@ -7,7 +7,7 @@ import torch.nn as nn
 from torch.utils.data import DataLoader, Dataset
 
 # "make everything live on the GPU"
-torch.set_default_tensor_type("torch.cuda.FloatTensor")  # expect: DG002
+torch.set_default_tensor_type("torch.cuda.FloatTensor")  # expect: DG002 DG003
 
 
 class Points(Dataset):
@@ -22,7 +22,7 @@ class Points(Dataset):
         return self.x[i], self.y[i]
 
 
-loader = DataLoader(Points(), batch_size=32, shuffle=True)  # expect: DG003
+loader = DataLoader(Points(), batch_size=32, shuffle=True)
 model = nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Linear(16, 2))
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)
 

@@ -19,11 +19,11 @@ def get_args():
 
 def main():
     args = get_args()
-    torch.set_default_device("cuda")
+    torch.set_default_device("cuda")  # expect: DG003
     xs = torch.randn(256, 12)
     ys = torch.randint(0, 3, (256,))
     ds = TensorDataset(xs, ys)
-    sampler = RandomSampler(ds, replacement=False)  # expect: DG003
+    sampler = RandomSampler(ds, replacement=False)
     loader = DataLoader(ds, batch_size=args.bs, sampler=sampler)
 
     model = nn.Sequential(nn.Linear(12, 24), nn.ReLU(), nn.Linear(24, 3))

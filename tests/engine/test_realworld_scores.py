@@ -30,6 +30,7 @@ THIRTEENTH = score(Path(__file__).resolve().parents[1] / "realworld13")  # held 
 FOURTEENTH = score(Path(__file__).resolve().parents[1] / "realworld14")  # held out when it arrived (12/30 at d576551, 14/30 at 3f47d20)
 FIFTEENTH = score(Path(__file__).resolve().parents[1] / "realworld15")  # held out when it arrived (19/30 and 1 false alarm at cd6b9e2)
 SIXTEENTH = score(Path(__file__).resolve().parents[1] / "realworld16")  # held out when it arrived (13/30 at cd6b9e2, 14/30 at f443368)
+SEVENTEENTH = score(Path(__file__).resolve().parents[1] / "realworld17")  # held out when it arrived (14/30 at 202aefe and at 83e8d28)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -178,3 +179,10 @@ def test_sixteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTEENTH["false_alarms"] == []
     hits, total = SIXTEENTH["root_hits"], SIXTEENTH["broken"]
     assert hits / total >= 0.6, f"{hits}/{total}: " + "\n".join(SIXTEENTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_seventeenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SEVENTEENTH["broken"] >= 30 and SEVENTEENTH["correct"] >= 12
+    assert SEVENTEENTH["false_alarms"] == []
+    hits, total = SEVENTEENTH["root_hits"], SEVENTEENTH["broken"]
+    assert hits / total >= 0.7, f"{hits}/{total}: " + "\n".join(SEVENTEENTH["misses"])  # type: ignore[operator, arg-type]

@@ -2745,6 +2745,43 @@ CASES: dict[str, str] = {
         y = torch.from_numpy(np.stack([b for _, b in batch]))
         loss = nn.BCEWithLogitsLoss()(nn.Linear(4, 1)(x), y)
         """,
+    "a branch gated on a counter the loop increments runs (not pruned as on the first round)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class Memory:
+            def __init__(self):
+                self.count = 0
+                self.states = np.zeros((100, 4), dtype=np.int64)
+            def store(self, s):
+                self.states[self.count % 100] = s
+                self.count += 1
+        net = nn.Linear(4, 2)
+        mem = Memory()
+        for t in range(200):
+            mem.store(np.ones(4, dtype=np.int64))
+            if mem.count >= 64:
+                batch = torch.from_numpy(mem.states[:32])  # expect: DG005
+                out = net(batch)
+        """,
+    "a buffer made lazily on the first round stays made in later rounds": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class Buffer:
+            def __init__(self):
+                self.obs = None
+                self.n = 0
+            def add(self, o):
+                if self.obs is None:
+                    self.obs = np.zeros((50, 3))  # expect: DG004
+                self.obs[self.n] = o
+                self.n += 1
+        buf = Buffer()
+        for t in range(20):
+            buf.add(np.ones(3))
+        out = nn.Linear(3, 1)(torch.from_numpy(buf.obs[:8]))
+        """,
 }
 
 

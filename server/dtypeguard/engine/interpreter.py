@@ -25,7 +25,7 @@ from dtypeguard.engine.library.apply import Strong, column_dtype
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
-from dtypeguard.engine.state import Scope, State, join_states
+from dtypeguard.engine.state import Scope, State, join_states, widen_states
 from dtypeguard.engine.values import (
     ITEMS,
     WIDE,
@@ -388,15 +388,19 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.loop_depth += 1
         current = state
         try:
+            head: State | None = None
             for round_ in range(rounds):
-                inner = current.copy()
+                inner = (head or current).copy()
                 if target is not None:
                     self.assign(target, element, inner)
                 inner = self.exec_block(body, inner)
                 dead = inner.dead
                 inner.dead = False
                 if round_ == 0 and runs_once and not dead:
-                    current = inner  # the first round surely ran: it replaces the state before the loop
+                    # the first round surely ran: it replaces the state before the loop; the next
+                    # round starts from what the two agree on (not from the first round's counters)
+                    head = widen_states(state, inner) if rounds > 1 else None
+                    current = inner
                     continue
                 current = join_states(current, inner)
         finally:

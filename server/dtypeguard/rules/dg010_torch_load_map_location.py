@@ -17,9 +17,12 @@ def check(ctx: Context) -> Iterator[Finding]:
     for load in ev.loads:
         if "map_location" in load.keywords or load.splat:
             continue  # given, or perhaps given through `**kwargs`
-        saves = [s for s in ev.saves if (load.path and s.path == load.path) or (load.file and s.file == load.file)]
+        saves = [s for s in ev.saves if load.path and s.path == load.path]
         if saves and not any(s.device in ("cuda", "auto") for s in saves):
             continue  # this script writes that file itself, and not from GPU tensors that we know of
+        named = [s for s in ev.saves if load.file and s.file == load.file]
+        if not saves and named and all(s.device == "cpu" for s in named):
+            continue  # a file of that name written elsewhere in the script, from tensors known to be on the CPU
         if _written_first(load, ev.loads):
             continue  # reloaded in the run that wrote it: its devices exist on this machine
         yield RULE.finding(
@@ -89,6 +92,10 @@ RULE = Rule(
             "import torch\ndef save_on_gpu(path):\n    orig = torch.serialization.location_tag\n    torch.serialization.location_tag = lambda s: 'cuda:0'\n"
             "    try:\n        torch.save(torch.nn.Linear(2, 2).state_dict(), path)\n    finally:\n        torch.serialization.location_tag = orig\n"
             "save_on_gpu('w.pt')\nstate = torch.load('w.pt')  # <-\n",
+            # a file of the same name saved from an optimizer whose state's device is not known (on the GPU when there is one)
+            "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = torch.nn.Linear(2, 2).to(device)\n"
+            "opt = torch.optim.AdamW(model.parameters())\ndef resume(src):\n    opt.load_state_dict(torch.load(os.path.join(src, 'optimizer.pt')))  # <-\n"
+            "def save(out):\n    torch.save(opt.state_dict(), os.path.join(out, 'optimizer.pt'))\nresume('ckpt')\nsave('out')\n",
             # a tagger registered for every later save: it writes CUDA storage tags for CPU tensors
             "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef saved_on_gpu_box(d):\n"
             "    torch.serialization.register_package(0, lambda s: 'cuda:0' if s.device.type == 'cpu' else None, lambda o, loc: None)\n"

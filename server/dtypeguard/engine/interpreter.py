@@ -25,7 +25,7 @@ from dtypeguard.engine.library.apply import Strong, column_dtype
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
-from dtypeguard.engine.state import Scope, State, join_states, widen_states
+from dtypeguard.engine.state import Scope, State, is_number, join_states
 from dtypeguard.engine.values import (
     ITEMS,
     WIDE,
@@ -99,6 +99,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.optimizers_of: dict[int, list[int]] = {}
         self.touched: dict[int, ast.AST] | None = None
         self.return_states: list[list[State]] = []
+        self.number_writes: list[tuple[int, list[tuple[object, ...]]]] = []  # loops in their first round: (call depth, numbers changed)
         self.uncalled: Uncalled | None = None  # for the next run (engine.resume.Uncalled)
         self.uncalled_reused = False
 
@@ -390,17 +391,25 @@ class Interpreter(ResumeMixin, CallsMixin):
         try:
             head: State | None = None
             for round_ in range(rounds):
-                inner = (head or current).copy()
+                inner = head or current.copy()
                 if target is not None:
                     self.assign(target, element, inner)
-                inner = self.exec_block(body, inner)
+                log: list[tuple[object, ...]] = []
+                noting = round_ == 0 and runs_once and rounds > 1
+                if noting:
+                    self.number_writes.append((len(self.call_stack), log))
+                try:
+                    inner = self.exec_block(body, inner)
+                finally:
+                    if noting:
+                        self.number_writes.pop()
                 dead = inner.dead
                 inner.dead = False
                 if round_ == 0 and runs_once and not dead:
                     # the first round surely ran: it replaces the state before the loop; the next
-                    # round starts from what the two agree on (not from the first round's counters)
-                    head = widen_states(state, inner) if rounds > 1 else None
-                    current = inner
+                    # round starts from it with the numbers it changed unknown (a counter `n += 1`
+                    # is not 1 in every round: `if n >= 64:` in the body is not pruned)
+                    current, head = inner, self._widened(inner, log) if rounds > 1 else None
                     continue
                 current = join_states(current, inner)
         finally:
@@ -408,6 +417,27 @@ class Interpreter(ResumeMixin, CallsMixin):
         if orelse:
             current = self.exec_block(orelse, current)
         return current
+
+    def _widened(self, state: State, log: list[tuple[object, ...]]) -> State:
+        """A child of `state` where the numbers a loop's first round changed are unknown."""
+        head = state.copy()
+        for entry in log:
+            if entry[0] == "name":
+                head.bind(str(entry[1]), None)
+            else:
+                obj = head.heap.get(entry[1])
+                if isinstance(obj, (ModuleObj, InstanceObj)) and isinstance(entry[2], str):
+                    head.heap[entry[1]] = replace(obj, attrs={**obj.attrs, entry[2]: None})
+        return head
+
+    def _note_number_write(self, old: Value | None, new: Value | None, entry: tuple[object, ...]) -> None:
+        """In a loop's first round: a number that changes (`n += 1`, `self.count += 1`)."""
+        if not is_number(old) or old == new:
+            return
+        depth = len(self.call_stack)
+        for at, log in self.number_writes:
+            if entry[0] != "name" or at == depth:  # (a name is the loop's own frame's; an attribute anyone's)
+                log.append(entry)
 
     def exec_with(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
         saved_autocast, saved_device = state.autocast, state.ddevice
@@ -554,6 +584,8 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def assign(self, target: ast.expr, value: Value | None, state: State) -> None:
         if isinstance(target, ast.Name):
+            if self.number_writes:
+                self._note_number_write(state.lookup(target.id), value, ("name", target.id))
             state.bind(target.id, value)
             self.record(target, target.id, value, state)
             if isinstance(value, Device) and state.locals is None:
@@ -586,6 +618,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                     elif isinstance(obj, ModuleObj) and isinstance(value, Tensor) and value.kind == "tensor" and value.device == "cpu" and not value.moves:
                         why = f"kept as a plain attribute `self.{target.attr}`, which `model.to(...)` does not move (a registered buffer would move)"
                         value = replace(value, dev_origin=Origin(self.index.span(target), why))
+                    if self.number_writes:
+                        self._note_number_write(attrs.get(target.attr), value, ("attr", owner.oid, target.attr))
                     attrs[target.attr] = value
                     state.heap[owner.oid] = replace(obj, attrs=attrs)
             self.record(target, target.attr, value, state)

@@ -11,15 +11,12 @@ object.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from dtypeguard.engine.events import Default
 from dtypeguard.engine.values import (
     Const,
     HeapObj,
-    InstanceObj,
-    ModuleObj,
     Tensor,
     Value,
     join,
@@ -205,38 +202,9 @@ def _merge_keep_first(a: object, b: object) -> object:
     return b if a is _MISSING else a
 
 
-def widen_states(before: State, after: State) -> State:
-    """The state at the head of a loop's later rounds, after a first round that surely ran:
-    the first round's state, except that the numbers it changed (a counter `n += 1`, in a name
-    or an object's attribute) become unknown, so `if n >= 64:` in the body is not pruned as
-    if every round were the first. Anything else keeps the first round's value (a buffer made
-    lazily on the first round stays made). New scopes: neither state is written into."""
-
-    def number(value: object) -> bool:
-        return (isinstance(value, Const) and type(value.value) in (int, float)) or (isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"))
-
-    def widened(old: object, new: Value | None) -> Value | None:
-        return None if number(old) and old != new else new
-
-    def values(a: dict[Any, Value | None], b: dict[Any, Value | None]) -> dict[Any, Value | None]:
-        return {k: widened(a.get(k, _MISSING), v) for k, v in b.items()}
-
-    ha = before.heap.flat()
-    heap: dict[object, HeapObj] = {}
-    for k, obj in after.heap.flat().items():
-        old = ha.get(k)
-        if isinstance(obj, (InstanceObj, ModuleObj)) and type(old) is type(obj) and old is not obj:
-            obj = replace(obj, attrs=values(old.attrs, obj.attrs))
-        heap[k] = obj
-    locals_ = values(before.locals, after.locals) if before.locals is not None and after.locals is not None else after.locals
-    return State(
-        Scope(None, values(before.globals.flat(), after.globals.flat())),
-        locals_,
-        Scope(None, heap),
-        after.ddtype,
-        after.ddevice,
-        after.autocast,
-    )
+def is_number(value: object) -> bool:
+    """A Python number the engine knows (a constant, or an int/float of unknown value)."""
+    return (isinstance(value, Const) and type(value.value) in (int, float)) or (isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"))
 
 
 def join_states(a: State, b: State) -> State:

@@ -2782,6 +2782,22 @@ CASES: dict[str, str] = {
             buf.add(np.ones(3))
         out = nn.Linear(3, 1)(torch.from_numpy(buf.obs[:8]))
         """,
+    "collate_fn=default_collate passed explicitly is the default collation": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader, Dataset, default_collate
+        class Embeddings(Dataset):
+            def __init__(self):
+                self.x = np.frombuffer(np.ones((8, 4)).tobytes(), dtype=np.float64).reshape(-1, 4)  # expect: DG004
+            def __len__(self):
+                return 8
+            def __getitem__(self, i):
+                return {"emb": self.x[i]}
+        head = nn.Linear(4, 1)
+        for batch in DataLoader(Embeddings(), batch_size=4, collate_fn=default_collate):
+            out = head(batch["emb"])
+        """,
 }
 
 

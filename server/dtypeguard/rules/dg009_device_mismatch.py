@@ -48,6 +48,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                 # moved to the CPU on purpose for the script's own forward (`model(text, lengths.cpu())`
                 # for `pack_padded_sequence`): what that forward does with it is checked inside it
                 continue
+            if position > 0 and module.cls.startswith("user:") and _lengths_only(ctx, module.cls[5:], position):
+                continue  # the script's own forward hands it only to `pack_padded_sequence` as lengths, which must be on the CPU
             if fw.nested and position == 0 and x.dev_origin is None:
                 continue  # the outer call's input, reported there
             model_side = x.device in ("cuda", "auto") and module.device == "cpu"
@@ -65,6 +67,44 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _loss_targets(ctx)
     yield from _loss_weights(ctx)
     yield from _ops(ctx, seen)
+
+
+_PACKERS = ("pack_padded_sequence",)
+
+
+def _lengths_only(ctx: Context, cls: str, position: int) -> bool:
+    """Does the script's class `cls` use its `forward`'s parameter number `position` (after
+    `self`) only as the lengths of `pack_padded_sequence` (which must be a CPU tensor or a
+    list, whatever the model's device)?"""
+    forwards = ctx.memo("forward-defs", lambda: _forward_defs(ctx))
+    node = forwards.get(cls)
+    if node is None:
+        return False
+    params = [a.arg for a in node.args.posonlyargs + node.args.args][1:]
+    if position >= len(params):
+        return False
+    name = params[position]
+    uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    as_lengths = {
+        id(arg) for call in ast.walk(node) if isinstance(call, ast.Call) and _callee(call) in _PACKERS
+        for arg in [*call.args[1:2], *(k.value for k in call.keywords if k.arg == "lengths")] if isinstance(arg, ast.Name)
+    }
+    return bool(uses) and all(id(u) in as_lengths for u in uses)
+
+
+def _forward_defs(ctx: Context) -> dict[str, ast.FunctionDef]:
+    out: dict[str, ast.FunctionDef] = {}
+    for node in ast.walk(ctx.tree) if ctx.tree is not None else ():
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "forward":
+                    out.setdefault(node.name, item)
+    return out
+
+
+def _callee(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, position: int, root: Span) -> Finding:

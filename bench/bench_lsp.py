@@ -91,7 +91,7 @@ def main() -> int:
     lines = text.split("\n")
     uri = "file:///tmp/dtypeguard_bench_lsp.py"
     proc = subprocess.Popen(
-        ([sys.executable, "-m", "dtypeguard", "lsp", *args.server_arg] if not args.server_arg or args.server_arg[0] != "TIMED" else [sys.executable, "/tmp/dbg/timed_server.py"]), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        [sys.executable, "-m", "dtypeguard", "lsp", *args.server_arg], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
     assert proc.stdin is not None and proc.stdout is not None

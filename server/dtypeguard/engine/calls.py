@@ -79,6 +79,7 @@ from dtypeguard.engine.values import (
     is_int,
     join,
     join_device,
+    number_kind,
     shape_of,
 )
 
@@ -891,7 +892,7 @@ class CallsMixin:
             return None
         if name == "len":
             return Tensor("pyint")
-        if name == "range" and args and all(_number_kind(a) == "pyint" for a in args):
+        if name == "range" and args and all(number_kind(a) == "pyint" for a in args):
             return _many(Tensor("pyint"))  # `list(range(n))`: Python ints
         if name == "isinstance" and len(args) == 2:
             return _isinstance(args[0], args[1])
@@ -907,7 +908,7 @@ class CallsMixin:
                 items = [arg0.item]  # `min(prices)`
             else:
                 items = list(args)
-            kinds = {_number_kind(a) for a in items}
+            kinds = {number_kind(a) for a in items}
             if name == "round" and len(args) == 1 and kinds <= {"pyint", "pyfloat"}:
                 return Tensor("pyint")
             if kinds == {"pyint"}:
@@ -2557,15 +2558,6 @@ def _differs(last: Value | None, item: Value | None) -> bool:
     if isinstance(last, Ref) and isinstance(item, Ref):
         return last.oid != item.oid
     return last != item
-
-
-def _number_kind(value: Value | None) -> str:
-    """pyint / pyfloat for a Python number (constant or not), else ""."""
-    if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"):
-        return value.kind
-    if isinstance(value, Const) and type(value.value) in (int, float):
-        return "pyint" if type(value.value) is int else "pyfloat"
-    return ""
 
 
 def _half_part(values: object, state: State) -> Span | None:

@@ -25,7 +25,7 @@ from dtypeguard.engine.library.apply import Strong, column_dtype
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
-from dtypeguard.engine.state import Scope, State, is_number, join_states
+from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
     ITEMS,
     WIDE,
@@ -61,6 +61,7 @@ from dtypeguard.engine.values import (
     is_float,
     join,
     join_device,
+    number_kind,
     shape_of,
 )
 from dtypeguard.findings import Span
@@ -432,7 +433,7 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def _note_number_write(self, old: Value | None, new: Value | None, entry: tuple[object, ...]) -> None:
         """In a loop's first round: a number that changes (`n += 1`, `self.count += 1`)."""
-        if not is_number(old) or old == new:
+        if not number_kind(old) or old == new:
             return
         depth = len(self.call_stack)
         for at, log in self.number_writes:
@@ -854,7 +855,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             a, b = self.eval(node.body, state), self.eval(node.orelse, state)
             if isinstance(test, Configured) and _truth(test) is not None:
                 return a if _truth(test) else b
-            number = _number_kind(a), _number_kind(b)
+            number = number_kind(a), number_kind(b)
             if number[0] and number[1] and a != b:
                 return Tensor("pyfloat" if "pyfloat" in number else "pyint")  # `1.0 if c else 0.0`
             da, db = self.device_of(a), self.device_of(b)
@@ -1606,14 +1607,6 @@ def _frame_parts(value: Value | None, count: int) -> list[Strong | None] | None:
         return [Strong(value.dtype)] * count if value.dtype and value.dtype != WIDE else None
     part = column_dtype(value)
     return [part] * count if part is not None else None
-
-
-def _number_kind(value: Value | None) -> str:
-    if isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint"):
-        return value.kind
-    if isinstance(value, Const) and type(value.value) in (int, float):
-        return "pyfloat" if isinstance(value.value, float) else "pyint"
-    return ""
 
 
 def _canonical(name: str) -> str:

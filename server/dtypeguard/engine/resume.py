@@ -349,13 +349,12 @@ class ResumeMixin:
             prev, after = old.before, old.after
             self._take_over(prev, after)
             self.time, self.next_oid, self.statements = after.counters
-            renamed = {id(g.node): id(f.node) for f, g in zip(funcs, old.funcs, strict=True)}  # a re-parsed twin
-            self.executed |= {renamed.get(i, i) for i in after.executed - prev.executed}
+            twins = {id(g.node): f.node for f, g in zip(funcs, old.funcs, strict=True)}  # (a re-parsed twin: its new node)
+            self.executed |= {id(twins[i]) if i in twins else i for i in after.executed - prev.executed}
             self.functions = self.functions + after.functions[prev.functions_mark : after.functions_mark]
             self.classes = _mine_where_untouched(self.classes, prev.classes, after.classes, set())
             self.yields = {k: list(v) for k, v in after.yields.items()}
             self.optimizers_of = {k: list(v) for k, v in after.optimizers_of.items()}
-            twins = {id(g.node): f.node for f, g in zip(funcs, old.funcs, strict=True)}
             ran, floor = {id(twins.get(i, node)): twins.get(i, node) for i, node in old.ran.items()}, old.floor
             self.uncalled_reused = True
         else:
@@ -401,23 +400,7 @@ class ResumeMixin:
             nodes = {id(f.node): f.node for f in funcs} | dict(old.ran)
             if any(diff & conv.names_of(node) for node in nodes.values()):
                 return False
-        for record, marks in ((self.events, prev.events_marks), (self.facts, prev.facts_marks)):
-            for name, mark in marks.items():
-                if isinstance(mark, bool) and getattr(record, name) != mark:
-                    return False
-        seen = prev.facts_marks["defaults_at"]
-        assert isinstance(seen, dict)
-        if not seen.keys() <= self.facts.defaults_at.keys():
-            return False
-        for name in _READ_BACK:
-            if getattr(self.events, name) != getattr(prev.events, name)[: _mark(prev.events_marks, name)]:
-                return False
-        count = _mark(prev.facts_marks, "values")
-        if old.floor < count:
-            mine, low = self.facts.values, int(old.floor)
-            if len(mine) != count or list.__getitem__(mine, slice(low, None)) != prev.facts.values[low:count]:
-                return False
-        return True
+        return self._same_records(prev, old.floor)
 
     # --- ending early ------------------------------------------------------------------------
 
@@ -463,24 +446,29 @@ class ResumeMixin:
             return None  # the engine's own flags (`<saved ...>`, CUDA storage tags): no text names them
         if (diff or classes) and named(diff | set(classes)):
             return None
+        return (diff, classes) if self._same_records(old, floor) else None
+
+    def _same_records(self, old: Snapshot, floor: float) -> bool:
+        """What the engine reads back of its own records is what the last run had at `old`: the
+        flags, the lines it recorded defaults for, the lists read back whole, and `facts.values`
+        from `floor` (the lowest index the code still to run read back) on."""
         for record, marks in ((self.events, old.events_marks), (self.facts, old.facts_marks)):
             for name, mark in marks.items():
                 if isinstance(mark, bool) and getattr(record, name) != mark:
-                    return None
+                    return False
         before = old.facts_marks["defaults_at"]
         assert isinstance(before, dict)
         if not before.keys() <= self.facts.defaults_at.keys():
-            return None  # a line the last run had run by now and this one not: the rest may run it, and record it here
+            return False  # a line the last run had run by now and this one not: the rest may run it, and record it here
         for name in _READ_BACK:  # the records the engine reads back whole
             if getattr(self.events, name) != getattr(old.events, name)[: _mark(old.events_marks, name)]:
-                return None
+                return False
         count = _mark(old.facts_marks, "values")
         if floor < count:  # the rest read back facts from before here: the same ones?
-            mine = self.facts.values
-            low = int(floor)
+            mine, low = self.facts.values, int(floor)
             if len(mine) != count or list.__getitem__(mine, slice(low, None)) != old.facts.values[low:count]:
-                return None
-        return diff, classes
+                return False
+        return True
 
     def _take_over(self, old: Snapshot, end: Snapshot) -> None:
         """Append the last run's records between `old` and `end` to this run's (lists in place:

@@ -14,15 +14,7 @@ from collections.abc import Iterator
 from typing import Generic, TypeVar
 
 from dtypeguard.engine.events import Default
-from dtypeguard.engine.values import (
-    Const,
-    HeapObj,
-    Tensor,
-    Value,
-    join,
-    join_device,
-    join_obj,
-)
+from dtypeguard.engine.values import HeapObj, Value, join, join_device, join_obj
 
 BUILTIN_DTYPE = Default("float32")
 BUILTIN_DEVICE = Default("cpu")
@@ -200,11 +192,6 @@ def _survivor(dead: State, alive: State) -> State:
 
 def _merge_keep_first(a: object, b: object) -> object:
     return b if a is _MISSING else a
-
-
-def is_number(value: object) -> bool:
-    """A Python number the engine knows (a constant, or an int/float of unknown value)."""
-    return (isinstance(value, Const) and type(value.value) in (int, float)) or (isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"))
 
 
 def join_states(a: State, b: State) -> State:

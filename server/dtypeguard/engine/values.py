@@ -399,6 +399,16 @@ class ScalerObj:
 HeapObj = ModuleObj | OptimizerObj | LoaderObj | InstanceObj | ScalerObj
 
 
+def number_kind(value: object) -> str:
+    """pyint / pyfloat for a Python number the engine knows (a constant, or one of unknown
+    value), else ""."""
+    if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"):
+        return value.kind
+    if isinstance(value, Const) and type(value.value) in (int, float):
+        return "pyint" if type(value.value) is int else "pyfloat"
+    return ""
+
+
 # --- joins ---------------------------------------------------------------------------------
 
 

@@ -27,8 +27,6 @@ from dtypeguard.rules.base import (
     tensor,
 )
 
-_NAMES = TORCH_NAMES  # dtypes as torch's errors name them (Scalar name, C++ name)
-
 
 def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
@@ -187,15 +185,14 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if root in seen:
             continue
         seen.add(root)
-        names = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
         if op.name.endswith(("bmm", "einsum")):
-            error = f"expected scalar type {_NAMES[a.dtype or ''][0]} but found {_NAMES[b.dtype or ''][0]}"
+            error = f"expected scalar type {TORCH_NAMES[a.dtype or ''][0]} but found {TORCH_NAMES[b.dtype or ''][0]}"
         elif op.name.endswith(("tensordot", "inner")):
             error = "both inputs should have same dtype"
         elif op.name.endswith(".dot"):
-            error = f"dot : expected both vectors to have same dtype, but found {_NAMES[a.dtype or ''][0]} and {_NAMES[b.dtype or ''][0]}"
+            error = f"dot : expected both vectors to have same dtype, but found {TORCH_NAMES[a.dtype or ''][0]} and {TORCH_NAMES[b.dtype or ''][0]}"
         else:
-            error = f"expected m1 and m2 to have the same dtype, but got: {names.get(a.dtype or '', a.dtype)} != {names.get(b.dtype or '', b.dtype)}"
+            error = f"expected m1 and m2 to have the same dtype, but got: {TORCH_NAMES[a.dtype or ''][1]} != {TORCH_NAMES[b.dtype or ''][1]}"
         related = fails_here(root, op.span, error)
         if odd.origin is not None and odd.origin.span != root:
             related.append(Related(odd.origin.span, f"it becomes {odd.dtype} here: {odd.origin.why}"))
@@ -220,14 +217,12 @@ def _weighted(ctx: Context, op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
     if root in seen:
         return
     seen.add(root)
-    ours = {"int16": "Short", "int64": "Long", "int32": "Int", "int8": "Char", "bool": "Bool"}
-    got = _NAMES.get(x.dtype, (ours.get(x.dtype, x.dtype), ""))[0]
-    want = _NAMES.get(w.dtype or "", (w.dtype, ""))[0]
+    got = TORCH_NAMES.get(x.dtype, (x.dtype, x.dtype))
+    want = TORCH_NAMES.get(w.dtype or "", (w.dtype or "", w.dtype or ""))
     if op.name.endswith("linear"):
-        words = {"float64": "double", "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int", "int16": "short int", "int32": "int", "uint8": "unsigned char"}
-        error = f"expected m1 and m2 to have the same dtype, but got: {words.get(x.dtype, x.dtype)} != {words.get(w.dtype or '', w.dtype)}"
+        error = f"expected m1 and m2 to have the same dtype, but got: {got[1]} != {want[1]}"
     else:
-        error = f"expected scalar type {got} but found {want}"
+        error = f"expected scalar type {got[0]} but found {want[0]}"
     related = fails_here(root, op.span, error)
     if x.origin is not None and x.origin.span != root:
         related.append(Related(x.origin.span, f"it becomes {x.dtype} here: {x.origin.why}"))

@@ -8,6 +8,7 @@ from dtypeguard.engine.calls import MATMUL
 from dtypeguard.engine.values import Tensor, is_float, is_int
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
+    TORCH_NAMES,
     Context,
     ErrorPattern,
     Rule,
@@ -19,14 +20,10 @@ from dtypeguard.rules.base import (
     tensor,
 )
 
-_NAMES = {"int64": "Long", "int32": "Int", "uint8": "Byte", "bool": "Bool", "int16": "Short", "int8": "Char"}
-
-
 # C++ and ScalarType names torch's matmul errors use (tests/engine/test_rule_numbers.py makes
-# the real errors on 0-row tensors and compares)
-CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int",
-             "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
-SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", **_NAMES}
+# the real errors on 0-row tensors and compares): the shared table, without bool (not a matmul operand here)
+CPP_NAMES = {dtype: cpp for dtype, (_, cpp) in TORCH_NAMES.items() if dtype != "bool"}
+SCALAR_NAMES = {dtype: scalar for dtype, (scalar, _) in TORCH_NAMES.items()}
 
 
 def matmul_error(op: str, a: str, b: str) -> str | None:

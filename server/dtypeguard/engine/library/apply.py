@@ -22,6 +22,7 @@ from dtypeguard.engine.values import (
     TupleV,
     Value,
     is_float,
+    number_kind,
 )
 
 ARRAY_KINDS = ("ndarray", "tensor", "frame", "series")
@@ -429,10 +430,9 @@ def _python_numbers(value: Value | None, depth: int = 0) -> str | None:
     """"ints" or "floats" when `value` is a list (of lists) of Python numbers only."""
     if depth > 3:
         return None
-    if isinstance(value, Const) and type(value.value) in (int, float):
-        return "ints" if type(value.value) is int else "floats"
-    if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"):
-        return "ints" if value.kind == "pyint" else "floats"
+    kind = number_kind(value)
+    if kind:
+        return "ints" if kind == "pyint" else "floats"
     items = list(value.items) if isinstance(value, TupleV) else [value.item] if isinstance(value, Many) else None
     if not items:
         return None

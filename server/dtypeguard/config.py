@@ -35,7 +35,7 @@ class Config:
             return False
         if any(code.startswith(i) for i in self.ignore):
             return False
-        if path:
+        if path and self.per_file_ignores:
             posix = Path(path).as_posix()
             for pattern, codes in self.per_file_ignores:
                 if (fnmatch.fnmatch(posix, pattern) or fnmatch.fnmatch(posix, f"*/{pattern}")) and any(code.startswith(c) for c in codes):

@@ -10,8 +10,9 @@ the registry, so a rule is one place.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -21,6 +22,28 @@ from dtypeguard.engine.values import BATCH_WHY, WIDE, Tensor, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 
 T = TypeVar("T")
+
+
+def _first_line(stmt: ast.stmt) -> int:
+    """A statement's first line, its decorators included."""
+    decorators = getattr(stmt, "decorator_list", None)
+    return min([stmt.lineno, *(d.lineno for d in decorators)]) if decorators else stmt.lineno
+
+
+def _walk_lines(stmt: ast.stmt, lines: list[int] | None) -> Iterator[ast.AST]:
+    """`ast.walk(stmt)`, except that nested statements holding none of `lines` (sorted) are not
+    entered: a test that accepts only nodes whose text holds a needle has nothing to find in a
+    statement whose lines do not (an edited 300-line function is walked only where it matters)."""
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if lines is not None and isinstance(child, ast.stmt):
+                first = bisect.bisect_left(lines, _first_line(child))
+                if first == len(lines) or lines[first] > (child.end_lineno or child.lineno):
+                    continue
+            stack.append(child)
 
 
 @dataclass
@@ -55,11 +78,9 @@ class Context:
                 known: dict[str, bool] = stmt.__dict__.setdefault("_dg_any", {})
                 hit = known.get(key)
                 if hit is None:
-                    lines = range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)
-                    if needle and not any(needle in self.index.line_text(n) for n in lines):
-                        hit = known[key] = False
-                    else:
-                        hit = known[key] = any(test(n) for n in ast.walk(stmt))
+                    lines = range(_first_line(stmt), (stmt.end_lineno or stmt.lineno) + 1)
+                    marked = [n for n in lines if needle in self.index.line_text(n)] if needle else None
+                    hit = known[key] = marked != [] and any(test(n) for n in _walk_lines(stmt, marked))
                 if hit:
                     return True
             return False

@@ -118,3 +118,32 @@ def test_first_layer_dtype_errors_are_torchs() -> None:
                 assert real.startswith(said), (cls, got, real, said)
                 checked += 1
     assert checked >= 40
+
+
+def test_rnn_hidden_state_dtype_errors_are_torchs() -> None:
+    """What DG004 quotes for an RNN whose initial hidden state is not its weights' dtype
+    (`hidden_dtype_error`), made with real layers: every pair it names raises those words, and
+    a pair it does not name (the same dtype) runs."""
+    import torch
+    from torch import nn
+
+    from dtypeguard.rules.base import hidden_dtype_error
+
+    checked = 0
+    for cls in ("LSTM", "GRU", "RNN"):
+        for want in ("float32", "float64"):
+            for got in ("float64", "float32", "float16", "bfloat16"):
+                layer = getattr(nn, cls)(4, 8, 1).to(getattr(torch, want))
+                x = torch.randn(5, 3, 4, dtype=getattr(torch, want))
+                h = torch.zeros(1, 3, 8, dtype=getattr(torch, got))
+                try:
+                    layer(x, (h, h.clone()) if cls == "LSTM" else h)
+                    real = None
+                except RuntimeError as error:
+                    real = str(error)
+                said = hidden_dtype_error(f"torch.nn.{cls}", got, want)
+                assert (real is None) == (said is None), (cls, want, got, real, said)
+                if said is not None:
+                    assert real is not None and real.startswith(said), (cls, want, got, real, said)
+                    checked += 1
+    assert checked == 18

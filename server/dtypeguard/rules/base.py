@@ -311,6 +311,28 @@ def layer_dtype_error(layer: str, got: str, want: str) -> str | None:
     return template.format(got=g[0], want=w[0], got_l=g[1], want_l=w[1], got_t=got, want_t=want)
 
 
+# What an RNN raises on CPU when its initial hidden state's dtype is not its weights' (the
+# input's dtype matching them): LSTM's oneDNN path on float32 weights has its own words, every
+# other case is the matmul's (tests/engine/test_rule_numbers.py runs each with real layers).
+_LSTM_FLOAT32_HIDDEN = {
+    "float64": "get_mkldnn_dtype: unsupported data type",
+    "float16": "could not create a primitive descriptor for the LSTM forward propagation primitive",
+    "bfloat16": "could not create a primitive descriptor for the LSTM forward propagation primitive",
+}
+RNN_CLASSES = frozenset({"torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN"})
+
+
+def hidden_dtype_error(cls: str, got: str, want: str) -> str | None:
+    """The error of `nn.LSTM`/`nn.GRU`/`nn.RNN` (`cls`) with `want` weights and input, given an
+    initial hidden state of dtype `got`; None where it is not known to raise."""
+    floats = ("float64", "float32", "float16", "bfloat16")
+    if cls not in RNN_CLASSES or got == want or got not in floats or want not in ("float64", "float32"):
+        return None
+    if cls == "torch.nn.LSTM" and want == "float32":
+        return _LSTM_FLOAT32_HIDDEN[got]
+    return _LAYER_ERRORS["linear"].format(got=TORCH_NAMES[got][0], want=TORCH_NAMES[want][0])
+
+
 def fails_here(root: Span, failing: Span, words: str) -> list[Related]:
     """The related information at the line that will fail, when the finding is elsewhere."""
     return [] if root == failing else [Related(failing, f"fails here: {words}")]

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.calls import MATMUL, WEIGHTED
 from dtypeguard.engine.events import Forward, TensorOp
-from dtypeguard.engine.values import WIDE, is_float
+from dtypeguard.engine.values import WIDE, TupleV, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     TORCH_NAMES,
@@ -22,6 +22,7 @@ from dtypeguard.rules.base import (
     dtype_root,
     dtype_words,
     fails_here,
+    hidden_dtype_error,
     layer_dtype_error,
     same_binding,
     tensor,
@@ -98,8 +99,52 @@ def check(ctx: Context) -> Iterator[Finding]:
         seen.add(root)
         related[:0] = fails_here(root, fw.span, error)
         yield RULE.finding(message, root, related=related, fixes=fixes)
+    yield from _hidden_states(ctx, seen)
     yield from _matmuls(ctx, seen)
 
+
+
+def _hidden_states(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """An initial hidden state `(h0, c0)` passed to an `nn.LSTM`/`GRU`/`RNN` whose dtype is not
+    the layer's weights' (`torch.tensor(np.random.randn(...))` makes float64): the forward fails
+    whatever the input is. Reported where the state is made."""
+    for fw in ctx.events.forwards:
+        module = fw.module
+        if fw.autocast or len(fw.inputs) < 2 or module.dtype is None:
+            continue
+        given = fw.inputs[1]
+        states = given.items if isinstance(given, TupleV) else (given,)
+        for h in (tensor(v) for v in states):
+            if h is None or h.dtype is None or h.autocast:
+                continue
+            error = hidden_dtype_error(module.cls, h.dtype, module.dtype)
+            if error is None:
+                continue
+            model_side = h.dtype == "float32" and not module.chosen_dtype  # the default-made state, the model cast
+            root = (module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)) if model_side else None
+            root = root or dtype_root(h, fw.span, float_data=True)
+            if root in seen:
+                break
+            seen.add(root)
+            related = fails_here(root, fw.span, error)
+            if h.origin is not None:
+                related.append(Related(h.origin.span, f"the hidden state becomes {h.dtype} here: {h.origin.why}"))
+            if module.dtype_origin is not None:
+                related.append(Related(module.dtype_origin.span, f"the {module.cls.rsplit('.', 1)[-1]}'s weights are {module.dtype}: {module.dtype_origin.why}"))
+            layer = module.cls.rsplit(".", 1)[-1]
+            fixes = [] if model_side else convert_fix(ctx, h, None, module.dtype, f"matches the {layer}'s {module.dtype} weights")
+            said = (
+                f"the {layer}'s weights become {dtype_words(module.dtype)} here but its initial hidden state is {dtype_words(h.dtype)}"
+                if model_side and root != fw.span else
+                f"this initial hidden state is {dtype_words(h.dtype)} but the {layer}'s weights are {dtype_words(module.dtype)}"
+            )
+            yield RULE.finding(
+                f"{said}: the forward pass at line {fw.span.line} fails on CPU with \"{error}\"",
+                root,
+                related=related,
+                fixes=fixes,
+            )
+            break
 
 
 def _model_dtype_expr(ctx: Context, fw: Forward, site: Span | None) -> str:
@@ -332,8 +377,12 @@ RULE = Rule(
             "import numpy as onp\nimport torch as T\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\ndef make_data():\n    X = onp.random.randn(64, 10)\n    y = onp.random.randn(64, 1)\n    return T.tensor(X), T.tensor(y)  # <-\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(10, 1)\n\n    def forward(self, x):\n        return self.fc(x)\n\ndef train():\n    X, y = make_data()\n    loader = DataLoader(TensorDataset(X, y), batch_size=8, shuffle=True)\n    net = Net()\n    for xb, yb in loader:\n        out = net(xb)\n\nif __name__ == '__main__':\n    train()\n",
             "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1).double()  # <-\nx = torch.randn(4, 3)\nmodel(x)\n",
             "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)  # <-\nconv(img)\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nlstm = nn.LSTM(4, 8, 2, batch_first=True)\nx = torch.randn(3, 5, 4)\nh0 = torch.tensor(np.random.randn(2, 3, 8))  # <-\nc0 = torch.zeros(2, 3, 8)\nout, _ = lstm(x, (h0, c0))\n",
+            "import torch\nimport torch.nn as nn\ngru = nn.GRU(4, 8).double()  # <-\nx = torch.randn(5, 3, 4, dtype=torch.float64)\nout, h = gru(x, torch.zeros(1, 3, 8))\n",
         ],
         good=[
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nlstm = nn.LSTM(4, 8, 2, batch_first=True)\nx = torch.randn(3, 5, 4)\nh0 = torch.tensor(np.random.randn(2, 3, 8), dtype=torch.float32)\nc0 = torch.zeros(2, 3, 8)\nout, _ = lstm(x, (h0, c0))\n",
+            "import torch\nimport torch.nn as nn\ngru = nn.GRU(4, 8).double()\nx = torch.randn(5, 3, 4, dtype=torch.float64)\nout, h = gru(x, torch.zeros(1, 3, 8, dtype=torch.float64))\n",
             'import torch\ngain = torch.ones(7)\ngij = (torch.rand(5, 2) * 8).long()\ngi, gj = gij.T\nidx = gj.clamp_(0, int(gain[3]) - 1)\n',
             "import numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\ndf = pd.read_csv('train.csv')\nX = torch.tensor(df[['age', 'income']].values.astype(np.float32))\nmodel = nn.Linear(2, 1)\nmodel(X)\nY = torch.tensor(df['label'].values)\nnn.CrossEntropyLoss()(nn.Linear(2, 3)(X), Y)\n",
             "import torch\nimport numpy as np\nclass Net(torch.nn.Module):\n    def __init__(self, sizes):\n        super().__init__()\n        self.linears = torch.nn.ModuleList()\n        for i in range(1, len(sizes)):\n            self.linears.append(torch.nn.Linear(sizes[i - 1], sizes[i]))\n    def forward(self, x):\n        for linear in self.linears[:-1]:\n            x = torch.tanh(linear(x))\n        return self.linears[-1](x)\nnet = Net([2, 8, 1])\nlayers = net.linears\nfirst = layers[0]\nx = torch.from_numpy(np.random.rand(4, 2)).float()\nnet(x)\n",

@@ -1874,7 +1874,7 @@ CASES: dict[str, str] = {
         out, _ = nn.LSTM(1, 4, batch_first=True)(train["X"])
         loss = nn.functional.mse_loss(out[:, -1, :1], train["target"])
         """,
-    "a Sequential of layers appended in a loop is not read (quiet): its first layer known made a false alarm": """
+    "a Sequential of layers appended in a loop, Linear and ReLU in turn: the Linear stands for it": """
         import numpy as np
         import torch
         import torch.nn as nn
@@ -1884,9 +1884,9 @@ CASES: dict[str, str] = {
                 net.append(nn.Linear(sizes[i - 1], sizes[i]))
                 net.append(nn.ReLU())
             return nn.Sequential(*net)
-        # (kept unknown: DALLE-pytorch's VAE, built this way, met int64 codes in the raw-image
-        # branch of `if len(image.shape) == 4`, a branch the analysis cannot rule out)
-        x = torch.tensor(np.random.rand(8, 4))
+        # (DALLE-pytorch's VAE appends Sequentials and then a Conv2d: not alike, still unknown,
+        # so its raw-image branch, which the analysis cannot rule out, stays quiet)
+        x = torch.tensor(np.random.rand(8, 4))  # expect: DG004
         out = build([4, 8, 2])(x)
         """,
     "a Sequential whose loop may start with an Embedding: quiet": """
@@ -2815,6 +2815,44 @@ CASES: dict[str, str] = {
         batch = {"src": torch.randint(0, 10, (5, 3)), "src_len": torch.tensor([5, 4, 2])}
         batch = {k: (v if k == "src_len" else v.to(device)) for k, v in batch.items()}
         hidden = encoder(batch["src"], batch["src_len"])
+        """,
+    "an MLP grown with +=, its last activation sliced off": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class FNN(nn.Module):
+            def __init__(self, layers=(2, 32, 32, 1)):
+                super().__init__()
+                mods = []
+                for a, b in zip(layers[:-1], layers[1:]):
+                    mods += [nn.Linear(a, b), nn.Tanh()]
+                self.net = nn.Sequential(*mods[:-1])
+            def forward(self, x):
+                return self.net(x)
+        net = FNN()
+        points = torch.as_tensor(np.linspace(0.0, 1.0, 8).reshape(4, 2))  # expect: DG004
+        net(points)
+        """,
+    "a grown MLP given float32 data, and a grown embedding stack given indices: quiet": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def mlp(sizes):
+            layers = []
+            for i in range(len(sizes) - 1):
+                layers.append(nn.Linear(sizes[i], sizes[i + 1]))
+                layers.append(nn.ReLU())
+            return nn.Sequential(*layers)
+        def embedder(vocab, sizes):
+            layers = []
+            for i in range(len(sizes) - 1):
+                layers.append(nn.Embedding(vocab, sizes[i]))
+                layers.append(nn.Dropout(0.1))
+            return nn.ModuleList(layers)
+        model = mlp(SIZES)
+        model(torch.from_numpy(np.random.rand(4, 2).astype(np.float32)))
+        tokens = torch.from_numpy(np.random.randint(0, 10, (4, 2)))
+        outs = [layer(tokens) for layer in embedder(10, SIZES)[::2]]
         """,
 }
 

@@ -1544,8 +1544,13 @@ class CallsMixin:
         if method in ("append", "extend") and len(args) == 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute)):
             item = args[0] if method == "append" else self.element_of(args[0], state)
             held = _list_item(receiver)
-            if isinstance(item, Ref) and isinstance(held, Ref) and self.container_element(TupleV((held, item)), state) is not None:
-                item = held  # `layers.append(Block(...))` in a loop: alike modules, one stands for all
+            if isinstance(item, Ref) and isinstance(held, Ref):
+                # `layers.append(Block(...))` in a loop: alike modules, one stands for all; an MLP
+                # grown as Linear, ReLU, Linear, ...: its Linear layers stand for it
+                if self.container_element(TupleV((held, item)), state) is not None:
+                    item = held
+                else:
+                    item = _layer_stand_in(held, item, state) or item
             grown = _grown_list(receiver, item)
             if grown is not None:
                 self.rebind_list(node.func.value, grown, state)  # `feats.append(model(x))`: a list of such tensors
@@ -2524,6 +2529,20 @@ def _items_unknown(module: ModuleObj) -> bool:
     if not isinstance(items, TupleV):
         return True
     return any(not isinstance(i, Ref) for i in items.items)
+
+
+def _layer_stand_in(a: Ref, b: Ref, state: State) -> Ref | None:
+    """Of two library layers appended to one list, the one that stands for both as far as an
+    input is concerned: the layer with parameters, when the other is a parameter-free
+    activation or dropout (`layers.append(nn.Linear(...)); layers.append(nn.ReLU())` in a loop:
+    the Sequential made of it takes float input of the Linear's dtype). None otherwise."""
+    objs = [state.heap.get(a.oid), state.heap.get(b.oid)]
+    if not all(isinstance(o, ModuleObj) and o.cls.startswith("torch.nn.") and o.loss is None for o in objs):
+        return None
+    layered = [(ref, o) for ref, o in zip((a, b), objs, strict=True) if isinstance(o, ModuleObj) and o.first_layer != "passthrough"]
+    if len(layered) != 1 or layered[0][1].first_layer in ("", "embedding") or layered[0][1].dtype is None:
+        return None
+    return layered[0][0]
 
 
 def _grown_list(held: Value | None, item: Value | None) -> Value | None:

@@ -1120,6 +1120,11 @@ class Interpreter(ResumeMixin, CallsMixin):
             if -len(base.items) <= index.value < len(base.items):
                 return base.items[index.value]
             return None
+        if isinstance(base, TupleV) and isinstance(node.slice, ast.Slice):
+            bounds = _constant_slice(node.slice)
+            # `layers[:-1]` (the last activation dropped): those items, or, of a list grown in a
+            # loop whose known head this is, the head of what the slice gives
+            return TupleV(base.items[slice(*bounds)]) if bounds is not None else None
         if isinstance(base, TupleV) and isinstance(index, Tensor) and index.kind == "pyint" and not isinstance(node.slice, ast.Slice):
             return _alike(list(base.items), state)  # `ops[i]` with `i` unknown: any item, when they are alike
         if isinstance(base, Ref):
@@ -1421,6 +1426,25 @@ def _broadcast_ndim(values: list[Value | None]) -> int | None:
             return None
         ranks.append(value.ndim)
     return max(ranks) if ranks else None
+
+
+def _constant_slice(node: ast.Slice) -> tuple[int | None, int | None] | None:
+    """`[a:b]` with a start that is absent or a non-negative int, an int or absent stop and no
+    step: its bounds (a negative start would count from an end a grown list does not know)."""
+    bounds: list[int | None] = []
+    for expr in (node.lower, node.upper):
+        if expr is None:
+            bounds.append(None)
+        elif isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and isinstance(expr.operand, ast.Constant) and type(expr.operand.value) is int:
+            bounds.append(-expr.operand.value)
+        elif isinstance(expr, ast.Constant) and type(expr.value) is int:
+            bounds.append(expr.value)
+        else:
+            return None
+    start, stop = bounds
+    if node.step is not None or (start is not None and start < 0):
+        return None
+    return start, stop
 
 
 def _alike(items: list[Value | None], state: State) -> Value | None:

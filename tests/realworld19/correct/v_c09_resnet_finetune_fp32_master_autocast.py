@@ -1,0 +1,74 @@
+"""Fine-tuning with AMP done the standard way: the network keeps float32 parameters, only the forward runs under float16 autocast, and GradScaler unscales float32 gradients before Adam steps
+source: https://taourl.com/read-2464122.html
+reported-error: none (fixed version)
+outcome: ok
+root-cause: -
+expect: none
+"""
+import argparse
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv1 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.conv2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+
+    def forward(self, x):
+        return F.relu(x + self.conv2(F.relu(self.conv1(x))))
+
+
+class ResNetTiny(nn.Module):
+    def __init__(self, num_classes=10, width=16):
+        super().__init__()
+        self.stem = nn.Conv2d(3, width, 3, padding=1)
+        self.layer1 = BasicBlock(width)
+        self.fc = nn.Linear(width, num_classes)
+
+    def forward(self, x):
+        x = self.layer1(F.relu(self.stem(x)))
+        return self.fc(x.mean((2, 3)))
+
+
+def load_pretrained(num_classes):
+    model = ResNetTiny(num_classes=1000)
+    model.fc = nn.Linear(model.fc.in_features, num_classes)
+    return model
+
+
+def train(model, loader, device, epochs=1, lr=1e-3):
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    scaler = torch.amp.GradScaler(device.type)
+    for epoch in range(epochs):
+        for inputs, targets in loader:
+            inputs, targets = inputs.to(device), targets.to(device)
+            optimizer.zero_grad()
+            with torch.autocast(device.type, dtype=torch.float16):
+                outputs = model(inputs)
+                loss = F.cross_entropy(outputs.float(), targets)
+            scaler.scale(loss).backward()
+            scaler.step(optimizer)
+            scaler.update()
+        print("epoch", epoch, "loss", loss.item())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--num-classes", type=int, default=10)
+    args = parser.parse_args([])
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    rng = np.random.default_rng(0)
+    x = torch.from_numpy(rng.random((32, 3, 16, 16)).astype(np.float32))
+    y = torch.from_numpy(rng.integers(0, args.num_classes, 32))
+    loader = [(x[i:i + 8], y[i:i + 8]) for i in range(0, 32, 8)]
+    model = load_pretrained(args.num_classes).to(device)
+    train(model, loader, device)
+
+
+if __name__ == "__main__":
+    main()

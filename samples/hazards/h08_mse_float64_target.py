@@ -12,8 +12,8 @@ def make_dataset(n=256):
     rng = np.random.default_rng(1)
     x = rng.normal(size=(n, 6)).astype(np.float32)
     y = np.sin(x.sum(axis=1, keepdims=True)) * 0.5  # float32 * Python float, then np.sin
-    y = y + rng.normal(scale=0.01, size=y.shape)    # float32 + float64 array -> float64
-    return torch.from_numpy(x), torch.from_numpy(y)  # expect: DG008
+    y = y + rng.normal(scale=0.01, size=y.shape)    # float32 + float64 array -> float64  # expect: DG008
+    return torch.from_numpy(x), torch.from_numpy(y)
 
 
 def main():

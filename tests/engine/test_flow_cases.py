@@ -2854,6 +2854,51 @@ CASES: dict[str, str] = {
         tokens = torch.from_numpy(np.random.randint(0, 10, (4, 2)))
         outs = [layer(tokens) for layer in embedder(10, SIZES)[::2]]
         """,
+    "torch.Tensor of a list of id rows grown in a loop is float32 whatever the ids": """
+        import torch
+        import torch.nn as nn
+        def encode(texts, vocab):
+            rows = []
+            for t in texts:
+                ids = [vocab.get(w, 1) for w in t.split()][:4]
+                rows.append(ids + [0] * (4 - len(ids)))
+            return torch.Tensor(rows)  # expect: DG005
+        emb = nn.Embedding(10, 8)
+        out = emb(encode(TEXTS, VOCAB))
+        """,
+    "device.type of a cuda-when-available device is not known: the branch that sets the default runs": """
+        import torch
+        from torch.utils.data import DataLoader, TensorDataset
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        if device.type == "cuda":
+            torch.set_default_device(device)  # expect: DG003
+        loader = DataLoader(TensorDataset(torch.zeros(8, 2)), batch_size=4, shuffle=True)
+        for (xb,) in loader:
+            pass
+        """,
+    "float32 images widened by a float64 mean: the normalising line is the root": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        MEAN = np.array([0.485, 0.456, 0.406])
+        STD = np.array([0.229, 0.224, 0.225])
+        img = np.random.randint(0, 256, (4, 8, 8, 3)).astype(np.float32) / 255.0
+        img = (img - MEAN) / STD  # expect: DG004
+        x = torch.from_numpy(img.transpose(0, 3, 1, 2))
+        nn.Conv2d(3, 4, 3)(x)
+        """,
+    "ids written into a np.zeros buffer: the buffer's dtype is the root": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def to_ids(labels, vocab, max_len=6):
+            ids = np.zeros((1, max_len))  # expect: DG005
+            for k, lab in enumerate(labels[:max_len]):
+                ids[0, k] = vocab.get(lab, 0)
+            return ids
+        emb = nn.Embedding(10, 4)
+        out = emb(torch.from_numpy(to_ids(["a", "b"], {"a": 1, "b": 2})))
+        """,
 }
 
 

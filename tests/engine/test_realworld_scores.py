@@ -32,6 +32,7 @@ FIFTEENTH = score(Path(__file__).resolve().parents[1] / "realworld15")  # held o
 SIXTEENTH = score(Path(__file__).resolve().parents[1] / "realworld16")  # held out when it arrived (13/30 at cd6b9e2, 14/30 at f443368)
 SEVENTEENTH = score(Path(__file__).resolve().parents[1] / "realworld17")  # held out when it arrived (14/30 at 202aefe and at 83e8d28)
 EIGHTEENTH = score(Path(__file__).resolve().parents[1] / "realworld18")  # held out when it arrived (17/30 and 1 false alarm at 202aefe and d48f38b)
+NINETEENTH = score(Path(__file__).resolve().parents[1] / "realworld19")  # held out when it arrived (20/30, 0 false alarms, at b177113 and 4babb91)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -194,3 +195,10 @@ def test_eighteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert EIGHTEENTH["false_alarms"] == []
     hits, total = EIGHTEENTH["root_hits"], EIGHTEENTH["broken"]
     assert hits / total >= 0.55, f"{hits}/{total}: " + "\n".join(EIGHTEENTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_nineteenth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert NINETEENTH["broken"] >= 30 and NINETEENTH["correct"] >= 12
+    assert NINETEENTH["false_alarms"] == []
+    hits, total = NINETEENTH["root_hits"], NINETEENTH["broken"]
+    assert hits / total >= 0.75, f"{hits}/{total}: " + "\n".join(NINETEENTH["misses"])  # type: ignore[operator, arg-type]

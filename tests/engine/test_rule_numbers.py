@@ -147,3 +147,28 @@ def test_rnn_hidden_state_dtype_errors_are_torchs() -> None:
                     assert real is not None and real.startswith(said), (cls, want, got, real, said)
                     checked += 1
     assert checked == 18
+
+
+def test_autocast_leak_quotes_the_failing_layers_own_error() -> None:
+    """DG017 quotes what the float32 layer outside autocast really raises: an LSTM's words are not
+    a Linear's (run for real here, then compared with the finding's message)."""
+    from dtypeguard.analysis import check_source
+
+    source = (
+        "import torch\nimport torch.nn as nn\n"
+        "backbone = nn.Linear(4, 8)\nlstm = nn.LSTM(8, 8, batch_first=True)\nhead = nn.Linear(8, 2)\n"
+        "x = torch.randn(2, 3, 4)\n"
+        "with torch.autocast('cpu', dtype=torch.bfloat16):\n    feats = backbone(x)\n"
+        "{use}\n"
+    )
+    for use in ("out, _ = lstm(feats)", "out = head(feats)"):
+        text = source.format(use=use)
+        try:
+            exec(compile(text, "case.py", "exec"), {})
+            raise AssertionError("the snippet was meant to fail")
+        except (RuntimeError, ValueError) as error:
+            real = str(error)
+        found = [f for f in check_source(text, "case.py").findings if f.code == "DG017"]
+        assert len(found) == 1, (use, found)
+        quoted = found[0].message.rsplit('"', 2)[-2]
+        assert real.startswith(quoted), (use, real, quoted)

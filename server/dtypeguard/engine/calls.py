@@ -1428,8 +1428,8 @@ class CallsMixin:
                 return Tensor("tensor", "int64", dev, self.origin(node, "Python ints make int64 tensors"), dev_origin, ndim=0)
             lit = infer_dtype(arg0, False, "default")
             literal = bool(node.args) and isinstance(node.args[0], (ast.List, ast.Tuple, ast.ListComp))
-            if last == "Tensor" and (isinstance(arg0, TupleV) or literal):
-                lit = "default"  # `torch.Tensor([ids])`: a Python list (whatever it holds) makes a default-dtype tensor
+            if last == "Tensor" and (isinstance(arg0, (TupleV, Many)) or literal):
+                lit = "default"  # `torch.Tensor([ids])`, or of a list grown in a loop: a Python list (whatever it holds) makes a default-dtype tensor
             if lit == "default" or (last == "Tensor" and lit is not None):
                 return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
             if lit is not None:

@@ -1094,7 +1094,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Super):
             return self.super_method(base, attr)
         if isinstance(base, Device) and attr == "type":
-            return Const(base.name)
+            # "auto" is the engine's word for "cuda when available, else cpu", not a device type:
+            # `device.type == "cuda"` is then unknown (both branches run), not False
+            return Const(base.name) if base.name in ("cpu", "cuda", "mps") else None
         return None
 
     def eval_subscript(self, node: ast.Subscript, state: State) -> Value | None:
@@ -1252,6 +1254,11 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return Tensor(kind, None, "cpu")
             winner = a if dtype == a.dtype else b if dtype == b.dtype else None
             origin = winner.origin if winner is not None else self.origin(node, f"NumPy gives {dtype} here")
+            loser = b if winner is a else a if winner is b else None
+            if loser is not None and loser.kind == "ndarray" and loser.dtype != dtype and is_float(loser.dtype) and winner is not None and winner.origin is not None:
+                # float32 data widened by a float64 operand (`(img - MEAN) / STD`): the data becomes
+                # float64 here; this line is where a cast (or a float32 operand) keeps it float32
+                origin = self.origin(node, f"NumPy widens {loser.dtype} to {dtype}: the other operand is {dtype} ({winner.origin.why}, line {winner.origin.span.line})")
             return Tensor(kind, dtype, "cpu", origin, from_ints=not is_float(a.dtype) and not is_float(b.dtype) and is_float(dtype), ndim=a.ndim if a.ndim == b.ndim else None)
         if kind == "ndarray" and isinstance(op, ast.Div) and {a.kind, b.kind} <= {"ndarray", "npscalar"}:
             wide_int = next((t for t in (a, b) if t.dtype in ("int64", "int32", "uint32", "uint64")), None)

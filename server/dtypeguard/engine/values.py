@@ -453,7 +453,7 @@ def join(a: Value | None, b: Value | None) -> Value | None:
         joined = items[0] if items else None
         for item in items[1:]:
             joined = join(joined, item)
-        return Many(joined) if joined is not None else None
+        return Many(joined)  # alike items, or (None) items the analysis cannot read: still a list
     return None
 
 

@@ -233,21 +233,22 @@ def _encloses(outer: Span, inner: Span) -> bool:
 
 _BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")
 _FROM_PYTHON = re.compile(r"NumPy makes \w+ from Python (ints|floats)")
-_WIDENED = re.compile(r"\.(astype\(float64\)|double\(\))")  # data cast to float64 on purpose (or by `float` meaning float64)
+_WIDENED = re.compile(r"\.(astype\(float64\)|double\(\))|NumPy widens float")  # data cast to float64 on purpose (or by `float` meaning float64), or widened by a float64 operand
 _TORCH_OP = re.compile(r"`(torch|F)\.\w+` (of integers )?gives ")  # a torch op on torch tensors: after they became tensors
 _TABLE_READ = re.compile(r"`(np|numpy|pd|pandas)\.(loadtxt|genfromtxt|fromfile|frombuffer|read_csv|read_table)`")
 _HOST_MADE = re.compile(r"`(np|numpy|rng|pd|pandas)\.|NumPy |pandas |\.astype\(")  # `.astype` is NumPy/pandas only
 
 
-def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_data: bool = False) -> Span:
+def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_data: bool = False, buffer: bool = False) -> Span:
     """Where the fix for a wrong dtype goes: the call that made the value a torch tensor, or
     the later cast that changed its dtype; the creation when neither is known; else `fallback`
     (the line that fails). With `prefer_cast` (targets), an earlier explicit cast is the fix:
     `.astype(np.int32)` on labels is the mistake, while `.astype(np.uint8)` on images is the
-    data's own dtype and the conversion to torch is where `.float()` goes."""
+    data's own dtype and the conversion to torch is where `.float()` goes. With `buffer`
+    (indices), a `np.zeros(shape)` buffer filled with ids later is where the dtype is decided."""
     site, origin = value.site, value.origin
     if site is not None and origin is not None:
-        if float_data and _BUFFER.match(origin.why) and origin.span.line < site.line:
+        if (float_data or buffer) and _BUFFER.match(origin.why) and origin.span.line < site.line:
             return origin.span  # float data in a `np.zeros(shape)` buffer filled later: its `dtype=` is the decision
         if (float_data or prefer_cast) and _FROM_PYTHON.match(origin.why) and origin.span.line < site.line:
             return origin.span  # `np.array([reward])` of Python numbers: where the array's dtype is decided

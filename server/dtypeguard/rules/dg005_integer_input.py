@@ -99,7 +99,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         related = [Related(x.origin.span, f"the input becomes {x.dtype} here: {x.origin.why}")] if x.origin else []
         if module.input_kind == "float" and is_int(x.dtype) and not (x.dtype == "uint8" and module.first_layer == "conv") and is_float(module.dtype):
             said = layer_dtype_error(module.first_layer, x.dtype, module.dtype)
-            root = dtype_root(x, fw.span)
+            root = dtype_root(x, fw.span, buffer=True)
             if root in seen or (fw.nested and root == fw.span):
                 continue
             seen.add(root)
@@ -112,7 +112,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             )
         elif module.input_kind == "index" and is_float(x.dtype):
             error = "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int"
-            root = dtype_root(x, fw.span)
+            root = dtype_root(x, fw.span, buffer=True)
             if root in seen or (fw.nested and root == fw.span):
                 continue
             seen.add(root)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here, tensor
-
-_WORD = {"bfloat16": "BFloat16", "float16": "Half"}
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here, layer_dtype_error, tensor
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -21,8 +19,11 @@ def check(ctx: Context) -> Iterator[Finding]:
         if fw.nested and x.origin is None:
             continue  # the outer call's input, reported there
         seen.add(fw.span)  # (a layer inside a forward: `@torch.autocast` on a submodule's forward leaks to the next layer)
+        said = layer_dtype_error(fw.module.first_layer, x.dtype, "float32")
+        if said is None:
+            continue  # a float32 norm takes it in its own dtype; which later layer refuses it is not known here
         use = fw.arg_spans[0] if fw.arg_spans else None
-        error = f"mat1 and mat2 must have the same dtype, but got {_WORD[x.dtype]} and Float"
+        error = said
         # reported where the activation is made inside autocast (where `.float()` or a wider
         # block goes), with the layer that fails as related information
         made = x.origin.span if x.origin is not None and x.origin.span.file == fw.span.file and "autocast" in x.origin.why else None

@@ -2899,6 +2899,34 @@ CASES: dict[str, str] = {
         emb = nn.Embedding(10, 4)
         out = emb(torch.from_numpy(to_ids(["a", "b"], {"a": 1, "b": 2})))
         """,
+    "pack_padded_sequence lengths moved to the GPU with the rest of the batch": """
+        import torch
+        import torch.nn as nn
+        from torch.nn.utils.rnn import pack_padded_sequence
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embedding = nn.Embedding(10, 4)
+                self.rnn = nn.GRU(4, 8)
+            def forward(self, src, src_len):
+                return self.rnn(pack_padded_sequence(self.embedding(src), src_len))
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        encoder = Encoder().to(device)
+        src, src_len = torch.randint(0, 10, (5, 3)), torch.tensor([5, 4, 2])
+        src, src_len = src.to(device), src_len.to(device)  # expect: DG009
+        encoder(src, src_len)
+        """,
+    "pack_padded_sequence lengths kept on the CPU, or given with .cpu(): quiet": """
+        import torch
+        import torch.nn as nn
+        from torch.nn.utils.rnn import pack_padded_sequence
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        emb = nn.Embedding(10, 4).to(device)
+        src, src_len = torch.randint(0, 10, (5, 3)), torch.tensor([5, 4, 2])
+        packed = pack_padded_sequence(emb(src.to(device)), src_len)
+        moved = src_len.to(device)
+        packed = pack_padded_sequence(emb(src.to(device)), moved.cpu())
+        """,
 }
 
 

@@ -984,6 +984,13 @@ class CallsMixin:
             return Device(dev) if dev else None
         if name == "torch.from_numpy":
             return replace(self._from_numpy(arg0, node), site=self.index.span(node))
+        if name == "torch.nn.utils.rnn.pack_padded_sequence":
+            lengths = args[1] if len(args) > 1 else kwargs.get("lengths")
+            at = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "lengths"), None)
+            if isinstance(lengths, Tensor) and lengths.kind == "tensor" and at is not None:
+                # its lengths must be a CPU tensor (or a list), whatever the device of the data
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), "pack_padded_sequence", (lengths,), None, (self.index.span(at),)))
+            return None
         return self._call_torch_rest(name, parts, last, args, kwargs, node, state)
 
     def _from_numpy(self, arg0: Value | None, node: ast.Call) -> Tensor:

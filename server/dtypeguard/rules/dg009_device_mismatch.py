@@ -199,6 +199,9 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if op.name == ".numpy()" or op.name.startswith(("np.", "sklearn.")):
             yield from _numpy_of_gpu(op)
             continue
+        if op.name == "pack_padded_sequence":
+            yield from _lengths_on_gpu(op, seen)
+            continue
         tensors = [t for t in (tensor(v) for v in op.inputs) if t is not None]
         accel = next((t for t in tensors if t.device in ("cuda", "auto")), None)
         cpu = next((t for t in tensors if t.device == "cpu"), None)
@@ -230,6 +233,34 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             fixes=fixes,
             severity=Severity.WARNING if accel.device == "auto" else Severity.ERROR,
         )
+
+
+_LENGTHS_ERROR = "'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor"
+
+
+def _lengths_on_gpu(op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
+    """`pack_padded_sequence(x, lengths)` with `lengths` moved to the GPU along with the batch:
+    it fails whatever the data's device. Reported where the lengths were moved (the fix: keep
+    them on the CPU), at the call when that is not known."""
+    lengths = tensor(op.inputs[0]) if op.inputs else None
+    if lengths is None or lengths.device not in ("cuda", "auto"):
+        return
+    moved = lengths.dev_origin
+    root = moved.span if moved is not None and moved.span.file == op.span.file else op.span
+    if root in seen:
+        return
+    seen.add(root)
+    when = "" if lengths.device == "cuda" else " when CUDA is available"
+    related = fails_here(root, op.span, _LENGTHS_ERROR)
+    if moved is not None and root == op.span:
+        related.append(Related(moved.span, f"the lengths' device: {moved.why}"))
+    yield RULE.finding(
+        f"the lengths given to `pack_padded_sequence` at line {op.span.line} are on the GPU{when}: it fails with "
+        f"\"{_LENGTHS_ERROR}\" (they must stay on the CPU: keep them out of `.to(device)`, or pass `lengths.cpu()`)",
+        root,
+        related=related,
+        severity=Severity.WARNING if lengths.device == "auto" else Severity.ERROR,
+    )
 
 
 def _available_device_name(ctx: Context) -> str:

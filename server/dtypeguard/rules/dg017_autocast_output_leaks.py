@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here, tensor
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here, single_tensor_at, tensor
 
 _WORD = {"bfloat16": "BFloat16", "float16": "Half"}
 
@@ -33,7 +33,12 @@ def check(ctx: Context) -> Iterator[Finding]:
             f"{f' (line {fw.span.line})' if made and made != fw.span else ''}: \"{error}\"",
             root,
             related=related,
-            fixes=[FixSpec("append_call", "Convert back: `.float()`", use, True, (("method", "float"),))] if use else [],
+            fixes=[
+                # where it is made: every use outside the block (`projector(h1)`, `projector(h2)`) gets float32
+                *([FixSpec("append_call", "Convert back where it is made: `.float()` (its uses outside autocast get float32)", made, True,
+                           (("method", "float"),))] if made and made != fw.span and single_tensor_at(ctx, made) else []),
+                *([FixSpec("append_call", "Convert back: `.float()`", use, True, (("method", "float"),))] if use else []),
+            ],
         )
 
 

@@ -45,14 +45,19 @@ def test_fix_in_place_then_clean(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_findings_left_exit_1_and_unsafe_needs_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = copy(tmp_path, "h13_fp16_adam_eps.py")
+    # bfloat16 training's only fix is unsafe (float16 Adam's `fused=True` is safe: h13 changes without the flag)
+    path = copy(tmp_path, "h14_bf16_adam_stalls.py")
     original = path.read_bytes()
     assert main(["fix", str(path)]) == 1
     assert path.read_bytes() == original
     assert "--unsafe-fixes" in capsys.readouterr().out
     assert main(["fix", "--unsafe-fixes", str(path)]) == 0
-    text = path.read_text(encoding="utf-8")  # the first unsafe fix: float32 master weights + autocast
-    assert "model = MLP()  #" in text and 'with torch.autocast(device_type="cpu", dtype=torch.float16):' in text
+    text = path.read_text(encoding="utf-8")  # the unsafe fix: float32 master weights + autocast
+    assert "    return model  #" in text and 'with torch.autocast(device_type="cpu", dtype=torch.bfloat16):' in text
+    half = copy(tmp_path, "h13_fp16_adam_eps.py")
+    assert main(["fix", str(half)]) == 0
+    assert "fused=True" in half.read_text(encoding="utf-8")
+    capsys.readouterr()
 
 
 def test_select_and_ignore(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

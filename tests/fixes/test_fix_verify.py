@@ -50,11 +50,11 @@ def test_a_fix_that_does_not_make_it_run_is_not_written(tmp_path: Path, capsys: 
 
 def test_only_unsafe_fixes_are_named_with_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A user whose file did not change learns why: the findings with only unsafe fixes, and the flag."""
-    path = tmp_path / "h13.py"
-    path.write_text((HAZARDS / "h13_fp16_adam_eps.py").read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / "h14.py"
+    path.write_text((HAZARDS / "h14_bf16_adam_stalls.py").read_text(encoding="utf-8"), encoding="utf-8")
     original = path.read_bytes()
     assert main(["fix", str(path)]) == 1
     assert path.read_bytes() == original
     captured = capsys.readouterr()
-    assert "has only unsafe fixes" in captured.err and "DG012 at line 25" in captured.err
+    assert "has only unsafe fixes" in captured.err and "DG013 at line 13" in captured.err
     assert "--unsafe-fixes" in captured.err and "with only an unsafe fix" in captured.err

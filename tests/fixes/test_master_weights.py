@@ -120,7 +120,8 @@ def test_the_fix_is_unsafe_and_says_what_changes() -> None:
     spec = finding.fixes[0]
     assert spec.kind == KIND and not spec.safe
     assert "float32" in spec.title and "checkpoints" in spec.title and "GradScaler" in spec.title
-    assert fix_all(HALF_STATEMENT_FP16).text == HALF_STATEMENT_FP16  # not applied without --unsafe-fixes
+    safe = fix_all(HALF_STATEMENT_FP16).text  # not applied without --unsafe-fixes (only the safe `fused=True` is)
+    assert "net.half()" in safe and "autocast" not in safe and "lr=1e-3, fused=True)" in safe
 
 
 def test_no_fix_when_the_model_is_never_called_in_the_file() -> None:

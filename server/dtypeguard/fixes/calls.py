@@ -85,7 +85,9 @@ def _with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.C
 def _in_file_names(parsed: Parsed, value: str) -> str:
     """`torch.float32` written with the name this file gives torch (`T.float32` after `import
     torch as T`); a file that binds no name to torch (`from torch import tensor`) cannot take
-    it, so the fix is not applicable there."""
+    it, so the fix is not applicable there. `numpy.float32` likewise (`np.float32`)."""
+    if value.startswith("numpy."):
+        return _numpy_alias(parsed) + value[len("numpy"):]
     if not value.startswith("torch."):
         return value
     tree = source.parse_quiet(parsed.module.code)
@@ -95,6 +97,17 @@ def _in_file_names(parsed: Parsed, value: str) -> str:
     if alias is None:
         raise NotApplicable("the file binds no name to the torch module")
     return alias + value[len("torch"):]
+
+
+def _numpy_alias(parsed: Parsed) -> str:
+    """The name the file binds to numpy at top level (`np` after `import numpy as np`)."""
+    tree = source.parse_quiet(parsed.module.code)
+    for stmt in tree.body if tree is not None else []:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.name == "numpy":
+                    return alias.asname or "numpy"
+    raise NotApplicable("the file binds no name to the numpy module")
 
 
 def add_kwarg(parsed: Parsed, fix: FixSpec) -> str:

@@ -213,6 +213,56 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     return []
 
 
+def single_tensor_at(ctx: Context, span: Span) -> bool:
+    """The expression at `span` is one tensor that a method can be appended to: the whole value
+    of `name = <it>`, or the receiver of a method call (`<it>.softmax(-1)`). Not the right side
+    of `feat, logits = <it>` (a tuple), nor `<it>.logits` / `<it>[0]` (an output object)."""
+    tree = ctx.tree
+    if tree is None or span.file:
+        return False
+
+    def index() -> dict[tuple[int, int, int, int], ast.AST]:
+        parents: dict[tuple[int, int, int, int], ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr) and child.end_lineno is not None and child.end_col_offset is not None:
+                    parents[(child.lineno, child.col_offset, child.end_lineno, child.end_col_offset)] = node
+        return parents
+
+    def span_of(node: ast.expr) -> Span:
+        return ctx.index.span(node)
+
+    parents = ctx.memo("expression parents", index)
+    for key, parent in parents.items():
+        if key[0] != span.line:
+            continue
+        node = next((c for c in ast.iter_child_nodes(parent) if isinstance(c, ast.expr) and (c.lineno, c.col_offset, c.end_lineno, c.end_col_offset) == key), None)
+        if node is None or span_of(node) != span:
+            continue
+        if isinstance(parent, ast.Assign):
+            return parent.value is node and len(parent.targets) == 1 and isinstance(parent.targets[0], (ast.Name, ast.Attribute))
+        if isinstance(parent, ast.Attribute):
+            grand = parents.get((parent.lineno, parent.col_offset, parent.end_lineno or 0, parent.end_col_offset or 0))
+            return isinstance(grand, ast.Call) and grand.func is parent
+        return False
+    return False
+
+
+def buffer_fix(ctx: Context, value: Tensor, why: str) -> list[FixSpec]:
+    """`np.zeros(n)` (float64) filled with data that reaches torch as float64 where float32 is
+    needed (a replay buffer's rewards beside its `dtype=np.float32` states): the buffer is
+    created as float32, so every batch read from it is (the tensor made from it may be sliced
+    and combined before it is used, and no single conversion downstream catches them all)."""
+    origin = value.origin
+    if origin is None or origin.span.file or origin.span.line != origin.span.end_line or not _BUFFER.match(origin.why):
+        return []
+    call = ctx.snippet(origin.span)
+    if not call.endswith(")") or "dtype" in call or "**" in call:
+        return []
+    return [FixSpec("add_kwarg", f"Create the NumPy buffer as float32: add `dtype=np.float32` (the values stored in it are kept in float32; {why})",
+                    origin.span, True, (("name", "dtype"), ("value", "numpy.float32")))]
+
+
 _FACTORIES = frozenset({"zeros", "ones", "empty", "full", "rand", "randn", "arange", "linspace", "logspace", "eye", "tensor", "as_tensor"})
 
 

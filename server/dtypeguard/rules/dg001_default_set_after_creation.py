@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine.events import SetDefault
+from dtypeguard.engine.values import Tensor
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
 
@@ -69,9 +70,27 @@ def _fixes(ctx: Context, sd: SetDefault) -> tuple[list[FixSpec], str]:
     note = f"No quick fix moves this call: {blocker}."
     dtype = sd.dtype.value
     if sd.what == "dtype" and dtype in ("float32", "float64", "float16", "bfloat16"):
-        title = f"Set the default dtype to {dtype} in a setup block at the top (everything created before this call becomes {dtype} too)"
-        return [FixSpec("insert_setup_block", title, sd.span, False, (("dtype", dtype),))], note
+        fails = _fails_as_written(ctx, sd)
+        title = (f"Set the default dtype to {dtype} in a setup block at the top (everything created before this call becomes {dtype} too"
+                 + (f": the model built before it then takes the {dtype} tensors made after it, which fail there now)" if fails else ")"))
+        return [FixSpec("insert_setup_block", title, sd.span, fails, (("dtype", dtype),))], note
     return [], note
+
+
+def _fails_as_written(ctx: Context, sd: SetDefault) -> bool:
+    """A model built under the old default dtype is later called with a floating tensor of the
+    new one (made after this call): layers do not promote, so that forward raises as written.
+    The setup block gives the model the dtype the script itself chose, so it cannot stop a run
+    that worked: the fix is safe then."""
+    new, old = sd.dtype.value, sd.prev_dtype.value
+    if new is None or old is None or new == old or sd.device.value != sd.prev_device.value:
+        return False
+    for fw in ctx.events.forwards:
+        if fw.time <= sd.time or fw.autocast or fw.module.dtype != old or fw.module.chosen_dtype or fw.module.input_kind != "float":
+            continue
+        if any(isinstance(v, Tensor) and v.kind == "tensor" and v.dtype == new for v in (*fw.inputs, *fw.kw_inputs)):
+            return True
+    return False
 
 
 # parts of the explanation that the hover over `torch.set_default_dtype` repeats

@@ -49,12 +49,13 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 def _plain(arg: str) -> bool:
-    """A name, an attribute or a string: the fix may read it twice."""
+    """A name, an attribute, a string, or a lookup of those (`TENSOR_TYPES[device]`): the fix
+    may read it twice."""
     try:
         tree = ast.parse(arg.strip(), mode="eval")
     except SyntaxError:
         return False
-    return bool(arg.strip()) and all(isinstance(n, (ast.Expression, ast.Name, ast.Attribute, ast.Constant, ast.Load)) for n in ast.walk(tree))
+    return bool(arg.strip()) and all(isinstance(n, (ast.Expression, ast.Name, ast.Attribute, ast.Constant, ast.Subscript, ast.Load)) for n in ast.walk(tree))
 
 
 def _legacy_constructors(ctx: Context) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.calls import MATMUL, WEIGHTED
 from dtypeguard.engine.events import Forward, TensorOp
-from dtypeguard.engine.values import WIDE, TupleV, is_float
+from dtypeguard.engine.values import WIDE, Tensor, TupleV, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     TORCH_NAMES,
@@ -25,6 +25,7 @@ from dtypeguard.rules.base import (
     hidden_dtype_error,
     layer_dtype_error,
     same_binding,
+    single_tensor_at,
     tensor,
 )
 
@@ -248,7 +249,7 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             f"{dtype_words(other.dtype)}: it fails with \"{error}\"",
             root,
             related=related,
-            fixes=convert_fix(ctx, odd, None, other.dtype or "float32", f"matches the other operand's {other.dtype}"),
+            fixes=convert_fix(ctx, odd, None, other.dtype or "float32", f"matches the other operand's {other.dtype}") or _autocast_back(ctx, odd, other.dtype, root),
         )
 
 
@@ -276,8 +277,19 @@ def _weighted(ctx: Context, op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
         f"{dtype_words(w.dtype)}: it fails with \"{error}\"",
         root,
         related=related,
-        fixes=convert_fix(ctx, x, None, w.dtype or "float32", f"matches the weight's {w.dtype}"),
+        fixes=convert_fix(ctx, x, None, w.dtype or "float32", f"matches the weight's {w.dtype}") or _autocast_back(ctx, x, w.dtype, root),
     )
+
+
+def _autocast_back(ctx: Context, odd: Tensor, want: str | None, root: Span) -> list[FixSpec]:
+    """A float16/bfloat16 result of an op inside `torch.autocast` that meets float32 outside it:
+    `.float()` where autocast made it (`raw = model(images).float()`), so every use outside the
+    block gets float32, as if the op had run without autocast; the op itself still runs in low
+    precision."""
+    made = odd.origin.span if odd.origin is not None and "autocast" in odd.origin.why else None
+    if not odd.autocast or odd.dtype not in ("float16", "bfloat16") or want != "float32" or made is None or made != root or not single_tensor_at(ctx, made):
+        return []
+    return [FixSpec("append_call", "Convert the autocast result back where it is made: `.float()` (its uses outside autocast get float32)", made, True, (("method", "float"),))]
 
 
 RULE = Rule(

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.values import Tensor
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
-from dtypeguard.rules.base import Context, Rule, convert_fix, dtype_root, tensor
+from dtypeguard.rules.base import Context, Rule, buffer_fix, convert_fix, dtype_root, tensor
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -38,7 +38,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             "(no error in current PyTorch, but the data pipeline is producing float64)",
             root,
             related=[Related(loss.span, "the loss is computed in float64 here"), *related] if root != loss.span else related,
-            fixes=convert_fix(ctx, target, loss.target_span, "float32", "matches the predictions"),
+            fixes=[*convert_fix(ctx, target, loss.target_span, "float32", "matches the predictions"), *buffer_fix(ctx, target, "matches the predictions")],
         )
 
 
@@ -62,6 +62,7 @@ def _swapped_finding(ctx: Context, at: Span, name: str, data: Tensor) -> Finding
         "producing float64)",
         root,
         related=[Related(at, "the loss is computed in float64 here"), *related] if root != at else related,
+        fixes=buffer_fix(ctx, data, "matches the model's output"),
     )
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine.events import TorchLoad
-from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
+from dtypeguard.engine.source import parse_quiet
+from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
@@ -13,7 +15,6 @@ def check(ctx: Context) -> Iterator[Finding]:
     ev = ctx.events
     if not ev.uses_cuda_check and not any(s.tagged for s in ev.saves):
         return  # a script that never asks for CUDA (nor fakes a GPU-written file) gives no evidence it runs on both
-    device = ctx.device_name() or "'cpu'"
     for load in ev.loads:
         if "map_location" in load.keywords or load.splat:
             continue  # given, or perhaps given through `**kwargs`
@@ -25,12 +26,52 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue  # a file of that name written elsewhere in the script, from tensors known to be on the CPU
         if _written_first(load, ev.loads):
             continue  # reloaded in the run that wrote it: its devices exist on this machine
+        device = _device_at(ctx, load.span)
         yield RULE.finding(
             "`torch.load` without `map_location` in a script that also runs on CPU: a checkpoint saved "
             "on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",
             load.span,
             fixes=[FixSpec("add_kwarg", f"Add `map_location={device}`", load.span, True, (("name", "map_location"), ("value", device)))],
         )
+
+
+def _device_at(ctx: Context, load: Span) -> str:
+    """What `map_location=` names: the file's device variable when it is bound before the load
+    runs, else `'cpu'` (the checkpoint then moves with the model). A device bound at the top of
+    the file after the function that loads is called (`model = load_model(...)` then `device =
+    ...`) would be a NameError."""
+    name = ctx.device_name()
+    tree = ctx.tree or parse_quiet(ctx.text)
+    if not name or load.file:
+        return name or "'cpu'"  # (a load in another file: where it runs is not followed here)
+    if tree is None:
+        return "'cpu'"
+    bound = min((span.line for n, span in ctx.events.device_vars if n == name), default=None)
+    if bound is None:
+        return "'cpu'"
+    top = next((stmt for stmt in tree.body if stmt.lineno <= load.line <= (stmt.end_lineno or stmt.lineno)), None)
+    if top is None:
+        return "'cpu'"
+    if not isinstance(top, _DEFS):
+        return name if bound < load.line else "'cpu'"  # run where it is written
+    # in a function or class: run when something calls it; nothing before the binding may
+    defined = {stmt.name for stmt in tree.body if isinstance(stmt, _DEFS)}
+    for stmt in tree.body:
+        if stmt.lineno >= bound:
+            break
+        if isinstance(stmt, (*_DEFS, ast.Import, ast.ImportFrom)):
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call):
+                root = node.func
+                while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+                    root = root.func if isinstance(root, ast.Call) else root.value
+                if not isinstance(root, ast.Name) or root.id in defined:
+                    return "'cpu'"  # may run the load before the device is bound
+    return name
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _written_first(load: TorchLoad, loads: list[TorchLoad]) -> bool:

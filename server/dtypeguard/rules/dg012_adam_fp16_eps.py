@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.engine import api
-from dtypeguard.engine.values import Const, ModuleObj
-from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.engine.values import Const, ModuleObj, Value
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, Rule
 from dtypeguard.rules.master_weights import master_weights_fix
 
@@ -60,11 +60,31 @@ def check(ctx: Context) -> Iterator[Finding]:
             related=related,
             fixes=[
                 *([master] if master else []),
-                FixSpec("set_kwarg", "Use `fused=True` (update math in float32; state stays float16)", new.span, False, (("name", "fused"), ("value", "True"))),
+                *_fused_fix(ctx, new.span, opt.cls, opt.options),
                 FixSpec("set_kwarg", "Use `eps=1e-4` (representable in float16; changes the optimizer's behaviour)", new.span, False, (("name", "eps"), ("value", "1e-4"))),
             ],
             note="Safest: keep the parameters in float32 and use `torch.autocast(..., dtype=torch.float16)` with a GradScaler.",
         )
+
+
+_FUSED = frozenset({"Adam", "AdamW"})  # of the Adam family, the ones with a `fused=` implementation
+
+
+def _fused_fix(ctx: Context, span: Span, cls: str, options: dict[str, Value | None]) -> list[FixSpec]:
+    """`fused=True`: the same Adam update, computed in float32 inside one kernel and written back
+    to the float16 parameters and state (their dtypes and memory unchanged). As written the step
+    divides by an eps that is 0 in float16, so it is safe where it can be added plainly: Adam or
+    AdamW, every keyword visible (no `**kwargs` that may carry `fused` or `foreach`), no
+    `foreach=True`/`differentiable=True` it conflicts with, and no `fused=` written already. Else offered as unsafe (NAdam & co.
+    have no `fused=`: not offered)."""
+    if cls not in _FUSED:
+        return []
+    call = ctx.snippet(span) if span.line == span.end_line else "\n".join(ctx.index.line_text(n) for n in range(span.line, span.end_line + 1))
+    conflicts = any(isinstance(options.get(k), Const) and options[k].value is True for k in ("foreach", "differentiable"))  # type: ignore[union-attr]
+    safe = "**" not in call and not conflicts and "fused" not in options  # (`fused=False` written: the user's choice)
+    title = ("Use `fused=True` (the same update computed in float32 and written back to the float16 parameters and state; "
+             "needs PyTorch 2.4+ on the CPU)")
+    return [FixSpec("set_kwarg", title, span, safe, (("name", "fused"), ("value", "True")))]
 
 
 RULE = Rule(
@@ -76,9 +96,11 @@ RULE = Rule(
         "With float16 parameters, Adam keeps its state in float16 and (default implementation) does "
         "its math in float16: `eps=1e-8` rounds to 0 and tiny squared gradients underflow, so "
         "`m/(sqrt(v)+eps)` divides by zero and weights become inf/NaN after a step, with no error. "
-        "Keep parameters in float32 and use autocast (the safe fix); `fused=True` computes the "
-        "update in float32, and a larger eps (1e-4) stays representable. Both change numerics and "
-        "are offered as unsafe fixes."
+        "Keeping the parameters in float32 under autocast is the sturdiest fix, but it doubles their "
+        "memory and changes what is saved: unsafe, unless a GradScaler steps them (it needs float32 "
+        "parameters). `fused=True` (Adam, AdamW) computes the same update in float32 and keeps the "
+        "float16 storage: the safe fix. A larger eps (1e-4) stays representable but changes the "
+        "optimizer: unsafe."
     ),
     hazards=("H13",),
     hint=(

@@ -32,15 +32,17 @@ def check(ctx: Context) -> Iterator[Finding]:
         if (_true(opts.get("capturable")) or in_group) and new.module is not None and new.module.device in ("cpu", "auto"):
             where = "a parameter group sets `capturable: True`" if in_group else f"{new.opt.cls}(capturable=True)"
             on = "with CPU parameters" if new.module.device == "cpu" else "on a machine without CUDA, where this script falls back to the CPU,"
-            written = _config_entry(ctx, new.span) if not in_group else None
-            if written is not None:
+            entry = _config_entry(ctx, new.span) if not in_group else None
+            if entry is not None:
                 # `Optimizer(params, **spec)` with `"capturable": True` in the script's one config
                 # dict that sets it: the fix goes into that dict
+                written, value = entry
                 yield RULE.finding(
                     f"`capturable` is set to True here and reaches {new.opt.cls} at line {new.span.line}: its first `step()` {on} "
                     "fails (\"If capturable=True, params and state_steps must be on supported devices\"): capturable is for CUDA graphs",
                     written,
                     related=[Related(new.span, f"{new.opt.cls} is made here with the config's options")],
+                    fixes=[_config_fix(value, new.module.device == "cpu")],
                 )
                 continue
             yield RULE.finding(
@@ -74,11 +76,11 @@ def _group_flags(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def _config_entry(ctx: Context, made: Span) -> Span | None:
+def _config_entry(ctx: Context, made: Span) -> tuple[Span, Span] | None:
     """Where `capturable` is set to True when the optimizer call does not write `True` itself
     (`**spec`, `capturable=cfg.capturable`): the one place of the file that writes it, a dict
     entry `"capturable": True` or a keyword `capturable=True` of another call (a config's
-    `SimpleNamespace`). None or several: None, and the call is reported."""
+    `SimpleNamespace`), and its `True`. None or several: None, and the call is reported."""
     text = "\n".join(ctx.index.line_text(n) for n in range(made.line, made.end_line + 1))
     if ctx.tree is None or re.search(r"capturable\s*=\s*True", text):
         return None
@@ -89,7 +91,17 @@ def _config_entry(ctx: Context, made: Span) -> Span | None:
     start = ctx.index.span(k)
     if (made.line, made.col) <= (start.line, start.col) <= (made.end_line, made.end_col):
         return None  # inside the call itself (`**{"capturable": True}`): the call is reported
-    return Span(start.line, start.col, v.end_lineno or v.lineno, v.end_col_offset or 0)
+    return Span(start.line, start.col, v.end_lineno or v.lineno, v.end_col_offset or 0), ctx.index.span(v)
+
+
+def _config_fix(value: Span, cpu: bool) -> FixSpec:
+    """The config's `True` becomes `False` (CPU parameters: capturable cannot work) or
+    `torch.cuda.is_available()` (parameters on CUDA when there is one: unchanged on a GPU, where
+    the script's CUDA graphs may need it). Only this optimizer reads that entry: it is the one
+    place of the file that sets `capturable`, and it reaches this optimizer."""
+    new, title = ("False", "Set capturable to False in the config (CPU parameters)") if cpu else (
+        "torch.cuda.is_available()", "Set capturable in the config only when CUDA is available (the script's device then is CUDA)")
+    return FixSpec("replace_expression", f"{title}: `{new}`", value, True, (("value", new), ("old", "True")))
 
 
 def _capturable_true(tree: ast.Module) -> Iterator[tuple[ast.Dict | None, ast.AST, ast.expr]]:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here, layer_dtype_error, tensor
+from dtypeguard.rules.base import (
+    Context,
+    ErrorPattern,
+    Rule,
+    fails_here,
+    layer_dtype_error,
+    single_tensor_at,
+    tensor,
+)
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -34,7 +42,12 @@ def check(ctx: Context) -> Iterator[Finding]:
             f"{f' (line {fw.span.line})' if made and made != fw.span else ''}: \"{error}\"",
             root,
             related=related,
-            fixes=[FixSpec("append_call", "Convert back: `.float()`", use, True, (("method", "float"),))] if use else [],
+            fixes=[
+                # where it is made: every use outside the block (`projector(h1)`, `projector(h2)`) gets float32
+                *([FixSpec("append_call", "Convert back where it is made: `.float()` (its uses outside autocast get float32)", made, True,
+                           (("method", "float"),))] if made and made != fw.span and single_tensor_at(ctx, made) else []),
+                *([FixSpec("append_call", "Convert back: `.float()`", use, True, (("method", "float"),))] if use else []),
+            ],
         )
 
 

@@ -1,0 +1,245 @@
+"""Issue 13, fixes that make the script run: safe fixes for hazards whose script fails as written
+(a GradScaler over float16 parameters, a late `set_default_dtype` whose model then meets the
+new dtype), `fused=True` for float16 Adam, and fixes that reach every use of a bad value (an
+autocast result converted where it is made, a NumPy buffer made float32, a config's
+`capturable`). Each fixed script runs here."""
+
+from __future__ import annotations
+
+import torch
+
+from dtypeguard.analysis import check_source
+from dtypeguard.fixes.api import fix_all
+from dtypeguard.rules.master_weights import KIND
+
+
+def _run(text: str) -> dict[str, object]:
+    """Run a fixed script here, leaving torch's global defaults as they were."""
+    dtype = torch.get_default_dtype()
+    scope: dict[str, object] = {"__name__": "__main__"}
+    try:
+        exec(compile(text, "<fixed>", "exec"), scope)
+    finally:
+        torch.set_default_dtype(dtype)
+    return scope
+
+
+def _fixes(src: str, code: str) -> list[tuple[str, bool]]:
+    finding = next(f for f in check_source(src).findings if f.code == code)
+    return [(x.kind, x.safe) for x in finding.fixes]
+
+
+HALF_SCALER = '''\
+import torch
+from torch import nn
+
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+model.half()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler("cpu"{enabled})
+x = torch.randn(32, 8)
+for step in range(2):
+    opt.zero_grad()
+    out = model(x.half())
+    loss = out.float().pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+'''
+
+
+def test_master_weights_are_safe_when_a_gradscaler_steps_the_float16_model() -> None:
+    """As written the first `scaler.step` raises "Attempting to unscale FP16 gradients": the
+    master-weights fix cannot stop a run that worked, so `fix` applies it without --unsafe."""
+    src = HALF_SCALER.format(enabled="")
+    assert _fixes(src, "DG014") == [(KIND, True)]
+    finding = next(f for f in check_source(src).findings if f.code == "DG014")
+    assert "GradScaler needs float32 parameters" in finding.fixes[0].title and "twice the parameter memory" in finding.fixes[0].title
+    result = fix_all(src)
+    assert "model.half()" not in result.text and 'with torch.autocast(device_type="cpu", dtype=torch.float16):' in result.text
+    assert not [f for f in result.remaining if f.code == "DG014"]
+    assert fix_all(result.text).text == result.text
+    scope = _run(result.text)
+    assert all(p.dtype == torch.float32 and bool(torch.isfinite(p).all()) for p in scope["model"].parameters())  # type: ignore[attr-defined]
+
+
+def test_master_weights_stay_unsafe_when_the_gradscaler_may_be_disabled() -> None:
+    """`GradScaler(enabled=use_amp)`: a disabled scaler steps float16 gradients, the script may
+    run as written. A float16 switch (`enabled=args.fp16`) is on whenever the model is float16."""
+    maybe_off = HALF_SCALER.format(enabled=", enabled=use_amp").replace("import torch\n", "import torch\nuse_amp = False\n", 1)
+    assert _fixes(maybe_off, "DG014") == [(KIND, False)]
+    assert fix_all(maybe_off).text == maybe_off
+    switch = HALF_SCALER.format(enabled=', enabled=precision == "fp16"').replace("import torch\n", 'import torch\nprecision = "fp16"\n', 1)
+    assert _fixes(switch, "DG014") == [(KIND, True)]
+    negated = HALF_SCALER.format(enabled=', enabled=precision != "fp16"').replace("import torch\n", 'import torch\nprecision = "fp16"\n', 1)
+    assert _fixes(negated, "DG014") == [(KIND, False)]
+
+
+def test_a_float16_part_under_a_gradscaler_is_made_float32_safely() -> None:
+    src = (
+        "import torch\nfrom torch import nn\n"
+        "class Head(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 8)\n"
+        "        self.weight = nn.Parameter(torch.HalfTensor(3, 8).normal_())\n"
+        "    def forward(self, x):\n        return self.fc(x) @ self.weight.float().t()\n"
+        "model = Head()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nscaler = torch.amp.GradScaler('cpu')\n"
+        "loss = model(torch.randn(2, 4)).pow(2).mean()\nscaler.scale(loss).backward()\nscaler.step(opt)\nscaler.update()\n"
+    )
+    assert _fixes(src, "DG014") == [(KIND, True)]
+    fixed = fix_all(src).text
+    assert "torch.FloatTensor(3, 8)" in fixed, fixed
+    _run(fixed)
+
+
+ADAM_HALF = '''\
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2)).half()
+opt = torch.optim.{cls}(model.parameters(), lr=1e-3{extra})
+x = torch.randn(64, 8).half()
+loss = model(x).float().pow(2).mean()
+loss.backward()
+opt.step()
+'''
+
+
+def test_float16_adam_gets_fused_as_the_safe_fix() -> None:
+    """eps=1e-8 is 0 in float16: the default step divides by it (NaN). `fused=True` computes the
+    same update in float32 and keeps the float16 storage: safe, and the step is finite."""
+    src = ADAM_HALF.format(cls="Adam", extra="")
+    assert ("set_kwarg", True) in _fixes(src, "DG012")
+    fixed = fix_all(src).text
+    assert "torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)" in fixed, fixed
+    assert fix_all(fixed).text == fixed
+    scope = _run(fixed)
+    assert all(bool(torch.isfinite(p).all()) for p in scope["model"].parameters())  # type: ignore[attr-defined]
+
+
+def test_fused_is_not_offered_where_it_does_not_exist_nor_safe_behind_kwargs() -> None:
+    nadam = ADAM_HALF.format(cls="NAdam", extra="")
+    assert ("set_kwarg", True) not in _fixes(nadam, "DG012")
+    finding = next(f for f in check_source(nadam).findings if f.code == "DG012")
+    assert not [x for x in finding.fixes if x.param("name") == "fused"]  # NAdam has no `fused=`
+    splat = ADAM_HALF.format(cls="Adam", extra=", **opts").replace("torch.manual_seed(0)\n", "torch.manual_seed(0)\nopts = {}\n")
+    assert all(not safe for _, safe in _fixes(splat, "DG012"))
+    explicit = ADAM_HALF.format(cls="Adam", extra=", fused=False")
+    assert all(not safe for _, safe in _fixes(explicit, "DG012"))
+
+
+def test_capturable_in_a_config_dict_is_turned_off_for_cpu_parameters() -> None:
+    src = (
+        "import torch\nfrom torch import nn\n"
+        'cfg = {"name": "Adam", "kwargs": {"lr": 1e-2, "capturable": True}}\n'
+        "model = nn.Linear(4, 1)\n"
+        'opt = getattr(torch.optim, cfg["name"])(model.parameters(), **cfg["kwargs"])\n'
+        "model(torch.randn(2, 4)).sum().backward()\nopt.step()\n"
+    )
+    fixed = fix_all(src).text
+    assert '"capturable": False}' in fixed, fixed
+    assert not [f for f in check_source(fixed).findings if f.code == "DG016"]
+    _run(fixed)
+
+
+def test_map_location_does_not_name_a_device_bound_after_the_load_runs() -> None:
+    """tests/realworld15 r19 (Deforum): `device = ...` comes after the call that loads; naming
+    it in `map_location=` was a NameError."""
+    body = "import torch\ndef load(path):\n    return torch.load(path)\n"
+    late = body + "state = load('sd-v1-4.ckpt')\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+    assert "    return torch.load(path, map_location='cpu')\n" in fix_all(late).text
+    early = body.replace("def load", "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\ndef load") + "state = load('sd-v1-4.ckpt')\n"
+    assert "    return torch.load(path, map_location=device)\n" in fix_all(early).text
+    at_top = "import torch\nstate = torch.load('a.pt')\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+    assert "state = torch.load('a.pt', map_location='cpu')\n" in fix_all(at_top).text
+
+
+def test_an_autocast_result_used_outside_is_converted_where_it_is_made() -> None:
+    src = (
+        "import torch\nfrom torch import nn\n"
+        "model = nn.Linear(8, 4)\nproj = torch.rand(4, 2)\n"
+        "with torch.autocast('cpu', dtype=torch.bfloat16):\n    raw = model(torch.randn(3, 8))\n"
+        "boxes = raw @ proj\n"
+    )
+    fixed = fix_all(src).text
+    assert "    raw = model(torch.randn(3, 8)).float()\n" in fixed, fixed
+    assert fix_all(fixed).text == fixed
+    _run(fixed)
+
+
+def test_an_autocast_activation_read_by_two_layers_is_converted_where_it_is_made() -> None:
+    """DG017: converting at one use left the other (`projector(h2)`) failing."""
+    src = (
+        "import torch\nfrom torch import nn\n"
+        "backbone = nn.Linear(8, 8)\nprojector = nn.Linear(8, 4)\n"
+        "def encode(x):\n    with torch.autocast('cpu', dtype=torch.bfloat16):\n        feats = backbone(x)\n    return feats\n"
+        "h1 = encode(torch.randn(2, 8))\nh2 = encode(torch.randn(2, 8))\n"
+        "loss = (projector(h1) - projector(h2)).pow(2).mean()\nloss.backward()\n"
+    )
+    fixed = fix_all(src).text
+    assert "        feats = backbone(x).float()\n" in fixed, fixed
+    _run(fixed)
+
+
+def test_an_autocast_call_that_returns_a_tuple_is_converted_at_its_use() -> None:
+    """`feat, logits = student(x)` under autocast: `.float()` on the call would be on a tuple;
+    the activation is converted where the float32 layer reads it."""
+    src = (
+        "import torch\nfrom torch import nn\n"
+        "class Student(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(8, 8)\n"
+        "    def forward(self, x):\n        f = self.fc(x)\n        return f, f.sum(-1)\n"
+        "student = Student()\nalign = nn.Linear(8, 4)\n"
+        "with torch.autocast('cpu', dtype=torch.bfloat16):\n    feat, logits = student(torch.randn(2, 8))\n"
+        "out = align(feat)\n"
+    )
+    fixed = fix_all(src).text
+    assert "    feat, logits = student(torch.randn(2, 8))\n" in fixed and "out = align(feat.float())\n" in fixed, fixed
+    _run(fixed)
+
+
+def test_a_float64_numpy_buffer_beside_float32_ones_is_made_float32() -> None:
+    """DG008: the tensor read from the buffer is sliced into two targets that are combined; the
+    buffer's `dtype=` is the one place that fixes both (and `np` is the file's name for numpy)."""
+    src = (
+        "import numpy as onp\nimport torch\nfrom torch import nn\n"
+        "buf_state = onp.zeros((16, 4), dtype=onp.float32)\nbuf_other = onp.zeros((16, 2))\n"
+        "buf_other[:] = onp.random.rand(16, 2)\n"
+        "def sample():\n    other = torch.as_tensor(buf_other)\n    return other[:, 0:1], other[:, 1:2], torch.as_tensor(buf_state)\n"
+        "critic = nn.Linear(4, 1)\nopt = torch.optim.SGD(critic.parameters(), lr=0.1)\n"
+        "reward, mask, state = sample()\nq = critic(state)\ntarget = reward + mask * q.detach()\n"
+        "loss = nn.MSELoss()(q, target) + nn.MSELoss()(q * 2, target)\nloss.backward()\nopt.step()\n"
+    )
+    result = fix_all(src)
+    assert "buf_other = onp.zeros((16, 2), dtype=onp.float32)\n" in result.text, result.text
+    assert not [f for f in result.remaining if f.code == "DG008"]
+    _run(result.text)
+
+
+def test_a_tensor_type_looked_up_in_a_table_is_replaced() -> None:
+    src = (
+        "import torch\nTYPES = {'cpu': 'torch.FloatTensor', 'cuda': 'torch.cuda.FloatTensor'}\n"
+        "def setup():\n    device = 'cuda' if torch.cuda.is_available() else 'cpu'\n    torch.set_default_tensor_type(TYPES[device])\n"
+        "setup()\nx = torch.zeros(2)\n"
+    )
+    fixed = fix_all(src).text
+    assert "    torch.set_default_dtype(torch.empty(0).type(TYPES[device]).dtype)\n" in fixed, fixed
+    assert not [f for f in check_source(fixed).findings if f.code == "DG002"]
+    _run(fixed)
+
+
+def test_a_late_default_dtype_whose_model_then_fails_gets_the_setup_block_safely() -> None:
+    """The model built before `set_default_dtype(torch.float64)` is called with a float64 tensor
+    made after it: that forward raises as written, so the setup block (the dtype the script
+    chose, from the start) is safe; a script whose model never meets the new dtype keeps it unsafe."""
+    src = (
+        "import torch\nimport torch.nn as nn\n"
+        "rnn = nn.GRU(4, 4)\n"
+        "def setup_common():\n    torch.set_default_dtype(torch.float64)\n    torch.manual_seed(0)\n"
+        "setup_common()\n"
+        "out, h = rnn(torch.zeros(3, 1, 4), torch.zeros(1, 1, 4))\n"
+    )
+    assert _fixes(src, "DG001") == [("insert_setup_block", True)]
+    fixed = fix_all(src).text
+    assert fixed != src and "torch.set_default_dtype(torch.float64)\n" in fixed.split("rnn = ")[0], fixed
+    _run(fixed)
+    quiet = src.replace("torch.zeros(3, 1, 4), torch.zeros(1, 1, 4)", "torch.zeros(3, 1, 4, dtype=torch.float32)")
+    assert _fixes(quiet, "DG001") == [("insert_setup_block", False)]

@@ -2927,6 +2927,33 @@ CASES: dict[str, str] = {
         moved = src_len.to(device)
         packed = pack_padded_sequence(emb(src.to(device)), moved.cpu())
         """,
+    "np.load of files this run saved under the same formatted name": """
+        import os
+        import tempfile
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        root = tempfile.mkdtemp()
+        for k in range(4):
+            np.save(os.path.join(root, f"{k:03d}_complete.npy"), np.random.rand(3, 16))
+            np.save(os.path.join(root, f"{k:03d}_labels.npy"), np.arange(16))
+        ids = sorted({f.split("_")[0] for f in os.listdir(root)})
+        cloud = np.load(os.path.join(root, f"{ids[0]}_complete.npy"))
+        x = torch.from_numpy(cloud).unsqueeze(0)  # expect: DG004
+        nn.Conv1d(3, 8, 1)(x)
+        """,
+    "np.load of a formatted name this run did not save, or only as .npy: quiet": """
+        import os
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        for k in range(4):
+            np.save(f"/tmp/{k}.npy", np.random.rand(3, 16))
+        a = np.load(f"/tmp/{K}.npy")
+        b = np.load(os.path.join(ROOT, f"{K}_other.npy"))
+        nn.Conv1d(3, 8, 1)(torch.from_numpy(a).unsqueeze(0))
+        nn.Conv1d(3, 8, 1)(torch.from_numpy(b).unsqueeze(0))
+        """,
 }
 
 

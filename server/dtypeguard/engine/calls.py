@@ -384,6 +384,13 @@ class CallsMixin:
                 self.events.array_saves.append((path, arr, self.index.span(node)))
                 return None
             saved = [(a, at) for p, a, at in self.events.array_saves if p == path]
+            tail = _npy_tail(file_node)
+            if not saved and tail:
+                # `np.load(f"{root}/{id}_complete.npy")` of files this run saved as
+                # `np.save(f"{root}/{k:03d}_complete.npy", ...)`: the same named kind of file
+                saved = [(a, at) for p, a, at in self.events.array_saves if _npy_tail(ast.parse(p, mode="eval").body) == tail]
+                if len({a.dtype if isinstance(a, Tensor) else None for a, _ in saved}) != 1:
+                    saved = []
             arr, at = saved[-1] if saved else (None, None)
             if isinstance(arr, Tensor) and arr.kind == "ndarray" and arr.dtype and at is not None:
                 why = f"`np.load` reads back the {arr.dtype} array saved at line {at.line}"
@@ -2536,6 +2543,21 @@ def _items_unknown(module: ModuleObj) -> bool:
     if not isinstance(items, TupleV):
         return True
     return any(not isinstance(i, Ref) for i in items.items)
+
+
+def _npy_tail(node: ast.expr | None) -> str:
+    """The fixed end of a `.npy` file name written with a formatted part (`f"{k:03d}_complete.npy"`,
+    also inside `os.path.join(...)` or `root / f"..."`): "_complete.npy"; "" when there is none
+    or it is no more than the extension (too common to tell files apart)."""
+    if isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "join":
+        return _npy_tail(node.args[-1])
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return _npy_tail(node.right)
+    if not isinstance(node, ast.JoinedStr) or not node.values or not any(isinstance(v, ast.FormattedValue) for v in node.values):
+        return ""
+    last = node.values[-1]
+    tail = last.value.rsplit("/", 1)[-1] if isinstance(last, ast.Constant) and isinstance(last.value, str) else ""
+    return tail if tail.endswith(".npy") and len(tail) > len(".npy") + 1 else ""
 
 
 def _layer_stand_in(a: Ref, b: Ref, state: State) -> Ref | None:

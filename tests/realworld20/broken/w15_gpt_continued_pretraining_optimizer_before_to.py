@@ -1,7 +1,7 @@
 """Continued pretraining of a small GPT from a checkpoint (LLMs-from-scratch chapter 5 exercise): the script rebuilds the model and AdamW, restores both state dicts while everything is still on the CPU, and only then moves the model to the GPU; AdamW's restored exp_avg/exp_avg_sq stay on the CPU while the parameters and gradients are CUDA tensors
 source: https://github.com/rasbt/LLMs-from-scratch/issues/232
 reported-error: chapter 5 Exercise 5.4: after optimizer.load_state_dict(checkpoint["optimizer_state_dict"]) the continued pretraining fails with tensors on different devices (optimizer not on the same device)
-outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device (AdamW's foreach step mixes the CUDA parameters with the CPU exp_avg state restored before model.to(device); the exact wording depends on the torch version and was not verified on a GPU) at line 38; on CPU: ok
+outcome: cuda-only: RuntimeError: Tensors of the same index must be on the same device and the same dtype except `step` tensors that can be CPU and float32/64 notwithstanding (AdamW's foreach step groups the CUDA parameters with the CPU exp_avg state restored before model.to(device); expected wording, not verified on a GPU) at line 38; on CPU: ok
 root-cause: line 57
 expect: DG009
 """

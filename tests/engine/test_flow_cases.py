@@ -2954,6 +2954,24 @@ CASES: dict[str, str] = {
         nn.Conv1d(3, 8, 1)(torch.from_numpy(a).unsqueeze(0))
         nn.Conv1d(3, 8, 1)(torch.from_numpy(b).unsqueeze(0))
         """,
+    "a staticmethod called through self gets no self (its index is the edge list, not the features): quiet": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class SAGE(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l1 = nn.Linear(6, 8)
+            @staticmethod
+            def aggregate(h, edge_index):
+                src, dst = edge_index
+                return torch.cat([h, torch.zeros_like(h).index_add_(0, dst, h[src])], 1)
+            def forward(self, x, edge_index):
+                return self.l1(self.aggregate(x, edge_index))
+        x = torch.randn(5, 3)
+        edges = torch.tensor(np.stack([np.arange(5), (np.arange(5) + 1) % 5]))
+        SAGE()(x, edges)
+        """,
 }
 
 

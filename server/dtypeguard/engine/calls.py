@@ -1632,7 +1632,7 @@ class CallsMixin:
             if isinstance(obj, InstanceObj) and obj.klass is not None:
                 func = obj.klass.method(method)
                 if func is not None:
-                    return self.call_function(func, [receiver, *args], kwargs, state)
+                    return self.call_function(func, args if is_staticmethod(func) else [receiver, *args], kwargs, state)
                 return None
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
                 return self.parser_method(receiver, obj, method, args, kwargs, state)
@@ -1978,7 +1978,7 @@ class CallsMixin:
             klass = self.classes.get(obj.cls[5:]) if obj.cls.startswith("user:") else None
             func = klass.method(method) if klass else None
             if func is not None:
-                return self.call_function(func, [ref, *args], kwargs, state)
+                return self.call_function(func, args if is_staticmethod(func) else [ref, *args], kwargs, state)
             return None
         if changed:
             after = replace(
@@ -2618,6 +2618,12 @@ def _half_part(values: object, state: State) -> Span | None:
         if isinstance(child, ModuleObj) and child.half_part is not None:
             return child.half_part
     return None
+
+
+def is_staticmethod(func: Func) -> bool:
+    """`@staticmethod`: called through an instance (`self.aggregate(x, edge_index)`), it gets no `self`."""
+    node = func.node
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
 def _is_classmethod(func: Func) -> bool:

@@ -17,7 +17,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from dtypeguard.engine.calls import CUDA_TAGS, SLICE, CallsMixin, complex_parts, own_nodes
+from dtypeguard.engine.calls import (
+    CUDA_TAGS,
+    SLICE,
+    CallsMixin,
+    complex_parts,
+    is_staticmethod,
+    own_nodes,
+)
 from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
 from dtypeguard.engine.library import promotion
@@ -1079,7 +1086,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                 if method is not None and _is_property(method):
                     return self.call_function(method, [base], {}, state)  # `data.target`: the getter runs
                 if method is not None:
-                    return Bound(method, base)
+                    return method if is_staticmethod(method) else Bound(method, base)
                 found, value = klass.field(attr)
                 if found:
                     return value  # `class Args: bf16 = True` read as `args.bf16`

@@ -381,14 +381,14 @@ class CallsMixin:
             path = ast.unparse(file_node) if file_node is not None else ""
             if entry.name == "numpy.save" and path:
                 arr = args[1] if len(args) > 1 else kwargs.get("arr")
-                self.events.array_saves.append((path, arr, self.index.span(node)))
+                self.events.array_saves.append((path, _npy_tail(file_node), arr, self.index.span(node)))
                 return None
-            saved = [(a, at) for p, a, at in self.events.array_saves if p == path]
+            saved = [(a, at) for p, _, a, at in self.events.array_saves if p == path]
             tail = _npy_tail(file_node)
             if not saved and tail:
                 # `np.load(f"{root}/{id}_complete.npy")` of files this run saved as
                 # `np.save(f"{root}/{k:03d}_complete.npy", ...)`: the same named kind of file
-                saved = [(a, at) for p, a, at in self.events.array_saves if _npy_tail(ast.parse(p, mode="eval").body) == tail]
+                saved = [(a, at) for _, end, a, at in self.events.array_saves if end == tail]
                 if len({a.dtype if isinstance(a, Tensor) else None for a, _ in saved}) != 1:
                     saved = []
             arr, at = saved[-1] if saved else (None, None)

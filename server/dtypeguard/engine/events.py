@@ -191,8 +191,8 @@ class Events:
     safe_globals: bool = False  # torch.serialization.add_safe_globals / safe_globals is used
     uses_cuda_check: bool = False  # the file asks torch.cuda.is_available() somewhere
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
-    # `np.save(path, arr)`: (the path as written, the array, where): `np.load(path)` reads it back
-    array_saves: list[tuple[str, Value | None, Span]] = field(default_factory=list)
+    # `np.save(path, arr)`: `np.load(path)` (or of a name with the same `.npy` end) reads it back
+    array_saves: list[tuple[str, str, Value | None, Span]] = field(default_factory=list)  # (path as written, its `.npy` name end, array, where)
     # `torch.save(obj, f)`: (the file's name, or the path as written; the object): a `torch.load`
     # of that file reads it back (a cache this script writes, then loads)
     torch_saves: list[tuple[str, Value | None]] = field(default_factory=list)

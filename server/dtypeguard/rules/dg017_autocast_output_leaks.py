@@ -27,11 +27,10 @@ def check(ctx: Context) -> Iterator[Finding]:
         if fw.nested and x.origin is None:
             continue  # the outer call's input, reported there
         seen.add(fw.span)  # (a layer inside a forward: `@torch.autocast` on a submodule's forward leaks to the next layer)
-        said = layer_dtype_error(fw.module.first_layer, x.dtype, "float32")
-        if said is None:
+        error = layer_dtype_error(fw.module.first_layer, x.dtype, "float32")
+        if error is None:
             continue  # a float32 norm takes it in its own dtype; which later layer refuses it is not known here
         use = fw.arg_spans[0] if fw.arg_spans else None
-        error = said
         # reported where the activation is made inside autocast (where `.float()` or a wider
         # block goes), with the layer that fails as related information
         made = x.origin.span if x.origin is not None and x.origin.span.file == fw.span.file and "autocast" in x.origin.why else None

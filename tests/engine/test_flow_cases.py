@@ -2972,6 +2972,31 @@ CASES: dict[str, str] = {
         edges = torch.tensor(np.stack([np.arange(5), (np.arange(5) + 1) % 5]))
         SAGE()(x, edges)
         """,
+    "a gain from np.power of Python numbers is a float64 NumPy scalar: it widens float32 audio (NumPy 2)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def norm_loudness(wav, target_db=-27.0):
+            rms = float(np.sqrt(np.mean(wav ** 2)) + 1e-9)
+            gain_db = target_db - 20 * np.log10(rms)
+            gain = np.power(10.0, gain_db / 20.0)
+            return wav * gain  # expect: DG004
+        wav = np.random.rand(4, 16).astype(np.float32)
+        nn.Linear(16, 4)(torch.from_numpy(norm_loudness(wav)))
+        """,
+    "a Python-float gain keeps float32 audio float32: quiet": """
+        import math
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def norm_loudness(wav, target_db=-27.0):
+            rms = float(np.sqrt(np.mean(wav ** 2)) + 1e-9)
+            gain = 10.0 ** ((target_db - 20 * math.log10(rms)) / 20.0)
+            return wav * gain
+        wav = np.random.rand(4, 16).astype(np.float32)
+        nn.Linear(16, 4)(torch.from_numpy(norm_loudness(wav)))
+        nn.Linear(16, 4)(torch.from_numpy(wav * float(np.power(10.0, 0.5))))
+        """,
 }
 
 

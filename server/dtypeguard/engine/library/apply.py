@@ -399,6 +399,8 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         sequence = len(values) == 1 and _items(values[0]) is not None
         seq = _items(values[0]) if sequence else values
         assert seq is not None
+        if kind == "ndarray" and not sequence and values and all(_scalar(v) for v in values if v is not None):
+            kind = "npscalar"  # a ufunc of numbers gives a NumPy scalar (`np.log10(rms)`: np.float64, which widens arrays)
         names = result.arg.split(",") if result.arg else []
         for i, value in enumerate(seq):
             if value is None and not sequence:
@@ -417,6 +419,8 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if joined is None:
             return _make(kind, None, None)
         dtype, why_origin, from_ints = joined.dtype, joined.origin, joined.from_ints
+        if dtype == "bool" and entry.name == "numpy.power":
+            return _make(kind, None, None)  # bool ** bool is int8 in NumPy: not a promotion
         if rule in ("float", "ufunc") and not is_float(dtype):
             row = promotion.NUMPY_FLOAT_UFUNC if rule == "ufunc" else promotion.NUMPY_TRUE_DIVIDE
             dtype = row.get(dtype) if numpy else default
@@ -424,6 +428,13 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
             from_ints = True
         return _make(kind, dtype, why_origin or (Origin(origin.span, f"{_short(entry)} gives {dtype}") if dtype else None), from_ints)
     return _make(kind, None, None)
+
+
+def _scalar(value: Value | None) -> bool:
+    """A Python number or a NumPy scalar (what a ufunc turns into a NumPy scalar)."""
+    if isinstance(value, Const):
+        return type(value.value) in (int, float, bool)
+    return isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint", "npscalar")
 
 
 def _python_numbers(value: Value | None, depth: int = 0) -> str | None:

@@ -142,6 +142,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("add", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.add({a}, {b})"),
     ("subtract", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.subtract({a}, {a})"),
     ("multiply", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.multiply({a}, {b})"),
+    ("power", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.power({a}, {b})"),
+    ("float_power", _UFUNC2, fixed(ND, "float64", "dtype"), "np.float_power({a}, {b})", "`np.float_power` computes in float64"),
     ("maximum", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.maximum({a}, {b})"),
     ("minimum", _UFUNC2, promote(ND, "x1,x2", "dtype"), "np.minimum({a}, {b})"),
     ("divide", _UFUNC2, floating(ND, "x1,x2"), "np.divide({a}, {b})"),

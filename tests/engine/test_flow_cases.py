@@ -2997,6 +2997,60 @@ CASES: dict[str, str] = {
         nn.Linear(16, 4)(torch.from_numpy(norm_loudness(wav)))
         nn.Linear(16, 4)(torch.from_numpy(wav * float(np.power(10.0, 0.5))))
         """,
+    "every parameter's .data replaced by float64 NumPy chunks makes the model float64": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+        flat = np.concatenate([p.detach().numpy().ravel() for p in model.parameters()])
+        par = flat + np.random.normal(0.0, 0.1, size=flat.shape)
+        start = 0
+        for p in model.parameters():
+            n = p.numel()
+            p.data = torch.from_numpy(par[start:start + n].reshape(p.shape))  # expect: DG004
+            start += n
+        model(torch.rand(2, 4))
+        """,
+    "parameters' .data replaced by float32 chunks, or only some of them: quiet": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+        flat = np.concatenate([p.detach().numpy().ravel() for p in model.parameters()])
+        start = 0
+        for p in model.parameters():
+            n = p.numel()
+            p.data = torch.from_numpy(flat[start:start + n].reshape(p.shape))
+            start += n
+        model(torch.rand(2, 4))
+        other = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+        for p in other.parameters():
+            if p.dim() > 1:
+                p.data = torch.from_numpy(np.random.rand(*p.shape))
+        other(torch.rand(2, 4))
+        """,
+    "a float tensor used as an index fails; long, int32 and mask indices do not": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class TKG(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ent = nn.Parameter(torch.randn(20, 4))
+            def forward(self, triplets):
+                s, o = triplets[:, 0], triplets[:, 1]  # expect: DG005
+                return self.ent[s] + self.ent[o.long()] + self.ent[self.ent[:, 0] > 0].sum()
+        rows = []
+        for k in range(10):
+            rows.append([k % 5, k % 7, 24.0 * k])
+        data = np.array(rows)
+        batch = torch.from_numpy(data[:4])
+        TKG()(batch)
+        ids = torch.Tensor([1, 2])  # expect: DG005
+        table = torch.randn(5, 3)
+        picked = table[ids]
+        fine = table[torch.tensor([1, 2], dtype=torch.int32)] + table[ids.long()]
+        """,
 }
 
 

@@ -34,6 +34,7 @@ SEVENTEENTH = score(Path(__file__).resolve().parents[1] / "realworld17")  # held
 EIGHTEENTH = score(Path(__file__).resolve().parents[1] / "realworld18")  # held out when it arrived (17/30 and 1 false alarm at 202aefe and d48f38b)
 NINETEENTH = score(Path(__file__).resolve().parents[1] / "realworld19")  # held out when it arrived (20/30, 0 false alarms, at b177113 and 4babb91)
 TWENTIETH = score(Path(__file__).resolve().parents[1] / "realworld20")  # held out when it arrived (16/28 and 4 false alarms at b177113 and dd94430)
+TWENTY_FIRST = score(Path(__file__).resolve().parents[1] / "realworld21")  # held out when it arrived (12/29, 0 false alarms, at 7b2be87 and 09de535)
 LIGHTNING = score(Path(__file__).resolve().parents[1] / "realworld_lightning")  # held out: 0/10 before Lightning support
 
 
@@ -214,3 +215,10 @@ def test_twentieth_set_keeps_its_recall_and_only_its_two_read_findings_on_correc
     hits, total = TWENTIETH["root_hits"], TWENTIETH["broken"]
     assert hits / total >= 0.55, f"{hits}/{total}: " + "\n".join(TWENTIETH["misses"])  # type: ignore[operator, arg-type]
 
+
+
+def test_twenty_first_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TWENTY_FIRST["broken"] >= 29 and TWENTY_FIRST["correct"] >= 12
+    assert TWENTY_FIRST["false_alarms"] == []
+    hits, total = TWENTY_FIRST["root_hits"], TWENTY_FIRST["broken"]
+    assert hits / total >= 0.45, f"{hits}/{total}: " + "\n".join(TWENTY_FIRST["misses"])  # type: ignore[operator, arg-type]

@@ -172,3 +172,35 @@ def test_autocast_leak_quotes_the_failing_layers_own_error() -> None:
         assert len(found) == 1, (use, found)
         quoted = found[0].message.rsplit('"', 2)[-2]
         assert real.startswith(quoted), (use, real, quoted)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16", "uint8", "int8", "int16"])
+def test_dg005_embedding_index_errors_are_torchs(dtype: str) -> None:
+    """DG005 quotes what an Embedding (and an EmbeddingBag) says of indices that are not Long/Int."""
+    from dtypeguard.rules.dg005_integer_input import embedding_error
+
+    for layer, ids in ((torch.nn.Embedding(8, 2), torch.zeros(3, dtype=getattr(torch, dtype))), (torch.nn.EmbeddingBag(8, 2), torch.zeros(1, 3, dtype=getattr(torch, dtype)))):
+        with pytest.raises(RuntimeError) as raised:
+            layer(ids)
+        assert str(raised.value).startswith(embedding_error(dtype)), (str(raised.value), embedding_error(dtype))
+    for ok in (torch.int64, torch.int32):
+        torch.nn.Embedding(8, 2)(torch.zeros(3, dtype=ok))
+
+
+def test_dg005_index_dtypes_are_the_ones_torch_refuses() -> None:
+    """The dtypes the engine records as refused indices are exactly those torch refuses (uint8
+    and bool are masks, int32/int64 indices)."""
+    from dtypeguard.engine.interpreter import NON_INDEX_DTYPES
+    from dtypeguard.rules.dg005_integer_input import INDEX_ERROR
+
+    table = torch.randn(5, 3)
+    for dtype in ("float64", "float32", "float16", "bfloat16", "int8", "int16", "int32", "int64"):
+        index = torch.tensor([0, 1]).to(getattr(torch, dtype))
+        try:
+            table[index]
+            table[:, index]
+            refused = ""
+        except IndexError as exc:
+            refused = str(exc)
+        assert (dtype in NON_INDEX_DTYPES) == bool(refused), dtype
+        assert refused in ("", INDEX_ERROR), refused

@@ -103,6 +103,22 @@ def complex_parts(value: ComplexArray, how: str) -> Tensor:
     return Tensor("ndarray", value.parts, "cpu", Origin(origin.span, why) if origin is not None else None, ndim=value.ndim)
 
 
+def uniform_module(module: ModuleObj, state: State, depth: int = 0) -> bool:
+    """Every sub-module and parameter of `module` is known to have its dtype."""
+    if depth > 8:
+        return False
+    held = module.attrs.get(ITEMS)
+    for value in [*module.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
+        child = state.heap.get(value.oid) if isinstance(value, Ref) else None
+        if isinstance(child, ModuleObj) and child.dtype is None and child.first_layer == "passthrough":
+            continue  # an activation or dropout: no parameters of its own
+        if isinstance(child, ModuleObj) and (child.dtype != module.dtype or not uniform_module(child, state, depth + 1)):
+            return False  # (an adapter added after the cast keeps its own float32)
+        if isinstance(value, Tensor) and value.param and is_float(value.dtype) and value.dtype != module.dtype:
+            return False
+    return True
+
+
 class CallsMixin:
     # provided by Interpreter
     index: LineIndex
@@ -198,6 +214,12 @@ class CallsMixin:
     # --- iteration ----------------------------------------------------------------------------
 
     def element_of(self, value: Value | None, state: State) -> Value | None:
+        if isinstance(value, Params):
+            # `for p in model.parameters()`: a parameter, of the model's dtype when all its parts share it
+            module = state.heap.get(value.oid)
+            if isinstance(module, ModuleObj) and is_float(module.dtype) and uniform_module(module, state):
+                return Tensor("tensor", module.dtype, module.device, module.dtype_origin, module.device_origin, moves=True, param=True)
+            return None
         if isinstance(value, Ref):
             obj = state.heap.get(value.oid)
             if isinstance(obj, LoaderObj):
@@ -1990,7 +2012,7 @@ class CallsMixin:
                 cast_span=(chosen or span) if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast (or the caller's choice of it)
                 half_part=span if new_dtype == "float16" else None if new_dtype and new_dtype != obj.dtype else obj.half_part,  # `.to(device)` keeps a float16 part
                 device_expr=device_expr,
-                attrs=_moved(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
+                attrs=moved_attrs(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
             )
             if obj.first_layer == "" and obj.cls.startswith("user:") and obj.dtype is None:
                 after = replace(after, dtype=None)
@@ -2008,7 +2030,7 @@ class CallsMixin:
             child = state.heap.get(value.oid)
             if isinstance(child, ModuleObj):
                 cast = Origin(obj.cast_span, f"the module is cast to {dtype} at line {obj.cast_span.line}") if dtype and obj.cast_span is not None else None
-                moved = _moved(child.attrs, dtype, device, cast)
+                moved = moved_attrs(child.attrs, dtype, device, cast)
                 child = replace(
                     child, dtype=dtype or child.dtype, device=device or child.device, attrs=moved,
                     half_part=obj.half_part if dtype else child.half_part,
@@ -2212,7 +2234,7 @@ def _factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value |
     return len(sizes) if sizes and ints and all(not isinstance(v, TupleV) for v in sizes) else None
 
 
-def _moved(attrs: dict[str, Value | None], dtype: str | None, device: str | None, cast: Origin | None = None) -> dict[str, Value | None]:
+def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str | None, cast: Origin | None = None) -> dict[str, Value | None]:
     """`module.to(...)` moves its parameters and buffers (floating ones also take the dtype,
     and the cast is then where their dtype comes from); a plain tensor attribute stays where it is."""
     if not any(isinstance(v, Tensor) and v.moves for v in attrs.values()):

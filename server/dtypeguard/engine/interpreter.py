@@ -23,7 +23,9 @@ from dtypeguard.engine.calls import (
     CallsMixin,
     complex_parts,
     is_staticmethod,
+    moved_attrs,
     own_nodes,
+    uniform_module,
 )
 from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
@@ -108,6 +110,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.touched: dict[int, ast.AST] | None = None
         self.return_states: list[list[State]] = []
         self.number_writes: list[tuple[int, list[tuple[object, ...]]]] = []  # loops in their first round: (call depth, numbers changed)
+        # loops over a module's parameters that replace each one's `.data`: (the loop variable, the values written, where)
+        self.data_writes: list[tuple[str, list[tuple[Value | None, Span]]]] = []
         self.uncalled: Uncalled | None = None  # for the next run (engine.resume.Uncalled)
         self.uncalled_reused = False
 
@@ -353,11 +357,40 @@ class Interpreter(ResumeMixin, CallsMixin):
                 state = self.exec_block(stmt.body, state)
             return self.exec_block(stmt.orelse, state)
         element = self.element_of(iterable, state)
-        after = self.exec_loop(stmt.body, stmt.orelse, state, stmt.target, element, self._runs_once(stmt.iter, state))
         owner = _walked_module(stmt)
-        if owner is not None:
+        replaced = _replaced_data(stmt) if owner is not None else None
+        writes: list[tuple[Value | None, Span]] = []
+        if replaced is not None:
+            self.data_writes.append((replaced, writes))
+        try:
+            after = self.exec_loop(stmt.body, stmt.orelse, state, stmt.target, element, self._runs_once(stmt.iter, state))
+        finally:
+            if replaced is not None:
+                self.data_writes.pop()
+        if owner is not None and not self._data_replaced(self.eval(owner, after), writes, after):
             self._forget_dtypes(self.eval(owner, after), after)
         return after
+
+    def _data_replaced(self, value: Value | None, writes: list[tuple[Value | None, Span]], state: State) -> bool:
+        """`for p in model.parameters(): p.data = torch.from_numpy(chunk)`: every parameter's data
+        replaced by tensors of one known float dtype makes the model that dtype, from that line
+        (NumPy chunks are float64: the float32 layers become float64). False when not known."""
+        obj = state.heap.get(value.oid) if isinstance(value, Ref) else None
+        dtypes = {w.dtype if isinstance(w, Tensor) and w.kind == "tensor" else None for w, _ in writes}
+        dtype = dtypes.pop() if len(dtypes) == 1 else None
+        if not isinstance(value, Ref) or not isinstance(obj, ModuleObj) or obj.dtype is None or not is_float(dtype):
+            return False
+        if dtype == obj.dtype:
+            return True
+        span = writes[0][1]
+        origin = Origin(span, f"each parameter's `.data` is replaced by a {dtype} tensor at line {span.line}")
+        after = replace(
+            obj, dtype=dtype, dtype_origin=origin, cast_span=span, half_part=span if dtype == "float16" else None,
+            attrs=moved_attrs(obj.attrs, dtype, None, origin),
+        )
+        state.heap[value.oid] = after
+        self._cast_children(after, dtype, None, state)
+        return True
 
     def _forget_dtypes(self, value: Value | None, state: State, depth: int = 0) -> None:
         """`for name, child in model.named_children(): child.half()` casts some of the model's
@@ -614,6 +647,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 else:
                     self.assign(elt, item, state)
         elif isinstance(target, ast.Attribute):
+            if self.data_writes and target.attr == "data" and isinstance(target.value, ast.Name) and target.value.id == self.data_writes[-1][0]:
+                self.data_writes[-1][1].append((value, self.index.span(target.value)))
             self._set_weight(target, value, state)
             owner = self.eval(target.value, state)
             if isinstance(owner, Ref):
@@ -702,7 +737,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         elif isinstance(items, TupleV):
             attrs[ITEMS] = None
         layer = state.heap.get(value.oid) if isinstance(value, Ref) else None
-        same = isinstance(layer, ModuleObj) and layer.dtype == module.dtype and self._uniform(layer, state)
+        same = isinstance(layer, ModuleObj) and layer.dtype == module.dtype and uniform_module(layer, state)
         state.heap[oid] = replace(module, attrs=attrs, dtype=module.dtype if same else None)
 
     def _item_origins(self, node: ast.expr, value: Value | None) -> Value | None:
@@ -990,19 +1025,6 @@ class Interpreter(ResumeMixin, CallsMixin):
             return [TupleV((Const(k), item if isinstance(item, Value) else None)) for k, item in zip(keys, items, strict=True)]
         return [Const(k) for k in keys]
 
-    def _uniform(self, module: ModuleObj, state: State, depth: int = 0) -> bool:
-        """Every sub-module and parameter of `module` is known to have its dtype."""
-        if depth > 8:
-            return False
-        held = module.attrs.get(ITEMS)
-        for value in [*module.attrs.values(), *(held.items if isinstance(held, TupleV) else ())]:
-            child = state.heap.get(value.oid) if isinstance(value, Ref) else None
-            if isinstance(child, ModuleObj) and (child.dtype != module.dtype or not self._uniform(child, state, depth + 1)):
-                return False  # (an adapter added after the cast keeps its own float32)
-            if isinstance(value, Tensor) and value.param and is_float(value.dtype) and value.dtype != module.dtype:
-                return False
-        return True
-
     def _list_comp_unrolled(self, node: ast.ListComp | ast.GeneratorExp, state: State) -> TupleV | None:
         """`[results[src] for src in ("cls_out", "cls_label")]` over a known short tuple or list:
         one item per element, each its own value (the output and the labels stay apart)."""
@@ -1038,7 +1060,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                     # unless the whole model has one low-precision dtype (any subset has it too)
                     owner = state.heap.get(iterable.oid)
                     whole = isinstance(owner, ModuleObj) and owner.dtype in ("bfloat16", "float16")
-                    return iterable if whole and isinstance(owner, ModuleObj) and self._uniform(owner, state) else SomeParams(iterable.oid)
+                    return iterable if whole and isinstance(owner, ModuleObj) and uniform_module(owner, state) else SomeParams(iterable.oid)
                 return iterable  # `[p for p in model.parameters() if p.requires_grad]`: still its parameters
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)
@@ -1116,6 +1138,9 @@ class Interpreter(ResumeMixin, CallsMixin):
             if ndim is None and base.max_ndim is not None and _index_parts(node.slice) == base.max_ndim:
                 ndim = base.max_ndim  # `xy[:, -1]` on what is at most 2-D: it is 2-D
             picked = replace(base, ndim=_indexed_ndim(ndim, node.slice, index), collated=False, max_ndim=None)
+            bad = _non_index(index) if base.kind == "tensor" else None
+            if bad is not None:  # `emb[ids]` with float ids: torch raises (DG005 reads this)
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), "[]", (base, bad)))
             if base.kind == "tensor" and base.site is not None and _picks_columns(node.slice):
                 # `target = table[:, -1]`: the table holds features and labels alike; a conversion
                 # where it is made would convert both, so this column's own is where it goes
@@ -1307,6 +1332,20 @@ class Interpreter(ResumeMixin, CallsMixin):
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
 GROUP_FLAGS = frozenset({"capturable", "fused", "foreach", "differentiable"})  # optimizer flags a parameter group holds
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "slice"})
+
+
+# tensor dtypes torch refuses as indices ("tensors used as indices must be long, int, byte or
+# bool tensors"; uint8 and bool are masks, with their own shape rules)
+NON_INDEX_DTYPES = frozenset({"float64", "float32", "float16", "bfloat16", "int8", "int16"})
+
+
+def _non_index(index: Value | None) -> Tensor | None:
+    """A torch tensor of a dtype torch cannot index with, alone or in a tuple of indices."""
+    parts = index.items if isinstance(index, TupleV) else (index,)
+    for part in parts:
+        if isinstance(part, Tensor) and part.kind == "tensor" and part.dtype in NON_INDEX_DTYPES:
+            return part
+    return None
 
 
 def _is_property(method: Func) -> bool:
@@ -1562,6 +1601,19 @@ def _walked_module(stmt: ast.For | ast.AsyncFor) -> ast.expr | None:
             receiver = node.func.value
             if isinstance(receiver, ast.Name) and receiver.id in names:
                 return it.func.value
+    return None
+
+
+def _replaced_data(stmt: ast.For | ast.AsyncFor) -> str | None:
+    """`for p in model.parameters(): ... p.data = ...` with the assignment straight in the body
+    (so every parameter gets it; under an `if`, only some do): the loop variable, else None."""
+    it = stmt.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "parameters" and isinstance(stmt.target, ast.Name)):
+        return None
+    name = stmt.target.id
+    for node in stmt.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "data" and isinstance(t.value, ast.Name) and t.value.id == name for t in node.targets):
+            return name
     return None
 
 

@@ -75,9 +75,52 @@ def _at_creation(ctx: Context, odd: Tensor, dtype: str | None) -> list[FixSpec]:
     return [FixSpec("append_call", f"Convert where it is created: `.{method}()` (matches the other operand's {dtype})", odd.origin.span, True, (("method", method),))]
 
 
+INDEX_ERROR = "tensors used as indices must be long, int, byte or bool tensors"
+
+
+def _indexing(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`self.ent_embeds[s]` with `s` a float (or int8/int16) tensor: torch refuses it as an
+    index (the interpreter records such subscripts as `[]` ops)."""
+    made: set[Span] = set()  # the first index made from a tensor fails; nothing after it runs
+    for op in ctx.events.ops:
+        if op.name != "[]" or len(op.inputs) != 2:
+            continue
+        idx = tensor(op.inputs[1])
+        if idx is None or idx.dtype is None:
+            continue
+        root = dtype_root(idx, op.span, buffer=True)
+        if root in seen or (idx.origin is not None and idx.origin.span in made):
+            continue
+        seen.add(root)
+        if idx.origin is not None:
+            made.add(idx.origin.span)
+        related = fails_here(root, op.span, INDEX_ERROR)
+        if idx.origin is not None and idx.origin.span != root:
+            related.append(Related(idx.origin.span, f"the index becomes {idx.dtype} here: {idx.origin.why}"))
+        yield RULE.finding(
+            f"this tensor is {dtype_words(idx.dtype)} but is used as an index at line {op.span.line}: it fails with \"{INDEX_ERROR}\"",
+            root,
+            related=related,
+            fixes=convert_fix(ctx, idx, None, "int64", "indices must be integers"),
+        )
+
+
+# what an Embedding says of indices that are not Long or Int, by dtype (on CPU; checked against
+# torch by tests/engine/test_rule_numbers.py)
+EMBEDDING_GOT = {
+    "float64": "torch.DoubleTensor", "float32": "torch.FloatTensor", "float16": "torch.HalfTensor", "bfloat16": "CPUBFloat16Type",
+    "uint8": "torch.ByteTensor", "int8": "torch.CharTensor", "int16": "torch.ShortTensor",
+}  # (bool indices: an EmbeddingBag fails otherwise, not claimed)
+
+
+def embedding_error(dtype: str) -> str:
+    return f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {EMBEDDING_GOT[dtype]} instead"
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
     yield from _matmuls(ctx, seen)
+    yield from _indexing(ctx, seen)
     for fw in ctx.events.forwards:
         module = fw.module
         if module.index_after_float is not None and module.origin.span not in seen:
@@ -110,8 +153,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                 related=[*fails_here(root, fw.span, said or "the layer needs floating-point input"), *related],
                 fixes=convert_fix(ctx, x, use, module.dtype, "features must be floating point"),
             )
-        elif module.input_kind == "index" and is_float(x.dtype):
-            error = "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int"
+        elif module.input_kind == "index" and x.dtype in EMBEDDING_GOT:
+            error = embedding_error(x.dtype)
             root = dtype_root(x, fw.span, buffer=True)
             if root in seen or (fw.nested and root == fw.span):
                 continue
@@ -163,6 +206,11 @@ RULE = Rule(
             "tests/verify/test_verify_explain.py",
         ),
         ErrorPattern(
+            r"tensors used as indices must be long, int, byte or bool tensors",
+            "tensors used as indices must be long, int, byte or bool tensors",
+            "tests/engine/test_rule_numbers.py",
+        ),
+        ErrorPattern(
             r"Expected tensor for argument #1 'indices' to have one of the following scalar types",
             (
                 "Expected tensor for argument #1 'indices' to have one of the following scalar "
@@ -184,6 +232,8 @@ RULE = Rule(
             "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nidx = torch.rand(5) * 10  # <-\nemb(idx)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nlabels = np.random.randint(0, 5, size=(8, 4))\nlayer = nn.Linear(4, 2)\nlayer(torch.from_numpy(labels))  # <-\n",
             "import torch\nn = torch.arange(-4, 5).unsqueeze(0)  # <-\nw = torch.rand(8, 1)\ny = torch.matmul(w, n)\n",
+            "import torch\ntable = torch.randn(10, 4)\nids = torch.Tensor([1, 2, 3])  # <-\nrows = table[ids]\n",
+            "import torch\nfrom torch import nn\nemb = nn.Embedding(30, 4)\nids = torch.tensor([1, 2, 3], dtype=torch.uint8)  # <-\nemb(ids)\n",
         ],
         good=[
             'import torch\nfrom torch import nn\nseq = nn.Sequential(nn.Embedding(4, 8), nn.Flatten(), nn.Linear(24, 1))\nseq(torch.randint(0, 4, (2, 3)))\n',
@@ -191,6 +241,8 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nx = torch.tensor([[1, 2, 3]]).float()\nnn.Linear(3, 1)(x)\n",
             "import torch\nn = torch.arange(-4, 5).unsqueeze(0).float()\nw = torch.rand(8, 1)\ny = torch.matmul(w, n)\n",
             "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\nemb(torch.randint(0, 10, (5,)))\n",
+            "import torch\ntable = torch.randn(10, 4)\nids = torch.Tensor([1, 2, 3])\nrows = table[ids.long()]\nkept = table[table[:, 0] > 0]\nsome = table[torch.tensor([1, 2], dtype=torch.int32), 1:]\nlookup = {ids: 1}[ids]\n",
+            "import torch\nfrom torch import nn\nemb = nn.Embedding(30, 4)\nemb(torch.tensor([1, 2, 3], dtype=torch.int32))\n",
             "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.Embedding(10, 4), nn.Flatten(), nn.Linear(8, 1))\nmodel(torch.tensor([[1, 2]]))\n",
         ],
     ),

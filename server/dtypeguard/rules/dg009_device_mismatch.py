@@ -202,6 +202,8 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if op.name == "pack_padded_sequence":
             yield from _lengths_on_gpu(op, seen)
             continue
+        if op.name == "[]":
+            continue  # an index of a dtype torch refuses (DG005); a CPU index into a CUDA tensor is allowed
         tensors = [t for t in (tensor(v) for v in op.inputs) if t is not None]
         accel = next((t for t in tensors if t.device in ("cuda", "auto")), None)
         cpu = next((t for t in tensors if t.device == "cpu"), None)

@@ -399,7 +399,7 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         sequence = len(values) == 1 and _items(values[0]) is not None
         seq = _items(values[0]) if sequence else values
         assert seq is not None
-        if kind == "ndarray" and not sequence and values and all(_scalar(v) for v in values if v is not None):
+        if kind == "ndarray" and not sequence and values and all(_scalar(v) for v in values):
             kind = "npscalar"  # a ufunc of numbers gives a NumPy scalar (`np.log10(rms)`: np.float64, which widens arrays)
         names = result.arg.split(",") if result.arg else []
         for i, value in enumerate(seq):

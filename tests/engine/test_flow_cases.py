@@ -3051,6 +3051,18 @@ CASES: dict[str, str] = {
         picked = table[ids]
         fine = table[torch.tensor([1, 2], dtype=torch.int32)] + table[ids.long()]
         """,
+    "a torch spectrogram (Hann window, rfft magnitude) is float32: a half model refuses it": """
+        import torch
+        import torch.nn as nn
+        def fbank(wav, win=400, hop=160):
+            frames = wav.unfold(-1, win, hop) * torch.hann_window(win)
+            spec = torch.fft.rfft(frames).abs() ** 2
+            return torch.log(spec @ torch.rand(spec.shape[-1], 40) + 1e-6)
+        feats = fbank(torch.randn(16000))
+        nn.Linear(40, 8)(feats)
+        half = nn.Linear(40, 8).to(dtype=torch.float16)  # expect: DG004
+        half(feats)
+        """,
 }
 
 

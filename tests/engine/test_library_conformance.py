@@ -196,6 +196,10 @@ MECHANICS = [
     ("a power of Python numbers", "np.power(10.0, -27.0 / 20.0)"),
     ("a power of a ufunc of a number", "np.power(10.0, np.log10(3.0) / 20.0)"),
     ("float32 data times a ufunc of a number", "np.ones(3, dtype=np.float32) * np.sqrt(2.0)"),
+    ("the magnitude of a torch spectrum", "torch.fft.rfft({t}).abs()"),
+    ("torch.abs of a torch spectrum", "torch.abs(torch.fft.fft({t}))"),
+    ("the real part of a torch spectrum", "torch.fft.rfft2({t}).real"),
+    ("a Hann window", "torch.hann_window(8)"),
     ("randperm", "torch.randperm(5)"),
     ("randint with a size", "torch.randint(0, 5, (4, 3))"),
     ("cat keeps the rank", "torch.cat([{t}, {u}], 1)"),
@@ -508,3 +512,28 @@ def test_fft_parts_and_numpy_matmul_are_what_numpy_computes() -> None:
             wrong.append(f"`{expr}`: engine says {value.kind} {value.dtype} rank {value.ndim}, NumPy gives {real.dtype} rank {real.ndim}")
     assert wrong == [], "\n".join(wrong)
     assert said >= len(cases) - 2, f"the engine answered only {said} of {len(cases)}"
+
+
+def test_torch_default_factories_follow_the_default_dtype() -> None:
+    """Every factory the engine says follows the default dtype does so in torch (float64 set)."""
+    from dtypeguard.engine import api
+
+    calls = {"zeros": "(2,)", "ones": "(2,)", "empty": "(2,)", "randn": "(2,)", "rand": "(2,)", "linspace": "(0, 1, 3)",
+             "logspace": "(0, 1, 3)", "eye": "(2,)", "normal": "(0.0, 1.0, (2,))", "empty_strided": "((2,), (1,))",
+             "full": "((2,), 1.5)", "arange": "(0.0, 1.0, 0.5)", "range": "(0.0, 1.0, 0.5)", "tensor": "([1.5])",
+             "as_tensor": "([1.5])", "Tensor": "([1, 2])"}
+    calls.update({name: "(8,)" for name in api.TORCH_DEFAULT_FACTORIES if name.endswith("_window")})
+    assert set(calls) == set(api.TORCH_DEFAULT_FACTORIES)
+    previous = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        for name, args in calls.items():
+            if name == "range":
+                continue  # deprecated alias of arange (warns); same rule
+            assert eval(f"torch.{name}{args}").dtype == torch.float64, name
+    finally:
+        torch.set_default_dtype(previous)
+    source = "import torch\ntorch.set_default_dtype(torch.float64)\n" + "".join(f"r_{name} = torch.{name}{args}\n" for name, args in calls.items())
+    stated = {f.name: f.value for f in check_source(source).facts.values if f.store}  # type: ignore[union-attr]
+    wrong = [name for name in calls if getattr(stated.get(f"r_{name}"), "dtype", None) != "float64"]
+    assert wrong == [], wrong

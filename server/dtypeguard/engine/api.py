@@ -38,6 +38,7 @@ LEGACY_TENSOR_TYPES: dict[str, tuple[str, str]] = {
 TORCH_DEFAULT_FACTORIES = frozenset({
     "zeros", "ones", "empty", "randn", "rand", "linspace", "logspace", "eye", "normal",
     "empty_strided", "full", "arange", "range", "tensor", "as_tensor", "Tensor",
+    "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window",
 })
 # overloaded: `torch.max(x)` is x's dtype, `torch.max(x, y)` promotes, `torch.max(x, dim)` is
 # (values, indices); a signature table cannot say which, so `calls.py` does

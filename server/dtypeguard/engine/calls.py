@@ -97,10 +97,10 @@ def _many(item: Value | None) -> Many:
 
 
 def complex_parts(value: ComplexArray, how: str) -> Tensor:
-    """`np.abs(spectrum)`, `spectrum.real`: a real array of the parts' dtype."""
+    """`np.abs(spectrum)`, `spectrum.real`, `spec.abs()`: a real array (or tensor) of the parts' dtype."""
     origin = value.origin
     why = f"{origin.why}, and `{how}` of it is {value.parts}" if origin is not None else f"`{how}` gives {value.parts}"
-    return Tensor("ndarray", value.parts, "cpu", Origin(origin.span, why) if origin is not None else None, ndim=value.ndim)
+    return Tensor(value.kind, value.parts, value.device, Origin(origin.span, why) if origin is not None else None, ndim=value.ndim)
 
 
 def uniform_module(module: ModuleObj, state: State, depth: int = 0) -> bool:
@@ -361,10 +361,11 @@ class CallsMixin:
                 # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
                 kwargs = {k: v for k, v in kwargs.items() if not (k in ("dtype", "device") and v == Const(None))}
             self.facts.calls.append((self.index.span(func), callee.name))
-            if args and isinstance(args[0], ComplexArray) and callee.name.startswith("numpy."):
-                # a complex array: its parts' dtype through `np.abs`/`np.real`/`np.imag`, else unknown
+            if args and isinstance(args[0], ComplexArray) and callee.name.startswith(("numpy.", "torch.")):
+                # a complex array: its parts' dtype through `np.abs`/`np.real`/`np.imag` (`torch.abs`...), else unknown
                 last = callee.name.rsplit(".", 1)[1]
-                return complex_parts(args[0], f"np.{last}") if last in numpy_library.COMPLEX_PARTS and callee.name.count(".") == 1 else None
+                short = "np" if callee.name.startswith("numpy.") else "torch"
+                return complex_parts(args[0], f"{short}.{last}") if last in numpy_library.COMPLEX_PARTS and callee.name.count(".") == 1 else None
             entry = library.function(callee.name)
             if entry is not None:
                 return self.call_entry(entry, args, kwargs, node, state)
@@ -829,6 +830,12 @@ class CallsMixin:
                 return None
             why = f"`np.fft.{last}` of {arg0.dtype} data gives complex{64 if parts_dtype == 'float32' else 128}"
             return ComplexArray(parts_dtype, Origin(self.index.span(node), why), arg0.ndim)
+        if root == "torch" and parts[1:2] == ["fft"] and last in numpy_library.FFT_TRANSFORMS and isinstance(arg0, Tensor) and arg0.kind == "tensor":
+            parts_dtype = {"float32": "float32", "float64": "float64"}.get(arg0.dtype or "")  # (complex32 of halves: CUDA only)
+            if parts_dtype is None:
+                return None
+            why = f"`torch.fft.{last}` of {arg0.dtype} data gives complex{64 if parts_dtype == 'float32' else 128}"
+            return ComplexArray(parts_dtype, Origin(self.index.span(node), why), arg0.ndim, "tensor", arg0.device)
         if name == "copy.deepcopy" and len(args) == 1:
             return self._deep_copy(arg0, state, 0)
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
@@ -1577,6 +1584,8 @@ class CallsMixin:
     # --- methods on values -------------------------------------------------------------------
 
     def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        if isinstance(receiver, ComplexArray):
+            return complex_parts(receiver, f".{method}()") if receiver.kind == "tensor" and method == "abs" and not args else None
         if method in ("append", "extend") and len(args) == 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute)):
             item = args[0] if method == "append" else self.element_of(args[0], state)
             held = _list_item(receiver)

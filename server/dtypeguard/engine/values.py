@@ -113,13 +113,15 @@ class Tensor(Value):
 @quick_init
 @dataclass(frozen=True)
 class ComplexArray(Value):
-    """A NumPy complex array (what `np.fft.rfft` gives): the engine knows only the dtype of its
-    real and imaginary parts, which is what `np.abs`, `.real` and `.imag` give (a magnitude
-    spectrogram); anything else done with it is unknown."""
+    """A complex NumPy array or torch tensor (what `np.fft.rfft` / `torch.fft.rfft` give): the
+    engine knows only the dtype of its real and imaginary parts, which is what `abs`, `.real`
+    and `.imag` give (a magnitude spectrogram); anything else done with it is unknown."""
 
     parts: str  # float32 (complex64) or float64 (complex128)
     origin: Origin | None = None
     ndim: int | None = None
+    kind: str = "ndarray"  # or "tensor"
+    device: str | None = "cpu"  # a tensor's device
 
 
 @quick_init

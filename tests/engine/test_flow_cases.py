@@ -3063,6 +3063,32 @@ CASES: dict[str, str] = {
         half = nn.Linear(40, 8).to(dtype=torch.float16)  # expect: DG004
         half(feats)
         """,
+    "isinstance(source, dict) of a config dict takes its branch; the Path it adds is the refused entry": """
+        import os
+        import tempfile
+        from pathlib import Path
+        import torch
+        class Runner:
+            def __init__(self, source, work_dir=None):
+                if isinstance(source, dict):
+                    self.cfg = dict(source, work_dir=Path(work_dir or tempfile.mkdtemp()))  # expect: DG011
+                else:
+                    self.cfg = torch.load(source)["config"]
+            def save(self):
+                path = os.path.join(self.cfg["work_dir"], "last.ckpt")
+                torch.save({"config": self.cfg}, path)
+                return path
+        restored = Runner(Runner({"lr": 1e-3}).save())
+        """,
+    "isinstance of a string path is not a dict: quiet": """
+        import torch
+        def load(source):
+            if isinstance(source, dict):
+                return source
+            return torch.load(source, map_location="cpu")
+        cfg = load("weights.pt")
+        same = isinstance("x", (str, dict))
+        """,
 }
 
 

@@ -816,7 +816,7 @@ class CallsMixin:
                 row = self.element_of(arg0, state)
                 return TupleV(tuple(_many(item) for item in row.items)) if isinstance(row, TupleV) else None
             if last == "dict":
-                return _dict_call(args, kwargs, node)
+                return _dict_call(args, kwargs, node, self.index.span)
             return self.call_builtin(last, args, state)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
@@ -2394,17 +2394,20 @@ _RANK_KEEPING_LAYERS = frozenset({
 })
 
 
-def _dict_call(args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
+def _dict_call(args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, span_of: Callable[[ast.AST], Span]) -> Value | None:
     """`dict(lr=1e-3, dtype="float16")`, `dict(base, dtype=...)`: a dict the analysis reads
-    (keywords override the base's keys, as in Python); a `**` or `*` it cannot read: unknown."""
+    (keywords override the base's keys, as in Python); a `**` or `*` it cannot read: unknown.
+    Each keyword's entry is where it is written (`work_dir=Path(...)`)."""
     if _has_splat(node) or len(args) > 1:
         return None
     base = args[0] if args else DictV((), ())
     if not isinstance(base, DictV) or None in base.keys:
         return None
     merged: dict[object, Value | None] = dict(zip(base.keys, base.items, strict=True))
+    spans: dict[object, Span | None] = dict(zip(base.keys, base.spans if len(base.spans) == len(base.keys) else (None,) * len(base.keys), strict=True))
     merged.update(kwargs)
-    return DictV(tuple(merged), tuple(merged.values()))
+    spans.update({kw.arg: span_of(kw) for kw in node.keywords if kw.arg is not None})
+    return DictV(tuple(merged), tuple(merged.values()), tuple(spans[k] for k in merged))
 
 
 def _has_splat(node: ast.Call) -> bool:
@@ -2677,9 +2680,25 @@ _KIND_CLASSES = {
 }
 
 
+_BUILTIN_TYPES = frozenset({"builtins.dict", "builtins.str", "builtins.list", "builtins.tuple", "builtins.int", "builtins.float", "builtins.bool"})
+
+
+def _builtin_type(value: Value | None) -> str | None:
+    """The exact builtin type of a value the engine holds, where it is sure of it: a dict it
+    built, a string constant or file path. (Numbers are not claimed: a bool is an int.)"""
+    if isinstance(value, DictV):
+        return "builtins.dict"
+    if isinstance(value, FilePath) or (type(value) is Const and isinstance(value.value, str)):
+        return "builtins.str"
+    return None
+
+
 def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
     """`isinstance(x, torch.Tensor)` when the kind of `x` is known (an array is not a tensor)."""
     names = [c.name for c in (classes.items if isinstance(classes, TupleV) else (classes,)) if isinstance(c, Sym)]
+    builtin = _builtin_type(value)
+    if builtin is not None and names and all(n in _BUILTIN_TYPES for n in names):
+        return Const(builtin in names)  # `isinstance(source, dict)` of a config dict, or of a checkpoint's path
     if not isinstance(value, Tensor) or value.kind not in _KIND_CLASSES or not names:
         return None
     known = {n for group in _KIND_CLASSES.values() for n in group}

@@ -3089,6 +3089,24 @@ CASES: dict[str, str] = {
         cfg = load("weights.pt")
         same = isinstance("x", (str, dict))
         """,
+    "float16 similarities from an autocast encoder, masked with float32's max outside it: DG018 once": """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        def mine(embeddings, labels):
+            emb = F.normalize(embeddings, dim=1)
+            mat = emb @ emb.t()
+            same = labels[:, None] == labels[None, :]
+            fine = mat.masked_fill(same, torch.finfo(mat.dtype).max)
+            mat_pos = mat.masked_fill(~same, torch.finfo(torch.float32).max)  # expect: DG018
+            mat_neg = mat.masked_fill(same, -torch.finfo(torch.float32).max)
+            return mat_pos, mat_neg
+        model = nn.Linear(8, 4)
+        with torch.autocast("cpu", dtype=torch.float16):
+            embeddings = model(torch.rand(6, 8))
+        mine(embeddings, torch.randint(0, 3, (6,)))
+        mine(embeddings.float(), torch.randint(0, 3, (6,)))
+        """,
 }
 
 

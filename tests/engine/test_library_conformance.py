@@ -537,3 +537,11 @@ def test_torch_default_factories_follow_the_default_dtype() -> None:
     stated = {f.name: f.value for f in check_source(source).facts.values if f.store}  # type: ignore[union-attr]
     wrong = [name for name in calls if getattr(stated.get(f"r_{name}"), "dtype", None) != "float64"]
     assert wrong == [], wrong
+
+
+def test_finfo_numbers_are_torchs() -> None:
+    from dtypeguard.engine.library.torch import FINFO
+
+    for dtype, numbers in FINFO.items():
+        info = torch.finfo(getattr(torch, dtype))
+        assert numbers == {"max": info.max, "min": info.min, "eps": info.eps, "tiny": info.tiny}, dtype

@@ -193,6 +193,7 @@ def test_dg005_index_dtypes_are_the_ones_torch_refuses() -> None:
     from dtypeguard.engine.interpreter import NON_INDEX_DTYPES
     from dtypeguard.rules.dg005_integer_input import INDEX_ERROR
 
+    assert INDEX_ERROR == "tensors used as indices must be long, int, byte or bool tensors"  # what verify maps to DG005
     table = torch.randn(5, 3)
     for dtype in ("float64", "float32", "float16", "bfloat16", "int8", "int16", "int32", "int64"):
         index = torch.tensor([0, 1]).to(getattr(torch, dtype))
@@ -204,3 +205,29 @@ def test_dg005_index_dtypes_are_the_ones_torch_refuses() -> None:
             refused = str(exc)
         assert (dtype in NON_INDEX_DTYPES) == bool(refused), dtype
         assert refused in ("", INDEX_ERROR), refused
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_dg018_overflow_error_and_range_are_torchs(dtype: str) -> None:
+    """DG018 quotes torch's words, and flags exactly the values beyond the dtype's largest finite number."""
+    from dtypeguard.engine.library.torch import FINFO
+    from dtypeguard.rules.dg018_fill_value_overflows import overflow_error
+
+    assert overflow_error("float16") == "value cannot be converted to type c10::Half without overflow"  # what verify maps to DG018
+    t, mask = torch.zeros(2, dtype=getattr(torch, dtype)), torch.ones(2, dtype=torch.bool)
+    with pytest.raises(RuntimeError) as raised:
+        t.masked_fill(mask, -3.4e38)
+    assert str(raised.value) == overflow_error(dtype)
+    largest = FINFO[dtype]["max"]
+    t.masked_fill(mask, -largest)
+    t.masked_fill(mask, float("-inf"))
+    for value in (-1e9, 1e5, 3.4028234663852886e38):
+        fails = abs(value) > largest
+        try:
+            t.masked_fill(mask, value)
+            raised_here = False
+        except RuntimeError:
+            raised_here = True
+        assert raised_here == fails, (dtype, value)
+        src = f"import torch\nt = torch.zeros(2).to(torch.{dtype})\nt = t.masked_fill(torch.ones(2, dtype=torch.bool), {value!r})\n"
+        assert any(f.code == "DG018" for f in check_source(src).findings) == fails, (dtype, value)

@@ -7,6 +7,7 @@ machine: the tables live in `api.py`, the mechanics of applying them live here.
 from __future__ import annotations
 
 import ast
+import math
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
@@ -28,6 +29,7 @@ from dtypeguard.engine.events import (
 )
 from dtypeguard.engine.library import numpy as numpy_library
 from dtypeguard.engine.library import pandas as pandas_library
+from dtypeguard.engine.library import torch as torch_library
 from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
@@ -52,6 +54,7 @@ from dtypeguard.engine.values import (
     Fact,
     FieldFactory,
     FilePath,
+    FInfo,
     Func,
     InstanceObj,
     Klass,
@@ -1389,6 +1392,9 @@ class CallsMixin:
                 return RandomGen("cpu")
             dev = self.device_of(given)
             return RandomGen(dev) if dev else None  # a device we cannot read: unknown
+        if name == "torch.finfo":
+            dtype = self.dtype_of(arg0) if args else state.ddtype.value
+            return FInfo(dtype) if dtype in torch_library.FINFO else None
         if name == "torch.get_default_device":
             return Device(state.ddevice.value) if state.ddevice.value else None
         if len(parts) == 2 and last in api.LEGACY_TENSOR_TYPES:
@@ -1852,6 +1858,16 @@ class CallsMixin:
             return
         self.events.ops.append(TensorOp(self.index.span(node), self.tick(), name, (t, float_operand)))
 
+    def _fill_value(self, t: Tensor, value: Value | None, method: str, node: ast.Call) -> None:
+        """`scores.masked_fill(mask, -1e9)` on a float16 tensor: a number beyond the dtype's
+        finite range cannot be converted, and torch raises (DG018 reads these)."""
+        limits = torch_library.FINFO.get(t.dtype or "")
+        if t.dtype not in ("float16", "bfloat16") or limits is None or type(value) is not Const or type(value.value) not in (int, float):
+            return
+        number = float(value.value)  # type: ignore[arg-type]
+        if math.isfinite(number) and abs(number) > limits["max"]:
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}() value", (t, value)))
+
     def _masked_op(self, t: Tensor, mask: Value | None, method: str, node: ast.Call) -> None:
         """`scores.masked_fill_(~mask, -inf)`: the mask must be on the tensor's device (a 0-dim
         CPU mask is the one exception, so only a mask of known rank >= 1 counts)."""
@@ -1900,6 +1916,10 @@ class CallsMixin:
             return Tensor("pyint") if args else shape_of(t)
         if method in _MASKED:
             self._masked_op(t, args[0] if args else kwargs.get("mask"), method, node)
+            if method in ("masked_fill", "masked_fill_"):
+                self._fill_value(t, args[1] if len(args) > 1 else kwargs.get("value"), method, node)
+        if method in ("fill_", "index_fill", "index_fill_"):
+            self._fill_value(t, args[-1] if args else kwargs.get("value"), method, node)
         if _returns_indices(method, args, kwargs):
             return _values_and_indices(t, method, args, kwargs)
         if method in ("unbind", "chunk", "split", "tensor_split"):

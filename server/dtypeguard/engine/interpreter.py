@@ -30,6 +30,7 @@ from dtypeguard.engine.calls import (
 from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
 from dtypeguard.engine.library import promotion
+from dtypeguard.engine.library import torch as torch_library
 from dtypeguard.engine.library.apply import Strong, column_dtype
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex
@@ -48,6 +49,7 @@ from dtypeguard.engine.values import (
     DType,
     Fact,
     FieldFactory,
+    FInfo,
     Func,
     InstanceObj,
     Klass,
@@ -1113,6 +1115,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 if found:
                     return value  # `class Args: bf16 = True` read as `args.bf16`
             return None
+        if isinstance(base, FInfo) and attr in ("max", "min", "eps", "tiny"):
+            return Const(torch_library.FINFO[base.dtype][attr])
         if isinstance(base, ComplexArray) and attr in ("real", "imag"):
             return complex_parts(base, f".{attr}")
         if isinstance(base, TupleV) and len(base.items) == 2 and attr in ("values", "indices"):

@@ -202,6 +202,15 @@ class RandomGen(Fact):
 
 @quick_init
 @dataclass(frozen=True)
+class FInfo(Fact):
+    """`torch.finfo(dtype)`: its `.max`/`.min`/`.eps`/`.tiny` are numbers the engine knows
+    (`masked_fill(mask, torch.finfo(x.dtype).min)` is in range by construction)."""
+
+    dtype: str
+
+
+@quick_init
+@dataclass(frozen=True)
 class FilePath(Fact):
     """A file path whose name is known (or `expr:...`, the same expression, so the same file)."""
 

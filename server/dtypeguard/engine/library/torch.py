@@ -195,3 +195,12 @@ METHODS: dict[str, Entry] = table("Tensor", [
     ("item", "(self)", same("pyscalar", "self"), "torch.tensor([{t}[0, 0].item()])"),
     ("tolist", "(self)", same("pylist", "self"), "torch.tensor({t}.tolist())"),
 ])
+
+
+# `torch.finfo(dtype)`'s numbers (tests/engine/test_library_conformance.py compares each with torch)
+FINFO: dict[str, dict[str, float]] = {
+    "float16": {"max": 65504.0, "min": -65504.0, "eps": 0.0009765625, "tiny": 6.103515625e-05},
+    "bfloat16": {"max": 3.3895313892515355e38, "min": -3.3895313892515355e38, "eps": 0.0078125, "tiny": 1.1754943508222875e-38},
+    "float32": {"max": 3.4028234663852886e38, "min": -3.4028234663852886e38, "eps": 1.1920928955078125e-07, "tiny": 1.1754943508222875e-38},
+    "float64": {"max": 1.7976931348623157e308, "min": -1.7976931348623157e308, "eps": 2.220446049250313e-16, "tiny": 2.2250738585072014e-308},
+}

@@ -3107,6 +3107,16 @@ CASES: dict[str, str] = {
         mine(embeddings, torch.randint(0, 3, (6,)))
         mine(embeddings.float(), torch.randint(0, 3, (6,)))
         """,
+    "an astype to another array's dtype keeps that array's origin (the int16 labels' own cast)": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        rng = np.random.default_rng(0)
+        labels = rng.integers(1, 4, size=3).astype(np.int16)  # expect: DG006
+        assign = np.arange(8) % 4
+        prior = np.where(assign < 3, labels[np.minimum(assign, 2)], 0).astype(labels.dtype)
+        F.cross_entropy(torch.randn(8, 4), torch.from_numpy(prior))
+        """,
 }
 
 

@@ -1893,7 +1893,11 @@ class CallsMixin:
                 return made  # `df.astype({"label": "int32"})`: the table gave each named column its dtype
             if isinstance(made, Tensor) and method == "astype":
                 from_ints = bool(t.dtype and not is_float(t.dtype) and is_float(made.dtype))
-                made = replace(made, from_ints=from_ints, origin=Origin(here.span, f".astype({made.dtype})") if made.dtype else None, ndim=t.ndim)
+                given = bound.get("dtype")
+                cast_origin: Origin | None = Origin(here.span, f".astype({made.dtype})") if made.dtype else None
+                if isinstance(given, DType) and given.origin is not None and given.name == made.dtype:
+                    cast_origin = given.origin  # `.astype(labels.dtype)`: labels' dtype, from where labels got it
+                made = replace(made, from_ints=from_ints, origin=cast_origin, ndim=t.ndim)
             if isinstance(made, Tensor) and t.kind == "npscalar" and made.kind == "ndarray":
                 made = replace(made, kind="npscalar")
             if isinstance(made, Tensor) and made.kind == "frame" and t.columns is not None:

@@ -3117,6 +3117,17 @@ CASES: dict[str, str] = {
         prior = np.where(assign < 3, labels[np.minimum(assign, 2)], 0).astype(labels.dtype)
         F.cross_entropy(torch.randn(8, 4), torch.from_numpy(prior))
         """,
+    "fused and foreach conflicting through **kwargs: reported where the second flag is written": """
+        import torch
+        import torch.nn as nn
+        def optimizer_kwargs(cfg):
+            kwargs = {"lr": cfg["lr"], "fused": cfg["fused"]}
+            kwargs["foreach"] = True  # expect: DG016
+            return kwargs
+        model = nn.Linear(4, 2)
+        opt = torch.optim.Adam(model.parameters(), **optimizer_kwargs({"lr": 1e-3, "fused": True}))
+        ok = torch.optim.Adam(model.parameters(), **optimizer_kwargs({"lr": 1e-3, "fused": False}))
+        """,
 }
 
 

@@ -351,14 +351,21 @@ class CallsMixin:
                 _EXPANDED.discard(node)
         kwargs: dict[str, Value | None] = {}
         splatted: dict[str, Value | None] = {}
+        written: dict[str, Span] = {}  # where each splatted key was written into its dict
         for kw in node.keywords:
             value = self.eval(kw.value, state)
             if kw.arg is not None:
                 kwargs[kw.arg] = value
             elif isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys):
                 splatted.update((str(k), v) for k, v in zip(value.keys, value.items, strict=True))  # `model(**batch)` with known keys
+                if len(value.spans) == len(value.keys):
+                    written.update((str(k), at) for k, at in zip(value.keys, value.spans, strict=True) if at is not None)
         if splatted:
             kwargs = {**splatted, **kwargs}  # `Optimizer(params, **spec)` with the spec's keys known
+        if written:
+            _SPLAT_SPANS[node] = written
+        else:
+            _SPLAT_SPANS.pop(node, None)
         if isinstance(callee, Sym):
             if kwargs.get("dtype", _ABSENT) == Const(None) or kwargs.get("device", _ABSENT) == Const(None):
                 # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
@@ -1329,7 +1336,8 @@ class CallsMixin:
         tensor_dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
         first = tensors[0] if tensors else None
         tensor_origin = first.origin if tensor_dtype and isinstance(first, Tensor) else None
-        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None, tensor_dtype, tensor_origin))
+        flag_spans = tuple((k, at) for k, at in _SPLAT_SPANS.get(node, {}).items() if k in GROUP_FLAG_NAMES)
+        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None, tensor_dtype, tensor_origin, flag_spans))
         return Ref(oid)
 
     def call_data(self, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
@@ -2372,6 +2380,9 @@ def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Va
 
 
 _EXPANDED: weakref.WeakSet[ast.Call] = weakref.WeakSet()
+# `Optimizer(params, **kwargs)`: where each key of the splatted dict was written (`kwargs["foreach"] = True`)
+_SPLAT_SPANS: weakref.WeakKeyDictionary[ast.Call, dict[str, Span]] = weakref.WeakKeyDictionary()
+GROUP_FLAG_NAMES = frozenset({"capturable", "fused", "foreach", "differentiable"})
 SLICE = "<slice object>"  # the value of `slice(...)`: an index that keeps the dimension
 # SciPy filter design: `(b, a)` float64 coefficients (`output="ba"`, the default)
 _PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath", "pathlib.WindowsPath", "pathlib.PureWindowsPath"})

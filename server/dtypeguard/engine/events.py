@@ -95,6 +95,8 @@ class OptimizerNew:
     # where that dtype comes from; None when it optimizes a module's parameters or cannot tell
     tensor_dtype: str | None = None
     tensor_origin: Origin | None = None
+    # flags it got from a `**kwargs` dict, with where each was written into that dict
+    flag_spans: tuple[tuple[str, Span], ...] = ()
 
 
 @quick_init

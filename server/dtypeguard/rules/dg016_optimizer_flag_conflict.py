@@ -21,8 +21,21 @@ def check(ctx: Context) -> Iterator[Finding]:
     for new in ctx.events.optimizers:
         opts = new.opt.options
         if _true(opts.get("fused")) and _true(opts.get("foreach")):
+            error = "`fused` and `foreach` cannot be `True` together."
+            flags_at = [at for key, at in new.flag_spans if key in ("fused", "foreach")]
+            if flags_at:
+                # `kwargs["foreach"] = True` added to options that already had `fused`: the flag
+                # written last into the dict is the one that makes the conflict
+                root = max(flags_at, key=lambda at: (at.line, at.col))
+                yield RULE.finding(
+                    f"this sets the second of `fused=True` and `foreach=True`, which {new.opt.cls} at line {new.span.line} gets through "
+                    f"`**` and refuses: \"{error}\"",
+                    root,
+                    related=[Related(new.span, f"fails here: {error}")],
+                )
+                continue
             yield RULE.finding(
-                f"{new.opt.cls}(fused=True, foreach=True) raises \"`fused` and `foreach` cannot be `True` together.\"",
+                f"{new.opt.cls}(fused=True, foreach=True) raises \"{error}\"",
                 new.span,
                 fixes=[FixSpec("remove_kwarg", "Remove `foreach=True` (fused already batches the update)", new.span, True, (("name", "foreach"),))],
             )

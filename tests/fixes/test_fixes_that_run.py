@@ -6,6 +6,9 @@ autocast result converted where it is made, a NumPy buffer made float32, a confi
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import torch
 
 from dtypeguard.analysis import check_source
@@ -243,3 +246,58 @@ def test_a_late_default_dtype_whose_model_then_fails_gets_the_setup_block_safely
     _run(fixed)
     quiet = src.replace("torch.zeros(3, 1, 4), torch.zeros(1, 1, 4)", "torch.zeros(3, 1, 4, dtype=torch.float32)")
     assert _fixes(quiet, "DG001") == [("insert_setup_block", False)]
+
+
+CHECKPOINT_WITH = '''\
+import {imp}
+import os
+import tempfile
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+
+@dataclass
+class Cfg:
+    hidden: int = 8
+    {extra}
+
+def save(path):
+    model = nn.Linear(4, 2)
+    args = {namespace}(lr=1e-3, name="run")
+    torch.save({{"args": args, "cfg": Cfg(), "model": model.state_dict()}}, path)
+
+
+def load(path):
+    # restore the run
+    ckpt = torch.load(path)
+    return ckpt["args"].lr, ckpt["cfg"].hidden
+
+
+path = os.path.join(tempfile.mkdtemp(), "ckpt.pt")
+save(path)
+LOADED = load(path)
+'''
+
+
+def test_namespaces_and_plain_config_objects_are_allowlisted_and_load_with_weights_only() -> None:
+    """DG011's safe fix allowlists exactly the refused classes (argparse's Namespace as the file
+    names it, the file's own plain class) before the load: the fixed script loads, still with
+    weights_only=True, and the comment above the load stays above both lines. (The script runs
+    in its own process: pickle finds `Cfg` in its `__main__`.)"""
+    for imp, namespace, allowed in (("argparse", "argparse.Namespace", "argparse.Namespace"), ("argparse as ap", "ap.Namespace", "ap.Namespace")):
+        src = CHECKPOINT_WITH.format(imp=imp, namespace=namespace, extra="")
+        assert _fixes(src, "DG011") == [("allow_globals", True), ("add_kwarg", False)]
+        result = fix_all(src)
+        assert f"    # restore the run\n    torch.serialization.add_safe_globals([{allowed}, Cfg])\n    ckpt = torch.load(path)\n" in result.text
+        assert "weights_only" not in result.text and not [f for f in result.remaining if f.code == "DG011"]
+        ran = subprocess.run([sys.executable, "-c", result.text + "print(LOADED)\n"], capture_output=True, text=True, timeout=120)
+        assert ran.returncode == 0 and ran.stdout.strip() == "(0.001, 8)", ran.stderr[-2000:]
+        assert fix_all(result.text).text == result.text
+
+
+def test_objects_with_their_own_pickling_get_no_allowlist_fix() -> None:
+    src = CHECKPOINT_WITH.format(imp="argparse", namespace="argparse.Namespace", extra="def __reduce__(self):\n        return (Cfg, ())\n")
+    assert _fixes(src, "DG011") == [("add_kwarg", False)]
+    assert "add_safe_globals" not in fix_all(src).text

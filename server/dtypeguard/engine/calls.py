@@ -124,6 +124,7 @@ def uniform_module(module: ModuleObj, state: State, depth: int = 0) -> bool:
 
 class CallsMixin:
     # provided by Interpreter
+    tree: ast.Module
     index: LineIndex
     events: Events
     facts: Facts
@@ -522,7 +523,8 @@ class CallsMixin:
         file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
-        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry))
+        allow = self.safe_globals_for(arg0, state) if what else None
+        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry, allow or ()))
         if file or path:
             self.events.torch_saves.append((file or path, arg0))
         if (file or path) and not tagged:
@@ -1156,6 +1158,30 @@ class CallsMixin:
         if isinstance(value, (DictV, TupleV)):
             return self.pickled_entry(value, state, depth)[0]
         return ""
+
+    def safe_globals_for(self, value: Value | None, state: State, depth: int = 0) -> tuple[str, ...] | None:
+        """The classes `torch.serialization.add_safe_globals` must allow for a weights-only load
+        of `value`: argparse Namespaces and plain objects of this file's own top-level classes
+        (pickled as the class plus a dict of their attributes). None when anything else in it is
+        refused (a whole module, NumPy data, a Path, an object with its own pickling)."""
+        if value is None or type(value) is Const:
+            return ()  # (an unknown value is not claimed to be refused, as in `pickled_what`)
+        if depth > 8:
+            return None
+        if isinstance(value, (DictV, TupleV)):
+            names: tuple[str, ...] = ()
+            for item in value.items:
+                inner = self.safe_globals_for(item if isinstance(item, Value) else None, state, depth + 1)
+                if inner is None:
+                    return None
+                names += tuple(n for n in inner if n not in names)
+            return names
+        obj = state.heap.get(value.oid) if isinstance(value, Ref) else None
+        if isinstance(obj, InstanceObj) and (obj.cls == "argparse:Namespace" or _plain_class(obj.klass, self.tree.body)):
+            own = "argparse.Namespace" if obj.cls == "argparse:Namespace" else obj.klass.node.name  # type: ignore[union-attr]
+            inner = self.safe_globals_for(DictV(tuple(obj.attrs), tuple(obj.attrs.values())), state, depth + 1)
+            return None if inner is None else (own, *(n for n in inner if n != own))
+        return () if not self.pickled_what(value, state, depth) else None
 
     def pickled_entry(self, value: Value | None, state: State, depth: int = 0) -> tuple[str, Span | None]:
         """`pickled_what`, and where the refused part was put into the saved dict: the innermost
@@ -2726,6 +2752,19 @@ def _builtin_type(value: Value | None) -> str | None:
     if isinstance(value, FilePath) or (type(value) is Const and isinstance(value.value, str)):
         return "builtins.str"
     return None
+
+
+_OWN_PICKLING = frozenset({"__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__"})
+
+
+def _plain_class(klass: Klass | None, module_body: list[ast.stmt]) -> bool:
+    """A top-level class of the checked file with no bases (a dataclass or a plain config
+    object) and no pickling of its own: allowlisted by name, it loads with weights_only."""
+    if klass is None or klass.bases or klass.node not in module_body:
+        return False
+    return not any(name in _OWN_PICKLING or name == "__slots__" for name, _ in klass.methods) and not any(
+        isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in n.targets) for n in klass.node.body
+    )
 
 
 def _isinstance(value: Value | None, classes: Value | None) -> Value | None:

@@ -173,6 +173,9 @@ class TorchSave:
     file: str = ""  # the file's name when known
     tagged: bool = False  # written under a patched `location_tag`: CUDA storage tags, whatever the tensors' device
     pickled_at: Span | None = None  # the dict entry that holds what is refused (`"args": args,`), where written
+    # what is refused is only these classes (argparse.Namespace, the file's own plain classes):
+    # allowlisted with `torch.serialization.add_safe_globals`, the file loads with weights_only
+    allow: tuple[str, ...] = ()
 
 
 @dataclass

@@ -19,7 +19,7 @@ from dtypeguard.analysis import check_source
 from dtypeguard.config import Config
 from dtypeguard.engine import source
 from dtypeguard.findings import Finding, FixSpec, TextEdit
-from dtypeguard.fixes import calls, device, lowprec, setup
+from dtypeguard.fixes import calls, device, lowprec, serialization, setup
 from dtypeguard.fixes.base import NotApplicable, Transform
 from dtypeguard.fixes.cst import parse
 from dtypeguard.fixes.textedit import apply_edits, diff_edits, edits_overlap
@@ -41,6 +41,7 @@ TRANSFORMS: dict[str, Transform] = {
     "replace_cuda_default": setup.replace_default_tensor_type,
     "replace_tensor_type_call": setup.replace_tensor_type_call,
     "master_weights_autocast": lowprec.master_weights_autocast,
+    "allow_globals": serialization.allow_globals,
 }
 GLOBAL_KINDS = frozenset({"move_to_setup", "replace_default_tensor_type", "insert_setup_block", "replace_cuda_default", "replace_tensor_type_call"})
 MAX_ROUNDS = 12

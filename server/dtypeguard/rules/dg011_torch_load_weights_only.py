@@ -44,6 +44,11 @@ def check(ctx: Context) -> Iterator[Finding]:
                 Related(load.span, "fails here: Weights only load failed"),
             ],
             fixes=[
+                *([FixSpec(
+                    "allow_globals",
+                    f"Allow {', '.join(f'`{n}`' for n in save.allow)} for weights-only loading: `torch.serialization.add_safe_globals([...])` before line {load.span.line}",
+                    load.call_end, True, (("names", ",".join(save.allow)),),
+                )] if save.allow else []),
                 FixSpec("add_kwarg", f"Add `weights_only=False` at line {load.span.line} (only for files you trust)", load.span, False, (("name", "weights_only"), ("value", "False"))),
             ],
             note="Better: save `model.state_dict()` instead of the whole object, and load it into a freshly built model.",

@@ -1,0 +1,65 @@
+"""The safe fix for a weights-only `torch.load` of a checkpoint that holds argparse Namespaces
+or plain objects of the file's own classes: allowlist exactly those classes with
+`torch.serialization.add_safe_globals([...])` right before the load. The load keeps
+`weights_only=True` (no arbitrary code runs), and the script loads what it saved."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from dtypeguard.engine import source
+from dtypeguard.findings import FixSpec
+from dtypeguard.fixes.base import NotApplicable, replace_node
+from dtypeguard.fixes.calls import _in_file_names
+from dtypeguard.fixes.cst import Parsed
+from dtypeguard.fixes.lowprec import _statement_of
+
+
+def _in_scope(tree: ast.Module, name: str, before_line: int | None) -> str:
+    """`argparse.Namespace` as this file names it (`argparse.Namespace`, `ap.Namespace` or
+    `Namespace`); a class of the file by its name, if it is defined at the top level (and, for
+    a load at the top level, above it)."""
+    if name == "argparse.Namespace":
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                alias = next((a.asname or a.name for a in node.names if a.name == "argparse"), None)
+                if alias:
+                    return f"{alias}.Namespace"
+            if isinstance(node, ast.ImportFrom) and node.module == "argparse":
+                alias = next((a.asname or a.name for a in node.names if a.name == "Namespace"), None)
+                if alias:
+                    return alias
+        raise NotApplicable("the file does not import argparse by a name the fix can use")
+    defined = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+    if len(defined) != 1 or (before_line is not None and defined[0].lineno > before_line):
+        raise NotApplicable(f"`{name}` is not one top-level class defined before the load")
+    return name
+
+
+def allow_globals(parsed: Parsed, fix: FixSpec) -> str:
+    call = parsed.call_at(fix.span)
+    if call is None:
+        raise NotApplicable("no call at the fix's position (the file changed?)")
+    stmt, block = _statement_of(parsed, call)
+    tree = source.parse_quiet(parsed.module.code)
+    if tree is None:
+        raise NotApplicable("the file does not parse")
+    at_top = isinstance(block, cst.Module)
+    names = [_in_scope(tree, n, fix.span.line if at_top else None) for n in fix.param("names").split(",") if n]
+    if not names:
+        raise NotApplicable("no class to allow")
+    allow = _in_file_names(parsed, "torch.serialization.add_safe_globals")
+    line = cst.parse_statement(f"{allow}([{', '.join(names)}])\n")
+    body = list(block.body)
+    index = next((i for i, s in enumerate(body) if s is stmt), None)
+    if index is None:
+        raise NotApplicable("the load's statement is not in its block")
+    if isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        line = line.with_changes(leading_lines=stmt.leading_lines)  # comments above the load stay above both
+        stmt = stmt.with_changes(leading_lines=())
+    body[index : index + 1] = [line, stmt]
+    if isinstance(block, cst.Module):
+        return block.with_changes(body=body).code
+    return replace_node(parsed, block, block.with_changes(body=body))

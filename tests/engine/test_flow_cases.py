@@ -3128,6 +3128,21 @@ CASES: dict[str, str] = {
         opt = torch.optim.Adam(model.parameters(), **optimizer_kwargs({"lr": 1e-3, "fused": True}))
         ok = torch.optim.Adam(model.parameters(), **optimizer_kwargs({"lr": 1e-3, "fused": False}))
         """,
+    "np.load of the same file name joined to another folder variable reads back what np.save wrote": """
+        import os
+        import tempfile
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        workdir = tempfile.mkdtemp()
+        np.save(os.path.join(workdir, "pool_y.npy"), np.arange(8).astype(np.int32))
+        np.save(os.path.join(workdir, "pool_z.npy"), np.arange(8))
+        def load_pool(directory):
+            return np.load(os.path.join(directory, "pool_y.npy")), np.load(os.path.join(directory, "pool_z.npy"))
+        y, z = load_pool(workdir)
+        F.cross_entropy(torch.randn(8, 8), torch.from_numpy(y))  # expect: DG006
+        F.cross_entropy(torch.randn(8, 8), torch.from_numpy(z))
+        """,
 }
 
 

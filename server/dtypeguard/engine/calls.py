@@ -2648,6 +2648,8 @@ def _npy_tail(node: ast.expr | None) -> str:
         return _npy_tail(node.args[-1])
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         return _npy_tail(node.right)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and "/" not in node.value and node.value.endswith(".npy") and len(node.value) > len(".npy"):
+        return "/" + node.value  # `os.path.join(workdir, "pool_y.npy")`: that file, in whatever folder (joined: no "/" of its own)
     if not isinstance(node, ast.JoinedStr) or not node.values or not any(isinstance(v, ast.FormattedValue) for v in node.values):
         return ""
     last = node.values[-1]

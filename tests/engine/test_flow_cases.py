@@ -3143,6 +3143,27 @@ CASES: dict[str, str] = {
         F.cross_entropy(torch.randn(8, 8), torch.from_numpy(y))  # expect: DG006
         F.cross_entropy(torch.randn(8, 8), torch.from_numpy(z))
         """,
+    "a best score kept as a NumPy result after starting as 0.0 is NumPy data in the checkpoint": """
+        import os
+        import tempfile
+        import numpy as np
+        import torch
+        LAST = os.path.join(tempfile.mkdtemp(), "last.pt")
+        def fitness(x):
+            return (x[:, :4] * [0.0, 0.0, 0.1, 0.9]).sum(1)
+        def train(epochs, resume=False):
+            best = 0.0
+            if resume:
+                best = torch.load(LAST)["best"]
+            for epoch in range(epochs):
+                fi = fitness(np.random.rand(1, 7))
+                if fi > best:
+                    best = fi
+                ckpt = {"epoch": epoch, "best": best}  # expect: DG011
+                torch.save(ckpt, LAST)
+        train(2)
+        train(4, resume=True)
+        """,
 }
 
 

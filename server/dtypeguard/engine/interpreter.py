@@ -465,12 +465,15 @@ class Interpreter(ResumeMixin, CallsMixin):
         """A child of `state` where the numbers a loop's first round changed are unknown."""
         head = state.copy()
         for entry in log:
+            # what both rounds can hold: unknown for two numbers (a counter), NumPy data of
+            # unknown dtype for a number replaced by NumPy data (`best = fi`)
+            value = entry[-1] if isinstance(entry[-1], Value) else None
             if entry[0] == "name":
-                head.bind(str(entry[1]), None)
+                head.bind(str(entry[1]), value)
             else:
                 obj = head.heap.get(entry[1])
                 if isinstance(obj, (ModuleObj, InstanceObj)) and isinstance(entry[2], str):
-                    head.heap[entry[1]] = replace(obj, attrs={**obj.attrs, entry[2]: None})
+                    head.heap[entry[1]] = replace(obj, attrs={**obj.attrs, entry[2]: value})
         return head
 
     def _note_number_write(self, old: Value | None, new: Value | None, entry: tuple[object, ...]) -> None:
@@ -478,9 +481,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         if not number_kind(old) or old == new:
             return
         depth = len(self.call_stack)
+        both = join(old, new)
         for at, log in self.number_writes:
             if entry[0] != "name" or at == depth:  # (a name is the loop's own frame's; an attribute anyone's)
-                log.append(entry)
+                log.append((*entry, both if isinstance(both, Tensor) and both.kind in ("ndarray", "npscalar") else None))
 
     def exec_with(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
         saved_autocast, saved_device = state.autocast, state.ddevice
@@ -1239,6 +1243,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return Configured(folded.value)  # `args.degree + 1`: still the option's default, still the user's to change
             if folded is not None:
                 return folded
+        left, right = _list_as_array(left, right), _list_as_array(right, left)
         lt = left if isinstance(left, Tensor) else None
         rt = right if isinstance(right, Tensor) else None
         if lt is None and rt is None:
@@ -1336,6 +1341,16 @@ class Interpreter(ResumeMixin, CallsMixin):
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
 GROUP_FLAGS = frozenset({"capturable", "fused", "foreach", "differentiable"})  # optimizer flags a parameter group holds
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "slice"})
+
+
+def _list_as_array(value: Value | None, other: Value | None) -> Value | None:
+    """A list of Python numbers met by a NumPy array (`(x[:, :4] * [0.0, 0.0, 0.1, 0.9])`):
+    NumPy makes it an array of the dtype it infers (float64 for floats, int64 for ints)."""
+    if not (isinstance(value, TupleV) and isinstance(other, Tensor) and other.kind == "ndarray"):
+        return value
+    kinds = {type(i.value) if type(i) is Const else None for i in value.items}
+    dtype = "float64" if kinds and kinds <= {float, int} and float in kinds else "int64" if kinds == {int} else None
+    return Tensor("ndarray", dtype, "cpu", None, ndim=1) if dtype else value
 
 
 # tensor dtypes torch refuses as indices ("tensors used as indices must be long, int, byte or

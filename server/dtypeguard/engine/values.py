@@ -446,6 +446,11 @@ def join(a: Value | None, b: Value | None) -> Value | None:
             a.origin if dtype else None,
             a.dev_origin if a.device == b.device else None,
         )
+    numpy_side = next((v for v in (a, b) if isinstance(v, Tensor) and v.kind in ("npscalar", "ndarray")), None)
+    if numpy_side is not None and _python_number(b if numpy_side is a else a):
+        # `best = 0.0` then `if fi > best: best = fi` with a NumPy result: NumPy data of
+        # unknown dtype on some path (what `torch.save` of it pickles); no dtype is claimed
+        return Tensor(numpy_side.kind, None, "cpu")
     if isinstance(a, Device) and isinstance(b, Device):
         dev = join_device(a.name, b.name)
         return Device(dev) if dev else None
@@ -466,6 +471,10 @@ def join(a: Value | None, b: Value | None) -> Value | None:
             joined = join(joined, item)
         return Many(joined)  # alike items, or (None) items the analysis cannot read: still a list
     return None
+
+
+def _python_number(value: Value) -> bool:
+    return (type(value) is Const and type(value.value) in (int, float)) or (isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint"))
 
 
 def _is_many(value: Value) -> bool:

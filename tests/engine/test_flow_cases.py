@@ -3164,6 +3164,22 @@ CASES: dict[str, str] = {
         train(2)
         train(4, resume=True)
         """,
+    "a tensor stored in an object's dict attribute (g.ndata['feat'] = ...) is read back from it": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        class Graph:
+            def __init__(self):
+                self.ndata = {}
+        frame = pd.DataFrame({"a": np.random.rand(8), "b": np.random.rand(8)})
+        g = Graph()
+        g.ndata["feat"] = torch.tensor(frame[["a", "b"]].values)  # expect: DG004
+        g.ndata["ok"] = torch.tensor(frame[["a", "b"]].values, dtype=torch.float32)
+        layer = nn.Linear(2, 4)
+        layer(g.ndata["ok"])
+        layer(g.ndata["feat"])
+        """,
 }
 
 

@@ -688,8 +688,9 @@ class Interpreter(ResumeMixin, CallsMixin):
             index = self.eval(target.slice, state)
             if isinstance(target.value, ast.Name) and isinstance(base, Tensor) and base.kind == "frame":
                 state.bind(target.value.id, self._frame_with(base, index, value, target))
-            elif isinstance(target.value, ast.Name) and isinstance(base, DictV):
-                # `state["global_step"] = step`: the dict now holds it (what a `torch.save` of it pickles)
+            elif isinstance(target.value, (ast.Name, ast.Attribute)) and isinstance(base, DictV):
+                # `state["global_step"] = step`: the dict now holds it (what a `torch.save` of it pickles);
+                # `g.ndata["feat"] = feats`: the object's dict does
                 keys, items = list(base.keys), list(base.items)
                 spans: list[Span | None] = list(base.spans) if len(base.spans) == len(base.keys) else [None] * len(keys)
                 key = index.value if isinstance(index, Const) else None
@@ -700,8 +701,11 @@ class Interpreter(ResumeMixin, CallsMixin):
                     keys.append(key)
                     items.append(value)
                     spans.append(self.index.span(target))
-                name = target.value.id
                 made = DictV(tuple(keys), tuple(items), tuple(spans))
+                if isinstance(target.value, ast.Attribute):
+                    self.assign(target.value, made, state)
+                    return
+                name = target.value.id
                 if state.locals is not None and name not in state.locals and name in state.globals:
                     state.globals[name] = made  # `REGISTRY[name] = fn()` in a function: the module's dict
                 else:

@@ -3180,6 +3180,24 @@ CASES: dict[str, str] = {
         layer(g.ndata["ok"])
         layer(g.ndata["feat"])
         """,
+    "self.__dict__.update(a known dict) sets those attributes; of an unknown one, forgets them": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class Data:
+            def __init__(self, fields):
+                self.x = torch.zeros(2, 4)
+                self.__dict__.update(fields)
+        class Opaque:
+            def __init__(self, fields):
+                self.x = torch.zeros(2, 4, dtype=torch.float64)
+                self.__dict__.update(fields)
+        data = Data({"a_hat": torch.from_numpy(np.random.rand(2, 4))})  # expect: DG004
+        layer = nn.Linear(4, 2)
+        layer(data.x)
+        layer(data.a_hat)
+        layer(Opaque(dict(np.load("fields.npz"))).x)
+        """,
 }
 
 

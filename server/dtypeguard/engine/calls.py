@@ -308,6 +308,9 @@ class CallsMixin:
                 attr = ast.copy_location(ast.Attribute(value=node.args[0], attr=name.value, ctx=ast.Load()), node)
                 got = self.eval_attribute(attr, state)
                 return got if got is not None or len(node.args) == 2 else None
+        if isinstance(func, ast.Attribute) and func.attr == "update" and isinstance(func.value, ast.Attribute) and func.value.attr == "__dict__" and len(node.args) == 1 and not node.keywords:
+            self._dict_update(func.value.value, self.eval(node.args[0], state), state)
+            return None
         receiver: Value | None = None
         method = ""
         if isinstance(func, ast.Attribute):
@@ -1891,6 +1894,20 @@ class CallsMixin:
         else:
             return
         self.events.ops.append(TensorOp(self.index.span(node), self.tick(), name, (t, float_operand)))
+
+    def _dict_update(self, owner_node: ast.expr, source: Value | None, state: State) -> None:
+        """`self.__dict__.update(kw)` (a config or data object made from keywords): each key of
+        a dict the engine can read becomes an attribute; any other source leaves every
+        attribute unknown."""
+        owner = self.eval(owner_node, state)
+        obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+        if not isinstance(owner, Ref) or not isinstance(obj, (ModuleObj, InstanceObj)):
+            return
+        if isinstance(source, DictV) and all(isinstance(k, str) for k in source.keys):
+            attrs = {**obj.attrs, **{str(k): v for k, v in zip(source.keys, source.items, strict=True)}}
+        else:
+            attrs = {k: None for k in obj.attrs}
+        state.heap[owner.oid] = replace(obj, attrs=attrs)
 
     def _fill_value(self, t: Tensor, value: Value | None, method: str, node: ast.Call) -> None:
         """`scores.masked_fill(mask, -1e9)` on a float16 tensor: a number beyond the dtype's

@@ -162,6 +162,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("average", "(a, axis=None, weights=None, returned=False, *, keepdims=False)", _reduction(floating(ND, "a", "")), "np.average({a}, axis=0)"),
     ("outer", "(a, b, out=None)", promote(ND, "a,b"), "np.outer({a}, {b})"),
     ("lib.stride_tricks.sliding_window_view", "(x, window_shape, axis=None, *, subok=False, writeable=False)", same(ND, "x"), "np.lib.stride_tricks.sliding_window_view({v}, 2)", "a sliding window view keeps the array's dtype"),
+    ("linalg.norm", "(x, ord=None, axis=None, keepdims=False)", _reduction(floating(ND, "x", "")), "np.linalg.norm({a}, axis=0)"),
     ("linalg.inv", "(a)", floating(ND, "a", ""), "np.linalg.inv({a} + np.eye(2, dtype={a}.dtype))"),
     ("linalg.pinv", "(a, rcond=None, hermitian=False, *, rtol=None)", floating(ND, "a", ""), "np.linalg.pinv({a})"),
     ("max", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", _reduction(same(ND, "a")), "np.max({a}, axis=0)"),

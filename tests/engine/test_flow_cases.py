@@ -3198,6 +3198,23 @@ CASES: dict[str, str] = {
         layer(data.a_hat)
         layer(Opaque(dict(np.load("fields.npz"))).x)
         """,
+    "a function's **kwargs holds the keywords it was given (unless some came from an unreadable **)": """
+        import json
+        import torch
+        import torch.nn as nn
+        class Data:
+            def __init__(self, **kw):
+                self.__dict__.update(kw)
+        def build(params, lr=1e-3, **kwargs):
+            return torch.optim.Adam(params, lr=lr, **kwargs)  # expect: DG016
+        model = nn.Linear(4, 2)
+        data = Data(x=torch.zeros(3, 4, dtype=torch.float64), y=torch.zeros(3))  # expect: DG004
+        model(data.x)
+        build(model.parameters(), lr=0.1, fused=True, foreach=True)
+        build(model.parameters(), **json.loads(open("opt.json").read()))
+        other = Data(**json.loads(open("data.json").read()))
+        model(other.x)
+        """,
 }
 
 

@@ -123,6 +123,7 @@ def uniform_module(module: ModuleObj, state: State, depth: int = 0) -> bool:
 
 
 class CallsMixin:
+    opaque_keywords = False  # the call being made got keywords from a `**` it cannot read
     # provided by Interpreter
     tree: ast.Module
     index: LineIndex
@@ -356,11 +357,14 @@ class CallsMixin:
         kwargs: dict[str, Value | None] = {}
         splatted: dict[str, Value | None] = {}
         written: dict[str, Span] = {}  # where each splatted key was written into its dict
+        opaque = False  # a `**x` whose keys the analysis cannot read
         for kw in node.keywords:
             value = self.eval(kw.value, state)
             if kw.arg is not None:
                 kwargs[kw.arg] = value
-            elif isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys):
+            elif not (isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys) and None not in value.keys):
+                opaque = True
+            if kw.arg is None and isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys):
                 splatted.update((str(k), v) for k, v in zip(value.keys, value.items, strict=True))  # `model(**batch)` with known keys
                 if len(value.spans) == len(value.keys):
                     written.update((str(k), at) for k, at in zip(value.keys, value.spans, strict=True) if at is not None)
@@ -370,6 +374,9 @@ class CallsMixin:
             _SPLAT_SPANS[node] = written
         else:
             _SPLAT_SPANS.pop(node, None)
+        # read by the next `bind_params` (the callee's entry, if it is a function of the script):
+        # its `**kwargs` holds exactly the keywords given only when none came from an unreadable `**`
+        self.opaque_keywords = opaque
         if isinstance(callee, Sym):
             if kwargs.get("dtype", _ABSENT) == Const(None) or kwargs.get("device", _ABSENT) == Const(None):
                 # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
@@ -713,8 +720,12 @@ class CallsMixin:
                 params[arg.arg] = self.eval(default, state) if default is not None else None
         if spec.vararg:
             params[spec.vararg.arg] = None
+        opaque, self.opaque_keywords = self.opaque_keywords, False
         if spec.kwarg:
-            params[spec.kwarg.arg] = None
+            named = {a.arg for a in (*positional, *spec.kwonlyargs)}
+            rest = {k: v for k, v in kwargs.items() if k not in named}
+            # `def build(params, **kwargs)`: the keywords no parameter took, as a dict it reads
+            params[spec.kwarg.arg] = None if opaque else DictV(tuple(rest), tuple(rest.values()))
         return params
 
     # --- user classes ---------------------------------------------------------------------------

@@ -3215,6 +3215,15 @@ CASES: dict[str, str] = {
         other = Data(**json.loads(open("data.json").read()))
         model(other.x)
         """,
+    "a negated number keeps its sign (a branch on -1 < 0 is taken)": """
+        import torch
+        import torch.nn as nn
+        margin = -1
+        x = torch.zeros(2, 4)
+        if margin < 0:
+            x = torch.zeros(2, 4, dtype=torch.float64)  # expect: DG004
+        nn.Linear(4, 2)(x)
+        """,
 }
 
 

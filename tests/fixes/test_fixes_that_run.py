@@ -301,3 +301,39 @@ def test_objects_with_their_own_pickling_get_no_allowlist_fix() -> None:
     src = CHECKPOINT_WITH.format(imp="argparse", namespace="argparse.Namespace", extra="def __reduce__(self):\n        return (Cfg, ())\n")
     assert _fixes(src, "DG011") == [("add_kwarg", False)]
     assert "add_safe_globals" not in fix_all(src).text
+
+
+HALF_ATTENTION = '''\
+import torch
+from torch import nn
+
+
+class Attention(nn.Module):
+    def __init__(self, dim=8):
+        super().__init__()
+        self.qk = nn.Linear(dim, 2 * dim)
+
+    def forward(self, x, pad):
+        q, k = self.qk(x).chunk(2, dim=-1)
+        scores = q @ k.transpose(1, 2)
+        scores = scores.masked_fill(pad[:, None, :], -1e9)
+        return scores.softmax(-1)
+
+
+model = Attention().half()
+x = torch.randn(2, 5, 8).half()
+pad = torch.zeros(2, 5, dtype=torch.bool)
+pad[:, -1] = True
+OUT = model(x, pad)
+'''
+
+
+def test_an_overflowing_mask_value_becomes_the_dtypes_own_minimum() -> None:
+    """DG018's safe fix: `-1e9` (beyond float16's range: the forward raises) becomes
+    `torch.finfo(scores.dtype).min`; the fixed forward runs and the padded key gets no weight."""
+    assert _fixes(HALF_ATTENTION, "DG018") == [("replace_expression", True)]
+    result = fix_all(HALF_ATTENTION)
+    assert "scores.masked_fill(pad[:, None, :], torch.finfo(scores.dtype).min)" in result.text
+    out = _run(result.text)["OUT"]
+    assert isinstance(out, torch.Tensor) and out.dtype == torch.float16 and float(out[..., -1].abs().max()) == 0.0
+    assert fix_all(result.text).text == result.text

@@ -1928,7 +1928,13 @@ class CallsMixin:
             return
         number = float(value.value)  # type: ignore[arg-type]
         if math.isfinite(number) and abs(number) > limits["max"]:
-            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}() value", (t, value)))
+            # the value's expression and a receiver that can be named twice (`scores`, `self.attn`):
+            # where a fix writes `torch.finfo(scores.dtype).min`
+            at = node.args[-1] if node.args and not node.keywords else next((k.value for k in node.keywords if k.arg == "value"), None)
+            receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+            named = receiver is not None and all(isinstance(n, (ast.Name, ast.Attribute, ast.Load)) for n in ast.walk(receiver))
+            spans = (self.index.span(at), self.index.span(receiver)) if at is not None and receiver is not None and named else ()
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}() value", (t, value), None, spans))
 
     def _masked_op(self, t: Tensor, mask: Value | None, method: str, node: ast.Call) -> None:
         """`scores.masked_fill_(~mask, -inf)`: the mask must be on the tensor's device (a 0-dim

@@ -889,6 +889,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             return self.binop(self.eval(node.left, state), self.eval(node.right, state), node.op, node, state.autocast)
         if isinstance(node, ast.UnaryOp):
             operand = self.eval(node.operand, state)
+            if isinstance(node.op, ast.USub) and isinstance(operand, Const) and type(operand.value) in (int, float):
+                return type(operand)(-operand.value)  # type: ignore[operator]  # `-1e9`, `-args.margin` (a default stays one)
             if isinstance(node.op, (ast.USub, ast.UAdd)):
                 return operand
             if isinstance(node.op, ast.Invert) and isinstance(operand, Tensor) and operand.kind in ("tensor", "ndarray", "pyint"):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.library.torch import FINFO
 from dtypeguard.engine.values import Const
-from dtypeguard.findings import Finding, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule, dtype_words, tensor
 
 _CPP = {"float16": "c10::Half", "bfloat16": "c10::BFloat16"}
@@ -45,7 +45,18 @@ def check(ctx: Context) -> Iterator[Finding]:
             f"use `torch.finfo(<tensor>.dtype).{bound}` there (or `float('-inf')` for a mask)",
             root,
             related=related,
+            fixes=_finfo_fix(ctx, op.arg_spans, bound),
         )
+
+
+def _finfo_fix(ctx: Context, spans: tuple[Span, ...], bound: str) -> list[FixSpec]:
+    """`masked_fill(mask, -1e9)` -> `masked_fill(mask, torch.finfo(scores.dtype).min)`: the most
+    negative (or positive) number of whatever dtype the tensor has, the way transformers masks."""
+    if len(spans) != 2:
+        return []
+    old, receiver = ctx.snippet(spans[0]), ctx.snippet(spans[1])
+    value = f"torch.finfo({receiver}.dtype).{bound}"
+    return [FixSpec("replace_expression", f"Fill with `{value}` (in range for every dtype)", spans[0], True, (("value", value), ("old", old)))]
 
 
 RULE = Rule(

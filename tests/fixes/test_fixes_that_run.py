@@ -337,3 +337,27 @@ def test_an_overflowing_mask_value_becomes_the_dtypes_own_minimum() -> None:
     out = _run(result.text)["OUT"]
     assert isinstance(out, torch.Tensor) and out.dtype == torch.float16 and float(out[..., -1].abs().max()) == 0.0
     assert fix_all(result.text).text == result.text
+
+
+FLOAT_IDS = '''\
+import torch
+
+lookup = torch.randn(4, 4)
+
+
+def collate(samples):
+    return torch.Tensor([s["class_id"] for s in samples])
+
+
+ids = collate([{"class_id": 1}, {"class_id": 3}])
+PICKED = lookup[ids[:, None], ids[None, :]]
+'''
+
+
+def test_float_class_ids_from_the_legacy_constructor_become_long_where_made() -> None:
+    """DG005 on a float index: `torch.Tensor(list)` is float32; `.long()` where it is made, and the lookup runs."""
+    assert _fixes(FLOAT_IDS, "DG005") == [("append_call", True)]
+    result = fix_all(FLOAT_IDS)
+    assert 'torch.Tensor([s["class_id"] for s in samples]).long()' in result.text
+    picked = _run(result.text)["PICKED"]
+    assert isinstance(picked, torch.Tensor) and tuple(picked.shape) == (2, 2)

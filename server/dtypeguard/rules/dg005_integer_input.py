@@ -67,12 +67,13 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         )
 
 
-def _at_creation(ctx: Context, odd: Tensor, dtype: str | None) -> list[FixSpec]:
-    """`torch.arange(...)` made the integer operand: convert right there."""
-    method = {"float32": "float", "float64": "double"}.get(dtype or "")
+def _at_creation(ctx: Context, odd: Tensor, dtype: str | None, why: str = "") -> list[FixSpec]:
+    """`torch.arange(...)` made the integer operand (or `torch.Tensor(ids)` the float index): convert right there."""
+    method = {"float32": "float", "float64": "double", "int64": "long"}.get(dtype or "")
     if method is None or odd.origin is None or not ctx.snippet(odd.origin.span).startswith("torch."):
         return []
-    return [FixSpec("append_call", f"Convert where it is created: `.{method}()` (matches the other operand's {dtype})", odd.origin.span, True, (("method", method),))]
+    reason = why or f"matches the other operand's {dtype}"
+    return [FixSpec("append_call", f"Convert where it is created: `.{method}()` ({reason})", odd.origin.span, True, (("method", method),))]
 
 
 INDEX_ERROR = "tensors used as indices must be long, int, byte or bool tensors"
@@ -101,7 +102,7 @@ def _indexing(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             f"this tensor is {dtype_words(idx.dtype)} but is used as an index at line {op.span.line}: it fails with \"{INDEX_ERROR}\"",
             root,
             related=related,
-            fixes=convert_fix(ctx, idx, None, "int64", "indices must be integers"),
+            fixes=convert_fix(ctx, idx, None, "int64", "indices must be integers") or _at_creation(ctx, idx, "int64", "indices must be integers"),
         )
 
 

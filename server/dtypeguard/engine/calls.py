@@ -357,23 +357,25 @@ class CallsMixin:
         kwargs: dict[str, Value | None] = {}
         splatted: dict[str, Value | None] = {}
         written: dict[str, Span] = {}  # where each splatted key was written into its dict
-        opaque = False  # a `**x` whose keys the analysis cannot read
+        opaque = splat = False  # a `**x` (whose keys the analysis cannot read)
         for kw in node.keywords:
             value = self.eval(kw.value, state)
             if kw.arg is not None:
                 kwargs[kw.arg] = value
-            elif not (isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys) and None not in value.keys):
-                opaque = True
-            if kw.arg is None and isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys):
+                continue
+            splat = True
+            if isinstance(value, DictV) and all(isinstance(k, str) for k in value.keys):
                 splatted.update((str(k), v) for k, v in zip(value.keys, value.items, strict=True))  # `model(**batch)` with known keys
                 if len(value.spans) == len(value.keys):
                     written.update((str(k), at) for k, at in zip(value.keys, value.spans, strict=True) if at is not None)
+            else:
+                opaque = True
         if splatted:
             kwargs = {**splatted, **kwargs}  # `Optimizer(params, **spec)` with the spec's keys known
         if written:
             _SPLAT_SPANS[node] = written
-        else:
-            _SPLAT_SPANS.pop(node, None)
+        elif splat:
+            _SPLAT_SPANS.pop(node, None)  # (only a call with a `**` can have had spans)
         # read by the next `bind_params` (the callee's entry, if it is a function of the script):
         # its `**kwargs` holds exactly the keywords given only when none came from an unreadable `**`
         self.opaque_keywords = opaque
@@ -857,9 +859,9 @@ class CallsMixin:
             why = f"`np.fft.{last}` of {arg0.dtype} data gives complex{64 if parts_dtype == 'float32' else 128}"
             return ComplexArray(parts_dtype, Origin(self.index.span(node), why), arg0.ndim)
         if root == "torch" and parts[1:2] == ["fft"] and last in numpy_library.FFT_TRANSFORMS and isinstance(arg0, Tensor) and arg0.kind == "tensor":
-            parts_dtype = {"float32": "float32", "float64": "float64"}.get(arg0.dtype or "")  # (complex32 of halves: CUDA only)
-            if parts_dtype is None:
-                return None
+            parts_dtype = arg0.dtype
+            if parts_dtype not in ("float32", "float64"):
+                return None  # (complex32 of halves: CUDA only)
             why = f"`torch.fft.{last}` of {arg0.dtype} data gives complex{64 if parts_dtype == 'float32' else 128}"
             return ComplexArray(parts_dtype, Origin(self.index.span(node), why), arg0.ndim, "tensor", arg0.device)
         if name == "copy.deepcopy" and len(args) == 1:
@@ -1376,7 +1378,7 @@ class CallsMixin:
         tensor_dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
         first = tensors[0] if tensors else None
         tensor_origin = first.origin if tensor_dtype and isinstance(first, Tensor) else None
-        flag_spans = tuple((k, at) for k, at in _SPLAT_SPANS.get(node, {}).items() if k in GROUP_FLAG_NAMES)
+        flag_spans = tuple((k, at) for k, at in _SPLAT_SPANS.get(node, {}).items() if k in GROUP_FLAGS)
         self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None, tensor_dtype, tensor_origin, flag_spans))
         return Ref(oid)
 
@@ -2442,7 +2444,7 @@ def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Va
 _EXPANDED: weakref.WeakSet[ast.Call] = weakref.WeakSet()
 # `Optimizer(params, **kwargs)`: where each key of the splatted dict was written (`kwargs["foreach"] = True`)
 _SPLAT_SPANS: weakref.WeakKeyDictionary[ast.Call, dict[str, Span]] = weakref.WeakKeyDictionary()
-GROUP_FLAG_NAMES = frozenset({"capturable", "fused", "foreach", "differentiable"})
+GROUP_FLAGS = frozenset({"capturable", "fused", "foreach", "differentiable"})  # optimizer flags a parameter group holds
 SLICE = "<slice object>"  # the value of `slice(...)`: an index that keeps the dimension
 # SciPy filter design: `(b, a)` float64 coefficients (`output="ba"`, the default)
 _PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath", "pathlib.WindowsPath", "pathlib.PureWindowsPath"})

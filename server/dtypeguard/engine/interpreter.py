@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from dtypeguard.engine.calls import (
     CUDA_TAGS,
+    GROUP_FLAGS,
     SLICE,
     CallsMixin,
     complex_parts,
@@ -369,8 +370,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         finally:
             if replaced is not None:
                 self.data_writes.pop()
-        if owner is not None and not self._data_replaced(self.eval(owner, after), writes, after):
-            self._forget_dtypes(self.eval(owner, after), after)
+        if owner is not None:
+            walked = self.eval(owner, after)
+            if not self._data_replaced(walked, writes, after):
+                self._forget_dtypes(walked, after)
         return after
 
     def _data_replaced(self, value: Value | None, writes: list[tuple[Value | None, Span]], state: State) -> bool:
@@ -1345,7 +1348,6 @@ class Interpreter(ResumeMixin, CallsMixin):
 
 
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
-GROUP_FLAGS = frozenset({"capturable", "fused", "foreach", "differentiable"})  # optimizer flags a parameter group holds
 _BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "slice"})
 
 

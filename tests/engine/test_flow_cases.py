@@ -3224,6 +3224,40 @@ CASES: dict[str, str] = {
             x = torch.zeros(2, 4, dtype=torch.float64)  # expect: DG004
         nn.Linear(4, 2)(x)
         """,
+    "true division of an integer tensor gives the default dtype: a float gather index": """
+        import torch
+        class Beam:
+            def __init__(self, vocab):
+                self.vocab = vocab
+            def step(self, logprob, state, words):
+                _, idx = logprob.view(2, -1).topk(3, -1)
+                beam = idx / self.vocab  # expect: DG006
+                kept = idx // self.vocab
+                fine = torch.gather(state, 1, kept)
+                scaled = torch.arange(6) * 0.5  # a float tensor, never an index here
+                return torch.gather(state, 1, beam)
+        Beam(50).step(torch.randn(2, 3, 50), torch.randn(2, 3), None)
+        def reorder(scores, k, n):
+            best = scores.view(4, -1).topk(k, 1)[1]
+            prev = best / n  # expect: DG006
+            return scores.gather(1, prev)
+        reorder(torch.randn(4, 20), 2, 10)
+        """,
+    "x.new_zeros(...) takes x's dtype there: a half mask filled with -1e8 is rooted at new_zeros": """
+        import torch
+        import torch.nn as nn
+        class Enc(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 8)
+            def forward(self, ids):
+                x = self.emb(ids)
+                mask = x.new_zeros(4, 4)  # expect: DG018
+                ok = x.new_zeros(4, 4, dtype=torch.float32)
+                ok.masked_fill_(ok > 0, -1e8)
+                return mask.masked_fill(mask > 0, -1e8)
+        Enc().half()(torch.randint(0, 10, (2, 4)))
+        """,
 }
 
 

@@ -456,12 +456,39 @@ class CallsMixin:
             ints = any(isinstance(o, Tensor) and o.kind == "tensor" and is_int(o.dtype) for o in operands)
             if short in MATMUL and (len(dtypes) > 1 or (dtypes and ints)) and not state.autocast:
                 return None  # mixed dtypes: it raises (DG004/DG005 report it here); nothing flows on
+        if short in INDEX_METHODS:
+            self._index_operand(short, bound, node)
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
         if state.autocast and short in library.AUTOCAST_LOWERED:
             return self.autocast_lowered(short, operands, made, node, state.autocast)
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
             made = replace(made, one_hot=True, from_ints=False)
         return made
+
+    def _made_new(self, t: Tensor, made: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Tensor:
+        """`x.new_zeros(t, t)` is a new tensor: it takes x's dtype here (the line where a fix
+        gives it `dtype=`), x's device unless `device=` is given, and the rank of its size."""
+        if kwargs.get("dtype") in (None, Const(None)) and t.dtype is not None:
+            why = f"`.{method}` makes a tensor of its receiver's dtype ({t.dtype}" + (f", from line {t.origin.span.line})" if t.origin else ")")
+            made = replace(made, origin=self.origin(node, why), site=None, from_ints=False)
+        if "device" in kwargs and kwargs["device"] != Const(None):
+            dev = self.device_of(kwargs["device"])
+            made = replace(made, device=dev, dev_origin=self.origin(node, f"created with device={dev}") if dev else None)
+        sizes = args[:1] if method == "new_full" else args
+        if method != "new_tensor":
+            ndim = _factory_ndim("zeros", list(sizes), {})
+            made = replace(made, ndim=ndim, max_ndim=None)
+        else:
+            made = replace(made, ndim=nested_depth(args[0]) if args and isinstance(args[0], (TupleV, Const)) else None)
+        return made
+
+    def _index_operand(self, short: str, bound: dict[str, object], node: ast.Call) -> None:
+        """`torch.gather(state, 1, beam_idx)`: the index must be int64/int32, as in the method form."""
+        index, source = bound.get("index"), bound.get("input")
+        at = node.args[2] if len(node.args) > 2 else next((k.value for k in node.keywords if k.arg == "index"), None)
+        if isinstance(index, Tensor) and index.kind == "tensor" and at is not None:
+            inputs = (index, source) if isinstance(source, Tensor) and source.kind == "tensor" else (index,)
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"torch.{short}()", inputs, None, (self.index.span(at),)))
 
     def _held_here(self, result: Value, cls: str, node: ast.AST) -> Value:
         """A forward's low-precision outputs (a tensor, or each of a tuple's) now originate at
@@ -2001,7 +2028,10 @@ class CallsMixin:
         entry = library.method("tensor", method)
         if entry is not None:
             bound = entry.signature.bind([t, *args], kwargs, splat=_has_splat(node))
-            return apply_entry(entry, bound, self, here, default) if bound is not None else None
+            made = apply_entry(entry, bound, self, here, default) if bound is not None else None
+            if method in NEW_FACTORIES and isinstance(made, Tensor):
+                return self._made_new(t, made, method, args, kwargs, node)
+            return made
         if method in ("to", "type"):
             dtype: str | None = t.dtype
             dev: str | None = t.device
@@ -2302,6 +2332,7 @@ _ABSENT = object()
 INPLACE_ARITHMETIC = frozenset({"add_", "sub_", "mul_", "div_", "clamp_", "clip_", "pow_"})
 # Tensor methods whose second argument is an index tensor that must be int64 or int32
 _MASKED = frozenset({"masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_", "masked_select"})
+NEW_FACTORIES = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})
 INDEX_METHODS = frozenset({"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "gather", "index_select", "index_add", "index_add_", "index_copy", "index_copy_", "index_fill", "index_fill_"})
 WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
 _DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device

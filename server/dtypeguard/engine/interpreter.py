@@ -207,7 +207,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             right = self.eval(stmt.value, state)
             if isinstance(left, Tensor) and left.kind == "tensor":
                 self.inplace_op(left, right, _AUG_NAMES.get(type(stmt.op), ""), stmt)
-            self.assign(stmt.target, self.binop(left, right, stmt.op, stmt, state.autocast), state)
+            self.assign(stmt.target, self.binop(left, right, stmt.op, stmt, state.autocast, state.ddtype.value), state)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self.exec_import(stmt, state)
         elif isinstance(stmt, ast.If):
@@ -889,7 +889,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, ast.Call):
             return self.eval_call(node, state)
         if isinstance(node, ast.BinOp):
-            return self.binop(self.eval(node.left, state), self.eval(node.right, state), node.op, node, state.autocast)
+            return self.binop(self.eval(node.left, state), self.eval(node.right, state), node.op, node, state.autocast, state.ddtype.value)
         if isinstance(node, ast.UnaryOp):
             operand = self.eval(node.operand, state)
             if isinstance(node.op, ast.USub) and isinstance(operand, Const) and type(operand.value) in (int, float):
@@ -1213,14 +1213,17 @@ class Interpreter(ResumeMixin, CallsMixin):
             return item if isinstance(item, Value) else None
         return None
 
-    def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST, autocast: str | None = None) -> Value | None:
+    def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST, autocast: str | None = None, default: str | None = None) -> Value | None:
+        """`default` is the default dtype where the operation runs: an integer tensor's true
+        division (or a product with a Python float) gives it (`idx / vocab` is float32, and
+        fails as an index)."""
         pandas = [v for v in (left, right) if isinstance(v, Tensor) and v.kind in ("series", "frame")]
         if pandas and not any(isinstance(v, Tensor) and v.kind == "tensor" for v in (left, right)):
             # a pandas Series or one-dtype frame computes as its NumPy array does (same dtype
             # rules), and stays what it was
             kind = "frame" if any(v.kind == "frame" for v in pandas) else "series"
             as_array = [replace(v, kind="ndarray", columns=None) if isinstance(v, Tensor) and v.kind in ("series", "frame") else v for v in (left, right)]
-            out = self.binop(as_array[0], as_array[1], op, node, autocast)
+            out = self.binop(as_array[0], as_array[1], op, node, autocast, default)
             return replace(out, kind=kind, ndim=1 if kind == "series" else 2) if isinstance(out, Tensor) and out.kind == "ndarray" else out
         if isinstance(op, ast.MatMult):
             if isinstance(left, Tensor) and isinstance(right, Tensor) and "tensor" in (left.kind, right.kind):
@@ -1258,7 +1261,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         if lt is None and rt is None:
             return None
         if lt is not None and rt is not None:
-            return self._binop_tensors(lt, rt, op, node)
+            return self._binop_tensors(lt, rt, op, node, default)
         tensor = lt if lt is not None else rt
         other = right if lt is not None else left
         assert tensor is not None
@@ -1273,11 +1276,11 @@ class Interpreter(ResumeMixin, CallsMixin):
             return Tensor("pyfloat")
         if tensor.kind == "tensor":
             if tensor.dtype and tensor.dtype.startswith(("int", "uint", "bool")) and (isinstance(op, ast.Div) or isinstance(other.value, float)):
-                return replace(tensor, dtype=None, origin=None)  # follows the default dtype; not tracked
+                return self._int_tensor_to_default(tensor, op, node, default)
             return tensor
         return None
 
-    def _binop_tensors(self, a: Tensor, b: Tensor, op: ast.operator, node: ast.AST) -> Value | None:
+    def _binop_tensors(self, a: Tensor, b: Tensor, op: ast.operator, node: ast.AST, default: str | None = None) -> Value | None:
         kind = "tensor" if "tensor" in (a.kind, b.kind) else ("ndarray" if "ndarray" in (a.kind, b.kind) else a.kind)
         if kind in ("ndarray", "npscalar") and "tensor" not in (a.kind, b.kind) and {a.kind, b.kind} & {"pyfloat", "pyint"}:
             return self._numpy_with_python_number(a if b.kind in ("pyfloat", "pyint") else b, b if b.kind in ("pyfloat", "pyint") else a, op, node)
@@ -1289,7 +1292,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             t = a if a.kind == "tensor" else b  # a Python int keeps a float tensor's dtype, and an int one's
             if is_float(t.dtype) or (t.dtype is not None and not isinstance(op, ast.Div)):
                 return t
-            return replace(t, dtype=None, origin=None)
+            return self._int_tensor_to_default(t, op, node, default) if t.dtype is not None else replace(t, dtype=None, origin=None)
         if kind == "tensor" and {a.kind, b.kind} == {"tensor"}:
             cpu = a if a.device == "cpu" else b if b.device == "cpu" else None
             other = b if cpu is a else a
@@ -1326,9 +1329,20 @@ class Interpreter(ResumeMixin, CallsMixin):
         dtype = promote(a.dtype, b.dtype)
         origin = a.origin if dtype == a.dtype else b.origin
         site = a.site if dtype == a.dtype else b.site  # where the operand that decided it became a tensor
-        if isinstance(op, ast.Div) and dtype and dtype.startswith(("int", "uint")):
+        if isinstance(op, ast.Div) and kind == "tensor" and not is_float(a.dtype) and not is_float(b.dtype) and default is not None and is_float(default):
+            why = f"true division of {a.dtype} by {b.dtype} tensors gives the default dtype ({default})"
+            dtype, origin, site = default, self.origin(node, why), None
+        elif isinstance(op, ast.Div) and dtype and dtype.startswith(("int", "uint")):
             dtype, origin, site = (("float64", self.origin(node, "integer division result"), None) if kind == "ndarray" else (None, None, None))
         return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin, site=site)
+
+    def _int_tensor_to_default(self, tensor: Tensor, op: ast.operator, node: ast.AST, default: str | None) -> Tensor:
+        """torch makes an integer (or bool) tensor's true division, or its product with a Python
+        float, the default dtype; where that default is not known, the dtype is not either."""
+        if default is None or not is_float(default):
+            return replace(tensor, dtype=None, origin=None, site=None)
+        what = "true division" if isinstance(op, ast.Div) else "arithmetic with a Python float"
+        return replace(tensor, dtype=default, origin=self.origin(node, f"{what} of an {tensor.dtype} tensor gives the default dtype ({default})"), site=None)
 
     def _numpy_with_python_number(self, arr: Tensor, number: Tensor, op: ast.operator, node: ast.AST) -> Value | None:
         """NEP 50: a Python number does not widen an array; it only makes integers float."""

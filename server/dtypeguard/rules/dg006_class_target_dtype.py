@@ -36,7 +36,7 @@ def _index_ops(ctx: Context) -> Iterator[Finding]:
     loss) must be int64 or int32; float labels fail there."""
     seen: set[Span] = set()
     for op in ctx.events.ops:
-        method = op.name[1:-2] if op.name.startswith(".") and op.name.endswith("()") else ""
+        method = op.name.removeprefix("torch")[1:-2] if op.name.startswith((".", "torch.")) and op.name.endswith("()") else ""
         if method not in INDEX_METHODS or not op.inputs:
             continue
         index = tensor(op.inputs[0])
@@ -53,7 +53,7 @@ def _index_ops(ctx: Context) -> Iterator[Finding]:
         if index.origin is not None and index.origin.span != root:
             related.append(Related(index.origin.span, f"the index becomes {index.dtype} here: {index.origin.why}"))
         yield RULE.finding(
-            f"the index of `.{method}()` is {dtype_words(index.dtype)}: it fails at line {op.span.line} with \"{error}\"",
+            f"the index of `{op.name}` is {dtype_words(index.dtype)}: it fails at line {op.span.line} with \"{error}\"",
             root,
             related=related,
             fixes=convert_fix(ctx, index, op.arg_spans[0] if op.arg_spans else None, "int64", "an index must be int64"),

@@ -192,6 +192,11 @@ METHODS: dict[str, Entry] = table("Tensor", [
         ("abs_", ""), ("neg_", ""), ("sqrt_", ""), ("exp_", ""), ("log_", ""), ("sigmoid_", ""), ("tanh_", ""), ("sin_", ""), ("cos_", ""),
         ("uniform_", ""), ("normal_", ""), ("masked_fill_", "{t} > 0, 0"), ("copy_", "{u}"),
     )],
+    # `x.new_zeros(n, n)`: a new tensor of x's dtype (and device) unless `dtype=` says otherwise;
+    # `new_tensor` too, whatever its data (a float mask of a half tensor is half)
+    *[(name, f"(self, {size}, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)", same(T, "self", "dtype"), f"{{t}}.{name}({probe})")
+      for name, size, probe in (("new_zeros", "*size", "2, 3"), ("new_ones", "*size", "2"), ("new_empty", "*size", "(2, 3)"),
+                                ("new_full", "size, fill_value", "(2,), 7"), ("new_tensor", "data", "[[1, 2]]"))],
     ("item", "(self)", same("pyscalar", "self"), "torch.tensor([{t}[0, 0].item()])"),
     ("tolist", "(self)", same("pylist", "self"), "torch.tensor({t}.tolist())"),
 ])

@@ -60,9 +60,9 @@ def test_hover_says_the_rules_words() -> None:
 
 def _special_cased() -> set[str]:
     """Names the interpreter handles by code rather than from the library tables: the string
-    constants of engine/calls.py and engine/api.py (`last == "GradScaler"`, `"torch.from_numpy"`)."""
+    constants of engine/call_effects.py and engine/library/vocabulary.py (`last == "GradScaler"`, `"torch.from_numpy"`)."""
     names: set[str] = set()
-    for path in (ENGINE / "calls.py", ENGINE / "api.py"):
+    for path in (ENGINE / "call_effects.py", ENGINE / "library" / "vocabulary.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names.update(n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str))
     return names
@@ -72,10 +72,10 @@ def _special_cased() -> set[str]:
 def test_every_call_fact_names_a_call_the_engine_knows(name: str) -> None:
     """A fact about a call the engine does not know would be a hover about nothing in particular.
     None of today's entries is in the library tables (engine/library: `library.FUNCTIONS`);
-    each is special-cased by name in engine/calls.py (factories, defaults, load, data, amp)."""
+    each is special-cased by name in engine/call_effects.py (factories, defaults, load, data, amp)."""
     if library.function(name) is not None:
         return
     short = name.rsplit(".", 1)[-1]
     assert name in _special_cased() or short in _special_cased(), (
-        f"{name}: neither in the engine's library tables nor handled by name in engine/calls.py"
+        f"{name}: neither in the engine's library tables nor handled by name in engine/call_effects.py"
     )

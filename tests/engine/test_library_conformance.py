@@ -305,7 +305,7 @@ SKLEARN_CASES = [
     "MinMaxScaler().fit_transform(x64)", "MinMaxScaler().fit_transform(x32)",
     "LabelEncoder().fit_transform(['a', 'b', 'a'])", "LabelEncoder().fit_transform(xi[:, 0])",
     "train_test_split(x32, xi[:, 0])[0]", "train_test_split(x32, xi[:, 0])[3]", "train_test_split(x64, test_size=0.25)[1]",
-    # api.SKLEARN_FLOAT_TRANSFORMERS on arrays and frames, api.SKLEARN_ENCODERS, ColumnTransformer's parts
+    # vocab.SKLEARN_FLOAT_TRANSFORMERS on arrays and frames, vocab.SKLEARN_ENCODERS, ColumnTransformer's parts
     *[f"{cls if '(' in cls else cls + '()'}.fit_transform({x})" for cls in _SCALERS for x in ("x64", "x32", "xi", "df[['a', 'n']]", "df[['s', 't']]")],
     "OneHotEncoder(sparse_output=False).fit_transform(df[['c']])", "OneHotEncoder(sparse_output=False, dtype=np.float32).fit_transform(df[['c']])",
     "OrdinalEncoder().fit_transform(df[['c']])", "OrdinalEncoder().fit_transform(x32)",
@@ -341,16 +341,16 @@ def test_layer_tables_name_real_torch_modules() -> None:
     import torch
     from torch import nn
 
-    from dtypeguard.engine import api
+    from dtypeguard.engine.library import vocabulary as vocab
 
-    missing = [n for n in (*api.LAYER_KINDS, *api.PASSTHROUGH_LAYERS) if not hasattr(nn, n)]
+    missing = [n for n in (*vocab.LAYER_KINDS, *vocab.PASSTHROUGH_LAYERS) if not hasattr(nn, n)]
     assert missing == []
     made = {"Softmax2d": torch.rand(1, 2, 4, 4), "GLU": torch.rand(2, 4), "PixelShuffle": torch.rand(1, 4, 2, 2), "PixelUnshuffle": torch.rand(1, 1, 4, 4), "ChannelShuffle": torch.rand(1, 4, 2, 2)}
     args = {"Unflatten": (1, (2, 2)), "PixelShuffle": (2,), "PixelUnshuffle": (2,), "ChannelShuffle": (2,), "Threshold": (0.1, 0.0), "LocalResponseNorm": (2,),
             "ZeroPad2d": (1,), "ReflectionPad1d": (1,), "ReflectionPad2d": (1,), "ReplicationPad2d": (1,), "ConstantPad1d": (1, 0.0), "ConstantPad2d": (1, 0.0),
             "Upsample": (None, 2.0), "MaxPool1d": (2,), "MaxPool2d": (2,), "MaxPool3d": (2,), "AvgPool1d": (2,), "AvgPool2d": (2,), "AvgPool3d": (2,),
             "AdaptiveAvgPool1d": (1,), "AdaptiveAvgPool2d": (1,), "AdaptiveAvgPool3d": (1,), "AdaptiveMaxPool1d": (1,), "AdaptiveMaxPool2d": (1,), "AdaptiveMaxPool3d": (1,)}
-    for name in api.PASSTHROUGH_LAYERS:
+    for name in vocab.PASSTHROUGH_LAYERS:
         layer = getattr(nn, name)(*args.get(name, ()))
         assert list(layer.parameters()) == [], name
         x = made.get(name, torch.rand(1, 4, 4, 4, 4) if name.endswith("3d") else torch.rand(1, 4, 4, 4) if name.endswith("2d") and name != "Dropout2d" else torch.rand(1, 4, 4))
@@ -361,7 +361,7 @@ def test_layer_tables_name_real_torch_modules() -> None:
 
 def test_numpy_dtype_spellings_are_numpys() -> None:
     """Every NumPy dtype spelling the engine reads names the dtype NumPy makes of it."""
-    from dtypeguard.engine.api import NUMPY_DTYPE_NAMES
+    from dtypeguard.engine.library.vocabulary import NUMPY_DTYPE_NAMES
 
     aliases = {"float_": "float64", "int_": "int64", "bool_": "bool", "long": "int64", "longlong": "int64", "intc": "int32", "short": "int16"}
     for spelling, name in NUMPY_DTYPE_NAMES.items():
@@ -396,11 +396,11 @@ def test_zero_dim_tensors_promote_as_torch_does() -> None:
 
 
 def test_rank_keeping_layers_keep_the_rank_in_torch() -> None:
-    """The layers whose output the engine gives the input's rank (calls._RANK_KEEPING_LAYERS)."""
+    """The layers whose output the engine gives the input's rank (call_effects._RANK_KEEPING_LAYERS)."""
     import torch
     from torch import nn
 
-    from dtypeguard.engine.calls import _RANK_KEEPING_LAYERS
+    from dtypeguard.engine.call_effects import _RANK_KEEPING_LAYERS
 
     needs: dict[str, tuple[int, ...]] = {"Linear": (4, 4), "LazyLinear": (4,), "LayerNorm": (4,), "RMSNorm": (4,), "Softmax": (-1,), "LogSoftmax": (-1,)}
     needs.update({f"Conv{d}": (4, 4, 1) for d in ("1d", "2d", "3d", "Transpose1d", "Transpose2d")})
@@ -516,14 +516,14 @@ def test_fft_parts_and_numpy_matmul_are_what_numpy_computes() -> None:
 
 def test_torch_default_factories_follow_the_default_dtype() -> None:
     """Every factory the engine says follows the default dtype does so in torch (float64 set)."""
-    from dtypeguard.engine import api
+    from dtypeguard.engine.library import vocabulary as vocab
 
     calls = {"zeros": "(2,)", "ones": "(2,)", "empty": "(2,)", "randn": "(2,)", "rand": "(2,)", "linspace": "(0, 1, 3)",
              "logspace": "(0, 1, 3)", "eye": "(2,)", "normal": "(0.0, 1.0, (2,))", "empty_strided": "((2,), (1,))",
              "full": "((2,), 1.5)", "arange": "(0.0, 1.0, 0.5)", "range": "(0.0, 1.0, 0.5)", "tensor": "([1.5])",
              "as_tensor": "([1.5])", "Tensor": "([1, 2])"}
-    calls.update({name: "(8,)" for name in api.TORCH_DEFAULT_FACTORIES if name.endswith("_window")})
-    assert set(calls) == set(api.TORCH_DEFAULT_FACTORIES)
+    calls.update({name: "(8,)" for name in vocab.TORCH_DEFAULT_FACTORIES if name.endswith("_window")})
+    assert set(calls) == set(vocab.TORCH_DEFAULT_FACTORIES)
     previous = torch.get_default_dtype()
     torch.set_default_dtype(torch.float64)
     try:

@@ -75,7 +75,7 @@ def test_first_layer_dtype_errors_are_torchs() -> None:
     import torch
     from torch import nn
 
-    from dtypeguard.engine.api import LAYER_KINDS as LAYERS
+    from dtypeguard.engine.library.vocabulary import LAYER_KINDS as LAYERS
     from dtypeguard.rules.base import layer_dtype_error
 
     def make(cls: str) -> tuple[nn.Module, tuple[int, ...]]:

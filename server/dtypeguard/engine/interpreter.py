@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from dtypeguard.engine.calls import (
+from dtypeguard.engine.call_effects import (
     CUDA_TAGS,
     GROUP_FLAGS,
     SLICE,

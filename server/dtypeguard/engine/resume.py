@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
-from dtypeguard.engine.calls import _is_generator
+from dtypeguard.engine.call_effects import _is_generator
 from dtypeguard.engine.events import Default, Events, Facts
 from dtypeguard.engine.state import Scope, State
 from dtypeguard.engine.values import (

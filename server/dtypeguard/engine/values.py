@@ -312,7 +312,7 @@ class Klass(Value):
         return any(b.startswith("torch.utils.data") or b.startswith("user:dataset:") for b in self.bases)
 
 
-# A LightningModule is an nn.Module (its Trainer calls training_step; calls.lightning_fit)
+# A LightningModule is an nn.Module (its Trainer calls training_step; call_effects.lightning_fit)
 LIGHTNING_MODULES = frozenset({
     "lightning.LightningModule", "lightning.pytorch.LightningModule", "lightning.pytorch.core.LightningModule",
     "lightning.pytorch.core.module.LightningModule", "pytorch_lightning.LightningModule",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.calls import MATMUL
+from dtypeguard.engine.call_effects import MATMUL
 from dtypeguard.engine.values import Tensor, is_float, is_int
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.calls import INDEX_METHODS
+from dtypeguard.engine.call_effects import INDEX_METHODS
 from dtypeguard.engine.events import LossCall
 from dtypeguard.engine.values import WIDE, Tensor, is_float
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span

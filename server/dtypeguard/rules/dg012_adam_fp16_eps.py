@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine import api
+from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.values import Const, ModuleObj, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, Rule
@@ -37,7 +37,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     seen = set()
     for i, new in enumerate(ctx.events.optimizers):
         opt = new.opt
-        if opt.cls not in api.ADAM_FAMILY or new.span in seen:
+        if opt.cls not in vocab.ADAM_FAMILY or new.span in seen:
             continue
         dtype, module = param_dtype_at_step(ctx, i)
         if dtype != "float16":

@@ -1,6 +1,6 @@
 """SciPy as the engine knows it: the signal filters and image filters that training scripts
 run over their data before it reaches torch (filter design, which returns a tuple of
-coefficient arrays, is in the interpreter: calls.SCIPY_DESIGN). Filter design gives float64 coefficients, and a
+coefficient arrays, is in the interpreter: call_effects.SCIPY_DESIGN). Filter design gives float64 coefficients, and a
 linear filter computes in the common type of its coefficients and data, so a float32 signal
 filtered with `butter` coefficients comes back float64. Checked against the installed SciPy by
 tests/engine/test_library_conformance.py (each entry's probe is called for real).

@@ -4,7 +4,7 @@ Rows: (name, signature, result rule, probe). `{t}`/`{u}` in a probe stand for te
 dtype the conformance test tries (2x2, CPU). Results keep the input's device. Overloaded
 functions (`torch.max(x)` / `torch.max(x, dim)` / `torch.max(x, y)`), the factories that
 follow the default dtype and device (`zeros`, `tensor`, ...), `.to(...)` and the module,
-optimizer and data classes stay in `calls.py`: a signature cannot say what they do.
+optimizer and data classes stay in `call_effects.py`: a signature cannot say what they do.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""What torch / numpy / sklearn calls do to dtypes and devices, as data.
+"""The vocabulary of the libraries: dtype spellings, legacy tensor types, which torch factories
+follow the default dtype, layer, loss and optimizer names, as data.
 
 Teaching the engine a new function is a one-line change here. Facts follow hazards.md
 (H03, H05, H20): only dtype-less torch factories and Python floats follow the default dtype;
@@ -41,7 +42,7 @@ TORCH_DEFAULT_FACTORIES = frozenset({
     "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window",
 })
 # overloaded: `torch.max(x)` is x's dtype, `torch.max(x, y)` promotes, `torch.max(x, dim)` is
-# (values, indices); a signature table cannot say which, so `calls.py` does
+# (values, indices); a signature table cannot say which, so `call_effects.py` does
 TORCH_OVERLOADED = frozenset({"max", "min", "amax", "amin", "median"})
 TORCH_INT_FACTORIES = frozenset({"randint", "randperm", "bincount", "argmax", "argmin", "argsort", "multinomial", "bucketize", "searchsorted"})
 # elementwise/structural torch functions: the result keeps the (promoted) input dtype

@@ -1,7 +1,7 @@
 """Calls: what each torch / numpy / user call does to the abstract state.
 
 Split from the statement interpreter because this is where the library knowledge meets the
-machine: the tables live in `api.py`, the mechanics of applying them live here.
+machine: the tables live in `library/` (names in `library/vocabulary.py`), the mechanics of applying them live here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from dtypeguard.engine import api, configs, library
+from dtypeguard.engine import configs, library
 from dtypeguard.engine.events import (
     Default,
     Forward,
@@ -30,6 +30,7 @@ from dtypeguard.engine.events import (
 from dtypeguard.engine.library import numpy as numpy_library
 from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library import torch as torch_library
+from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
@@ -176,13 +177,13 @@ class CallsMixin:
         parts = name.split(".")
         if len(parts) == 2 and parts[0] in ("torch", "numpy"):
             lib = parts[0]
-            table = api.DTYPE_NAMES if lib == "torch" else api.NUMPY_DTYPE_NAMES
+            table = vocab.DTYPE_NAMES if lib == "torch" else vocab.NUMPY_DTYPE_NAMES
             if (parts[1] in table and parts[1] not in ("int", "float", "bool", "long", "double", "half", "short", "char")) or (
                 lib == "numpy" and parts[1] in ("double", "half", "single")
             ):
                 return DType(table[parts[1]], lib)
             if lib == "torch" and parts[1] in ("double", "half", "long", "short"):
-                return DType(api.DTYPE_NAMES[parts[1]], lib)
+                return DType(vocab.DTYPE_NAMES[parts[1]], lib)
         if name in _FLOAT_CONSTANTS:
             return Tensor("pyfloat")  # np.nan, math.pi: Python floats
         return Sym(name)
@@ -192,7 +193,7 @@ class CallsMixin:
             return value.name
         if isinstance(value, Const) and isinstance(value.value, str):
             text = value.value.removeprefix("torch.").removeprefix("np.")
-            table = api.NUMPY_DTYPE_NAMES if numpy else api.DTYPE_NAMES
+            table = vocab.NUMPY_DTYPE_NAMES if numpy else vocab.DTYPE_NAMES
             return table.get(text)
         if isinstance(value, Sym):
             if value.name in ("builtins.float",):
@@ -203,9 +204,9 @@ class CallsMixin:
                 return "bool"
             last = value.name.rsplit(".", 1)[-1]
             if value.name.startswith("numpy."):
-                return api.NUMPY_DTYPE_NAMES.get(last)
+                return vocab.NUMPY_DTYPE_NAMES.get(last)
             if value.name.startswith("torch."):
-                return api.DTYPE_NAMES.get(last)
+                return vocab.DTYPE_NAMES.get(last)
         return None
 
     def device_of(self, value: Value | None) -> str | None:
@@ -921,8 +922,8 @@ class CallsMixin:
         if root == "sklearn":
             if len(parts) > 2 and parts[1] == "metrics":
                 self.host_conversion(name, args, node)
-            if last in api.SKLEARN_DATASETS:
-                x, y = api.SKLEARN_DATASETS[last]
+            if last in vocab.SKLEARN_DATASETS:
+                x, y = vocab.SKLEARN_DATASETS[last]
                 origin = self.origin(node, f"sklearn `{last}` returns float64 features")
                 return TupleV((Tensor("ndarray", x, "cpu", origin), Tensor("ndarray", y, "cpu", origin)))
             if last[:1].isupper():
@@ -962,7 +963,7 @@ class CallsMixin:
             return PathObj()
         if last == "tqdm" and arg0 is not None:
             return arg0
-        if last in api.THIRD_PARTY_OPTIMIZERS:
+        if last in vocab.THIRD_PARTY_OPTIMIZERS:
             return self.make_optimizer(name, args, kwargs, node, state)
         return None
 
@@ -1280,7 +1281,7 @@ class CallsMixin:
             else:
                 cuda = ".cuda." in text
                 kind = text.rsplit(".", 1)[-1]
-                dtype = api.LEGACY_TENSOR_TYPES.get(kind, (None, ""))[0]
+                dtype = vocab.LEGACY_TENSOR_TYPES.get(kind, (None, ""))[0]
                 state.ddtype = Default(dtype, span, call)
                 state.ddevice = Default("cuda" if cuda else "cpu", span, call)
         self.events.set_defaults.append(
@@ -1290,12 +1291,12 @@ class CallsMixin:
 
     def call_nn(self, name: str, parts: list[str], last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if parts[2] == "functional" and len(parts) == 4:
-            if last in api.FUNCTIONAL_LOSSES:
+            if last in vocab.FUNCTIONAL_LOSSES:
                 output = args[0] if args else kwargs.get("input")
                 target = args[1] if len(args) > 1 else kwargs.get("target")
                 target_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
                 weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight")
-                return self.loss_call(api.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
+                return self.loss_call(vocab.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
             return None
         if parts[2] == "Parameter" and len(parts) == 3:
             return replace(args[0], moves=True, param=True) if args and isinstance(args[0], Tensor) else None
@@ -1305,22 +1306,22 @@ class CallsMixin:
             return args[0] if args else kwargs.get("module")  # a wrapper: the module's own dtype and device
         cls = last
         origin = self.origin(node, f"nn.{cls}(...)")
-        if cls in api.LOSSES:
+        if cls in vocab.LOSSES:
             weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight", args[0] if args and cls in _WEIGHT_FIRST else None)
             # `weight`/`pos_weight` are registered buffers: `criterion.to(device)` moves them
             attrs: dict[str, Value | None] = {"weight": replace(weight, moves=True)} if isinstance(weight, Tensor) else {}
-            oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, loss=api.LOSSES[cls], attrs=attrs, created_time=self.time))
+            oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, loss=vocab.LOSSES[cls], attrs=attrs, created_time=self.time))
             return Ref(oid)
-        if cls in api.CONTAINERS:
+        if cls in vocab.CONTAINERS:
             return self.make_container(cls, args, origin, state)
-        if cls in api.PASSTHROUGH_LAYERS:
+        if cls in vocab.PASSTHROUGH_LAYERS:
             dims: dict[str, Value | None] = {}
             if cls == "Flatten":  # `nn.Flatten(start_dim=1, end_dim=-1)`: what its output's rank is
                 given = [*args, kwargs.get("start_dim", Const(1)), kwargs.get("end_dim", Const(-1))][:2] if len(args) <= 2 else []
                 dims = {FLATTEN_DIMS: TupleV(tuple(given))} if len(given) == 2 else {}
             return Ref(self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, first_layer="passthrough", attrs=dims, created_time=self.time)))
-        if cls in api.LAYER_KINDS or (cls[:1].isupper() and not cls.endswith(("Loss", "Module"))):
-            first, input_kind = api.LAYER_KINDS.get(cls, ("other", "any"))
+        if cls in vocab.LAYER_KINDS or (cls[:1].isupper() and not cls.endswith(("Loss", "Module"))):
+            first, input_kind = vocab.LAYER_KINDS.get(cls, ("other", "any"))
             dtype_kw = self.dtype_of(kwargs.get("dtype")) if "dtype" in kwargs else None
             device_kw = self.device_of(kwargs.get("device")) if "device" in kwargs else None
             honours = "dtype" not in kwargs
@@ -1329,8 +1330,8 @@ class CallsMixin:
             d_origin = Origin(origin.span, f"nn.{cls} weights follow the default dtype ({dtype})" + (f", set at line {state.ddtype.span.line}" if state.ddtype.span else "")) if honours else origin
             dev_origin = Origin(origin.span, f"nn.{cls} was created on the default device ({_device_words(device)})") if "device" not in kwargs else origin
             obj = ModuleObj(
-                f"torch.nn.{cls}", origin, dtype if cls in api.LAYER_KINDS else None, device, d_origin, dev_origin,
-                input_kind, first, created_time=self.time, honours_default=honours and cls in api.LAYER_KINDS,
+                f"torch.nn.{cls}", origin, dtype if cls in vocab.LAYER_KINDS else None, device, d_origin, dev_origin,
+                input_kind, first, created_time=self.time, honours_default=honours and cls in vocab.LAYER_KINDS,
             )
             oid = self.alloc(state, obj)
             if obj.honours_default:
@@ -1474,25 +1475,25 @@ class CallsMixin:
             return FInfo(dtype) if dtype in torch_library.FINFO else None
         if name == "torch.get_default_device":
             return Device(state.ddevice.value) if state.ddevice.value else None
-        if len(parts) == 2 and last in api.LEGACY_TENSOR_TYPES:
-            dtype, dev = api.LEGACY_TENSOR_TYPES[last]
+        if len(parts) == 2 and last in vocab.LEGACY_TENSOR_TYPES:
+            dtype, dev = vocab.LEGACY_TENSOR_TYPES[last]
             source = arg0 if isinstance(arg0, Tensor) and arg0.kind in ("ndarray", "tensor") else None
             from_ints = bool(source and source.dtype and not is_float(source.dtype) and is_float(dtype))  # `torch.FloatTensor(labels)`
             return Tensor("tensor", dtype, dev, self.origin(node, f"torch.{last} is always {dtype}"), from_ints=from_ints, ndim=source.ndim if source else None)
-        if len(parts) == 2 and last in api.TORCH_DEFAULT_FACTORIES:
+        if len(parts) == 2 and last in vocab.TORCH_DEFAULT_FACTORIES:
             made = self.torch_factory(last, args, kwargs, node, state)
             if isinstance(made, Tensor) and made.ndim is None:
                 made = replace(made, ndim=_factory_ndim(last, args, kwargs))
             if isinstance(made, Tensor) and last in ("tensor", "as_tensor") and made.site is None:
                 made = replace(made, site=self.index.span(node))
             return made
-        if len(parts) == 2 and last in api.TORCH_INT_FACTORIES:
+        if len(parts) == 2 and last in vocab.TORCH_INT_FACTORIES:
             int_dtype = self.dtype_of(kwargs.get("dtype")) or "int64"
             dev = self.device_of(kwargs.get("device")) if "device" in kwargs else (arg0.device if isinstance(arg0, Tensor) and last not in ("randint", "randperm") else state.ddevice.value)
             return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"), ndim=_int_factory_ndim(last, args, kwargs))
         if len(parts) == 2 and isinstance(arg0, Tensor) and _returns_indices(last, args[1:], kwargs):
             return _values_and_indices(arg0, last, args[1:], kwargs)
-        if len(parts) == 2 and last in api.TORCH_OVERLOADED and isinstance(arg0, Tensor):
+        if len(parts) == 2 and last in vocab.TORCH_OVERLOADED and isinstance(arg0, Tensor):
             other = args[1] if len(args) > 1 else kwargs.get("other")
             if other is None:
                 return arg0  # `torch.max(x)`: one value of x's dtype
@@ -1779,17 +1780,17 @@ class CallsMixin:
         return None
 
     def sklearn_output(self, obj: InstanceObj, data: Value | None, state: State) -> str | None:
-        """The dtype of a scikit-learn transformer's output (api.SKLEARN_*): scalers keep
+        """The dtype of a scikit-learn transformer's output (vocab.SKLEARN_*): scalers keep
         float32 and give float64 for other numbers; dense encoders give float64; a
         ColumnTransformer stacks its parts' outputs. Anything else, a sparse result or an
         input of unknown dtype: unknown."""
         name = obj.cls.removeprefix("sklearn:")
         given = obj.attrs.get("<dtype>")
-        if name in api.SKLEARN_ENCODERS:
+        if name in vocab.SKLEARN_ENCODERS:
             if obj.attrs.get("<sparse>") is not None:
                 return None
             return given.name if isinstance(given, DType) else "float64" if "<dtype>" not in obj.attrs else None
-        if name in api.SKLEARN_FLOAT_TRANSFORMERS:
+        if name in vocab.SKLEARN_FLOAT_TRANSFORMERS:
             if not isinstance(data, Tensor) or data.kind not in ("ndarray", "frame", "series") or not data.dtype or data.dtype == WIDE:
                 return "float64" if isinstance(data, Tensor) and data.dtype == WIDE else None  # int64 or float64 columns: float64 either way
             return "float32" if data.dtype == "float32" else "float64" if data.dtype in (*FLOAT_DTYPES, *INT_DTYPES) else None
@@ -2045,7 +2046,7 @@ class CallsMixin:
                 v = self.device_of(value)
                 named = value.value if isinstance(value, Const) else value.name if isinstance(value, Sym) else None
                 if isinstance(named, str) and named.startswith("torch.") and named.endswith("Tensor"):
-                    legacy = api.LEGACY_TENSOR_TYPES.get(named.rsplit(".", 1)[-1])  # .type(torch.FloatTensor)
+                    legacy = vocab.LEGACY_TENSOR_TYPES.get(named.rsplit(".", 1)[-1])  # .type(torch.FloatTensor)
                     if legacy:  # a legacy type names the device too
                         d = legacy[0]
                         v = "cuda" if ".cuda." in named else "cpu"
@@ -2107,8 +2108,8 @@ class CallsMixin:
         chosen: Span | None = None
         device_set = False  # `.to(device)`/`.cuda()`: its buffers go there, even if its layers were there already
         device_expr = obj.device_expr
-        if method in api.DTYPE_METHODS and method not in ("long", "int", "short", "byte", "char", "bool"):
-            new_dtype, changed = api.DTYPE_METHODS[method], True
+        if method in vocab.DTYPE_METHODS and method not in ("long", "int", "short", "byte", "char", "bool"):
+            new_dtype, changed = vocab.DTYPE_METHODS[method], True
         elif method == "cuda":
             new_device, changed, device_expr, device_set = "cuda", True, '"cuda"', True
         elif method == "cpu":
@@ -2276,7 +2277,7 @@ def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str
         if not (isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute)):
             continue
         base = child.func.value
-        if isinstance(base, ast.Name) and base.id == first_param and child.func.attr in (*api.DTYPE_METHODS, "to", "type", "cuda"):
+        if isinstance(base, ast.Name) and base.id == first_param and child.func.attr in (*vocab.DTYPE_METHODS, "to", "type", "cuda"):
             converts = True
         if isinstance(base, ast.Name) and base.id == "self" and any(_rooted_at(arg, first_param) for arg in child.args[:1]):
             calls.append((child.lineno, child.col_offset, child.func.attr))
@@ -2875,7 +2876,7 @@ def _sklearn_options(name: str, args: list[Value | None], kwargs: dict[str, Valu
     `sklearn_output`): an encoder's `dtype=` and sparse output, a ColumnTransformer's parts
     and a remainder it passes through."""
     options: dict[str, Value | None] = {}
-    if name in api.SKLEARN_ENCODERS:
+    if name in vocab.SKLEARN_ENCODERS:
         if "dtype" in kwargs:
             options["<dtype>"] = kwargs["dtype"]
         if name == "OneHotEncoder":

@@ -3258,6 +3258,16 @@ CASES: dict[str, str] = {
                 return mask.masked_fill(mask > 0, -1e8)
         Enc().half()(torch.randint(0, 10, (2, 4)))
         """,
+    "a parameter no known argument took is unknown, not its default, when a ** we cannot read was given": """
+        import json
+        import torch
+        import torch.nn as nn
+        def make(n, device="cpu", **kw):
+            return torch.zeros(n, 4, device=device)
+        model = nn.Linear(4, 2).cuda()
+        model(make(2))  # expect: DG009
+        model(make(2, **json.load(open("c.json"))))
+        """,
 }
 
 

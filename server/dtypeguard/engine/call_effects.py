@@ -735,6 +735,9 @@ class CallsMixin:
         params: dict[str, Value | None] = {}
         positional = spec.posonlyargs + spec.args
         defaults = [None] * (len(positional) - len(spec.defaults)) + list(spec.defaults)
+        # `Loss(**{k: v for k, v in cfg.items() if ...})`: a `**` we cannot read may give any
+        # parameter a value, so a parameter no known argument took is unknown, not its default
+        opaque, self.opaque_keywords = self.opaque_keywords, False
         for i, arg in enumerate(positional):
             if i < len(args):
                 params[arg.arg] = args[i]
@@ -742,15 +745,14 @@ class CallsMixin:
                 params[arg.arg] = kwargs[arg.arg]
             else:
                 default = defaults[i]
-                params[arg.arg] = self.eval(default, state) if default is not None else None
+                params[arg.arg] = self.eval(default, state) if default is not None and not opaque else None
         for arg, default in zip(spec.kwonlyargs, spec.kw_defaults, strict=True):
             if arg.arg in kwargs:
                 params[arg.arg] = kwargs[arg.arg]
             else:
-                params[arg.arg] = self.eval(default, state) if default is not None else None
+                params[arg.arg] = self.eval(default, state) if default is not None and not opaque else None
         if spec.vararg:
             params[spec.vararg.arg] = None
-        opaque, self.opaque_keywords = self.opaque_keywords, False
         if spec.kwarg:
             named = {a.arg for a in (*positional, *spec.kwonlyargs)}
             rest = {k: v for k, v in kwargs.items() if k not in named}

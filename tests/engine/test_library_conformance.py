@@ -208,6 +208,7 @@ MECHANICS = [
     ("filtfilt with butter", "signal.filtfilt(*signal.butter(2, 0.3), np.ones(40, dtype=np.float32))"),
     ("rows picked by integer arrays", "np.eye(4)[np.array([[0, 1], [1, 2]])]"),
     ("indices of nonzero entries", "np.nonzero({a})[1]"),
+    ("argmax over all entries is a NumPy scalar", "np.argmax({a})"),
     ("rows of a tensor picked by integer tensors", "{t}[torch.tensor([1, 0, 1])]"),
 ]
 

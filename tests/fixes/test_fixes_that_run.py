@@ -361,3 +361,44 @@ def test_float_class_ids_from_the_legacy_constructor_become_long_where_made() ->
     assert 'torch.Tensor([s["class_id"] for s in samples]).long()' in result.text
     picked = _run(result.text)["PICKED"]
     assert isinstance(picked, torch.Tensor) and tuple(picked.shape) == (2, 2)
+
+
+NUMPY_METRIC = '''\
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch import nn
+
+
+def evaluate(scores):
+    return np.mean(scores), np.argmax(scores), {unknown}
+
+
+path = os.path.join(tempfile.mkdtemp(), "best.pt")
+model = nn.Linear(4, 2)
+acc, best_epoch, cmc = evaluate(np.array([0.5, 0.75, 0.25]))
+rank1 = cmc[0]
+state = {{"model": model.state_dict(), "acc": acc, "rank1": rank1}}
+state["epoch"] = best_epoch
+torch.save(state, path)
+ckpt = torch.load(path)
+LOADED = (ckpt["acc"], ckpt["epoch"], ckpt["rank1"])
+'''
+
+
+def test_numpy_numbers_in_a_checkpoint_become_python_numbers_where_they_are_put_in() -> None:
+    """DG011's safe fix at the root: the NumPy number an entry holds is saved as the Python number
+    it stands for (`float(...)` of a float64 mean, `int(...)` of an argmax, `.item()` where
+    the dtype is not known), in a dict display and in `state["epoch"] = ...`; the fixed script
+    loads with weights_only=True and reads the same numbers."""
+    src = NUMPY_METRIC.format(unknown="np.cumsum(np.load(os.environ['CMC']))")
+    assert _fixes(src, "DG011")[0] == ("plain_number", True)
+    result = fix_all(src)
+    assert '"acc": float(acc), "rank1": rank1.item()}' in result.text and 'state["epoch"] = int(best_epoch)' in result.text, result.text
+    assert not [f for f in result.remaining if f.code == "DG011"]
+    runnable = result.text.replace("np.cumsum(np.load(os.environ['CMC']))", "np.cumsum(np.array([0.5, 0.25]))")
+    ran = subprocess.run([sys.executable, "-c", runnable + "print(LOADED)\n"], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and ran.stdout.strip() == "(0.5, 1, 0.5)", ran.stderr[-2000:]
+    assert fix_all(result.text).text == result.text

@@ -557,14 +557,18 @@ class CallsMixin:
         """`torch.save(obj, f)` (and `accelerator.save(obj, f)`, which calls it): what it pickles,
         where its tensors live, and which file it writes."""
         arg0 = args[0] if args else kwargs.get("obj")
-        what, entry = self.pickled_entry(arg0, state)
+        what, entry, refused = self.pickled_entry(arg0, state)
+        # a NumPy number written into the checkpoint's dict (`"rank1": cmc[0]`): the Python number
+        # it stands for pickles as a plain value (`float(...)` there is the fix; `.item()` for a
+    # NumPy scalar of a dtype not known here)
+        plain = (_number_class(refused.dtype) or "item") if entry is not None and isinstance(refused, Tensor) and refused.kind == "npscalar" else None
         tagged = isinstance(state.globals.get(CUDA_TAGS), Const)
         saved = "cuda" if tagged else self.saved_device(arg0, state)
         file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
         allow = self.safe_globals_for(arg0, state) if what else None
-        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry, allow or ()))
+        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry, allow or (), plain or ""))
         if file or path:
             self.events.torch_saves.append((file or path, arg0))
         if (file or path) and not tagged:
@@ -1229,19 +1233,20 @@ class CallsMixin:
             return None if inner is None else (own, *(n for n in inner if n != own))
         return () if not self.pickled_what(value, state, depth) else None
 
-    def pickled_entry(self, value: Value | None, state: State, depth: int = 0) -> tuple[str, Span | None]:
-        """`pickled_what`, and where the refused part was put into the saved dict: the innermost
+    def pickled_entry(self, value: Value | None, state: State, depth: int = 0) -> tuple[str, Span | None, Value | None]:
+        """`pickled_what`, where the refused part was put into the saved dict: the innermost
         entry written in the script that holds it (`"spectrum_dtype": np.dtype(...)` of the
-        config dict the checkpoint carries), if known. (Held-out authors marked the inner entry
-        about as often as the checkpoint's own `"hparams": cfg`: 366 vs 365 of 477.)"""
+        config dict the checkpoint carries), if known, and the value refused there. (Held-out
+        authors marked the inner entry about as often as the checkpoint's own `"hparams": cfg`:
+        366 vs 365 of 477.)"""
         if isinstance(value, (DictV, TupleV)) and depth <= 4:
             spans = value.spans if isinstance(value, DictV) and len(value.spans) == len(value.items) else (None,) * len(value.items)
             for item, at in zip(value.items, spans, strict=True):
-                found, inner = self.pickled_entry(item if isinstance(item, Value) else None, state, depth + 1)
+                found, inner, refused = self.pickled_entry(item if isinstance(item, Value) else None, state, depth + 1)
                 if found:
-                    return found, inner or at
-            return "", None
-        return self.pickled_what(value, state, depth), None
+                    return found, inner or at, refused if inner else (item if refused is item else None)  # (the entry's own value, not one inside it)
+            return "", None, None
+        return self.pickled_what(value, state, depth), None, value
 
     def autocast_ctx(self, parts: list[str], args: list[Value | None], kwargs: dict[str, Value | None]) -> Value:
         device = None
@@ -2331,6 +2336,13 @@ _NP_DECOMPOSITIONS: dict[str, tuple[int, frozenset[int]]] = {
     "numpy.linalg.lstsq": (4, frozenset({2})),
 }
 _ABSENT = object()
+def _number_class(dtype: str | None) -> str:
+    """float/int/bool for a NumPy scalar's dtype ("" when unknown or another kind)."""
+    if dtype is None:
+        return ""
+    if dtype == "bool":
+        return "bool"
+    return "float" if dtype.startswith("float") else "int" if dtype.startswith(("int", "uint")) else ""
 # in-place arithmetic that keeps its receiver's dtype: on an integer tensor a float operand fails
 INPLACE_ARITHMETIC = frozenset({"add_", "sub_", "mul_", "div_", "clamp_", "clip_", "pow_"})
 # Tensor methods whose second argument is an index tensor that must be int64 or int32

@@ -176,6 +176,9 @@ class TorchSave:
     # what is refused is only these classes (argparse.Namespace, the file's own plain classes):
     # allowlisted with `torch.serialization.add_safe_globals`, the file loads with weights_only
     allow: tuple[str, ...] = ()
+    # the entry holds one NumPy number whose Python counterpart pickles plainly: `float`, `int`
+    # or `bool` wraps it there (a fix at the root; "" when not so)
+    plain: str = ""
 
 
 @dataclass

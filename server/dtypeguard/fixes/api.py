@@ -42,6 +42,7 @@ TRANSFORMS: dict[str, Transform] = {
     "replace_tensor_type_call": setup.replace_tensor_type_call,
     "master_weights_autocast": lowprec.master_weights_autocast,
     "allow_globals": serialization.allow_globals,
+    "plain_number": serialization.plain_number,
 }
 GLOBAL_KINDS = frozenset({"move_to_setup", "replace_default_tensor_type", "insert_setup_block", "replace_cuda_default", "replace_tensor_type_call"})
 MAX_ROUNDS = 12

@@ -13,7 +13,7 @@ from dtypeguard.engine import source
 from dtypeguard.findings import FixSpec
 from dtypeguard.fixes.base import NotApplicable, replace_node
 from dtypeguard.fixes.calls import _in_file_names
-from dtypeguard.fixes.cst import Parsed
+from dtypeguard.fixes.cst import Parsed, parenthesized
 from dtypeguard.fixes.lowprec import _statement_of
 
 
@@ -63,3 +63,40 @@ def allow_globals(parsed: Parsed, fix: FixSpec) -> str:
     if isinstance(block, cst.Module):
         return block.with_changes(body=body).code
     return replace_node(parsed, block, block.with_changes(body=body))
+
+
+def plain_number(parsed: Parsed, fix: FixSpec) -> str:
+    """`"rank1": cmc[0]` -> `"rank1": float(cmc[0])` (or `int`/`bool`): the NumPy number the
+    checkpoint's entry holds becomes the Python number it stands for, which a weights-only load
+    reads. The span is the entry as the engine recorded it: a dict display's `key: value`, or
+    the target of `ckpt["best"] = value`."""
+    func = fix.param("func")
+    if func not in ("float", "int", "bool", "item"):
+        raise NotApplicable(f"`{func}` is not a conversion this fix makes")
+    i = parsed.statement_index(fix.span.line)
+    if i is None:
+        raise NotApplicable("no statement at the fix's position (the file changed?)")
+    meta = parsed._statement_meta(i)
+    key = (fix.span.line, fix.span.col, fix.span.end_line, fix.span.end_col)
+    value: cst.BaseExpression | None = None
+    for node in meta.by_range.get(key, ()):
+        if isinstance(node, cst.DictElement):
+            value = node.value
+        elif isinstance(node, cst.Subscript):
+            parent = parsed.parents.get(parsed.parents.get(node, node), None)
+            if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and parent.targets[0].target is node:
+                value = parent.value
+    if value is None:
+        for node in meta.positions:  # a display entry: from its key's start to its value's end
+            if isinstance(node, cst.DictElement):
+                start, end = meta.positions[node.key], meta.positions[node.value]
+                if (start.start.line + meta.line_offset, start.start.column, end.end.line + meta.line_offset, end.end.column) == key:
+                    value = node.value
+    if value is None:
+        raise NotApplicable("no checkpoint entry at the fix's position (the file changed?)")
+    called = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else value.func.attr.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) else ""
+    if called == func:
+        raise NotApplicable(f"the entry already calls `{func}`")
+    if func == "item":  # a NumPy scalar of any dtype: `.item()` gives its Python number
+        return replace_node(parsed, value, cst.Call(func=cst.Attribute(value=parenthesized(value), attr=cst.Name("item"))))
+    return replace_node(parsed, value, cst.Call(func=cst.Name(func), args=[cst.Arg(value=value)]))

@@ -45,6 +45,11 @@ def check(ctx: Context) -> Iterator[Finding]:
             ],
             fixes=[
                 *([FixSpec(
+                    "plain_number",
+                    f"Save the NumPy number as a Python number: `{'(...).item()' if save.plain == 'item' else save.plain + '(...)'}` at line {root.line}",
+                    root, True, (("func", save.plain),),
+                )] if save.plain and save.pickled_at else []),
+                *([FixSpec(
                     "allow_globals",
                     f"Allow {', '.join(f'`{n}`' for n in save.allow)} for weights-only loading: `torch.serialization.add_safe_globals([...])` before line {load.span.line}",
                     load.call_end, True, (("names", ",".join(save.allow)),),

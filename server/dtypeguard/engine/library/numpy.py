@@ -169,8 +169,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("min", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", _reduction(same(ND, "a")), "np.min({a}, axis=0)"),
     ("amax", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", _reduction(same(ND, "a")), "np.amax({a}, axis=0)"),
     ("amin", "(a, axis=None, out=None, keepdims=False, initial=None, where=True)", _reduction(same(ND, "a")), "np.amin({a}, axis=0)"),
-    ("argmax", "(a, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "np.argmax({a}, axis=0)"),
-    ("argmin", "(a, axis=None, out=None, *, keepdims=False)", fixed(ND, "int64", ""), "np.argmin({a}, axis=0)"),
+    ("argmax", "(a, axis=None, out=None, *, keepdims=False)", _reduction(fixed(ND, "int64", "")), "np.argmax({a}, axis=0)"),
+    ("argmin", "(a, axis=None, out=None, *, keepdims=False)", _reduction(fixed(ND, "int64", "")), "np.argmin({a}, axis=0)"),
     ("argsort", "(a, axis=-1, kind=None, order=None, *, stable=None)", fixed(ND, "int64", ""), "np.argsort({a})"),
     # legacy global random state (also the methods of a RandomState)
     *[(f"random.{name}", "(size=None)", _sized("float64"), f"np.random.{name}((2,))", f"`np.random.{name}` returns float64") for name in _LEGACY_FLOAT],

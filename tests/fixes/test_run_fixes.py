@@ -314,3 +314,35 @@ def test_a_dtype_keyword_of_the_scripts_own_loader_becomes_float32_not_dropped()
     fixed = fix_all(LOADER_WITH_DTYPE, "s.py", unsafe=True).text
     assert "from_pretrained(torch_dtype=torch.float32)" in fixed
     _run(fixed)
+
+
+CHOSEN_TYPE = (
+    "import torch\n\n"
+    "def train(use_cuda, half):\n"
+    "    torch.set_default_tensor_type('torch.cuda.FloatTensor' if use_cuda else 'torch.FloatTensor')\n"
+    "    x = torch.ones(2)\n"
+    "    torch.set_default_tensor_type('torch.DoubleTensor' if half else 'torch.FloatTensor')\n"
+    "    RESULT.append((x.dtype, x.device.type))\n\n"
+    "train(torch.cuda.is_available(), False)\n"
+)
+
+
+def test_a_choice_between_two_named_tensor_types_becomes_two_plain_calls() -> None:
+    """tests/realworld21 x22 (RTFM): `set_default_tensor_type("torch.cuda.FloatTensor" if
+    use_cuda else "torch.FloatTensor")` names both types, so the pair of modern calls names the
+    dtype and picks the device with the same test; two dtypes keep the drop-in pair."""
+    fixed = fix_all(CHOSEN_TYPE).text
+    assert (
+        "    torch.set_default_dtype(torch.float32)\n"
+        "    torch.set_default_device(\"cuda\" if use_cuda else None)\n"
+    ) in fixed, fixed
+    assert "torch.set_default_dtype(torch.empty(0).type('torch.DoubleTensor' if half else 'torch.FloatTensor').dtype)\n" in fixed, fixed
+    assert "set_default_tensor_type" not in fixed and not check_source(fixed).findings
+    results: list[object] = []
+    dtype = torch.get_default_dtype()
+    try:
+        exec(compile(fixed, "<fixed>", "exec"), {"RESULT": results})
+    finally:
+        torch.set_default_dtype(dtype)
+        torch.set_default_device(None)
+    assert results == [(torch.float32, "cuda" if torch.cuda.is_available() else "cpu")]

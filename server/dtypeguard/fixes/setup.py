@@ -16,6 +16,7 @@ import ast
 import libcst as cst
 
 from dtypeguard.engine import source
+from dtypeguard.engine.library.vocabulary import LEGACY_TENSOR_TYPES
 from dtypeguard.findings import FixSpec, Span
 from dtypeguard.fixes.base import NotApplicable, expression
 from dtypeguard.fixes.cst import Parsed
@@ -228,6 +229,20 @@ def replace_default_tensor_type(parsed: Parsed, fix: FixSpec) -> str:
     return _with_body(parsed, new_body, module)
 
 
+def _chosen_types(expr: cst.BaseExpression) -> tuple[tuple[str, bool], tuple[str, bool], str] | None:
+    """`"torch.cuda.FloatTensor" if c else "torch.FloatTensor"`: each branch's (dtype, CUDA)
+    and the test's code, when both branches name legacy types as strings."""
+    if not isinstance(expr, cst.IfExp):
+        return None
+    named: list[tuple[str, bool]] = []
+    for branch in (expr.body, expr.orelse):
+        text = branch.evaluated_value if isinstance(branch, cst.SimpleString) else None
+        if not isinstance(text, str) or not text.startswith("torch.") or text.removeprefix("torch.").removeprefix("cuda.") not in LEGACY_TENSOR_TYPES:
+            return None
+        named.append((LEGACY_TENSOR_TYPES[text.rsplit(".", 1)[1]][0], ".cuda." in text))
+    return named[0], named[1], cst.Module(body=[]).code_for_node(expr.test)
+
+
 def replace_tensor_type_call(parsed: Parsed, fix: FixSpec) -> str:
     """`set_default_tensor_type(t)` with `t` chosen at run time (a legacy type or its name, CPU
     or CUDA) -> the two calls it stands for, reading dtype and device from `t` itself:
@@ -247,8 +262,16 @@ def replace_tensor_type_call(parsed: Parsed, fix: FixSpec) -> str:
         raise NotApplicable("the type is computed by a call: it would be computed twice")
     alias = _Plan(parsed).alias
     like = f"{alias}.empty(0).type({arg.strip()})"
-    first = _statement(f"{alias}.set_default_dtype({like}.dtype)\n").with_changes(leading_lines=stmt.leading_lines, trailing_whitespace=stmt.trailing_whitespace)
-    second = _statement(f'{alias}.set_default_device("cuda" if {like}.is_cuda else None)\n')
+    dtype_expr, device_expr = f"{like}.dtype", f'"cuda" if {like}.is_cuda else None'
+    chosen = _chosen_types(call.args[0].value)
+    if chosen is not None:  # `"torch.cuda.FloatTensor" if use_cuda else "torch.FloatTensor"`: both named
+        (dtype_a, cuda_a), (dtype_b, cuda_b), test = chosen
+        if dtype_a == dtype_b:
+            dtype_expr = f"{alias}.{dtype_a}"
+            device_a, device_b = ('"cuda"' if cuda else "None" for cuda in (cuda_a, cuda_b))
+            device_expr = device_a if cuda_a == cuda_b else f"{device_a} if {test} else {device_b}"
+    first = _statement(f"{alias}.set_default_dtype({dtype_expr})\n").with_changes(leading_lines=stmt.leading_lines, trailing_whitespace=stmt.trailing_whitespace)
+    second = _statement(f"{alias}.set_default_device({device_expr})\n")
     body = list(parsed.module.body)
     if any(s is stmt for s in body):
         i = next(k for k, s in enumerate(body) if s is stmt)

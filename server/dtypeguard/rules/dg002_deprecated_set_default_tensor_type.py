@@ -49,13 +49,15 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 def _plain(arg: str) -> bool:
-    """A name, an attribute, a string, or a lookup of those (`TENSOR_TYPES[device]`): the fix
-    may read it twice."""
+    """A name, an attribute, a string, a lookup of those (`TENSOR_TYPES[device]`), or a choice
+    between them (`"torch.cuda.FloatTensor" if use_cuda else "torch.FloatTensor"`): no call,
+    so the fix may read it twice."""
     try:
         tree = ast.parse(arg.strip(), mode="eval")
     except SyntaxError:
         return False
-    return bool(arg.strip()) and all(isinstance(n, (ast.Expression, ast.Name, ast.Attribute, ast.Constant, ast.Subscript, ast.Load)) for n in ast.walk(tree))
+    pure = (ast.Expression, ast.Name, ast.Attribute, ast.Constant, ast.Subscript, ast.Load, ast.IfExp, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.cmpop, ast.boolop, ast.Not)
+    return bool(arg.strip()) and all(isinstance(n, pure) for n in ast.walk(tree))
 
 
 def _legacy_constructors(ctx: Context) -> bool:

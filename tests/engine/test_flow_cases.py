@@ -3268,6 +3268,20 @@ CASES: dict[str, str] = {
         model(make(2))  # expect: DG009
         model(make(2, **json.load(open("c.json"))))
         """,
+    "a slice of a list of floats with an unknown bound is floats; of mixed ints and floats, unknown": """
+        import sys
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        scales = [0.5, 1.0, 2.0]
+        n = len(sys.argv)
+        w = torch.from_numpy(np.array(scales[:n]))  # expect: DG004
+        ids = torch.tensor([1, 2, 3][:n])
+        mixed = torch.tensor([1, 2.0][:n])
+        nn.Linear(3, 1)(w)
+        nn.Linear(3, 1)(ids.float())
+        nn.Linear(3, 1)(mixed)
+        """,
 }
 
 

@@ -248,6 +248,27 @@ def test_a_late_default_dtype_whose_model_then_fails_gets_the_setup_block_safely
     assert _fixes(quiet, "DG001") == [("insert_setup_block", False)]
 
 
+def test_a_late_default_dtype_whose_tensors_then_meet_an_old_buffer_in_a_matmul_is_safe() -> None:
+    """tests/realworld20 w01: a mel filterbank buffer made before the late float64 default meets,
+    in `torch.matmul`, a signal made after it; matmuls do not promote, so it raises as written
+    and the setup block is safe. The fixed script runs."""
+    src = (
+        "import torch\nimport torch.nn as nn\n"
+        "class Mel(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.register_buffer('fb', torch.rand(5, 3))\n"
+        "    def forward(self, power):\n        return torch.matmul(power, self.fb)\n"
+        "mel = Mel()\n"
+        "def exact():\n    torch.set_default_dtype(torch.float64)\n"
+        "exact()\n"
+        "t = torch.arange(20) / 4\n"
+        "OUT = mel(torch.sin(t).reshape(4, 5))\n"
+    )
+    assert _fixes(src, "DG001") == [("insert_setup_block", True)]
+    fixed = fix_all(src).text
+    assert "torch.set_default_dtype(torch.float64)\n" in fixed.split("class Mel")[0], fixed
+    assert _run(fixed)["OUT"].dtype == torch.float64  # type: ignore[attr-defined]
+
+
 CHECKPOINT_WITH = '''\
 import {imp}
 import os

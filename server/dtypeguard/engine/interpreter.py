@@ -1175,7 +1175,13 @@ class Interpreter(ResumeMixin, CallsMixin):
             bounds = _constant_slice(node.slice)
             # `layers[:-1]` (the last activation dropped): those items, or, of a list grown in a
             # loop whose known head this is, the head of what the slice gives
-            return TupleV(base.items[slice(*bounds)]) if bounds is not None else None
+            if bounds is not None:
+                return TupleV(base.items[slice(*bounds)])
+            # `self.scales[:n]` with `n` unknown: as many Python numbers of that kind as it keeps
+            kinds = {type(v.value) for v in base.items if isinstance(v, Const)}
+            if base.items and all(isinstance(v, Const) for v in base.items) and kinds in ({float}, {int}):
+                return Many(Tensor("pyfloat" if kinds == {float} else "pyint"))
+            return None
         if isinstance(base, TupleV) and isinstance(index, Tensor) and index.kind == "pyint" and not isinstance(node.slice, ast.Slice):
             return _alike(list(base.items), state)  # `ops[i]` with `i` unknown: any item, when they are alike
         if isinstance(base, Ref):

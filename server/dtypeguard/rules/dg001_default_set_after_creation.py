@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.call_effects import MATMUL
 from dtypeguard.engine.events import SetDefault
 from dtypeguard.engine.values import Tensor
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
@@ -89,6 +90,12 @@ def _fails_as_written(ctx: Context, sd: SetDefault) -> bool:
         if fw.time <= sd.time or fw.autocast or fw.module.dtype != old or fw.module.chosen_dtype or fw.module.input_kind != "float":
             continue
         if any(isinstance(v, Tensor) and v.kind == "tensor" and v.dtype == new for v in (*fw.inputs, *fw.kw_inputs)):
+            return True
+    for op in ctx.events.ops:  # `torch.matmul(power, self.fb)`: a new-dtype tensor meets an old-dtype one
+        if op.time <= sd.time or op.autocast or op.name.rsplit(".", 1)[-1] not in MATMUL:
+            continue
+        dtypes = {v.dtype for v in op.inputs if isinstance(v, Tensor) and v.kind == "tensor"}
+        if dtypes == {new, old}:
             return True
     return False
 

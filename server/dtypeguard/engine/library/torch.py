@@ -131,6 +131,7 @@ FUNCTIONS: dict[str, Entry] = {
         ("movedim", "(input, source, destination)", same(T, "input"), "torch.movedim({t}, 0, 1)"),
         ("select", "(input, dim, index)", same(T, "input"), "torch.select({t}, 0, 0)"),
         ("square", "(input, *, out=None)", summed(T, "input"), "torch.square({t})"),  # (bool gives int64)
+        ("cdist", "(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary')", promote(T, "x1,x2"), "torch.cdist({t}, {u})"),
         ("linalg.vector_norm", "(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None)", floating(T, "x"), "torch.linalg.vector_norm({t})"),
     ]),
     **table("torch.nn.functional", [

@@ -423,3 +423,27 @@ def test_numpy_numbers_in_a_checkpoint_become_python_numbers_where_they_are_put_
     ran = subprocess.run([sys.executable, "-c", runnable + "print(LOADED)\n"], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0 and ran.stdout.strip() == "(0.5, 1, 0.5)", ran.stderr[-2000:]
     assert fix_all(result.text).text == result.text
+
+
+HALF_MODEL_NORMALISED_INPUT = '''\
+import numpy as np
+import torch
+from torch import nn
+
+model = nn.Conv2d(3, 4, 3).half().eval()
+mean = torch.tensor([0.485, 0.456, 0.406]).view(1, 3, 1, 1)
+frames = np.random.default_rng(0).integers(0, 256, size=(2, 8, 8, 3), dtype=np.uint8)
+x = torch.from_numpy(frames).permute(0, 3, 1, 2).float() / 255.0
+with torch.no_grad():
+    OUT = model(x - mean)
+'''
+
+
+def test_an_input_widened_again_on_its_way_is_converted_where_it_is_used() -> None:
+    """tests/realworld22 y22: converting after the `.float()` cast would be undone by the float32
+    mean it is normalised with, so that fix fails its check and the conversion at the forward's
+    argument is used instead; the fixed script runs its half model."""
+    result = fix_all(HALF_MODEL_NORMALISED_INPUT)
+    assert "    OUT = model((x - mean).half())\n" in result.text, result.text
+    assert not [f for f in result.remaining if f.code == "DG004"]
+    assert _run(result.text)["OUT"].dtype == torch.float16  # type: ignore[attr-defined]

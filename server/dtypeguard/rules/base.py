@@ -184,15 +184,17 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
         return []
     torch_dtype = f"torch.{dtype}"
     origin = value.origin
+    # converting where it is used comes last: for a tensor that is also used as something else
+    # (an integer column that is both a layer's input and a class-index target), where
+    # converting it at its creation would break the other use; and for one that arithmetic
+    # with other tensors widens again on its way (`(frames.half() - mean) / std` is float32)
+    at_use = [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))] if (
+        use_span is not None and value.site is not None and not value.site.file and not _encloses(use_span, value.site) and not _encloses(value.site, use_span)) else []
     if value.site is not None and origin is not None and origin.why.startswith(".") and origin.span != value.site and _encloses(origin.span, value.site):
         # `torch.from_numpy(mask).float()`: converting the inner call would be undone by the cast
-        return [FixSpec("append_call", f"Convert after the cast: `.{method}()` ({why})", origin.span, True, (("method", method),))]
+        after_cast = FixSpec("append_call", f"Convert after the cast: `.{method}()` ({why})", origin.span, True, (("method", method),))
+        return [after_cast, *(f for f in at_use if not _encloses(f.span, origin.span) and not _encloses(origin.span, f.span))]
     if value.site is not None:
-        # converting where it is used comes last: for a tensor that is also used as something
-        # else (an integer column that is both a layer's input and a class-index target), where
-        # converting it at its creation would break the other use
-        at_use = [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))] if (
-            use_span is not None and not value.site.file and not _encloses(use_span, value.site) and not _encloses(value.site, use_span)) else []
         call = ctx.snippet(value.site)
         if call.split("(")[0].strip().rsplit(".", 1)[-1] in ("tensor", "as_tensor") and "dtype" not in call:  # not a user's `_tensor(...)`
             return [

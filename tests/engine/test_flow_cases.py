@@ -3282,6 +3282,23 @@ CASES: dict[str, str] = {
         nn.Linear(3, 1)(ids.float())
         nn.Linear(3, 1)(mixed)
         """,
+    "torch.arange of Python ints known or not is int64; torch.full of float(i) follows the default dtype": """
+        import torch
+        def collate(graphs):
+            batch = []
+            for i, g in enumerate(graphs):
+                batch.append(torch.full((g.size(0),), float(i)))  # expect: DG006
+            return torch.cat(batch)
+        def pool(x, batch):
+            out = torch.zeros(3, x.size(1))
+            return out.scatter_add_(0, batch.unsqueeze(-1).expand_as(x), x)
+        graphs = [torch.randn(4, 2), torch.randn(5, 2)]
+        pool(torch.cat(graphs), collate(graphs))
+        x = torch.randn(6, 2)
+        idx = torch.arange(x.size(0))
+        x.index_select(0, idx)
+        pool(x, torch.arange(x.size(0)) % 3)
+        """,
 }
 
 

@@ -209,6 +209,10 @@ MECHANICS = [
     ("rows picked by integer arrays", "np.eye(4)[np.array([[0, 1], [1, 2]])]"),
     ("indices of nonzero entries", "np.nonzero({a})[1]"),
     ("argmax over all entries is a NumPy scalar", "np.argmax({a})"),
+    ("arange of a size", "torch.arange({t}.size(0))"),
+    ("arange of a size with a float step", "torch.arange(0, {t}.shape[0], 0.5)"),
+    ("full of a size", "torch.full((2,), {t}.shape[0])"),
+    ("full of a size made float", "torch.full((2,), float({t}.shape[0]))"),
     ("rows of a tensor picked by integer tensors", "{t}[torch.tensor([1, 0, 1])]"),
 ]
 

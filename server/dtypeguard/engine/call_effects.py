@@ -1571,16 +1571,17 @@ class CallsMixin:
                 return Tensor("tensor", lit, dev, self.origin(node, why), dev_origin)
             return Tensor("tensor", None, dev, None, dev_origin)
         if last in ("full",):
-            fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
-            if isinstance(fill, Const) and isinstance(fill.value, int) and not isinstance(fill.value, bool):
+            fill = _number_kind(args[1] if len(args) > 1 else kwargs.get("fill_value"))
+            if fill == "int":
                 return Tensor("tensor", "int64", dev, self.origin(node, "torch.full with an int fill value gives int64"), dev_origin)
-            if not isinstance(fill, Const):
+            if fill != "float":  # (a bool fill gives bool; an unknown one, anything)
                 return Tensor("tensor", None, dev, None, dev_origin)
         if last in ("arange", "range"):
-            consts = [a for a in args if isinstance(a, Const)]
-            if len(consts) != len(args) or not args:
+            # Python ints (known or not: `torch.arange(x.size(0))`) give int64; a float, the default dtype
+            kinds = [_number_kind(a) for a in args]
+            if not args or None in kinds or "bool" in kinds or kwargs.keys() - {"device", "requires_grad", "dtype"}:
                 return Tensor("tensor", None, dev, None, dev_origin)
-            if all(isinstance(a.value, int) for a in consts):
+            if all(k == "int" for k in kinds):
                 return Tensor("tensor", "int64", dev, self.origin(node, "torch.arange with int arguments gives int64"), dev_origin)
         return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
 
@@ -2336,6 +2337,15 @@ _NP_DECOMPOSITIONS: dict[str, tuple[int, frozenset[int]]] = {
     "numpy.linalg.lstsq": (4, frozenset({2})),
 }
 _ABSENT = object()
+def _number_kind(value: Value | None) -> str | None:
+    """"int", "float" or "bool" for a Python number, known (`Const`) or not (`pyint`/`pyfloat`)."""
+    if isinstance(value, Const) and type(value.value) in (int, float, bool):
+        return {int: "int", float: "float", bool: "bool"}[type(value.value)]
+    if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"):
+        return "int" if value.kind == "pyint" else "float"
+    return None
+
+
 def _number_class(dtype: str | None) -> str:
     """float/int/bool for a NumPy scalar's dtype ("" when unknown or another kind)."""
     if dtype is None:

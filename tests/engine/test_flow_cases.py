@@ -3299,6 +3299,19 @@ CASES: dict[str, str] = {
         x.index_select(0, idx)
         pool(x, torch.arange(x.size(0)) % 3)
         """,
+    "a dtype chosen by a condition is a setting: the helper's cast that applies it is the root": """
+        import torch
+        import torch.nn as nn
+        def build(dtype):
+            policy = nn.Linear(4, 2)
+            return policy.to(dtype)  # expect: DG013
+        def main(precision="bf16"):
+            dtype = torch.bfloat16 if precision == "bf16" else torch.float32
+            policy = build(dtype)
+            opt = torch.optim.AdamW(policy.parameters(), lr=1e-5)
+            opt.step()
+        main()
+        """,
 }
 
 

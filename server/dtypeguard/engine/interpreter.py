@@ -908,10 +908,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, ast.IfExp):
             test = self.eval(node.test, state)
             if type(test) is Const and isinstance(test.value, bool):
-                return self.eval(node.body if test.value else node.orelse, state)
+                return _choice(self.eval(node.body if test.value else node.orelse, state))
             a, b = self.eval(node.body, state), self.eval(node.orelse, state)
             if isinstance(test, Configured) and _truth(test) is not None:
-                return a if _truth(test) else b
+                return _choice(a if _truth(test) else b)
             number = number_kind(a), number_kind(b)
             if number[0] and number[1] and a != b:
                 return Tensor("pyfloat" if "pyfloat" in number else "pyint")  # `1.0 if c else 0.0`
@@ -1477,6 +1477,13 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
         except TypeError:
             return None
     return result(True)
+
+
+def _choice(value: Value | None) -> Value | None:
+    """`torch.bfloat16 if args.dtype == "bf16" else torch.float32`: a dtype chosen by a condition
+    is a setting; the cast that applies it (`policy.to(dtype)`) is where a fix goes, not the
+    line that picked it (so the written dtype's site is dropped)."""
+    return replace(value, site=None) if isinstance(value, DType) and value.origin is None else value
 
 
 def _truth(value: Const) -> bool | None:

@@ -3312,6 +3312,27 @@ CASES: dict[str, str] = {
             opt.step()
         main()
         """,
+    "a layer made with dtype=torch.float16 in a float32 model is a float16 part a GradScaler refuses": """
+        import torch
+        import torch.nn as nn
+        class Separator(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = nn.Conv1d(2, 8, 5, padding=2)
+                self.mask_head = nn.Conv1d(8, 4, 1, dtype=torch.float16)  # expect: DG014
+            def forward(self, mix):
+                return torch.sigmoid(self.mask_head(self.encoder(mix).half()))
+        model = Separator()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        loss = model(torch.randn(2, 2, 16)).float().mean()
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        plain = nn.Sequential(nn.Conv1d(2, 8, 5), nn.Conv1d(8, 4, 1, dtype=torch.float32))
+        opt2 = torch.optim.SGD(plain.parameters(), lr=0.1)
+        scaler.scale(plain(torch.randn(2, 2, 16)).mean()).backward()
+        scaler.step(opt2)
+        """,
 }
 
 

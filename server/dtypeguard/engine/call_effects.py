@@ -2806,6 +2806,9 @@ def _half_part(values: object, state: State) -> Span | None:
         child = state.heap.get(value.oid) if isinstance(value, Ref) else None
         if isinstance(child, ModuleObj) and child.half_part is not None:
             return child.half_part
+        if isinstance(child, ModuleObj) and child.dtype == "float16":
+            # `nn.Conv1d(c, 4, 1, dtype=torch.float16)`: a layer made float16 in a float32 model
+            return child.dtype_origin.span if child.dtype_origin else child.origin.span
     return None
 
 

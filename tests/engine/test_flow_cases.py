@@ -3333,6 +3333,21 @@ CASES: dict[str, str] = {
         scaler.scale(plain(torch.randn(2, 2, 16)).mean()).backward()
         scaler.step(opt2)
         """,
+    "a None scale takes the default after it; a CPU causal mask inverted by logical_not meets GPU scores": """
+        import math
+        import torch
+        import torch.nn as nn
+        def causal_mask(L, S):
+            return torch.ones(L, S, dtype=torch.bool).tril(diagonal=S - L)  # expect: DG009
+        def attend(q, k, scale=None):
+            scale = scale or 1.0 / math.sqrt(q.size(-1))
+            scores = q @ k.transpose(-2, -1) * scale
+            return scores.masked_fill(causal_mask(q.size(-2), k.size(-2)).logical_not(), float("-inf"))
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        proj = nn.Linear(8, 8).to(device)
+        x = proj(torch.randn(2, 5, 8, device=device))
+        attend(x, x)
+        """,
 }
 
 

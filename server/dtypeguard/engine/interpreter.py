@@ -923,10 +923,11 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(node, ast.BoolOp):
             values = [self.eval(part, state) for part in node.values]
             if isinstance(node.op, ast.Or):
-                for value in values:
+                for i, value in enumerate(values):
                     if isinstance(value, Const) and not value.value:
                         continue  # falsy: `device or default` takes the default
-                    return value if isinstance(value, (Device, Const, DType)) else None
+                    last = i == len(values) - 1  # `scale or 1.0 / math.sqrt(d)` with scale None: the last one, whatever it is
+                    return value if last or isinstance(value, (Device, Const, DType)) else None
             return None
         if isinstance(node, (ast.Compare, ast.BoolOp)):
             parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values

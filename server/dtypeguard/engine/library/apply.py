@@ -267,7 +267,7 @@ RANK_KEEPING = frozenset({
     "sinh", "cosh", "masked_fill", "clone", "detach", "contiguous", "requires_grad_", "flip", "roll", "t", "transpose",
     "permute", "tril", "triu", "fill_", "zero_", "floor", "ceil", "round", "trunc", "zeros_like", "ones_like",
     "empty_like", "full_like", "rand_like", "randn_like", "pow", "mul", "add", "sub", "div", "true_divide",
-    "cat", "concat", "concatenate",
+    "cat", "concat", "concatenate", "logical_not", "square", "type_as", "clamp_min", "clamp_max", "movedim", "swapaxes",
 })
 
 

@@ -131,6 +131,8 @@ FUNCTIONS: dict[str, Entry] = {
         ("movedim", "(input, source, destination)", same(T, "input"), "torch.movedim({t}, 0, 1)"),
         ("select", "(input, dim, index)", same(T, "input"), "torch.select({t}, 0, 0)"),
         ("square", "(input, *, out=None)", summed(T, "input"), "torch.square({t})"),  # (bool gives int64)
+        ("logical_not", "(input, *, out=None)", fixed(T, "bool", ""), "torch.logical_not({t})"),
+        *[(name, "(input, other, *, out=None)", fixed(T, "bool", ""), f"torch.{name}({{t}}, {{u}})") for name in ("logical_and", "logical_or", "logical_xor")],
         ("cdist", "(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary')", promote(T, "x1,x2"), "torch.cdist({t}, {u})"),
         ("linalg.vector_norm", "(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None)", floating(T, "x"), "torch.linalg.vector_norm({t})"),
     ]),
@@ -235,6 +237,8 @@ METHODS: dict[str, Entry] = table("Tensor", [
     ("prod", "(self, dim=None, keepdim=False, *, dtype=None)", summed(T, "self"), "{t}.prod()"),
     ("logsumexp", "(self, dim, keepdim=False)", floating(T, "self", ""), "{t}.logsumexp(0)"),
     ("clamp_min", "(self, min)", promote(T, "self,min"), "{t}.clamp_min(0)"),
+    ("logical_not", "(self)", fixed(T, "bool", ""), "{t}.logical_not()"),
+    *[(name, "(self, other)", fixed(T, "bool", ""), f"{{t}}.{name}({{u}})") for name in ("logical_and", "logical_or", "logical_xor")],
     ("clamp_max", "(self, max)", promote(T, "self,max"), "{t}.clamp_max(1)"),
     ("item", "(self)", same("pyscalar", "self"), "torch.tensor([{t}[0, 0].item()])"),
     ("tolist", "(self)", same("pylist", "self"), "torch.tensor({t}.tolist())"),

@@ -1,8 +1,8 @@
 """Graph weather forecaster (graph_weather-style encoder/processor/decoder on a lat/lon grid): the data helper builds the ERA5-like feature tensor with dtype=torch.float64, as the reporter tried, and the float32 encoder's first Linear receives double features
 source: https://github.com/openclimatefix/graph_weather/issues/49
 reported-error: model(features) -> RuntimeError: expected scalar type Float but found Half (the reporter then changed torch.randn(..., dtype=torch.float64) and got the same kind of mismatch)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got Double and Float at line 30
+root-cause: line 20
 expect: DG004
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """Click-through-rate DeepFM (prediction-flow layout): the video-click user table stores its numeric scores as float16 to save memory, the dataset turns each numeric column into a tensor with torch.from_numpy, and the float32 dense tower receives half-precision inputs
 source: https://github.com/GitHub-HongweiZhang/prediction-flow/issues/23
 reported-error: RuntimeError: Expected object of scalar type Float but got scalar type Long for sequence element 1 in sequence argument at position #1 'tensors' (numeric features followscore, personalscore are float16 in the user table; the maintainer suggested np.asarray(x, np.float))
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got Half and Float at line 59
+root-cause: line 25
 expect: DG004
 """
 import numpy as np

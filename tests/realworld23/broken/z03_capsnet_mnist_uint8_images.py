@@ -1,8 +1,8 @@
 """Capsule network on MNIST-like digits (gram-ai capsule-networks layout): the loader reads the raw idx byte arrays into a tensor and only unsqueezes the channel axis, so the first Conv2d of the primary-capsule stem gets uint8 pixels
 source: https://github.com/gram-ai/capsule-networks/issues/39
 reported-error: RuntimeError: Input type (torch.cuda.ByteTensor) and weight type (torch.cuda.FloatTensor) should be the same
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Input type (unsigned char) and bias type (float) should be the same at line 42
+root-cause: line 22
 expect: DG004
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """LiDAR range-image segmentation (lidar-bonnetal / RangeNet++ layout): the SemanticKITTI parser remaps raw labels through a learning-map LUT built as np.int32, torch.from_numpy keeps int32, and NLLLoss in the trainer rejects the int32 projected labels
 source: https://github.com/PRBonn/lidar-bonnetal/issues/100
 reported-error: RuntimeError: Expected object of scalar type Long but got scalar type Int for argument #2 'target'
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at line 62
+root-cause: line 23
 expect: DG006
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """Speech recognition recipe (SpeechBrain-style Brain + Checkpointer): on_stage_end stores the validation error rate computed with np.mean in the checkpoint meta, and recovering the best checkpoint with torch.load's weights_only default refuses the pickled NumPy scalar
 source: https://github.com/speechbrain/speechbrain/issues/2856
 reported-error: Weights only load failed. In PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`.
-outcome: AUTO
-root-cause: line 0
+outcome: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL numpy._core.multiarray.scalar was not an allowed global by default. ... at line 33
+root-cause: line 70
 expect: DG011
 """
 import os

@@ -1,8 +1,8 @@
 """fastText-style text classifier trained with a Lightning-like module: save_hyperparameters() puts the fitted NGramTokenizer object into the checkpoint's hyper_parameters, and load_from_checkpoint's torch.load (weights_only default) refuses the pickled tokenizer class
 source: https://github.com/InseeFrLab/torchTextClassifiers/pull/48
 reported-error: PyTorch 2.6 changed the default value of weights_only in torch.load() from False to True ... loading now requires weights_only=False (fix: Add weights_only=False for PyTorch 2.6 checkpoint loading)
-outcome: AUTO
-root-cause: line 0
+outcome: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL __main__.NGramTokenizer was not an allowed global by default. ... at line 49
+root-cause: line 58
 expect: DG011
 """
 import io

@@ -2,7 +2,7 @@
 source: https://github.com/QwenLM/Qwen/issues/32
 reported-error: scores[i, self.eos_token_id] = float(2**30) RuntimeError: value cannot be converted to type at::Half without overflow (fixed upstream by a value within float16's range)
 outcome: ok (silent: the forced EOS score becomes inf in the float16 scores and the softmax gives NaN probabilities, printed as "eos score inf" and "probs nan")
-root-cause: line 0
+root-cause: line 26
 expect: DG018
 """
 import torch

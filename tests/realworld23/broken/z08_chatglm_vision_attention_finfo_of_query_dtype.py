@@ -1,8 +1,8 @@
 """Vision-language chat model attention (InternLM/lmdeploy-served model code path): the query is upcast to float32 for the rotary embedding, the score matrix is computed from the half-precision key/query pair, and the mask value is taken from torch.finfo(query_layer.dtype).min, the float32 minimum, which does not fit into the half scores
 source: https://github.com/InternLM/lmdeploy/issues/3152
 reported-error: attention_scores = attention_scores.masked_fill(~(attention_mask), torch.finfo(query_layer.dtype).min) RuntimeError: value cannot be converted to type at::Half without overflow
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: value cannot be converted to type c10::Half without overflow at line 41
+root-cause: line 40
 expect: DG018
 """
 import math

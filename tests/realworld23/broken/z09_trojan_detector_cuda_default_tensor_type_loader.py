@@ -1,8 +1,8 @@
 """Image classifier training toolkit (trojan-zoo-like) that makes CUDA the default tensor type at import time whenever a GPU exists, then builds its training DataLoader with shuffle=True: RandomSampler draws its permutation with a CPU generator while torch.empty now defaults to CUDA, so the first epoch fails on a GPU machine
 source: https://github.com/pytorch/pytorch/issues/39088
 reported-error: ToTensor() Exception for num_workers in DataLoader when torch.set_default_tensor_type(torch.cuda.FloatTensor) (SsnL: it is always advised against using set_default_tensor_type, exactly because of these weird default behaviours)
-outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler's CPU generator under a CUDA default tensor type; not run on a GPU for this set) at line {FH}; on CPU: ok
-root-cause: line 0
+outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler's CPU generator under a CUDA default tensor type; not run on a GPU for this set) at line 54; on CPU: ok
+root-cause: line 17
 expect: DG003
 """
 import numpy as np

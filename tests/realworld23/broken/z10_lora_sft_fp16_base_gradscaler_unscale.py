@@ -1,8 +1,8 @@
 """LoRA supervised fine-tuning (LLM-Dojo-style create_model/create_trainer): the base model is loaded with torch_dtype=float16 and the LoRA adapters are created in the base weight's dtype, while the trainer's fp16 flag turns on a GradScaler whose unscale_ refuses the float16 adapter gradients before clipping
 source: https://github.com/mst272/LLM-Dojo/issues/11
 reported-error: ValueError: Attempting to unscale FP16 gradients. (train model with lora, fp16 training)
-outcome: AUTO
-root-cause: line 0
+outcome: ValueError: Attempting to unscale FP16 gradients. at line 80
+root-cause: line 33
 expect: DG014
 """
 import math

@@ -1,8 +1,8 @@
 """Talking-head video generation run with --cpu (xtalker/SadTalker preprocessing): CropAndExtract builds the keypoint extractor, whose facexlib-style init_alignment_model restores the awing_fan weights, saved from a GPU, with a bare torch.load although the device passed down is cpu
 source: https://github.com/Spycsh/xtalker/issues/7
 reported-error: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False ... (model.load_state_dict(torch.load(model_path)['state_dict'], strict=True) in facexlib/alignment/__init__.py, run with --cpu --bf16)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU. at line 33
+root-cause: line 33
 expect: DG010
 """
 import argparse

@@ -1,8 +1,8 @@
 """Self-supervised speech restoration demo (gradio-style transfer function): the demo's config dict hard-codes device 'cuda:0', and the channel-feature checkpoint is loaded with map_location=config['device'], which on a CPU-only Space still asks for CUDA storages
 source: https://github.com/Takaaki-Saeki/ssl_speech_restoration/issues/4
 reported-error: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False (aet_demo.py, line 60, in transfer: src_model = ...)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU. at line 47
+root-cause: line 14
 expect: DG010
 """
 import io

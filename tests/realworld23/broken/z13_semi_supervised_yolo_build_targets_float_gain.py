@@ -1,8 +1,8 @@
 """Semi-supervised object detection (efficientteacher / YOLOv5-style ComputeLoss.build_targets): the normalisation gain is a float tensor of ones filled with the feature-map sizes, and the grid indices gj/gi (long) are clamped in place with gain[3] - 1, a float tensor bound that cannot be written back into a long tensor
 source: https://github.com/AlibabaResearch/efficientteacher/issues/142
 reported-error: RuntimeError: result type Float can't be cast to the desired output type long int (fixed by gain[3].long() - 1 and gain[2].long() - 1)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: result type Float can't be cast to the desired output type long int at line 51
+root-cause: line 36
 expect: DG005
 """
 import torch

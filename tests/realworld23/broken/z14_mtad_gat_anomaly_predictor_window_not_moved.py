@@ -1,8 +1,8 @@
 """Multivariate time-series anomaly detection (MTAD-GAT layout): the model is moved to the GPU in main, but Predictor.get_score builds each sliding window with torch.from_numpy(...).float() and never moves it, so the first Conv1d of the feature-extraction layer sees a CPU input on a CUDA machine
 source: https://github.com/ML4ITS/mtad-gat-pytorch/issues/23
 reported-error: Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same (happens when either your model is on the GPU but your data are not, or the other way around)
-outcome: cuda-only: RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor (the window stays on the CPU; not run on a GPU for this set) at line {FH}; on CPU: ok
-root-cause: line 0
+outcome: cuda-only: RuntimeError: Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should be the same or input should be a MKLDNN tensor and weight is a dense tensor (the window stays on the CPU; not run on a GPU for this set) at line 26; on CPU: ok
+root-cause: line 54
 expect: DG009
 """
 import argparse

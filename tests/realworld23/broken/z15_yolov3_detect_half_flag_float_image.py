@@ -1,8 +1,8 @@
 """Object detection inference (ultralytics/yolov3 detect.py of early 2020): --half converts the Darknet model to float16, but the image pre-processing always ends with img.float(), so the half model's first conv receives float32 images
 source: https://github.com/ultralytics/yolov3/issues/1085
 reported-error: Input type (torch.cuda.FloatTensor) and weight type (torch.cuda.HalfTensor) should be the same (running detect.py --half with yolov3.pt)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected scalar type Float but found Half at line 26
+root-cause: line 52
 expect: DG004
 """
 import argparse

@@ -3348,6 +3348,33 @@ CASES: dict[str, str] = {
         x = proj(torch.randn(2, 5, 8, device=device))
         attend(x, x)
         """,
+    "setattr of a mixed-dtype part under an unread name forgets the model's dtype; alike parts keep it": """
+        import torch
+        import torch.nn as nn
+        class LoRA(nn.Module):
+            def __init__(self, base, dtype):
+                super().__init__()
+                self.base = base
+                self.lora_A = nn.Parameter(torch.zeros(4, 4, dtype=dtype))
+            def forward(self, x):
+                return self.base(x) + x.to(self.lora_A.dtype) @ self.lora_A
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.q_proj = nn.Linear(4, 4)
+            def forward(self, x):
+                return self.q_proj(x)
+        def linear_names(model):
+            return [n for n, m in model.named_modules() if isinstance(m, nn.Linear)]
+        mixed = Net().half()
+        for name in linear_names(mixed):
+            setattr(mixed, name, LoRA(getattr(mixed, name), torch.float32))
+        mixed(torch.zeros(2, 4))
+        alike = Net().half()  # expect: DG004
+        for name in ("q_proj",):
+            setattr(alike, name, LoRA(getattr(alike, name), getattr(alike, name).weight.dtype))
+        alike(torch.zeros(2, 4))
+        """,
 }
 
 

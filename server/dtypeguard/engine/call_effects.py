@@ -973,6 +973,25 @@ class CallsMixin:
             return self.make_optimizer(name, args, kwargs, node, state)
         return None
 
+    def _set_attribute(self, owner: Value | None, name: Value | None, value: Value | None, state: State) -> None:
+        """`setattr(model, name, LoRALinear(...))`: a named attribute is set as `model.x = ...`
+        would set it; a name we cannot read may replace any attribute, so what the object held
+        is forgotten, and a module's dtype with it (its parts may now differ)."""
+        obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+        if not isinstance(obj, (ModuleObj, InstanceObj)) or not isinstance(owner, Ref):
+            return
+        known = isinstance(name, Const) and isinstance(name.value, str)
+        attrs = {**obj.attrs, str(name.value): value} if known else {}  # type: ignore[union-attr]
+        if isinstance(obj, InstanceObj):
+            state.heap[owner.oid] = replace(obj, attrs=attrs)
+            return
+        part = state.heap.get(value.oid) if isinstance(value, Ref) else None
+        alike = isinstance(part, ModuleObj) and part.dtype == obj.dtype and part.device == obj.device and (part.half_part is None or part.dtype == "float16")
+        if alike or (known and not isinstance(part, ModuleObj)):
+            state.heap[owner.oid] = replace(obj, attrs=attrs)  # (a part of the module's own dtype and device: those stay)
+        else:
+            state.heap[owner.oid] = replace(obj, attrs=attrs, dtype=None, dtype_origin=None, half_part=None, device=None)
+
     def call_builtin(self, name: str, args: list[Value | None], state: State) -> Value | None:
         arg0 = args[0] if args else None
         if name == "super" and not args:
@@ -987,6 +1006,12 @@ class CallsMixin:
                 return TupleV(tuple(Const(c) for c in arg0.value))  # list("abcdef"): column names
             if isinstance(arg0, Fact) or (isinstance(arg0, Const) and isinstance(arg0.value, tuple)):
                 return arg0
+            return None
+        if name == "getattr" and len(args) >= 2 and isinstance(arg0, Ref) and isinstance(args[1], Const) and isinstance(args[1].value, str):
+            held = state.heap.get(arg0.oid)  # `getattr(model, "q_proj")`: the attribute, as `model.q_proj` reads it
+            return held.attrs.get(args[1].value) if isinstance(held, (ModuleObj, InstanceObj)) else None
+        if name == "setattr" and len(args) == 3:
+            self._set_attribute(args[0], args[1], args[2], state)
             return None
         if name == "len":
             return Tensor("pyint")

@@ -3206,11 +3206,11 @@ CASES: dict[str, str] = {
             def __init__(self, **kw):
                 self.__dict__.update(kw)
         def build(params, lr=1e-3, **kwargs):
-            return torch.optim.Adam(params, lr=lr, **kwargs)  # expect: DG016
+            return torch.optim.Adam(params, lr=lr, **kwargs)
         model = nn.Linear(4, 2)
         data = Data(x=torch.zeros(3, 4, dtype=torch.float64), y=torch.zeros(3))  # expect: DG004
         model(data.x)
-        build(model.parameters(), lr=0.1, fused=True, foreach=True)
+        build(model.parameters(), lr=0.1, fused=True, foreach=True)  # expect: DG016
         build(model.parameters(), **json.loads(open("opt.json").read()))
         other = Data(**json.loads(open("data.json").read()))
         model(other.x)

@@ -447,3 +447,31 @@ def test_an_input_widened_again_on_its_way_is_converted_where_it_is_used() -> No
     assert "    OUT = model((x - mean).half())\n" in result.text, result.text
     assert not [f for f in result.remaining if f.code == "DG004"]
     assert _run(result.text)["OUT"].dtype == torch.float16  # type: ignore[attr-defined]
+
+
+FACTORY_FLAGS = '''\
+import torch
+from torch import nn
+
+
+def build_optimizer(params, lr=1e-3, **kwargs):
+    return torch.optim.AdamW(params, lr=lr, **kwargs)
+
+
+model = nn.Linear(4, 2)
+opt = build_optimizer(model.parameters(), lr=0.1, fused=True, foreach=True)
+model(torch.zeros(3, 4)).sum().backward()
+opt.step()
+STEPPED = True
+'''
+
+
+def test_flags_passed_through_a_factorys_kwargs_are_fixed_where_the_caller_wrote_them() -> None:
+    """DG016 is rooted at the caller's keyword (the factory forwards `**kwargs`), and its fix
+    drops `foreach=True` there: the factory stays as it is and the fixed script steps."""
+    finding = next(f for f in check_source(FACTORY_FLAGS).findings if f.code == "DG016")
+    assert finding.span.line == 10
+    result = fix_all(FACTORY_FLAGS)
+    assert "opt = build_optimizer(model.parameters(), lr=0.1, fused=True)\n" in result.text, result.text
+    assert "return torch.optim.AdamW(params, lr=lr, **kwargs)\n" in result.text
+    assert _run(result.text)["STEPPED"] is True

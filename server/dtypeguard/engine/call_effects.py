@@ -125,6 +125,7 @@ def uniform_module(module: ModuleObj, state: State, depth: int = 0) -> bool:
 
 class CallsMixin:
     opaque_keywords = False  # the call being made got keywords from a `**` it cannot read
+    keyword_spans: dict[str, Span] = {}  # noqa: RUF012  (replaced per call) where its keywords were written
     # provided by Interpreter
     tree: ast.Module
     index: LineIndex
@@ -378,8 +379,10 @@ class CallsMixin:
         elif splat:
             _SPLAT_SPANS.pop(node, None)  # (only a call with a `**` can have had spans)
         # read by the next `bind_params` (the callee's entry, if it is a function of the script):
-        # its `**kwargs` holds exactly the keywords given only when none came from an unreadable `**`
+        # its `**kwargs` holds exactly the keywords given only when none came from an unreadable `**`,
+        # each written where the caller wrote it (`save_hyperparameters(tokenizer=tokenizer)`)
         self.opaque_keywords = opaque
+        self.keyword_spans = {**written, **{kw.arg: self.index.span(kw) for kw in node.keywords if kw.arg is not None}}
         if isinstance(callee, Sym):
             if kwargs.get("dtype", _ABSENT) == Const(None) or kwargs.get("device", _ABSENT) == Const(None):
                 # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
@@ -761,7 +764,8 @@ class CallsMixin:
             named = {a.arg for a in (*positional, *spec.kwonlyargs)}
             rest = {k: v for k, v in kwargs.items() if k not in named}
             # `def build(params, **kwargs)`: the keywords no parameter took, as a dict it reads
-            params[spec.kwarg.arg] = None if opaque else DictV(tuple(rest), tuple(rest.values()))
+            spans, self.keyword_spans = self.keyword_spans, {}
+            params[spec.kwarg.arg] = None if opaque else DictV(tuple(rest), tuple(rest.values()), tuple(spans.get(k) for k in rest))
         return params
 
     # --- user classes ---------------------------------------------------------------------------

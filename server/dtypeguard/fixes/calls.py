@@ -144,10 +144,24 @@ def set_kwarg(parsed: Parsed, fix: FixSpec) -> str:
     return replace_node(parsed, existing.value, expression(value))
 
 
+def _keyword_call(parsed: Parsed, fix: FixSpec) -> cst.Call | None:
+    """The call whose `name=value` argument is exactly the fix's span (a flag the caller passes
+    on through a factory's `**kwargs`), if the span is one."""
+    i = parsed.statement_index(fix.span.line)
+    if i is None:
+        return None
+    key = (fix.span.line, fix.span.col, fix.span.end_line, fix.span.end_col)
+    for node in parsed._statement_meta(i).by_range.get(key, ()):
+        parent = parsed.parents.get(node)
+        if isinstance(node, cst.Arg) and node.keyword is not None and isinstance(parent, cst.Call):
+            return parent
+    return None
+
+
 def remove_kwarg(parsed: Parsed, fix: FixSpec) -> str:
     """Drop the `name=` keyword; the separators around it stay as they were written."""
     name = fix.param("name")
-    call = _call(parsed, fix)
+    call = _keyword_call(parsed, fix) or _call(parsed, fix)
     args = list(call.args)
     i = next((k for k, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), -1)
     if i < 0:

@@ -27,11 +27,16 @@ def check(ctx: Context) -> Iterator[Finding]:
                 # `kwargs["foreach"] = True` added to options that already had `fused`: the flag
                 # written last into the dict is the one that makes the conflict
                 root = max(flags_at, key=lambda at: (at.line, at.col))
+                foreach_at = next((at for key, at in new.flag_spans if key == "foreach"), None)
+                # the caller's `foreach=True` keyword (passed on through `**kwargs`): drop it there
+                keyword = foreach_at is not None and re.fullmatch(r"foreach\s*=\s*True", ctx.snippet(foreach_at)) is not None
                 yield RULE.finding(
                     f"this sets the second of `fused=True` and `foreach=True`, which {new.opt.cls} at line {new.span.line} gets through "
                     f"`**` and refuses: \"{error}\"",
                     root,
                     related=[Related(new.span, f"fails here: {error}")],
+                    fixes=[FixSpec("remove_kwarg", f"Remove `foreach=True` at line {foreach_at.line} (fused already batches the update)", foreach_at, True, (("name", "foreach"),))]
+                    if keyword and foreach_at is not None else [],
                 )
                 continue
             yield RULE.finding(

@@ -475,3 +475,35 @@ def test_flags_passed_through_a_factorys_kwargs_are_fixed_where_the_caller_wrote
     assert "opt = build_optimizer(model.parameters(), lr=0.1, fused=True)\n" in result.text, result.text
     assert "return torch.optim.AdamW(params, lr=lr, **kwargs)\n" in result.text
     assert _run(result.text)["STEPPED"] is True
+
+
+LOCAL_DEVICE = '''\
+import torch
+from torch import nn
+
+
+class Predictor:
+    def __init__(self, model):
+        self.model = model
+
+    def score(self, x):
+        return self.model(x)
+
+
+def main():
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = nn.Linear(4, 2).to(device)
+    return Predictor(model).score(torch.zeros(3, 4))
+
+
+OUT = main()
+'''
+
+
+def test_a_device_move_is_not_written_where_the_device_name_is_not_visible() -> None:
+    """tests/realworld23 z14: the input left on the CPU is in a method, the `device` variable is
+    `main()`'s local: `x.to(device)` there would raise NameError, so no fix is written (the
+    original runs on CPU; the fixed copy must too)."""
+    result = fix_all(LOCAL_DEVICE)
+    assert ".to(device))" not in result.text.split("def main")[0], result.text
+    assert _run(result.text)["OUT"].shape == (3, 2)  # type: ignore[attr-defined]

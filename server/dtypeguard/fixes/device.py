@@ -45,11 +45,47 @@ def _moved_already(body: cst.IndentedBlock, name: str, device: str) -> bool:
     return f"{name}={name}.to({device})".replace(" ", "") in _leading_moves(body)
 
 
+def _visible(code: str, name: str, line: int) -> bool:
+    """Whether `name` is bound where `line` runs: at the top level of the module (or imported),
+    or in a function that encloses the line (a parameter or an assignment). A `device` local to
+    `main()` is not visible in a method that `main()` calls."""
+    import ast
+    import builtins
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+
+    def binds(body: list[ast.stmt], args: ast.arguments | None) -> bool:
+        if args is not None and name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}:
+            return True
+        for stmt in body:
+            for node in ast.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else [stmt]:
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == name:
+                    return True
+                if isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name.split(".")[0]) == name for a in node.names):
+                    return True
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+                    return True
+        return False
+
+    if hasattr(builtins, name):
+        return True
+    if binds(tree.body, None):
+        return True
+    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno <= line <= (n.end_lineno or n.lineno)]
+    return any(binds(f.body, f.args) for f in scopes)
+
+
 def to_device(parsed: Parsed, fix: FixSpec) -> str:
     device = fix.param("device")
     if not device:
         raise NotApplicable("no device expression")
     expression(device)
+    root = device.split(".", 1)[0].split("(", 1)[0].strip()
+    if root.isidentifier() and not _visible(parsed.module.code, root, fix.span.line):
+        raise NotApplicable(f"`{root}` is not a name the code at line {fix.span.line} can see")
     expr = parsed.expression_at(fix.span)
     if expr is None:
         raise NotApplicable("no expression at the fix's position (the file changed?)")

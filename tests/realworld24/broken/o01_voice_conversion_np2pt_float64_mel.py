@@ -1,8 +1,8 @@
 """One-shot voice conversion inference (AGAIN-VC layout): the util np2pt helper turns the librosa-style log-mel array into a tensor with torch.from_numpy, which keeps NumPy's float64, and the float32 Conv1d encoder receives a double tensor
 source: https://github.com/KimythAnly/AGAIN-VC/issues/2
 reported-error: RuntimeError: Input type (torch.cuda.DoubleTensor) and weight type (torch.cuda.FloatTensor) should be the same (inferencer.inference -> F.conv1d; fixed by making np2pt return a FloatTensor)
-outcome: AUTO
-root-cause: line N
+outcome: RuntimeError: Input type (double) and bias type (float) should be the same at line 34
+root-cause: line 15
 expect: DG004
 """
 import numpy as np

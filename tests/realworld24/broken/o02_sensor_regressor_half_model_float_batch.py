@@ -1,8 +1,8 @@
 """Industrial sensor regressor exported for a low-memory box: a config flag halves the trained MLP with model.half(), but the batch built from the float32 sensor matrix is passed straight in, so the first Linear multiplies float32 activations by float16 weights
 source: https://geek-docs.com/go-tutorials/go-ask-answer/243_hk_1709765946.html
 reported-error: RuntimeError: mat1 and mat2 must have the same dtype, but got Float and Half
-outcome: AUTO
-root-cause: line N
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got Float and Half at line 22
+root-cause: line 28
 expect: DG004
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """FastSpeech-style text-to-mel inference prepared for ONNX export: the synthesis helper builds the phoneme sequence and its position indices with .float() (copied from the mel-target line), and the position Embedding of the encoder receives float indices
 source: https://github.com/xcmyz/FastSpeech/issues/89
 reported-error: RuntimeError: Expected tensor for argument #1 'indices' to have scalar type Long; but got torch.cuda.FloatTensor instead (while checking arguments for embedding) (sequence/src_pos converted with .cuda().float())
-outcome: AUTO
-root-cause: line N
+outcome: RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead (while checking arguments for embedding) at line 24
+root-cause: line 47
 expect: DG005
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """LiDAR range-image segmentation (SalsaNext-style trainer): the scan parser stores the projected semantic labels as np.int32 (the remap table's dtype), the Dataset returns them with torch.from_numpy, and the trainer's NLLLoss on log-probabilities gets an int32 target
 source: https://github.com/TiagoCortinhal/SalsaNext/issues/54
 reported-error: Long type expected, Int provided (trainer.py: loss_m = criterion(torch.log(output.clamp(min=1e-8)), proj_labels) needs proj_labels.long())
-outcome: AUTO
-root-cause: line N
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at line 57
+root-cause: line 23
 expect: DG006
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """Pavement crack segmentation (DeepCrack/DeepSegmentor layout): the dataset thresholds the 8-bit ground-truth image into an int64 0/1 map, and the model's side-output fusion loss, a BCEWithLogitsLoss, receives that Long target
 source: https://github.com/yhlleo/DeepSegmentor/pull/7
 reported-error: error related to BCEWithLogitsLoss() (data type mismatch in the loss function with PyTorch 1.4.0; fixed by converting the label)
-outcome: AUTO
-root-cause: line N
+outcome: RuntimeError: result type Float can't be cast to the desired output type Long at line 54
+root-cause: line 26
 expect: DG007
 """
 import numpy as np

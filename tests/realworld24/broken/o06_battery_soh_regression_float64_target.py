@@ -1,8 +1,8 @@
 """Battery state-of-health regression from cycling statistics: the features are cast to float32 for the network, but the target column is handed to MSELoss as torch.from_numpy(df['soh'].values), float64, so the loss (and its backward) silently run in double precision
 source: https://github.com/pytorch/pytorch/issues/94086
 reported-error: MSELoss with a float32 input and a float64 target returns tensor(..., dtype=torch.float64) (and jacobian through it fails with Found dtype Double but expected Float)
-outcome: ok (silent: the MSE at line {FH} mixes float32 predictions with a float64 target and is float64, printed as "loss dtype torch.float64")
-root-cause: line N
+outcome: ok (silent: the MSE at line 38 mixes float32 predictions with a float64 target and is float64, printed as "loss dtype torch.float64")
+root-cause: line 29
 expect: DG008
 """
 import numpy as np

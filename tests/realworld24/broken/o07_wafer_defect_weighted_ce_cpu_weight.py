@@ -1,8 +1,8 @@
 """Wafer-map defect classifier with class-imbalance weights: the loss is built in a helper from a CPU tensor of inverse class frequencies (nn.CrossEntropyLoss(weight=weight)), the model and batches go to the GPU when one exists, and the weight is never moved
 source: https://github.com/pytorch/pytorch/issues/3879
 reported-error: Setting the weight argument in nn.Loss functions: when the weight Tensor is NOT .cuda() while the Variables going into the function are .cuda(), PyTorch raises an uninformative error
-outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_nll_loss_forward) (the class-weight tensor stays on the CPU; wording varies with the torch version; not run on a GPU for this set) at line {FH}; on CPU: ok
-root-cause: line N
+outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_nll_loss_forward) (the class-weight tensor stays on the CPU; wording varies with the torch version; not run on a GPU for this set) at line 41; on CPU: ok
+root-cause: line 24
 expect: DG009
 """
 import numpy as np

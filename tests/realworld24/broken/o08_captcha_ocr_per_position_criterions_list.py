@@ -1,8 +1,8 @@
 """Captcha OCR transformer with one weighted CrossEntropyLoss per character position (LightningModule-style): the criterions are kept in a plain Python list built in __init__, so moving the module to the GPU moves the network but not the loss weights
 source: https://github.com/Lightning-AI/pytorch-lightning/issues/2984
 reported-error: CrossEntropyLoss with weights: I need weights in CrossEntropyLoss (self.criterions.append(torch.nn.CrossEntropyLoss(weight=weight)) in __init__), the validation step fails because the weight tensor is not on the model's device
-outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_nll_loss_forward) (the per-position weights live in a Python list and are not moved by .to(device); wording varies with the torch version; not run on a GPU for this set) at line {FH}; on CPU: ok
-root-cause: line N
+outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu, different from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_nll_loss_forward) (the per-position weights live in a Python list and are not moved by .to(device); wording varies with the torch version; not run on a GPU for this set) at line 31; on CPU: ok
+root-cause: line 22
 expect: DG009
 """
 import torch

@@ -1,8 +1,8 @@
 """Galaxy-morphology autoencoder (hyrax-style pipeline) that makes the accelerator the default device at start-up so every tensor is created there, then trains from a DataLoader(shuffle=True); the RandomSampler's randperm draws with a CPU generator under a CUDA default device
 source: https://github.com/lincc-frameworks/hyrax/pull/924
 reported-error: Need to create the torch Generator on the correct device: the torch generator will by default be created on CPU, but it needs to be in the same place as the rest of the data (training fails otherwise)
-outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (the RandomSampler's randperm runs under the CUDA default device; not run on a GPU for this set) at line {FH}; on CPU: ok
-root-cause: line N
+outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (the RandomSampler's randperm runs under the CUDA default device; not run on a GPU for this set) at line 31; on CPU: ok
+root-cause: line 17
 expect: DG003
 """
 import torch

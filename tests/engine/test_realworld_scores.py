@@ -240,3 +240,21 @@ def test_twenty_third_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWENTY_THIRD["false_alarms"] == []
     hits, total = TWENTY_THIRD["root_hits"], TWENTY_THIRD["broken"]
     assert hits / total >= 0.38, f"{hits}/{total}: " + "\n".join(TWENTY_THIRD["misses"])  # type: ignore[operator, arg-type]
+
+
+TWENTY_FOURTH = score(Path(__file__).resolve().parents[1] / "realworld24")  # held out when it arrived (13/25, 0 false alarms, at b5cb796 and 73cdad8)
+TWENTY_FIFTH = score(Path(__file__).resolve().parents[1] / "realworld25")  # held out when it arrived (5/10, 0 false alarms, at b5cb796 and 73cdad8)
+
+
+def test_twenty_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TWENTY_FOURTH["broken"] >= 25 and TWENTY_FOURTH["correct"] >= 12
+    assert TWENTY_FOURTH["false_alarms"] == []
+    hits, total = TWENTY_FOURTH["root_hits"], TWENTY_FOURTH["broken"]
+    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(TWENTY_FOURTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_twenty_fifth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TWENTY_FIFTH["broken"] >= 10 and TWENTY_FIFTH["correct"] >= 5
+    assert TWENTY_FIFTH["false_alarms"] == []
+    hits, total = TWENTY_FIFTH["root_hits"], TWENTY_FIFTH["broken"]
+    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(TWENTY_FIFTH["misses"])  # type: ignore[operator, arg-type]

@@ -74,8 +74,10 @@ def _visible(code: str, name: str, line: int) -> bool:
         return True
     if binds(tree.body, None):
         return True
-    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno <= line <= (n.end_lineno or n.lineno)]
-    return any(binds(f.body, f.args) for f in scopes)
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not any(binds(f.body, f.args) for f in functions):
+        return True  # bound nowhere in this text (a fragment): the rule's name is taken as given
+    return any(binds(f.body, f.args) for f in functions if f.lineno <= line <= (f.end_lineno or f.lineno))
 
 
 def to_device(parsed: Parsed, fix: FixSpec) -> str:

@@ -1339,6 +1339,17 @@ CASES: dict[str, str] = {
         x = to_tensor(np.zeros((2, 3)))  # expect: DG004
         y = model(x)
         """,
+    "a converter that takes no dtype, called once, decides it: the fix goes inside it (h02, m06)": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def np2pt(array):
+            return torch.from_numpy(array)  # expect: DG004
+        def features(n):
+            return np.log(np.random.rand(n, 3) + 1.0)
+        model = nn.Linear(3, 1)
+        y = model(np2pt(features(4)))
+        """,
     "Lightning: Trainer.fit runs training_step on a batch of the training DataLoader": """
         import numpy as np
         import torch
@@ -3374,6 +3385,43 @@ CASES: dict[str, str] = {
         for name in ("q_proj",):
             setattr(alike, name, LoRA(getattr(alike, name), getattr(alike, name).weight.dtype))
         alike(torch.zeros(2, 4))
+        """,
+    "CBOW: windows joined from list slices, Embedding averaged over them, an int64 one-hot target": """
+        import numpy as np
+        import torch
+        from torch import nn
+        ids = [3, 1, 4, 1, 5, 9, 2, 6]
+        pairs = [(ids[i - 2:i] + ids[i + 1:i + 3], ids[i]) for i in range(2, len(ids) - 2)]
+        emb, proj = nn.Embedding(10, 8), nn.Linear(8, 10)
+        for context, word in pairs:
+            x = torch.tensor(context, dtype=torch.long).unsqueeze(0)
+            y = np.zeros(10)
+            y[word] = 1.0
+            target = torch.tensor(y, dtype=torch.long).unsqueeze(0)  # expect: DG006
+            nn.CrossEntropyLoss()(proj(emb(x).mean(dim=-2)), target)
+        """,
+    "CBOW with class-index targets: the same windows, no finding": """
+        import torch
+        from torch import nn
+        ids = [3, 1, 4, 1, 5, 9, 2, 6]
+        pairs = [(ids[i - 2:i] + ids[i + 1:i + 3], ids[i]) for i in range(2, len(ids) - 2)]
+        emb, proj = nn.Embedding(10, 8), nn.Linear(8, 10)
+        for context, word in pairs:
+            x = torch.tensor(context, dtype=torch.long).unsqueeze(0)
+            target = torch.tensor([word])
+            nn.CrossEntropyLoss()(proj(emb(x).mean(dim=-2)), target)
+            nn.CrossEntropyLoss()(proj(emb(x).mean(dim=-2, keepdim=True)).squeeze(1), target)
+        """,
+    "class weights from np.unique counts are float64: CrossEntropyLoss refuses them": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def compute_class_weight(y):
+            classes, counts = np.unique(y, return_counts=True)
+            return len(y) / (len(classes) * counts)
+        labels = np.random.randint(0, 3, 32)
+        criterion = nn.CrossEntropyLoss(weight=torch.from_numpy(compute_class_weight(labels)))  # expect: DG006
+        criterion(nn.Linear(4, 3)(torch.randn(32, 4)), torch.from_numpy(labels))
         """,
 }
 

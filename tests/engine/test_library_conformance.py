@@ -213,6 +213,11 @@ MECHANICS = [
     ("arange of a size with a float step", "torch.arange(0, {t}.shape[0], 0.5)"),
     ("full of a size", "torch.full((2,), {t}.shape[0])"),
     ("full of a size made float", "torch.full((2,), float({t}.shape[0]))"),
+    ("a mean over one dim drops it", "{t}.mean(dim=-1)"),
+    ("a sum over one dim with keepdim keeps it", "torch.sum({t}, 0, keepdim=True)"),
+    ("amax over one dim", "{t}.amax(1)"),
+    ("log_softmax keeps the rank", "{t}.log_softmax(-1)"),
+    ("a tensor of joined list slices", "torch.tensor([1, 2, 3][0:len({t})] + [4, 5][1:len({t})])"),
     ("rows of a tensor picked by integer tensors", "{t}[torch.tensor([1, 0, 1])]"),
 ]
 
@@ -483,6 +488,15 @@ def test_reductions_over_an_axis_and_flatten_have_the_ranks_the_engine_gives() -
     values = {f.name: f.value for f in check_source(text, "ranks.py").facts.values}
     ranks = {name: getattr(values.get(name), "ndim", None) for name in ("r1", "r2", "r3", "f1", "f2", "s", "d")}
     assert ranks == {"r1": 2, "r2": 2, "r3": 3, "f1": 2, "f2": 2, "s": 2, "d": 3}
+
+
+def test_an_embedding_adds_a_dimension() -> None:
+    """`nn.Embedding` gives a vector for each index: one dimension more than its input."""
+    emb = torch.nn.Embedding(10, 4)
+    assert emb(torch.zeros(3, dtype=torch.long)).ndim == 2 and emb(torch.zeros(2, 3, dtype=torch.long)).ndim == 3
+    text = "import torch\nfrom torch import nn\nemb = nn.Embedding(10, 4)\ne1 = emb(torch.zeros(3, dtype=torch.long))\ne2 = emb(torch.zeros(2, 3, dtype=torch.long))\n"
+    values = {f.name: f.value for f in check_source(text, "ranks.py").facts.values}
+    assert [getattr(values.get(n), "ndim", None) for n in ("e1", "e2")] == [2, 3]
 
 
 def test_fft_parts_and_numpy_matmul_are_what_numpy_computes() -> None:

@@ -126,6 +126,7 @@ def uniform_module(module: ModuleObj, state: State, depth: int = 0) -> bool:
 class CallsMixin:
     opaque_keywords = False  # the call being made got keywords from a `**` it cannot read
     keyword_spans: dict[str, Span] = {}  # noqa: RUF012  (replaced per call) where its keywords were written
+    _calls_by_name: dict[str, int] | None = None  # `_call_counts`, counted once per analysis
     # provided by Interpreter
     tree: ast.Module
     index: LineIndex
@@ -462,12 +463,28 @@ class CallsMixin:
                 return None  # mixed dtypes: it raises (DG004/DG005 report it here); nothing flows on
         if short in INDEX_METHODS:
             self._index_operand(short, bound, node)
+        if entry.name == "numpy.unique":
+            return self._unique_parts(bound, node)
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
         if state.autocast and short in library.AUTOCAST_LOWERED:
             return self.autocast_lowered(short, operands, made, node, state.autocast)
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
             made = replace(made, one_hot=True, from_ints=False)
         return made
+
+    def _unique_parts(self, bound: dict[str, object], node: ast.Call) -> Value | None:
+        """`classes, counts = np.unique(y, return_counts=True)`: the unique values keep the
+        array's dtype; each index, inverse or count array asked for is int64 (NumPy's intp, on
+        the 64-bit platforms torch runs on); without them, one array. Flags not written as
+        constants: unknown."""
+        arr = bound.get("ar")
+        flags = [bound.get(name, Const(False)) for name in ("return_index", "return_inverse", "return_counts")]
+        if not all(isinstance(f, Const) and type(f.value) is bool for f in flags):
+            return None
+        flat = 1 if bound.get("axis", Const(None)) == Const(None) else None
+        values = Tensor("ndarray", arr.dtype, "cpu", arr.origin, ndim=flat) if isinstance(arr, Tensor) and arr.kind == "ndarray" and arr.dtype else Tensor("ndarray", None, "cpu", ndim=flat)
+        extra = [Tensor("ndarray", "int64", "cpu", self.origin(node, f"`np.unique(..., {name}=True)` gives int64 {what}"), ndim=1) for f, name, what in zip(flags, ("return_index", "return_inverse", "return_counts"), ("indices", "indices", "counts"), strict=True) if isinstance(f, Const) and f.value]
+        return TupleV((values, *extra)) if extra else values
 
     def _made_new(self, t: Tensor, made: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Tensor:
         """`x.new_zeros(t, t)` is a new tensor: it takes x's dtype here (the line where a fix
@@ -483,7 +500,7 @@ class CallsMixin:
             ndim = _factory_ndim("zeros", list(sizes), {})
             made = replace(made, ndim=ndim, max_ndim=None)
         else:
-            made = replace(made, ndim=nested_depth(args[0]) if args and isinstance(args[0], (TupleV, Const)) else None)
+            made = replace(made, ndim=nested_depth(args[0]) if args and isinstance(args[0], (TupleV, Const, Many)) else None)
         return made
 
     def _index_operand(self, short: str, bound: dict[str, object], node: ast.Call) -> None:
@@ -611,18 +628,35 @@ class CallsMixin:
 
     def _through_wrapper(self, func: Func, result: Value | None, node: ast.Call) -> Value | None:
         """`def _tensor(data, dtype=None): return torch.tensor(data, dtype=dtype)`: a tensor a
-        small wrapper makes from data passed in became a tensor at the wrapper's call, where the
-        fix goes (`_tensor(df.values).float()`), not inside the wrapper shared by every caller."""
+        small wrapper makes from data passed in, with the dtype its caller passes, became a tensor
+        at the wrapper's call, where the fix goes (`_tensor(df.values).float()`), not inside the
+        wrapper shared by every caller. A converter that takes no dtype and is called from one
+        place (`def to_tensor(image): return torch.from_numpy(image)`) decides the dtype for that
+        one caller: the fix goes inside it (`.float()`), where the reports' fixes went (h02). Called
+        from several places, it may convert labels too, which `.float()` inside would break."""
         if isinstance(func.node, ast.Lambda):
             body: list[ast.stmt] = [ast.Return(func.node.body)]  # `lambda x: torch.tensor(x)`: one expression
         else:
             body = [s for s in func.node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
         if not (isinstance(result, Tensor) and result.kind == "tensor" and result.site is not None and result.origin is not None and 0 < len(body) <= 2):
             return result
+        if not _passes_dtype_parameter(func.node, body) and isinstance(func.node, ast.FunctionDef) and self._call_counts().get(func.node.name) == 1:
+            return result
         where = self.index.span(func.node)
         inside = where.line <= result.site.line <= where.end_line and result.site.file == where.file
         came_in = not (where.line <= result.origin.span.line <= where.end_line and result.origin.span.file == where.file)
         return replace(result, site=self.index.span(node)) if inside and came_in else result
+
+    def _call_counts(self) -> dict[str, int]:
+        """How many calls of each name the checked file writes (`f(...)`, `obj.f(...)`)."""
+        if self._calls_by_name is None:
+            counts: dict[str, int] = {}
+            for sub in ast.walk(self.tree):
+                if isinstance(sub, ast.Call):
+                    name = sub.func.id if isinstance(sub.func, ast.Name) else sub.func.attr if isinstance(sub.func, ast.Attribute) else ""
+                    counts[name] = counts.get(name, 0) + 1
+            self._calls_by_name = counts
+        return self._calls_by_name
 
     def _call_user(self, callee: Func | Klass | Bound | Ref, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(callee, Func):
@@ -2414,7 +2448,7 @@ def _factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value |
         data = args[0] if args else kwargs.get("data")
         if isinstance(data, Tensor) and data.kind in ("ndarray", "tensor") and last != "Tensor":
             return data.ndim  # a conversion keeps the array's rank
-        return nested_depth(data) if isinstance(data, (TupleV, Const)) else None
+        return nested_depth(data) if isinstance(data, (TupleV, Const, Many)) else None
     sizes = args[:-1] if last == "full" else args
     if len(sizes) == 1 and isinstance(sizes[0], TupleV):
         sizes = list(sizes[0].items)
@@ -2552,6 +2586,8 @@ def _module_rank(module: ModuleObj, ndim: int | None, state: State) -> int | Non
         return ndim - (end - start) if 0 <= start <= end < ndim else None
     if name in _RANK_CHANGING_PASSTHROUGH:
         return None
+    if name == "Embedding":
+        return ndim + 1  # a vector for each index
     if name in _RANK_KEEPING_LAYERS or module.first_layer == "passthrough":
         return ndim
     items = module.attrs.get(ITEMS) if module.cls == "torch.nn.Sequential" else None
@@ -2964,3 +3000,14 @@ def _frame_columns(data: Value | None, columns: Value | None) -> Value | None:
     if None in dtypes:
         return replace(data, dtype=None, columns=None)
     return replace(data, dtype="float32" if dtypes == {"float32"} else "float64" if dtypes <= {*FLOAT_DTYPES, *INT_DTYPES} else None, columns=None)
+
+
+def _passes_dtype_parameter(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, body: list[ast.stmt]) -> bool:
+    """Whether a wrapper's body passes one of its parameters as a `dtype=` keyword: its callers
+    choose the dtype."""
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    return any(
+        isinstance(sub, ast.keyword) and sub.arg == "dtype" and isinstance(sub.value, ast.Name) and sub.value.id in params
+        for stmt in body for sub in ast.walk(stmt)
+    )
+

@@ -1250,6 +1250,11 @@ class Interpreter(ResumeMixin, CallsMixin):
             return left  # `run_dir / "checkpoints"`: a path too
         if isinstance(op, ast.Add) and isinstance(left, TupleV) and isinstance(right, TupleV):
             return TupleV(left.items + right.items)  # `layers += [nn.Linear(...), nn.ReLU()]`
+        if isinstance(op, ast.Add) and isinstance(left, (TupleV, Many)) and isinstance(right, (TupleV, Many)):
+            # `ids[i - w:i] + ids[i + 1:i + w + 1]`: pieces of one list, of a length we cannot read
+            joined = [v for side in (left, right) for v in (side.items if isinstance(side, TupleV) else (side.item,))]
+            flat = all(side.flat for side in (left, right) if isinstance(side, Many))
+            return Many(joined[0], flat) if joined and joined[0] is not None and all(item == joined[0] for item in joined) else None
         if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:
             return left  # `[0.5, 1.0] * 4`: the same kinds of items, repeated
         if (isinstance(op, ast.Mult) and _count(right) and isinstance(left, TupleV)) or (_count(left) and isinstance(right, TupleV)):

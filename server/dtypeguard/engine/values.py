@@ -157,9 +157,12 @@ class DictV(Value):
 class Many(Value):
     """A list or iterable of alike items whose count is not known (`[nn.Linear(...) for _ in
     range(n)]`, a list grown in a loop, a tensor's shape of unknown rank): `item` stands for each
-    of them (None: items the analysis cannot read)."""
+    of them (None: items the analysis cannot read). `flat` is False where the items may
+    themselves be lists (`x.tolist()` of a tensor whose rank is not read): `item` is then the
+    numbers inside, at a depth not known."""
 
     item: Value | None
+    flat: bool = True
 
 
 class Fact(Value):

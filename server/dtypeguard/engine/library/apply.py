@@ -217,12 +217,15 @@ def _is_int(value: object) -> bool:
 
 
 def nested_depth(value: Value | None) -> int | None:
-    """The rank of a nested list of numbers (all items alike), else None."""
+    """The rank of a nested list of numbers (all items alike, its length known or not), else None."""
     if isinstance(value, TupleV):
         inner = {nested_depth(i) for i in value.items}
         if len(inner) != 1 or None in inner:
             return None
         return 1 + inner.pop()  # type: ignore[operator]
+    if isinstance(value, Many) and value.flat and value.item is not None:  # a list of unknown length, its items alike
+        depth = nested_depth(value.item)
+        return None if depth is None else 1 + depth
     return 0 if (isinstance(value, Const) and type(value.value) in (int, float, bool)) or (isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint")) else None
 
 
@@ -281,6 +284,21 @@ def _reduced_ndim(bound: dict[str, object], source: object) -> int | None:
     return source.ndim - 1 if keep == Const(False) and source.ndim >= 1 else None
 
 
+# torch reductions over `dim` (an int): one dimension fewer, as many with `keepdim=True`
+_DIM_REDUCTIONS = frozenset({"mean", "sum", "nansum", "nanmean", "amax", "amin", "prod", "logsumexp", "std", "var"})
+
+
+def _dim_reduced(bound: dict[str, object], ndim: int | None) -> int | None:
+    """`x.mean(dim=-2)`: one dimension fewer than x; `keepdim=True` keeps them all. A dim not
+    written as an int (a tuple, a name, none: all of them): unknown."""
+    if ndim is None:
+        return None
+    dim, keep = bound.get("dim", Const(None)), bound.get("keepdim", Const(False))
+    if type(dim) is not Const or type(dim.value) is not int or type(keep) is not Const or type(keep.value) is not bool:
+        return None
+    return ndim if keep.value else ndim - 1 if ndim >= 1 else None
+
+
 def _rank_after(entry: Entry, bound: dict[str, object], ndim: int | None) -> int | None:
     name = entry.name.rsplit(".", 1)[1]
     if name in RANK_KEEPING:
@@ -291,6 +309,10 @@ def _rank_after(entry: Entry, bound: dict[str, object], ndim: int | None) -> int
         return None if None in ranks else max(r for r in ranks if r is not None)
     if name in ("unsqueeze", "diag_embed"):
         return ndim + 1 if ndim is not None else None
+    if name in _DIM_REDUCTIONS and entry.name.startswith(("torch.", "Tensor.")):
+        return _dim_reduced(bound, ndim)
+    if name in ("softmax", "log_softmax") and entry.name.startswith(("torch.", "Tensor.")):
+        return ndim  # over one dimension, keeping them all
     if name in ("view", "reshape", "repeat", "expand") and entry.name.startswith("Tensor."):  # the sizes given are the new rank
         shape = bound.get("args")
         if isinstance(shape, tuple) and len(shape) == 1 and isinstance(shape[0], TupleV):
@@ -540,7 +562,7 @@ def _make(kind: str, dtype: str | None, origin: Origin | None, from_ints: bool =
     if kind == "pylist":
         if dtype is None:
             return None
-        return Many(Tensor("pyfloat" if is_float(dtype) else "pyint") if dtype != "bool" else None)
+        return Many(Tensor("pyfloat" if is_float(dtype) else "pyint") if dtype != "bool" else None, flat=False)
     if kind == "pyscalar":
         if dtype is None:
             return None

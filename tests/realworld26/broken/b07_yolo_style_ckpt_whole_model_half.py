@@ -1,7 +1,7 @@
 """YOLO-style detector training loop (yolov5 train.py / experimental.attempt_load layout): every epoch the checkpoint dict stores the whole de-paralleled model (deepcopy(model).half()) instead of its state_dict, and the detection script's attempt_load reads it back with torch.load's default weights_only=True
 source: https://hackmd.io/@yupooooo/By6vkqC01e
 reported-error: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL models.yolo.Model was not an allowed global by default. (torch.load of a yolov5 .pt with PyTorch >= 2.6)
-outcome:  at line None
+outcome: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL __main__.Model was not an allowed global by default. ... at line 66
 root-cause: line 57
 expect: DG011
 """

@@ -1,7 +1,7 @@
 """Hand-rolled Hugging-Face-style Trainer with checkpoint resumption: _save_rng_state writes the Python, NumPy and torch RNG states to rng_state.pth, where np.random.get_state() is a tuple holding a NumPy array, and _load_rng_state reads it back on resume with torch.load's default weights_only=True
 source: https://app.semanticdiff.com/gh/huggingface/transformers/commit/1339a14dca0c633f74bc8fb771aa8a651dd472b0
 reported-error: _pickle.UnpicklingError: Weights only load failed. ... Unsupported global: GLOBAL numpy.core.multiarray._reconstruct ... (resume_from_checkpoint with PyTorch 2.6; transformers fixed it by allowlisting the NumPy objects of the saved RNG state with safe_globals)
-outcome:  at line None
+outcome: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL numpy._core.multiarray._reconstruct was not an allowed global by default. ... at line 45
 root-cause: line 39
 expect: DG011
 """

@@ -1,7 +1,7 @@
 """Attention-is-all-you-need seq2seq tutorial model (pytorch-seq2seq notebook 6 layout) moved to 16-bit precision: the MultiHeadAttentionLayer masks the energy with a mask_fill default of -1e10, and under float16 autocast the energy from torch.matmul is half, which cannot hold -1e10
 source: https://github.com/bentrevett/pytorch-seq2seq/issues/191
 reported-error: energy = energy.masked_fill(mask == 0, -1e10): -1e10 can't be converted to half precision (GPU + 16-bit precision; the reporter switched to -float('inf') and later to -1e4)
-outcome:  at line None
+outcome: RuntimeError: value cannot be converted to type c10::Half without overflow at line 31
 root-cause: line 15
 expect: DG018
 """

@@ -1,8 +1,8 @@
 """LoRA fine-tuning of a causal LM after adding new tokens (PEFT modules_to_save layout): the base model is materialised in float16 and frozen, the LoRA adapters are created in float32, but modules_to_save deep-copies the float16 embed_tokens and lm_head as trainable modules, so the fp16 AMP GradScaler meets float16 gradients
 source: https://github.com/huggingface/peft/issues/341
 reported-error: ValueError: Attempting to unscale FP16 gradients. (LoraConfig(modules_to_save=['embed_tokens', 'lm_head']) after resize_token_embeddings, Trainer with fp16=True, self.scaler.unscale_(self.optimizer))
-outcome: ValueError: Attempting to unscale FP16 gradients. at line 81
-root-cause: line 59
+outcome: ValueError: Attempting to unscale FP16 gradients. at line 94
+root-cause: line 72
 expect: DG014
 """
 import copy
@@ -16,12 +16,25 @@ CONFIG = {"vocab": 120, "new_tokens": 8, "dim": 32, "r": 4, "lora_alpha": 8, "lr
 
 
 # ---- modeling (stands in for AutoModelForCausalLM.from_pretrained(..., torch_dtype=torch.float16))
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.eps = eps
+
+    def forward(self, hidden_states):
+        input_dtype = hidden_states.dtype
+        hidden_states = hidden_states.to(torch.float32)
+        hidden_states = hidden_states * torch.rsqrt(hidden_states.pow(2).mean(-1, keepdim=True) + self.eps)
+        return self.weight * hidden_states.to(input_dtype)
+
+
 class TinyCausalLM(nn.Module):
     def __init__(self, vocab, dim):
         super().__init__()
         self.embed_tokens = nn.Embedding(vocab, dim)
         self.q_proj, self.v_proj = nn.Linear(dim, dim), nn.Linear(dim, dim)
-        self.norm = nn.LayerNorm(dim)
+        self.norm = RMSNorm(dim)
         self.lm_head = nn.Linear(dim, vocab, bias=False)
 
     def resize_token_embeddings(self, new_vocab):

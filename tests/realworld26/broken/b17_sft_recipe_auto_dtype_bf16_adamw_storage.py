@@ -1,7 +1,7 @@
 """Supervised fine-tuning recipe (NeMo-AutoModel-style YAML config turned into a dataclass): the model dtype is left at "auto", which resolves to the checkpoint's bfloat16, and the recipe builds plain torch.optim.AdamW over those bf16 parameters, so at lr=6e-6 almost every update rounds back to the same bf16 value and the weights silently stop moving
 source: https://github.com/NVIDIA-NeMo/Automodel/pull/2379
 reported-error: none raised; the guide's "Risky Pattern: torch AdamW with bf16 Model Storage": leaving the model dtype unset or "auto" resolves the resident parameters to bf16, and AdamW then keeps its EMA buffers in bf16 as well
-outcome: ok (silent: the bf16 weights barely move, at line 53 leave the bf16 weights unchanged, printed as "weights moved after 20 steps: 1.02%" against 99.97% for float32 storage)
+outcome: ok (silent: the AdamW steps at line 53 leave almost every bf16 weight unchanged, printed as "weights moved after 20 steps: 1.02%" against 99.97% with float32 storage)
 root-cause: line 38
 expect: DG013
 """

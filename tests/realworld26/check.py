@@ -14,6 +14,8 @@ from setcheck import check  # noqa: E402
 SILENT = {
     "b15_": (r"non-finite unet parameters: ([1-9]\d*)", None),
     "b17_": (r"weights moved after 20 steps: (\d+\.\d+)%", lambda m: float(m.group(1)) < 5.0),
+    "b19_": (r"set_default_tensor_type\(\) is deprecated", None),
+    "b20_": (r"value loss dtype torch\.float64", None),
 }
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def main(opt):
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()  # fails-here
-        best = max(best, 1.0 - loss.item())
+        best = max(best, 1.0 / (1.0 + loss.item()))
         save_checkpoint(opt.checkpoint_path, model, optimizer, epoch, best)
     return best
 

@@ -1,7 +1,7 @@
 """Safe Bayesian-optimisation tuning of a pendulum controller that imports the gosafeopt package (whose __init__ runs torch.set_default_dtype(torch.float64)) at the start of main(), before the policy network is built, so the policy weights and the torch.tensor(list) observations are both float64 on purpose
 source: https://github.com/lasgroup/gosafeopt/blob/40ff125e26321d318df540bda5f1b69b93f805d5/src/gosafeopt/__init__.py
-reported-error: (none filed; the package's __init__.py changes the process-wide default dtype on import: import torch; torch.set_default_dtype(torch.float64))
 reported-error: none (correct ordering: the default dtype is changed before any module or tensor is created)
+outcome: ok
 root-cause: -
 expect: none
 """

@@ -1,8 +1,8 @@
 """EfficientDet training on a custom COCO-style set (Yet-Another-EfficientDet-Pytorch layout): the Normalizer subtracts a float64 NumPy mean/std and the Resizer pastes the image into np.zeros((size, size, 3)) and returns torch.from_numpy(new_image) unchanged, so the collated batch is a DoubleTensor and the first conv of the backbone gets double input
 source: https://github.com/zylo117/Yet-Another-EfficientDet-Pytorch/issues/94
 reported-error: RuntimeError: Input type (torch.cuda.DoubleTensor) and weight type (torch.cuda.FloatTensor) should be the same (train.py -> ModelWithLoss.forward -> backbone -> efficientdet/model.py; the upstream Resizer now ends with .to(torch.float32))
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Input type (double) and bias type (float) should be the same at line 98
+root-cause: line 66
 expect: DG004
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """Neural module network training on CLEVR (probnmn-clevr layout, phase module_training): the image-feature reader returns the pre-extracted ResNet features as stored (float64 NumPy arrays), the dataset wraps them with torch.tensor, and the Trainer hands batch["image"] to the NMN whose stem Conv2d holds float32 weights
 source: https://github.com/kdexd/probnmn-clevr/issues/1
 reported-error: Input type (torch.cuda.DoubleTensor) and weight type (torch.cuda.FloatTensor) should be the same (on output_dict = self._nmn(batch["image"], pg_output_dict["predictions"], batch["answer"]) in module_training_trainer.py; "Batch['image'] type : torch.cuda.DoubleTensor")
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Input type (double) and bias type (float) should be the same at line 71
+root-cause: line 56
 expect: DG004
 """
 import os

@@ -1,8 +1,8 @@
 """Bayesian time-series forecast (uber/orbit LGT predict layout) with promotion dummies as the only regressors: the pandas columns are int64, the predict step wraps df[regressor_col].values with torch.from_numpy, and the matmul with the float64 posterior coefficient samples gets a Long matrix
 source: https://github.com/uber/orbit/issues/122
 reported-error: RuntimeError: Expected object of scalar type Long but got scalar type Double for argument #2 'mat2' (regressor_torch = torch.from_numpy(regressor_matrix); regressor_component = torch.matmul(regressor_torch, regressor_beta); "prediction error caused by regressors of all int dtypes")
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected m1 and m2 to have the same dtype, but got: long int != double at line 56
+root-cause: line 54
 expect: DG005
 """
 import numpy as np

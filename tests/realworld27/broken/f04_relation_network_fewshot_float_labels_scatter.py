@@ -1,8 +1,8 @@
 """Few-shot Relation Network training (LearningToCompare_FSL miniimagenet_train_few_shot layout): the task generator keeps the episode labels in a NumPy array created with np.zeros (float64), the DataLoader collates them into a DoubleTensor, and the one-hot MSE target is built with scatter_(1, batch_labels.view(-1, 1), 1), which needs an integer index
 source: https://github.com/floodsung/LearningToCompare_FSL/issues/38
 reported-error: IndexError: scatter_(): Expected dtype int64 for index. (fix from the thread: add .long() to batch_labels.view(-1,1) in that line)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: scatter(): Expected dtype int32/int64 for index at line 100
+root-cause: line 30
 expect: DG006
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """DQN with hindsight experience replay on the bit-flipping task (Hindsight-Experience-Replay DQNAgentWithHER layout): the replay memory allocates its action buffer as float32 like the state buffers, so the sampled actions come back as a FloatTensor and q_eval(...)[batches, action] uses float indices
 source: https://github.com/hemilpanchiwala/Hindsight-Experience-Replay/issues/1
 reported-error: IndexError: tensors used as indices must be long, byte or bool tensors (DQNAgentWithHER.py line 106, q_pred = self.q_eval.forward(concat_state_goal)[batches, action]; action.dtype torch.float32)
-outcome: AUTO
-root-cause: line 0
+outcome: IndexError: tensors used as indices must be long, int, byte or bool tensors at line 98
+root-cause: line 39
 expect: DG006
 """
 import numpy as np

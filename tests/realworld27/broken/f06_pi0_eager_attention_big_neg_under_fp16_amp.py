@@ -1,8 +1,8 @@
 """Robot-policy inference with AMP (lerobot pi0 paligemma_with_expert layout): eager_attention_forward masks the attention scores with big_neg = -2.3819763e38, a value tuned for float32; under torch.autocast(float16) the scores come out of the matmul as half and the masked fill cannot represent the constant
 source: https://github.com/huggingface/lerobot/pull/710
 reported-error: RuntimeError: value cannot be converted to type at::Half without overflow (paligemma_with_expert.py, eager_attention_forward, masked_att_weights = torch.where(attention_mask[:, None, :, :], att_weights, big_neg); control_loop(..., use_amp=True))
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: value cannot be converted to type c10::Half without overflow at line 29
+root-cause: line 28
 expect: DG018
 """
 from contextlib import nullcontext

@@ -1,8 +1,8 @@
 """MR segmentation inference on nnU-Net v2 checkpoints (MRSegmentator layout): the trainer stores its best exponential-moving-average pseudo-Dice in the checkpoint as the NumPy float64 that np.mean returned, and the predictor restores the fold with torch.load(path, map_location=cpu) under the weights_only=True default of PyTorch >= 2.6
 source: https://github.com/hhaentze/MRSegmentator/issues/19
 reported-error: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL numpy.core.multiarray.scalar was not an allowed global by default. (nnunetv2/inference/predict_from_raw_data.py, initialize_from_trained_model_folder, checkpoint = torch.load(join(model_training_output_dir, f'fold_{f}', checkpoint_name), map_location=torch.device('cpu')))
-outcome: AUTO
-root-cause: line 0
+outcome: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL numpy._core.multiarray.scalar was not an allowed global by default. ... at line 85
+root-cause: line 60
 expect: DG011
 """
 import os

@@ -1,8 +1,8 @@
 """Machine-learned interatomic potential (KLIFF NeuralNetwork + symmetry-function descriptor layout): the model's save() puts the descriptor's normalisation mean and stdev, NumPy arrays fitted on the training configurations, next to the state_dict, and load() reads the file back with a bare torch.load, which defaults to weights_only=True since PyTorch 2.6
 source: https://github.com/openkim/kliff/issues/210
 reported-error: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL numpy.core.multiarray._reconstruct was not an allowed global by default. (17 tests fail with unpickling errors)
-outcome: AUTO
-root-cause: line 0
+outcome: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL numpy._core.multiarray._reconstruct was not an allowed global by default. ... at line 58
+root-cause: line 53
 expect: DG011
 """
 import os

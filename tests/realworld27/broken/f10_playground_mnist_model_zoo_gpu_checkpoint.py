@@ -1,8 +1,8 @@
 """Pretrained-model playground on a laptop (aaron-xichen/pytorch-playground mnist/model.py + utee/selector.py layout): the model factory fetches the published MNIST weights with model_zoo.load_url and no map_location, and the cached file was saved from CUDA tensors, so deserialisation needs a GPU even though the selector was asked for cuda=False
 source: https://github.com/aaron-xichen/pytorch-playground/pull/60
 reported-error: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location='cpu' to map your storages to the CPU. (loading the pretrained MNIST model from model_zoo on a CPU-only machine)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU. at line 42
+root-cause: line 42
 expect: DG010
 """
 import argparse

@@ -1,8 +1,8 @@
 """Mixed-precision experiment from a multimodal-LLM training repo (MPP-LLaVA amp_and_grad-checkpointing/amp/test_amp_fp16.py, grown into a small trainer): the first stage of an nn.ModuleList is cast with .half() to save memory while it still requires grad, the rest stays float32 under autocast, and GradScaler.step has to unscale float16 gradients
 source: https://github.com/Coobiw/MPP-LLaVA/blob/525dfaf5eaa36393daf4cc1117283e0e78615d85/amp_and_grad-checkpointing/amp/test_amp_fp16.py
 reported-error: ValueError: Attempting to unscale FP16 gradients. (the repo's own comment on model[0].half(): "if requires_grad is True there is a problem"; the commented-out alternative is model[0].requires_grad_(False))
-outcome: AUTO
-root-cause: line 0
+outcome: ValueError: Attempting to unscale FP16 gradients. at line 35
+root-cause: line 18
 expect: DG014
 """
 import torch

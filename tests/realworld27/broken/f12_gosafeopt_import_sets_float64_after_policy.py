@@ -1,8 +1,8 @@
 """Safe Bayesian-optimisation tuning of a pendulum controller: the experiment builds its float32 policy network first and imports the gosafeopt package only when the config asks for it, but the package's __init__ runs torch.set_default_dtype(torch.float64) at import time, so every observation made afterwards with torch.tensor(list) is float64 and meets the float32 policy weights
 source: https://github.com/lasgroup/gosafeopt/blob/40ff125e26321d318df540bda5f1b69b93f805d5/src/gosafeopt/__init__.py
 reported-error: (none filed; the package's __init__.py changes the process-wide default dtype on import: import torch; torch.set_default_dtype(torch.float64))
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected m1 and m2 to have the same dtype, but got: double != float at line 31
+root-cause: line 19
 expect: DG001
 """
 import math

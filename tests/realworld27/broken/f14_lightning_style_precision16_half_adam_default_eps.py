@@ -1,8 +1,8 @@
 """Text-classifier training with a Lightning-style hand-rolled Trainer(precision=16) that implements 16-bit by calling model.half(), while the module's configure_optimizers returns Adam with its default eps=1e-8, which is 0 in float16: after the first step the weights hold inf/NaN and the loss is NaN, with no error raised
 source: https://github.com/pytorch/pytorch/issues/26218
 reported-error: (feature request "Default adam epsilon to 1e-7 when on fp16": "If you use 1e-8 as default and you use 16 bit, it will round to zero, and thus you get no stability gains")
-outcome: ok (silent: the first optimizer.step() at line {FH} writes inf/NaN into the float16 weights, printed as "step 0: loss 1.3811, 18230 non-finite params", and every later loss is nan)
-root-cause: line 0
+outcome: ok (silent: the first optimizer.step() at line 50 writes inf/NaN into the float16 weights, printed as "step 0: loss 1.3811, 18230 non-finite params", and every later loss is nan)
+root-cause: line 32
 expect: DG012
 """
 import torch

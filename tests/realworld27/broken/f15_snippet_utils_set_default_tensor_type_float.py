@@ -1,8 +1,8 @@
 """Small CNN image-classifier whose utils module was copied from a popular "PyTorch common code snippets" collection: setup_env() runs torch.set_default_tensor_type(torch.FloatTensor) because "FloatTensor is far faster than DoubleTensor"; on CPU the call changes nothing (float32 is already the default) but it is deprecated since PyTorch 2.1 and warns, while the NumPy data is converted with torch.from_numpy(ndarray).float() anyway
 source: https://github.com/yflfly/learn_pytorch/blob/ae29a5f9eaa5cd75605dcc43e14264c57fb5d11f/pytorch%E5%B8%B8%E7%94%A8%E4%BB%A3%E7%A0%81%E6%AE%B5%E9%9B%86%E5%90%88/4-%E6%95%B0%E6%8D%AE%E7%B1%BB%E5%9E%8B%E8%BD%AC%E6%8D%A2.py
 reported-error: UserWarning: torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use torch.set_default_dtype() and torch.set_default_device() as alternatives. (the snippet collection's "data type conversion" file opens with this call)
-outcome: ok (silent: set_default_tensor_type at line {FH} prints the deprecation UserWarning; training itself runs in float32)
-root-cause: line 0
+outcome: ok (silent: set_default_tensor_type at line 22 prints the deprecation UserWarning; training itself runs in float32)
+root-cause: line 22
 expect: DG002
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """Spatial-domain clustering of mouse-brain voxels with a graph autoencoder (Allendigger analysis.get_spatial_domain layout): the float32 cast of the expression matrix happens only on the variable-genes branch, the default branch scales adata.X with MinMaxScaler (float64) and wraps it with torch.tensor, and the first GCNConv multiplies the double node features by its float32 weight
 source: https://github.com/xiaoqunwang-lab/Allendigger/pull/3
 reported-error: RuntimeError: expected m1 and m2 to have the same dtype, but got: double != float when running get_spatial_domain on E13pt5 dataset (fixed by "casting tensor type")
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected m1 and m2 to have the same dtype, but got: double != float at line 31
+root-cause: line 79
 expect: DG004
 """
 import numpy as np

@@ -1,7 +1,7 @@
 """Seq2seq Transformer translation training (SamLynnEvans/Transformer layout): opt.device is the integer 0 on a GPU machine, the batch iterator follows torchtext and keeps its batches on the CPU unless it is given a torch.device or string, while nopeak_mask moves the look-ahead mask to CUDA because opt.device == 0, so create_masks combines a CPU padding mask with a CUDA no-peek mask
 source: https://github.com/SamLynnEvans/Transformer/issues/30
 reported-error: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (Batch.py line 26, create_masks, trg_mask = trg_mask & np_mask; preceded by "The `device` argument should be set by using `torch.device` or passing a string as an argument. This behavior will be deprecated soon and currently defaults to cpu.")
-outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (the look-ahead mask is moved to CUDA because opt.device == 0 while the batches stay on the CPU; not run on a GPU for this set) at line 31; on CPU: ok
+outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (the look-ahead mask is moved to CUDA because opt.device == 0 while the batches stay on the CPU; wording varies with the torch version; not run on a GPU for this set) at line 31; on CPU: ok
 root-cause: line 56
 expect: DG009
 """

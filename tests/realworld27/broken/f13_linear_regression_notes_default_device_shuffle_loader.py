@@ -1,7 +1,7 @@
 """Linear-regression notes turned into a mini-batch trainer (StarlitVienna/pytorch-notes basic_model2 layout): model.py makes CUDA the process-wide default device with torch.set_default_device when a GPU exists, and the mini-batch variant of main.py wraps the data in DataLoader(..., shuffle=True), whose RandomSampler draws its permutation with a CPU generator under the CUDA default device
 source: https://github.com/StarlitVienna/pytorch-notes/blob/b8e96b831e7a30f2b73e301314355141aa08ca7b/mlBasics/training_models/basic_model2/model.py
 reported-error: (none filed; the same pattern fails in many repos with RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' as soon as the shuffled loader is iterated)
-outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler's torch.randperm runs under the CUDA default device with a CPU generator; not run on a GPU for this set) at line 41; on CPU: ok
+outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler's torch.randperm runs under the CUDA default device with a CPU generator; wording varies with the torch version; not run on a GPU for this set) at line 41; on CPU: ok
 root-cause: line 14
 expect: DG003
 """

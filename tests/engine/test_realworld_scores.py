@@ -258,3 +258,21 @@ def test_twenty_fifth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWENTY_FIFTH["false_alarms"] == []
     hits, total = TWENTY_FIFTH["root_hits"], TWENTY_FIFTH["broken"]
     assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(TWENTY_FIFTH["misses"])  # type: ignore[operator, arg-type]
+
+
+TWENTY_SIXTH = score(Path(__file__).resolve().parents[1] / "realworld26")  # held out when it arrived (12/22, 0 false alarms, at 24138ac and 483c9cf)
+TWENTY_SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld27")  # held out when it arrived (5/16, 0 false alarms, at 24138ac and 483c9cf)
+
+
+def test_twenty_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TWENTY_SIXTH["broken"] >= 22 and TWENTY_SIXTH["correct"] >= 11
+    assert TWENTY_SIXTH["false_alarms"] == []
+    hits, total = TWENTY_SIXTH["root_hits"], TWENTY_SIXTH["broken"]
+    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(TWENTY_SIXTH["misses"])  # type: ignore[operator, arg-type]
+
+
+def test_twenty_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TWENTY_SEVENTH["broken"] >= 16 and TWENTY_SEVENTH["correct"] >= 8
+    assert TWENTY_SEVENTH["false_alarms"] == []
+    hits, total = TWENTY_SEVENTH["root_hits"], TWENTY_SEVENTH["broken"]
+    assert hits / total >= 0.3, f"{hits}/{total}: " + "\n".join(TWENTY_SEVENTH["misses"])  # type: ignore[operator, arg-type]

@@ -3423,6 +3423,35 @@ CASES: dict[str, str] = {
         criterion = nn.CrossEntropyLoss(weight=torch.from_numpy(compute_class_weight(labels)))  # expect: DG006
         criterion(nn.Linear(4, 3)(torch.randn(32, 4)), torch.from_numpy(labels))
         """,
+    "a wrapper's `*args` passed on to its encoder (torch_geometric's GAE.encode)": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Conv(nn.Module):
+            def __init__(self, i, o):
+                super().__init__()
+                self.weight = nn.Parameter(torch.empty(i, o))
+            def forward(self, x, edge_index):
+                return torch.matmul(x, self.weight)
+        class GAE(nn.Module):
+            def __init__(self, encoder):
+                super().__init__()
+                self.encoder = encoder
+            def encode(self, *args):
+                return self.encoder(*args)
+        nodes = torch.tensor(np.random.rand(5, 3))  # expect: DG004
+        GAE(Conv(3, 2)).encode(nodes, None)
+        """,
+    "`*args` of a caller's unreadable `*` stay unknown": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def first(*args):
+            return args[0]
+        def run(*rows):
+            return nn.Linear(3, 2)(first(*rows))
+        run(*[torch.randn(2, 3) for _ in range(2)])
+        """,
 }
 
 

@@ -125,6 +125,7 @@ def uniform_module(module: ModuleObj, state: State, depth: int = 0) -> bool:
 
 class CallsMixin:
     opaque_keywords = False  # the call being made got keywords from a `**` it cannot read
+    opaque_positional = False  # ... or positional arguments from a `*` it cannot read
     keyword_spans: dict[str, Span] = {}  # noqa: RUF012  (replaced per call) where its keywords were written
     _calls_by_name: dict[str, int] | None = None  # `_call_counts`, counted once per analysis
     # provided by Interpreter
@@ -338,6 +339,7 @@ class CallsMixin:
                         method = ""  # an attribute we know nothing about: not a method call
         else:
             callee = self.eval(func, state)
+        opaque_positional = False  # a `*x` whose items the analysis cannot read
         if not any(isinstance(a, ast.Starred) for a in node.args):
             args = [self.eval(a, state) for a in node.args]
         else:
@@ -350,6 +352,7 @@ class CallsMixin:
                         args.extend(value.items)  # `torch.min(*pair)`: the tuple's items, in order
                         continue
                     expanded = False
+                    opaque_positional = True
                     args.append(value)
                 else:
                     args.append(self.eval(a, state))
@@ -383,6 +386,7 @@ class CallsMixin:
         # its `**kwargs` holds exactly the keywords given only when none came from an unreadable `**`,
         # each written where the caller wrote it (`save_hyperparameters(tokenizer=tokenizer)`)
         self.opaque_keywords = opaque
+        self.opaque_positional = opaque_positional
         self.keyword_spans = {**written, **{kw.arg: self.index.span(kw) for kw in node.keywords if kw.arg is not None}}
         if isinstance(callee, Sym):
             if kwargs.get("dtype", _ABSENT) == Const(None) or kwargs.get("device", _ABSENT) == Const(None):
@@ -792,8 +796,12 @@ class CallsMixin:
                 params[arg.arg] = kwargs[arg.arg]
             else:
                 params[arg.arg] = self.eval(default, state) if default is not None and not opaque else None
+        opaque_positional, self.opaque_positional = self.opaque_positional, False
         if spec.vararg:
-            params[spec.vararg.arg] = None
+            # `def encode(self, *args): return self.encoder(*args)`: the extra positional
+            # arguments, when each one is known to be there
+            extra = args[len(positional):]
+            params[spec.vararg.arg] = TupleV(tuple(extra)) if not opaque_positional else None
         if spec.kwarg:
             named = {a.arg for a in (*positional, *spec.kwonlyargs)}
             rest = {k: v for k, v in kwargs.items() if k not in named}
@@ -2049,6 +2057,8 @@ class CallsMixin:
 
     def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, default: str | None = None) -> Value | None:
         here = self.origin(node, f".{method}(...)")
+        if t.kind == "series" and method == "map" and len(args) == 1 and not kwargs and isinstance(args[0], DictV):
+            return _mapped_series(args[0], here)
         if t.kind in ("ndarray", "npscalar", "frame", "series"):
             entry = library.method("ndarray" if t.kind == "npscalar" else t.kind, method)
             if entry is None:
@@ -3010,4 +3020,17 @@ def _passes_dtype_parameter(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.L
         isinstance(sub, ast.keyword) and sub.arg == "dtype" and isinstance(sub.value, ast.Name) and sub.value.id in params
         for stmt in body for sub in ast.walk(stmt)
     )
+
+
+def _mapped_series(table: DictV, here: Origin) -> Tensor | None:
+    """`df["status"].map({"paid": 0, "default": 1})`: a Series of the values' dtype (ints give
+    int64, any float float64, all bools bool), as pandas makes it when every row's value is a
+    key (a row left unmapped is NaN, and makes the whole Series float64)."""
+    kinds = {type(v.value) for v in table.items if type(v) is Const}
+    if not table.items or len(kinds) == 0 or any(type(v) is not Const for v in table.items) or not kinds <= {int, float, bool}:
+        return None
+    dtype = "bool" if kinds == {bool} else "float64" if float in kinds else "int64" if bool not in kinds else None
+    if dtype is None:
+        return None
+    return Tensor("series", dtype, "cpu", Origin(here.span, f"`.map` of a dict of {'Python floats' if dtype == 'float64' else 'Python ints' if dtype == 'int64' else 'bools'} gives {dtype}"), ndim=1)
 

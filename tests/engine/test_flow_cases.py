@@ -3452,6 +3452,44 @@ CASES: dict[str, str] = {
             return nn.Linear(3, 2)(first(*rows))
         run(*[torch.randn(2, 3) for _ in range(2)])
         """,
+    "yolov5's de_parallel(model) is the model: its half deep copy in a checkpoint": """
+        import os
+        import tempfile
+        from copy import deepcopy
+        import torch
+        from torch import nn
+        def de_parallel(model):
+            return model.module if isinstance(model, (nn.DataParallel, nn.parallel.DistributedDataParallel)) else model
+        model = nn.Linear(4, 2)
+        path = os.path.join(tempfile.mkdtemp(), "last.pt")
+        torch.save({"epoch": 1, "model": deepcopy(de_parallel(model)).half()}, path)  # expect: DG011
+        ckpt = torch.load(path, map_location="cpu")
+        """,
+    "resume: the optimizer's state loaded on the CPU, then the model moved to the GPU": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2)
+        optimizer = torch.optim.Adam(model.parameters())
+        checkpoint = torch.load("last.pt", map_location="cpu")
+        model.load_state_dict(checkpoint["model"])
+        optimizer.load_state_dict(checkpoint["optimizer"])
+        model = model.to(device)  # expect: DG015
+        model(torch.randn(3, 4, device=device)).sum().backward()
+        optimizer.step()
+        """,
+    "resume done right: the model on its device before the optimizer's state loads": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2).to(device)
+        optimizer = torch.optim.Adam(model.parameters())
+        checkpoint = torch.load("last.pt", map_location="cpu")
+        model.load_state_dict(checkpoint["model"])
+        optimizer.load_state_dict(checkpoint["optimizer"])
+        model(torch.randn(3, 4, device=device)).sum().backward()
+        optimizer.step()
+        """,
 }
 
 

@@ -1064,6 +1064,11 @@ class CallsMixin:
         if name == "range" and args and all(number_kind(a) == "pyint" for a in args):
             return _many(Tensor("pyint"))  # `list(range(n))`: Python ints
         if name == "isinstance" and len(args) == 2:
+            wrappers = [c.name.rsplit(".", 1)[-1] for c in (args[1].items if isinstance(args[1], TupleV) else (args[1],)) if isinstance(c, Sym)]
+            if wrappers and set(wrappers) <= {"DataParallel", "DistributedDataParallel"} and isinstance(args[0], Ref) and isinstance(state.heap.get(args[0].oid), ModuleObj):
+                # `model.module if isinstance(model, DDP) else model` (yolov5's de_parallel): the
+                # analysis holds a wrapped module as the module itself, so it is what either branch gives
+                return Const(False)
             return _isinstance(args[0], args[1])
         if name == "getattr" and len(args) >= 2 and isinstance(args[0], Sym) and isinstance(args[1], Const) and isinstance(args[1].value, str):
             return self.sym(f"{args[0].name}.{args[1].value}")  # `getattr(torch, "float64")`

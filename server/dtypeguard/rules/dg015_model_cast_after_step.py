@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.events import ModuleCast
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
@@ -15,6 +16,12 @@ from dtypeguard.rules.base import Context, ErrorPattern, Rule
 def check(ctx: Context) -> Iterator[Finding]:
     seen = set()
     for cast in ctx.events.casts:
+        if cast.stepped_optimizers and cast.before.device == "cpu" and cast.after.device in ("cuda", "auto") and cast.span not in seen:
+            finding = _moved_after_state(ctx, cast)
+            if finding is not None:
+                seen.add(cast.span)
+                yield finding
+                continue
         if not cast.stepped_optimizers or cast.before.dtype is None or cast.after.dtype in (None, cast.before.dtype):
             continue
         if cast.span in seen:
@@ -37,17 +44,41 @@ def check(ctx: Context) -> Iterator[Finding]:
         )
 
 
+def _moved_after_state(ctx: Context, cast: ModuleCast) -> Finding | None:
+    """`optimizer.load_state_dict(ckpt["optimizer"])` while the model is on the CPU, then
+    `model.to(device)`: the state was placed on the parameters' device as it loaded (the CPU)
+    and stays there, so the next CUDA `step()` mixes devices (IAGNet #4)."""
+    opt = cast.stepped_optimizers[0]
+    stateful = opt.cls not in ("SGD",) or "momentum" in opt.options
+    if not stateful or not any(step.opt.origin.span == opt.origin.span and step.time > cast.time for step in ctx.events.steps):
+        return None
+    had = f"loaded its state (line {opt.step_span.line})" if opt.state_loaded and opt.step_span else "already stepped"
+    where = "the optimizer's state was loaded here, on the parameters' device of that moment (the CPU)" if opt.state_loaded else "the optimizer stepped here, on the CPU"
+    on = "CUDA" if cast.after.device == "cuda" else "CUDA (when this script finds a GPU)"
+    return RULE.finding(
+        f"the model is moved to {on} after {opt.cls} {had}: its state stays on the CPU and the next `step()` fails with "
+        "\"Expected all tensors to be on the same device\"",
+        cast.span,
+        related=[Related(opt.step_span, where)] if opt.step_span else [],
+        note="Move the model to its device before loading the optimizer's state_dict (or before creating the optimizer).",
+        severity=Severity.WARNING if cast.after.device == "auto" else None,
+    )
+
+
 RULE = Rule(
     code="DG015",
     name="model-cast-after-optimizer-step",
     severity=Severity.ERROR,
-    summary="model converted to another dtype after the optimizer stepped",
+    summary="model converted to another dtype (or moved to the GPU) after the optimizer has state",
     explanation=(
         "In current PyTorch, `model.to()`/`.double()` keeps the same Parameter objects, so an "
         "optimizer created earlier still works. But once the optimizer has state (after a "
         "`step()`), changing the model's dtype makes the next `step()` fail (Adam: \"expected dtype "
         "float for `end` but got dtype double\" after `.double()`). Create the optimizer after the model is on its "
-        "final device and dtype, and never cast the model after training has started."
+        "final device and dtype, and never cast the model after training has started. Likewise, "
+        "`optimizer.load_state_dict(...)` places the state on the parameters' device of that moment: "
+        "a model moved to CUDA afterwards leaves Adam's state on the CPU, and the next `step()` fails "
+        "with \"Expected all tensors to be on the same device\" (move the model before resuming)."
     ),
     hazards=("H16",),
     errors=(
@@ -59,14 +90,21 @@ RULE = Rule(
     ),
     hint=(
         "the model's dtype changed after the optimizer already had state; create the optimizer "
-        "after the final .to()/.double(), or recreate it (or reload its state_dict)."
+        "after the final .to()/.double(), or recreate it (or reload its state_dict); when resuming, "
+        "move the model to its device before optimizer.load_state_dict."
     ),
     check=check,
     examples=RuleExamples(
-        bad=["import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nopt.step()\nmodel.double()  # <-\nopt.step()\n"],
+        bad=[
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nopt.step()\nmodel.double()  # <-\nopt.step()\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nckpt = torch.load('last.pt')\n"
+            "opt.load_state_dict(ckpt['optimizer'])\nmodel.cuda()  # <-\nopt.step()\n",
+        ],
         good=[
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nmodel.double()\nopt.step()\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nopt.step()\nmodel.to('cpu')\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).cuda()\nopt = torch.optim.Adam(model.parameters())\nckpt = torch.load('last.pt')\n"
+            "opt.load_state_dict(ckpt['optimizer'])\nopt.step()\n",
         ],
     ),
 )

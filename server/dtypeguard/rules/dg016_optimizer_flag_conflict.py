@@ -46,6 +46,12 @@ def check(ctx: Context) -> Iterator[Finding]:
             )
         if _true(opts.get("fused")) and _true(opts.get("differentiable")):
             yield RULE.finding(f"{new.opt.cls}(fused=True, differentiable=True) raises \"`fused` does not support `differentiable`\"", new.span)
+        elif _true(opts.get("foreach")) and _true(opts.get("differentiable")) and new.opt.cls.rsplit(".", 1)[-1] in _FOREACH_NOT_DIFFERENTIABLE:
+            yield RULE.finding(
+                f"{new.opt.cls} gets `foreach=True` and `differentiable=True`: its first `step()` fails with \"_foreach ops don't "
+                "support autograd\" (the multi-tensor update cannot be differentiated); pass `foreach=False`",
+                new.span,
+            )
         in_group = _true(new.opt.group_options.get("capturable")) and not _true(opts.get("capturable"))
         if (_true(opts.get("capturable")) or in_group) and new.module is not None and new.module.device in ("cpu", "auto"):
             where = "a parameter group sets `capturable: True`" if in_group else f"{new.opt.cls}(capturable=True)"
@@ -69,6 +75,11 @@ def check(ctx: Context) -> Iterator[Finding]:
                 new.span,
                 fixes=_capturable_fixes(ctx, new.span, in_group, new.module.device == "cpu"),
             )
+
+
+# optimizers whose `step()` asserts that a differentiable update does not use foreach (torch 2.13;
+# SGD fails earlier, on the in-place update of a leaf)
+_FOREACH_NOT_DIFFERENTIABLE = frozenset({"Adam", "AdamW", "RMSprop", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta", "ASGD", "Rprop"})
 
 
 def _group_flags(ctx: Context) -> Iterator[Finding]:
@@ -164,7 +175,9 @@ RULE = Rule(
         "`fused=True` works on CPU in current PyTorch for floating parameters and cannot be combined "
         "with `foreach=True` or `differentiable=True` (both raise at construction). "
         "`capturable=True` is for CUDA graphs (cuda/xpu/hpu/xla) and fails on CPU at the first "
-        "`step()` with \"If capturable=True, params and state_steps must be on supported devices\"."
+        "`step()` with \"If capturable=True, params and state_steps must be on supported devices\". "
+        "`differentiable=True` with `foreach=True` (Adam, AdamW, RMSprop and the other foreach "
+        "optimizers but SGD) fails at the first `step()` with \"_foreach ops don't support autograd\"."
     ),
     hazards=("H15",),
     errors=(
@@ -187,6 +200,11 @@ RULE = Rule(
             "hazards.md H15",
         ),
         ErrorPattern(
+            r"_foreach ops don't support autograd",
+            "_foreach ops don't support autograd",
+            "tests/realworld26/broken/b22_maml_sine_differentiable_adam_foreach_config.py",
+        ),
+        ErrorPattern(
             r"`fused=True` requires all the params to be floating point",
             (
                 "`fused=True` requires all the params to be floating point Tensors of supported "
@@ -197,8 +215,9 @@ RULE = Rule(
         ),
     ),
     hint=(
-        "fused=True cannot be combined with foreach=True or differentiable=True, and "
-        "capturable=True is for CUDA graphs only (it fails on CPU parameters)."
+        "fused=True cannot be combined with foreach=True or differentiable=True, foreach=True "
+        "cannot be combined with differentiable=True, and capturable=True is for CUDA graphs only "
+        "(it fails on CPU parameters)."
     ),
     check=check,
     examples=RuleExamples(
@@ -208,6 +227,8 @@ RULE = Rule(
             "for group in opt.param_groups:\n    group['capturable'] = True  # <-\nnet(torch.randn(3, 2)).sum().backward()\nopt.step()\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters(), fused=True, foreach=True)  # <-\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.AdamW(model.parameters(), capturable=True)  # <-\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters(), differentiable=True, foreach=True)  # <-\n"
+            "model(torch.randn(3, 4)).sum().backward()\nopt.step()\n",
             "import torch\nfrom torch import nn\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 1)).to(device)\n"
             "groups = [{'params': model[0].parameters(), 'capturable': True}, {'params': model[1].parameters(), 'lr': 1e-2}]\n"
             "opt = torch.optim.Adam(groups, lr=1e-3)  # <-\n",
@@ -221,6 +242,7 @@ RULE = Rule(
             "import torch\nnet = torch.nn.Linear(2, 2)\nopt = torch.optim.Adam(net.parameters())\nfor g in opt.param_groups:\n"
             "    g['capturable'] = False\n    g['lr'] = 1e-4\nnet(torch.randn(3, 2)).sum().backward()\nopt.step()\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters(), fused=True)\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters(), differentiable=True, foreach=False)\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).cuda()\nopt = torch.optim.AdamW(model.parameters(), capturable=True)\n",
         ],
     ),

@@ -3490,6 +3490,31 @@ CASES: dict[str, str] = {
         model(torch.randn(3, 4, device=device)).sum().backward()
         optimizer.step()
         """,
+    "one stage of a built model made half afterwards, stepped through a GradScaler": """
+        import torch
+        from torch import nn
+        model = nn.ModuleList([nn.Linear(10, 20), nn.Linear(20, 10)])
+        model[0].half()  # expect: DG014
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        scaler = torch.amp.GradScaler("cpu")
+        with torch.autocast(device_type="cpu", dtype=torch.float16):
+            loss = model[1](model[0](torch.randn(4, 10))).float().pow(2).mean()
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        """,
+    "one stage made half and frozen: the GradScaler only sees float32 gradients": """
+        import torch
+        from torch import nn
+        model = nn.ModuleList([nn.Linear(10, 20), nn.Linear(20, 10)])
+        model[0].half()
+        model[0].requires_grad_(False)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        scaler = torch.amp.GradScaler("cpu")
+        with torch.autocast(device_type="cpu", dtype=torch.float16):
+            loss = model[1](model[0](torch.randn(4, 10))).float().pow(2).mean()
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        """,
 }
 
 

@@ -2186,7 +2186,11 @@ class CallsMixin:
             attrs[args[0].value] = replace(buffer, moves=True) if isinstance(buffer, Tensor) else None
             state.heap[oid] = replace(obj, attrs=attrs)
             return None
-        if method in ("train", "eval", "requires_grad_", "zero_grad", "share_memory", "apply"):
+        if method == "requires_grad_":
+            flag = args[0] if args else kwargs.get("requires_grad", Const(True))
+            state.heap[oid] = replace(obj, frozen=flag == Const(False))  # not a constant: trained, as by default
+            return ref
+        if method in ("train", "eval", "zero_grad", "share_memory", "apply"):
             return ref
         new_dtype: str | None = obj.dtype
         new_device: str | None = obj.device
@@ -2693,9 +2697,31 @@ def _tree_dtypes(oid: int, state: State, depth: int = 0) -> set[str]:
 def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
     """The module as an optimizer over its parameters sees it: after `model.half()` then
     `model.extra.float()` its parameters are of two dtypes, so theirs is not one dtype."""
+    if module.half_part is None and module.dtype != "float16":
+        # `model[0].half()`, `model.encoder.half()` after the model was built: a float16 part now
+        module = replace(module, half_part=_tree_half_part(oid, state, module.cast_span))
     if module.dtype is not None and len(_tree_dtypes(oid, state)) > 1:
-        return replace(module, dtype=None)
+        module = replace(module, dtype=None)
     return module
+
+
+def _tree_half_part(oid: int, state: State, whole: Span | None, depth: int = 0) -> Span | None:
+    """Where a submodule, at any depth, was made float16 by a cast of its own (`model[0].half()`),
+    not by the cast `whole` of the model it is part of (whose trained parts were made float32
+    again parameter by parameter, in ways not followed: `p.data = p.data.float()`)."""
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or depth > 8:
+        return None
+    for value in _held_refs(obj):
+        child = state.heap.get(value.oid)
+        if value.oid == oid or not isinstance(child, ModuleObj) or child.frozen:
+            continue
+        if child.dtype == "float16" and child.cast_span is not None and child.cast_span != whole:
+            return child.half_part or child.cast_span
+        found = (child.half_part if child.half_part != whole else None) or _tree_half_part(value.oid, state, whole, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _chosen_precision(oid: int, why: Origin, state: State, depth: int = 0) -> None:

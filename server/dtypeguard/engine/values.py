@@ -367,6 +367,7 @@ class ModuleObj:
     cast_span: Span | None = None
     device_expr: str = ""  # how the code names the device it moved to (`device`, `"cuda"`)
     half_part: Span | None = None  # where a part of it became float16 (`nn.PReLU(d).half()` inside)
+    frozen: bool = False  # `requires_grad_(False)`: its parameters get no gradients (a scaler skips them)
     index_after_float: Span | None = None  # a Sequential item that needs indices after one that outputs floats
     made_at: Span | None = None  # the call of a factory function (`model = hg(...)`) that returned it: where the caller holds it
     chosen_dtype: bool = False  # its dtype is a configured precision (`Trainer(precision="64-true")`), not a cast to undo

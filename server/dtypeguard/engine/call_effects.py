@@ -11,7 +11,7 @@ import math
 import weakref
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from dtypeguard.engine import configs, library
 from dtypeguard.engine.events import (
@@ -27,6 +27,7 @@ from dtypeguard.engine.events import (
     TorchLoad,
     TorchSave,
 )
+from dtypeguard.engine.interpreter_parts import InterpreterParts
 from dtypeguard.engine.library import numpy as numpy_library
 from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library import torch as torch_library
@@ -88,7 +89,6 @@ from dtypeguard.engine.values import (
 )
 
 if TYPE_CHECKING:
-    from dtypeguard.engine.events import Events, Facts
     from dtypeguard.engine.parse import LineIndex
     from dtypeguard.engine.state import State
     from dtypeguard.findings import Span
@@ -123,52 +123,11 @@ def uniform_module(module: ModuleObj, state: State, depth: int = 0) -> bool:
     return True
 
 
-class CallsMixin:
+class CallsMixin(InterpreterParts):
     opaque_keywords = False  # the call being made got keywords from a `**` it cannot read
     opaque_positional = False  # ... or positional arguments from a `*` it cannot read
     keyword_spans: dict[str, Span] = {}  # noqa: RUF012  (replaced per call) where its keywords were written
     _calls_by_name: dict[str, int] | None = None  # `_call_counts`, counted once per analysis
-    # provided by Interpreter
-    tree: ast.Module
-    index: LineIndex
-    events: Events
-    facts: Facts
-    call_stack: list[ast.AST]
-    module_globals: dict[str, Any]  # an imported file's path -> its globals (a Scope)
-    modules: dict[str, Any]
-    boundary: list[Span]
-    executed: set[int]
-    returns: list[list[Value | None]]
-    classes: dict[str, Klass]
-    functions: list[Func]
-    statements: int
-    forward_depth: int
-    time: int
-    yields: dict[int, list[Value | None]]
-    optimizers_of: dict[int, list[int]]
-    touched: dict[int, ast.AST] | None  # while set: the function nodes run, by id (for the incremental checker)
-    return_states: list[list[State]]  # per frame: the state on each path that returned
-
-    def eval(self, node: ast.expr | None, state: State) -> Value | None:
-        raise NotImplementedError
-
-    def exec_block(self, body: list[ast.stmt], state: State) -> State:
-        raise NotImplementedError
-
-    def assign(self, target: ast.expr, value: Value | None, state: State) -> None:
-        raise NotImplementedError
-
-    def tick(self) -> int:
-        raise NotImplementedError
-
-    def alloc(self, state: State, obj: object) -> int:
-        raise NotImplementedError
-
-    def record(self, node: ast.AST, name: str, value: Value | None, state: State) -> None:
-        raise NotImplementedError
-
-    def eval_attribute(self, node: ast.Attribute, state: State) -> Value | None:
-        raise NotImplementedError
 
     # --- small conversions ------------------------------------------------------------------
 

@@ -40,10 +40,11 @@ import math
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import Any, SupportsIndex, overload
 
 from dtypeguard.engine.call_effects import _is_generator
 from dtypeguard.engine.events import Default, Events, Facts
+from dtypeguard.engine.interpreter_parts import InterpreterParts
 from dtypeguard.engine.state import Scope, State
 from dtypeguard.engine.values import (
     Device,
@@ -214,56 +215,7 @@ class ReadsList(list[Any]):
         return list.__getitem__(self, i)
 
 
-class ResumeMixin:
-    # provided by Interpreter
-    events: Events
-    facts: Facts
-    time: int
-    next_oid: int
-    statements: int
-    call_stack: list[ast.AST]
-    returns: list[list[Value | None]]
-    executed: set[int]
-    functions: list[Func]
-    classes: dict[str, Klass]
-    yields: dict[int, list[Value | None]]
-    optimizers_of: dict[int, list[int]]
-    loop_depth: int
-    forward_depth: int
-    touched: Ran | None
-    return_states: list[list[State]]
-    index: Any
-
-    if TYPE_CHECKING:  # provided by Interpreter and CallsMixin (stubs here would shadow them)
-
-        def exec_block(self, body: list[ast.stmt], state: State) -> State:
-            raise NotImplementedError
-
-        def exec_stmt(self, stmt: ast.stmt, state: State) -> State:
-            raise NotImplementedError
-
-        def begin(self, stmt: ast.stmt, state: State) -> None:
-            raise NotImplementedError
-
-        def eval(self, node: ast.expr | None, state: State) -> Value | None:
-            raise NotImplementedError
-
-        def enter_call(
-            self,
-            func: Func,
-            args: list[Value | None],
-            kwargs: dict[str, Value | None],
-            state: State,
-            params_override: dict[str, Value | None] | None = None,
-        ) -> State | None:
-            raise NotImplementedError
-
-        def leave_call(self, node: ast.AST, state: State, end: State, returned: list[Value | None], exits: list[State]) -> Value | None:
-            raise NotImplementedError
-
-        def _run_uncalled(self, final: State) -> None:
-            raise NotImplementedError
-
+class ResumeMixin(InterpreterParts):
     # --- driver ----------------------------------------------------------------------------
 
     def run_chunks(

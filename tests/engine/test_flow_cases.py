@@ -3515,6 +3515,24 @@ CASES: dict[str, str] = {
         scaler.scale(loss).backward()
         scaler.step(optimizer)
         """,
+    "a replay memory's action buffer made float32: its dtype= is where the index goes wrong": """
+        import numpy as np
+        import torch
+        class Memory:
+            def __init__(self, n):
+                self.actions = np.zeros(n, dtype=np.float32)  # expect: DG005
+                self.counter = 0
+            def add(self, a):
+                self.actions[self.counter % len(self.actions)] = a
+                self.counter += 1
+            def sample(self, k):
+                return self.actions[np.random.choice(len(self.actions), k)]
+        memory = Memory(16)
+        memory.add(1)
+        q = torch.randn(4, 3)
+        action = torch.tensor(memory.sample(4))
+        q[np.arange(4), action]
+        """,
 }
 
 

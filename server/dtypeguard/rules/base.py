@@ -284,6 +284,7 @@ def _encloses(outer: Span, inner: Span) -> bool:
 
 
 _BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)` makes float64")
+_TYPED_BUFFER = re.compile(r"`np\.(zeros|ones|empty|full)`\(\.\.\., dtype=float\d+\)")  # a buffer given a float dtype
 _FROM_PYTHON = re.compile(r"NumPy makes \w+ from Python (ints|floats)")
 _WIDENED = re.compile(r"\.(astype\(float64\)|double\(\))|NumPy widens float")  # data cast to float64 on purpose (or by `float` meaning float64), or widened by a float64 operand
 _TORCH_OP = re.compile(r"`(torch|F)\.\w+` (of integers )?gives ")  # a torch op on torch tensors: after they became tensors
@@ -302,6 +303,8 @@ def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_d
     if site is not None and origin is not None:
         if (float_data or buffer) and _BUFFER.match(origin.why) and origin.span.line < site.line:
             return origin.span  # float data in a `np.zeros(shape)` buffer filled later: its `dtype=` is the decision
+        if buffer and _TYPED_BUFFER.match(origin.why) and origin.span.line < site.line:
+            return origin.span  # a replay memory's `np.zeros(n, dtype=np.float32)` of actions: that `dtype=` is the mistake
         if (float_data or prefer_cast) and _FROM_PYTHON.match(origin.why) and origin.span.line < site.line:
             return origin.span  # `np.array([reward])` of Python numbers: where the array's dtype is decided
         if float_data and _WIDENED.match(origin.why) and origin.span.line <= site.line:

@@ -250,7 +250,7 @@ def test_twenty_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWENTY_FOURTH["broken"] >= 25 and TWENTY_FOURTH["correct"] >= 12
     assert TWENTY_FOURTH["false_alarms"] == []
     hits, total = TWENTY_FOURTH["root_hits"], TWENTY_FOURTH["broken"]
-    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(TWENTY_FOURTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.55, f"{hits}/{total}: " + "\n".join(TWENTY_FOURTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_twenty_fifth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
@@ -268,11 +268,11 @@ def test_twenty_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWENTY_SIXTH["broken"] >= 22 and TWENTY_SIXTH["correct"] >= 11
     assert TWENTY_SIXTH["false_alarms"] == []
     hits, total = TWENTY_SIXTH["root_hits"], TWENTY_SIXTH["broken"]
-    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(TWENTY_SIXTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.6, f"{hits}/{total}: " + "\n".join(TWENTY_SIXTH["misses"])  # type: ignore[operator, arg-type]
 
 
 def test_twenty_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWENTY_SEVENTH["broken"] >= 16 and TWENTY_SEVENTH["correct"] >= 8
     assert TWENTY_SEVENTH["false_alarms"] == []
     hits, total = TWENTY_SEVENTH["root_hits"], TWENTY_SEVENTH["broken"]
-    assert hits / total >= 0.3, f"{hits}/{total}: " + "\n".join(TWENTY_SEVENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.45, f"{hits}/{total}: " + "\n".join(TWENTY_SEVENTH["misses"])  # type: ignore[operator, arg-type]

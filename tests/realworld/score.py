@@ -6,6 +6,11 @@ is a hit. "any-line" counts a finding anywhere in the file (the old forward/loss
 convention). Correct scripts, and the reductions of real repos' false alarms in `repo_fp/`,
 must produce no finding at all.
 
+A case may also be a project folder (tests/realworld29/): several files, `# root-cause` in the
+one where the fix goes, the header in the entry script. Every file of the folder is checked;
+a hit is a finding in the root's file covering its line. "root named" also counts a finding in
+another file (where the hazard fails) whose related information points at the root.
+
 Usage: python tests/realworld/score.py [-v] [--json]
 (with PYTHONPATH pointing at another checkout's `server/`, it scores that engine: this is how
 the first score was taken on the commit before any change made for this set).
@@ -27,28 +32,56 @@ EXPECT = re.compile(r"^expect:\s*(.+)$", re.M)
 
 @dataclass
 class Script:
+    """One case: a script, or a project folder (several files, an entry whose header says what to expect)."""
+
     path: pathlib.Path
-    roots: set[int] = field(default_factory=set)
+    roots: set[tuple[str, int]] = field(default_factory=set)  # (file relative to the case, line)
     expect: set[str] = field(default_factory=set)
-    findings: list[tuple[int, int, str, str]] = field(default_factory=list)  # line, end, code, severity
+    # file, line, end, code, severity, and where related information points (file, line)
+    findings: list[tuple[str, int, int, str, str, tuple[tuple[str, int], ...]]] = field(default_factory=list)
+
+    @property
+    def files(self) -> list[pathlib.Path]:
+        return sorted(self.path.rglob("*.py")) if self.path.is_dir() else [self.path]
+
+    def rel(self, file: pathlib.Path | str) -> str:
+        file = pathlib.Path(file).resolve()
+        return file.relative_to(self.path.resolve()).as_posix() if self.path.is_dir() else file.name
+
+    def _hits(self, code: bool) -> bool:
+        return any(
+            file == rf and start <= rl <= end and (not code or c in self.expect)
+            for file, start, end, c, _, _ in self.findings
+            for rf, rl in self.roots
+        )
 
     @property
     def root_hit(self) -> bool:
-        return any(start <= r <= end for start, end, _, _ in self.findings for r in self.roots)
+        return self._hits(code=False)
 
     @property
     def code_hit(self) -> bool:
-        return any(start <= r <= end and code in self.expect for start, end, code, _ in self.findings for r in self.roots)
+        return self._hits(code=True)
+
+    @property
+    def root_named(self) -> bool:
+        """In a project, a finding in another file whose related information points at the root."""
+        return self.root_hit or any(r in self.roots and r[0] != f[0] for f in self.findings for r in f[5])
 
 
 def load(group: str, base: pathlib.Path = HERE) -> list[Script]:
     out = []
-    for path in sorted((base / group).glob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        roots = {n for n, line in enumerate(text.splitlines(), 1) if ROOT_MARK.search(line)}
-        match = EXPECT.search(text)
-        codes = set(re.findall(r"DG\d{3}", match.group(1))) if match else set()
-        out.append(Script(path, roots, codes))
+    for path in sorted((base / group).iterdir()) if (base / group).is_dir() else []:
+        if path.suffix != ".py" and not (path.is_dir() and any(path.rglob("*.py"))):
+            continue
+        script = Script(path)
+        for file in script.files:
+            text = file.read_text(encoding="utf-8")
+            script.roots |= {(script.rel(file), n) for n, line in enumerate(text.splitlines(), 1) if ROOT_MARK.search(line)}
+            match = EXPECT.search(text) if text.startswith('"""') or not path.is_dir() else None
+            if match:
+                script.expect |= set(re.findall(r"DG\d{3}", match.group(1)))
+        out.append(script)
     return out
 
 
@@ -56,9 +89,15 @@ def analyse(scripts: list[Script]) -> None:
     from dtypeguard.analysis import check_source
 
     for script in scripts:
-        text = script.path.read_text(encoding="utf-8")
-        result = check_source(text, str(script.path))
-        script.findings = [(f.span.line, f.span.end_line, f.code, f.severity.value) for f in result.findings]
+        for file in script.files:
+            result = check_source(file.read_text(encoding="utf-8"), str(file))
+            script.findings += [
+                (
+                    script.rel(file), f.span.line, f.span.end_line, f.code, f.severity.value,
+                    tuple((script.rel(r.span.file) if r.span.file else script.rel(file), r.span.line) for r in f.related),
+                )
+                for f in result.findings
+            ]
 
 
 def score(base: pathlib.Path = HERE) -> dict[str, object]:
@@ -71,15 +110,24 @@ def score(base: pathlib.Path = HERE) -> dict[str, object]:
         "code_hits": sum(s.code_hit for s in marked),
         "any_line_hits": sum(bool(s.findings) for s in marked),
         "correct": len(correct),
-        "false_alarms": sorted(f"{s.path.name}:{f[0]}:{f[2]}" for s in correct for f in s.findings),
+        "root_named": sum(s.root_named for s in marked),
+        "false_alarms": sorted(f"{s.path.name}:{_where(s, f)}:{f[3]}" for s in correct for f in s.findings),
         "repo_fp": len(repo_fp),
-        "repo_false_alarms": sorted(f"{s.path.name}:{f[0]}:{f[2]}" for s in repo_fp for f in s.findings),
+        "repo_false_alarms": sorted(f"{s.path.name}:{_where(s, f)}:{f[3]}" for s in repo_fp for f in s.findings),
         "misses": sorted(
-            f"{s.path.name} root={sorted(s.roots)} expect={','.join(sorted(s.expect))} got={[(f[0], f[2]) for f in s.findings]}"
+            f"{s.path.name} root={_roots(s)} expect={','.join(sorted(s.expect))} got={[(_where(s, f), f[3]) for f in s.findings]}"
             for s in marked
             if not s.root_hit
         ),
     }
+
+
+def _where(script: Script, finding: tuple[str, int, int, str, str, tuple[tuple[str, int], ...]]) -> str:
+    return f"{finding[0]}:{finding[1]}" if script.path.is_dir() else str(finding[1])
+
+
+def _roots(script: Script) -> list[str] | list[int]:
+    return sorted(f"{f}:{n}" for f, n in script.roots) if script.path.is_dir() else sorted(n for _, n in script.roots)
 
 
 def main() -> int:
@@ -97,7 +145,8 @@ def main() -> int:
         f"root-cause recall {result['root_hits']}/{result['broken']} ({result['root_hits'] / n:.2f}), "  # type: ignore[operator]
         f"with the expected code {result['code_hits']}/{result['broken']}, "
         f"any line {result['any_line_hits']}/{result['broken']} ({result['any_line_hits'] / n:.2f}); "  # type: ignore[operator]
-        f"false alarms: {len(result['false_alarms'])} on {result['correct']} correct scripts, "  # type: ignore[arg-type]
+        + (f"root named in related information {result['root_named']}/{result['broken']}; " if result["root_named"] != result["root_hits"] else "")
+        + f"false alarms: {len(result['false_alarms'])} on {result['correct']} correct scripts, "  # type: ignore[arg-type]
         f"{len(result['repo_false_alarms'])} on {result['repo_fp']} repo reductions"  # type: ignore[arg-type]
     )
     if args.v:

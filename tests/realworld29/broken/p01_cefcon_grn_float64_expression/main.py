@@ -1,8 +1,8 @@
 """CEFCON driver-regulator pipeline (WPZgithub/CEFCON layout: cefcon.data_preparation then cf.NetModel(...).run(data)): the expression matrix goes through pandas in cefcon/datasets.py and becomes a float64 node-feature tensor, which the graph-attention encoder's float32 nn.Linear in cefcon/cell_lineage_GRN.py refuses
 source: https://github.com/WPZgithub/CEFCON/issues/7
 reported-error: RuntimeError: mat1 and mat2 must have the same dtype (cefcon_GRN_model.run(data_li); fixed by adata.X.astype(np.float32))
-outcome: AUTO
-root-cause: AUTO
+outcome: RuntimeError: expected m1 and m2 to have the same dtype, but got: double != float at cefcon/cell_lineage_GRN.py:17
+root-cause: cefcon/datasets.py:16
 expect: DG004
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """mmdeploy-style model conversion on a CPU-only machine (open-mmlab/mmdeploy layout: tools script -> task.build_pytorch_model -> mmengine's load_checkpoint): the task calls load_checkpoint(model, model_checkpoint) without map_location even when self.device is 'cpu', so the checkpoint written by a GPU training run is deserialized onto CUDA inside checkpoint.py
 source: https://github.com/open-mmlab/mmdeploy/pull/1324
 reported-error: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False (checkpoint load RuntimeError when 'device=cpu')
-outcome: AUTO
-root-cause: AUTO
+outcome: RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU. at checkpoint.py:5
+root-cause: task.py:18
 expect: DG010
 """
 import os

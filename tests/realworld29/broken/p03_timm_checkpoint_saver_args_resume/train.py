@@ -1,8 +1,8 @@
 """timm-style training script resumed from its own last.pth.tar (huggingface/pytorch-image-models layout: train.py, utils/checkpoint_saver.py CheckpointSaver, models/_helpers.py resume_checkpoint): the saver stores the argparse Namespace under 'args', and resume_checkpoint's torch.load (weights_only=True by default since torch 2.6) refuses it
 source: https://github.com/huggingface/pytorch-image-models/blob/bd3516d72390747b404cc70ff37aaf93254b198c/timm/utils/checkpoint_saver.py
 reported-error: (the repository file itself: CheckpointSaver._save puts save_state['args'] = self.args into every checkpoint; loading one with a plain torch.load fails with _pickle.UnpicklingError: Weights only load failed ... Unsupported global: GLOBAL argparse.Namespace)
-outcome: AUTO
-root-cause: AUTO
+outcome: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL argparse.Namespace was not an allowed global by default. ... at models/helpers.py:6
+root-cause: utils/checkpoint_saver.py:45
 expect: DG011
 """
 import argparse

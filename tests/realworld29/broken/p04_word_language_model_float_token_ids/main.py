@@ -1,8 +1,8 @@
 """Word-level language model (pytorch/examples word_language_model layout: main.py, data.py Corpus/Dictionary, model.py RNNModel): data.py's tokenize builds each line's ids with the legacy torch.Tensor(ids) constructor, so the corpus is float32 and the nn.Embedding encoder in model.py gets float indices
 source: https://github.com/pytorch/examples/blob/6d08877a1f1e17c5b4d16ebb78dbbeeac0e70750/word_language_model/data.py
 reported-error: (the repository file builds ids with torch.tensor(ids).type(torch.int64); the float variant fails with RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead)
-outcome: AUTO
-root-cause: AUTO
+outcome: RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead (while checking arguments for embedding) at model.py:21
+root-cause: data.py:42
 expect: DG005
 """
 import os

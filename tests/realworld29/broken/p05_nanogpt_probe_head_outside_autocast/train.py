@@ -1,8 +1,8 @@
 """nanoGPT training with a linear probe on the last position's logits (karpathy/nanoGPT train.py layout: dtype='bfloat16', ctx = torch.amp.autocast(device_type, dtype=ptdtype), model.py GPT): the logits are computed inside `with ctx:` by lm_head and come out bfloat16, while the probe in probe.py is a float32 nn.Linear called outside the autocast block
 source: https://github.com/karpathy/nanoGPT/blob/e2221318e607eb5ee0669d6b7641af25a2111545/train.py
 reported-error: (the repository trains under ctx; a probe added after `with ctx:` fails with RuntimeError: mat1 and mat2 must have the same dtype, but got BFloat16 and Float)
-outcome: AUTO
-root-cause: AUTO
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got BFloat16 and Float at probe.py:10
+root-cause: train.py:46
 expect: DG017
 """
 import torch

@@ -1,8 +1,8 @@
 """Autonomous-experiment campaign with a learned featurizer and a GP surrogate (matthewcarbone/ScientificValueAgent layout: sva/models/__init__.py runs torch.set_default_dtype(torch.float64) on import): the campaign imports sva.models lazily, after the float32 featurizer exists, so every tensor drawn afterwards is float64 and the featurizer's nn.Linear in featurizer.py rejects it
 source: https://github.com/matthewcarbone/ScientificValueAgent/blob/fe74fe0d653b241598779c0d3d96b8e142aa8e97/sva/models/__init__.py
 reported-error: (the repository file itself: importing sva.models switches the process-wide default dtype to float64; modules built before the import keep float32 weights -> RuntimeError: mat1 and mat2 must have the same dtype)
-outcome: AUTO
-root-cause: AUTO
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got Double and Float at featurizer.py:12
+root-cause: sva/models/__init__.py:3
 expect: DG001
 """
 import torch

@@ -1,8 +1,8 @@
 """Neural optimal-control training (marcelroed/deep-optimal-control layout: src/settings.py makes torch.cuda.FloatTensor the default tensor type when a GPU exists, the training script imports it first): the initial states are served by DataLoader(..., shuffle=True) from sampling.py, whose RandomSampler draws torch.randperm under the CUDA default with a CPU generator
 source: https://github.com/marcelroed/deep-optimal-control/blob/a73c619d6f3f548b975c3c47fd4bd644099e543b/src/settings.py
 reported-error: (the repository file itself; the same global default fails elsewhere with RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' as soon as a shuffled DataLoader is iterated)
-outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler's torch.randperm under the CUDA default tensor type; wording varies with the torch version; not run on a GPU for this set) at main.py:{FH}; on CPU: ok
-root-cause: AUTO
+outcome: cuda-only: RuntimeError: Expected a 'cuda' device type for generator but found 'cpu' (RandomSampler's torch.randperm under the CUDA default tensor type; wording varies with the torch version; not run on a GPU for this set) at main.py:42; on CPU: ok
+root-cause: settings.py:4
 expect: DG003
 """
 import torch

@@ -1,8 +1,8 @@
 """DLRM benchmark training (FlagOpen/FlagPerf layout: config.py with fp16/amp flags, train/trainer_adapter.py with model_to_fp16 and create_grad_scaler, run_pretraining.py): with fp16 and amp both on, model_to_fp16 calls model.half() and the GradScaler created next to it then refuses the float16 gradients at scaler.step
 source: https://github.com/FlagOpen/FlagPerf/blob/b4bd711ac6ed4a6ce916de045c3de2f55f5f18fd/training/benchmarks/dlrm/pytorch/train/trainer_adapter.py
 reported-error: (the repository file itself: model_to_fp16 does model.half() when config.fp16 while create_grad_scaler builds a GradScaler when config.amp; together they fail with ValueError: Attempting to unscale FP16 gradients.)
-outcome: AUTO
-root-cause: AUTO
+outcome: ValueError: Attempting to unscale FP16 gradients. at main.py:34
+root-cause: train/trainer_adapter.py:15
 expect: DG014
 """
 import torch

@@ -1,8 +1,8 @@
 """DSSM-style query/document matching classifier (XuXingyu-98/DSSM layout: Data_prepare.py subDataset returns torch.IntTensor labels, model.py towers, train.py loop): the labels arrive as int32 from the dataset module and nn.CrossEntropyLoss in train.py needs int64 class indices
 source: https://github.com/XuXingyu-98/DSSM/blob/9e1ff05604a99e65e81bdc4ee225db6f072d7493/Data_prepare.py
 reported-error: (the repository file builds label = torch.IntTensor(self.Label[index]); feeding such labels to CrossEntropyLoss fails with RuntimeError: expected target dtype to be Long or Byte, but got Int)
-outcome: AUTO
-root-cause: AUTO
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at train.py:30
+root-cause: Data_prepare.py:15
 expect: DG006
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """Conditional GAN on MNIST-shaped data (mrshahabian/GAN Conditional_GAN layout: params.py holds criterion = nn.BCEWithLogitsLoss() and the hyper-parameters, models and helpers in their own modules): utils.make_targets builds the real/fake targets with torch.full(shape, 1) from the integer labels in params.py, so they are int64 and BCEWithLogitsLoss in train.py cannot write its float result into them
 source: https://github.com/mrshahabian/GAN/blob/aa197b5bb1454658e1956162c6396f8d54cee1c0/Conditional_GAN/params.py
 reported-error: (the repository file defines criterion = nn.BCEWithLogitsLoss() used with ones_like/zeros_like targets; integer targets from torch.full fail with RuntimeError: result type Float can't be cast to the desired output type Long)
-outcome: AUTO
-root-cause: AUTO
+outcome: RuntimeError: result type Float can't be cast to the desired output type Long at train.py:35
+root-cause: utils.py:19
 expect: DG007
 """
 import torch

@@ -1,8 +1,8 @@
 """Annotated Transformer copy-task inference in half precision (harvardnlp/annotated-transformer src/ layout: attention.py's attention() masks with scores.masked_fill(mask == 0, -1e9), transformer.py's make_model): make_model(..., fp16=True) converts the whole model with .half(), so the attention scores are float16 and -1e9 cannot be written into them
 source: https://github.com/harvardnlp/annotated-transformer/blob/df6e38155aa2ed2c8aabff426c0914a617ef7c80/src/attention.py
 reported-error: (the repository file masks with -1e9; on float16 scores that fails with RuntimeError: value cannot be converted to type at::Half without overflow)
-outcome: AUTO
-root-cause: AUTO
+outcome: RuntimeError: value cannot be converted to type c10::Half without overflow at attention.py:17
+root-cause: transformer.py:156
 expect: DG018
 """
 import torch

@@ -1,0 +1,11 @@
+import torch.nn as nn
+
+
+class LinearProbe(nn.Module):
+    def __init__(self, n_in, n_classes):
+        super().__init__()
+        self.head = nn.Linear(n_in, n_classes)
+
+    def forward(self, h):
+        # activations may come out of an autocast region in a lower precision
+        return self.head(h.to(self.head.weight.dtype))

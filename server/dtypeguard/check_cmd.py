@@ -17,6 +17,7 @@ import functools
 import json
 import sys
 import urllib.parse
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from dtypeguard.check_results import Outcome, Reported
 from dtypeguard.config import Config, load_config
 from dtypeguard.engine.parse import decode_source, split_lines
 from dtypeguard.files import iter_python_files
-from dtypeguard.findings import Severity
+from dtypeguard.findings import Severity, Span
 
 MAX_BYTES = 20 * 1024 * 1024
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -143,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         if outcome is not None:
             reported += outcome.reported
+    reported = _with_roots_elsewhere(files, outcomes, reported)
     total = len(reported)
     checked = len(files) - errors
     if args.format == "json":
@@ -154,6 +156,27 @@ def run(args: argparse.Namespace) -> int:
     if errors and not total:
         return 2
     return 1 if total else 0
+
+
+def _with_roots_elsewhere(files: list[Path], outcomes: list[Outcome | None], reported: list[Reported]) -> list[Reported]:
+    """Findings whose root is in another checked file (the `.double()` in `models.py` that
+    `train.py` trips on) are shown in that file too, at the root, where the fix goes; once per
+    place and rule, however many files run it. Files not checked are not reported on."""
+    checked = {p.resolve(): p for p in files}
+    roots: dict[tuple[Path, Span, str], Reported] = {}
+    for outcome in outcomes:
+        for r in outcome.elsewhere if outcome is not None else ():
+            shown = checked.get(r.path.resolve())
+            if shown is not None:
+                own = r.path.resolve()
+                related = tuple(replace(x, span=replace(x.span, file="")) if x.span.file and Path(x.span.file).resolve() == own else x for x in r.finding.related)
+                finding = replace(r.finding, span=replace(r.finding.span, file=""), related=related)
+                roots.setdefault((shown, finding.span, finding.code), replace(r, path=shown, finding=finding))
+    if not roots:
+        return reported
+    order = {p: i for i, p in enumerate(files)}
+    merged = reported + list(roots.values())
+    return sorted(merged, key=lambda r: (order.get(r.path, len(order)), r.cell or 0, r.finding.span.line, r.finding.span.col))
 
 
 def _as_json(r: Reported) -> dict[str, Any]:

@@ -72,7 +72,13 @@ def analyse_file(path: Path, text: str, config: Config) -> Outcome:
     if result.internal_error:
         messages.append(f"dtypeguard: {path}: internal error, file not fully analysed: {result.internal_error}")
     lines = tuple(split_lines(text))
-    return Outcome([Reported(path, f, lines) for f in result.findings], messages, _dependencies(path, text, result))
+    theirs: dict[str, tuple[str, ...]] = {}  # another file's lines, from the text the analysis read
+    elsewhere = []
+    for f in result.elsewhere:
+        if f.span.file not in theirs:
+            theirs[f.span.file] = tuple(split_lines(result.dependencies.get(f.span.file, "")))
+        elsewhere.append(Reported(Path(f.span.file), f, theirs[f.span.file]))
+    return Outcome([Reported(path, f, lines) for f in result.findings], messages, _dependencies(path, text, result), elsewhere)
 
 
 def _dependencies(path: Path, text: str, result: CheckResult | None) -> dict[str, str]:

@@ -171,3 +171,31 @@ def test_cli_json_and_text_name_the_other_file(tmp_path: Path) -> None:
     sarif = json.loads(subprocess.run([*run, "--format", "sarif", "train.py"], cwd=root, capture_output=True, text=True, timeout=60).stdout)
     related = sarif["runs"][0]["results"][0]["relatedLocations"]
     assert related[0]["physicalLocation"]["artifactLocation"]["uri"].endswith("data.py")
+
+
+def test_the_root_in_another_file_is_that_files_finding_too(tmp_path: Path) -> None:
+    """Issue 16: a finding is also shown in the file where the fix goes, with the failing line
+    of the file that runs it as related information."""
+    root = _project(tmp_path, {"data.py": DATA, "models.py": MODELS, "train.py": TRAIN})
+    train = root / "train.py"
+    [theirs] = check_source(train.read_text(), str(train)).elsewhere
+    assert (theirs.code, Path(theirs.span.file).name, theirs.span.line) == ("DG004", "data.py", 15)
+    assert "(when train.py runs it)" in theirs.message and not theirs.fixes
+    fails = [r for r in theirs.related if r.message.startswith("fails here")]
+    assert fails and fails[0].span.file == str(train.resolve()) and fails[0].span.line == 11
+    fixed = DATA.replace("torch.from_numpy(self.x[i])", "torch.from_numpy(self.x[i]).float()")
+    (root / "data.py").write_text(fixed, encoding="utf-8")
+    assert check_source(train.read_text(), str(train)).elsewhere == []
+
+
+def test_cli_folder_check_shows_the_root_once_in_its_file_and_only_if_checked(tmp_path: Path) -> None:
+    root = _project(tmp_path, {"data.py": DATA, "models.py": MODELS, "train.py": TRAIN, "eval.py": TRAIN})
+    run = [sys.executable, "-m", "dtypeguard", "check", "--format", "json"]
+    for extra in (["--no-cache"], ["--cache-dir", str(tmp_path / "c")], ["--cache-dir", str(tmp_path / "c")]):  # cold, then warm
+        out = subprocess.run([*run, *extra, "."], cwd=root, capture_output=True, text=True, timeout=120)
+        found = sorted((Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(out.stdout))
+        assert found == [("data.py", 15, "DG004"), ("eval.py", 11, "DG004"), ("train.py", 11, "DG004")], out.stderr
+        [data] = [f for f in json.loads(out.stdout) if f["path"].endswith("data.py")]
+        assert any(r["path"].endswith(("train.py", "eval.py")) and r["line"] == 11 for r in data["related"])
+    alone = subprocess.run([*run, "--no-cache", "train.py"], cwd=root, capture_output=True, text=True, timeout=60)
+    assert [Path(f["path"]).name for f in json.loads(alone.stdout)] == ["train.py"]

@@ -3533,6 +3533,21 @@ CASES: dict[str, str] = {
         action = torch.tensor(memory.sample(4))
         q[np.arange(4), action]
         """,
+    "each label of zip(images, labels) is a 0-d tensor: unsqueezed, it is a batch of one class index": """
+        import torch
+        from torch import nn
+        images = torch.rand(8, 784)
+        labels = torch.randint(0, 10, (8,))
+        model = nn.Linear(784, 10)
+        criterion = nn.CrossEntropyLoss()
+        pairs = []
+        for datum, label in zip(images, labels):
+            pairs.append([datum, label])
+        for x, label in pairs:
+            loss = criterion(model(x).unsqueeze(0), label.unsqueeze(0))
+        for row in labels.unsqueeze(1):
+            loss = criterion(model(images[:1]), row)
+        """,
 }
 
 

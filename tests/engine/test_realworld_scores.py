@@ -276,3 +276,17 @@ def test_twenty_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWENTY_SEVENTH["false_alarms"] == []
     hits, total = TWENTY_SEVENTH["root_hits"], TWENTY_SEVENTH["broken"]
     assert hits / total >= 0.45, f"{hits}/{total}: " + "\n".join(TWENTY_SEVENTH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Multi-file projects (each case a folder; every file is checked, and a finding rooted in another
+# file of the project is shown there too): held out when it arrived (2/11 at the root, 5/11 with
+# the root named in related information, 0 false alarms, at 970d70f); 5/11 once findings were
+# shown in the file where the fix goes
+TWENTY_NINTH = score(Path(__file__).resolve().parents[1] / "realworld29")
+
+
+def test_twenty_ninth_set_of_projects_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TWENTY_NINTH["broken"] >= 11 and TWENTY_NINTH["correct"] >= 6
+    assert TWENTY_NINTH["false_alarms"] == []
+    hits, total = TWENTY_NINTH["root_hits"], TWENTY_NINTH["broken"]
+    assert hits / total >= 0.45, f"{hits}/{total}: " + "\n".join(TWENTY_NINTH["misses"])  # type: ignore[operator, arg-type]

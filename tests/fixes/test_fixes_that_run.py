@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 import torch
 
 from dtypeguard.analysis import check_source
@@ -507,3 +508,82 @@ def test_a_device_move_is_not_written_where_the_device_name_is_not_visible() -> 
     result = fix_all(LOCAL_DEVICE)
     assert ".to(device))" not in result.text.split("def main")[0], result.text
     assert _run(result.text)["OUT"].shape == (3, 2)  # type: ignore[attr-defined]
+
+
+CONFIG_FOREACH = '''\
+from types import SimpleNamespace
+
+import torch
+from torch import nn
+
+
+def build(model, cfg):
+    kwargs = {"lr": 0.1}
+    if cfg.fused is not None:
+        kwargs["fused"] = cfg.fused
+    if cfg.foreach is not None:
+        kwargs["foreach"] = cfg.foreach
+    return torch.optim.AdamW(model.parameters(), **kwargs)
+
+
+model = nn.Linear(4, 2)
+opt = build(model, SimpleNamespace(fused=True, foreach=True))
+model(torch.zeros(3, 4)).sum().backward()
+opt.step()
+STEPPED = True
+'''
+
+DIFFERENTIABLE_FOREACH = '''\
+from types import SimpleNamespace
+
+import torch
+from torch import nn
+
+cfg = SimpleNamespace(differentiable=True, foreach=True)
+model = nn.Linear(4, 2)
+params = [p.clone() for p in model.parameters()]  # fast weights: a differentiable inner loop
+for p in params:
+    p.retain_grad()
+opt = torch.optim.Adam(params, lr=0.1, differentiable=cfg.differentiable, foreach=cfg.foreach)
+(torch.zeros(3, 4) @ params[0].T + params[1]).pow(2).sum().backward(retain_graph=True)
+opt.step()
+STEPPED = True
+'''
+
+
+def test_foreach_from_a_config_is_turned_off_where_it_is_written() -> None:
+    """tests/realworld24 o15, realworld26 b22: `foreach` comes from a config value, so there is no
+    `foreach=True` to drop; its value becomes `False` where it is written (the options dict's entry,
+    the optimizer's keyword). `foreach` chooses how the update is computed, not what: safe."""
+    for src, line in ((CONFIG_FOREACH, '        kwargs["foreach"] = False\n'), (DIFFERENTIABLE_FOREACH, "foreach=False)\n")):
+        with pytest.raises((RuntimeError, AssertionError)):
+            _run(src)
+        result = fix_all(src)
+        assert line in result.text, result.text
+        assert not [f for f in result.remaining if f.code == "DG016"]
+        assert _run(result.text)["STEPPED"] is True
+
+
+FLOAT_QUADRUPLES = '''\
+import numpy as np
+import torch
+from torch import nn
+
+quads = torch.from_numpy(np.array([[1, 2, 3, 24.0], [0, 1, 2, 48.0]]))
+ent, rel = nn.Parameter(torch.randn(5, 4)), nn.Parameter(torch.randn(3, 4))
+s, r, o = quads[:, 0], quads[:, 1], quads[:, 2]
+s_emb = ent[s]
+r_emb = rel[r]
+OUT = s_emb + r_emb
+'''
+
+
+def test_each_float_index_taken_from_one_array_is_converted() -> None:
+    """tests/realworld21 x06: `s` and `r` are both float64 columns used as indices; converting `s`
+    uncovers the same hazard in `r` on the same line, which is the next round's to fix, not a
+    clash that undoes the first fix."""
+    with pytest.raises(IndexError):
+        _run(FLOAT_QUADRUPLES)
+    result = fix_all(FLOAT_QUADRUPLES)
+    assert "s, r, o = quads[:, 0].long(), quads[:, 1].long(), quads[:, 2]\n" in result.text, result.text
+    assert _run(result.text)["OUT"].shape == (2, 4)  # type: ignore[attr-defined]

@@ -7,8 +7,9 @@ convention). Correct scripts, and the reductions of real repos' false alarms in 
 must produce no finding at all.
 
 A case may also be a project folder (tests/realworld29/): several files, `# root-cause` in the
-one where the fix goes, the header in the entry script. Every file of the folder is checked;
-a hit is a finding in the root's file covering its line. "root named" also counts a finding in
+one where the fix goes, the header in the entry script. Every file of the folder is checked,
+as `dtypeguard check FOLDER` does (a finding rooted in another file of the project is shown
+there too); a hit is a finding in the root's file covering its line. "root named" also counts a finding in
 another file (where the hazard fails) whose related information points at the root.
 
 Usage: python tests/realworld/score.py [-v] [--json]
@@ -98,6 +99,15 @@ def analyse(scripts: list[Script]) -> None:
                 )
                 for f in result.findings
             ]
+            if script.path.is_dir():  # a root in another file of the project is shown there too
+                script.findings += [
+                    (
+                        script.rel(f.span.file), f.span.line, f.span.end_line, f.code, f.severity.value,
+                        tuple((script.rel(r.span.file) if r.span.file else script.rel(f.span.file), r.span.line) for r in f.related),
+                    )
+                    for f in result.elsewhere
+                    if pathlib.Path(f.span.file).resolve().is_relative_to(script.path.resolve())
+                ]
 
 
 def score(base: pathlib.Path = HERE) -> dict[str, object]:

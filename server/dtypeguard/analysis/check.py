@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import gc
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -38,6 +38,10 @@ class CheckResult:
     # `Analyzer.shifted`), without fixes; its events and facts are the last text's: for
     # diagnostics only, until the real analysis of the same text replaces it
     provisional: bool = False
+    # findings whose root is in another of the project's files (`span.file`: a `.double()` in
+    # `models.py`), shown there as that file's: their spans in this file carry this file's path.
+    # The same hazard is in `findings` too, at its place here.
+    elsewhere: list[Finding] = field(default_factory=list)
 
 
 def check_source(text: str, path: str | None = None, config: Config | None = None, reader: Reader | None = None) -> CheckResult:
@@ -82,7 +86,7 @@ def interpret(interp: Interpreter, run: Callable[[], object], text: str, path: s
         return CheckResult([], events=interp.events, facts=interp.facts, index=index, internal_error=f"{type(exc).__name__}: {exc}")
     finally:
         sys.setrecursionlimit(limit)
-    result = apply_rules(interp.events, interp.facts, index, text, tree, path, config, interp.entered_from if interp.modules else None)
+    result = apply_rules(interp.events, interp.facts, index, text, tree, path, config, interp.entered_from if interp.modules else None, interp.module_indexes)
     result.dependencies = dict(interp.dependencies)
     result.tree = tree
     return result
@@ -90,7 +94,7 @@ def interpret(interp: Interpreter, run: Callable[[], object], text: str, path: s
 
 def apply_rules(
     events: Events, facts: Facts, index: LineIndex, text: str, tree: ast.Module, path: str | None, config: Config,
-    entered: Callable[[Span], Span | None] | None = None,
+    entered: Callable[[Span], Span | None] | None = None, others: Mapping[str, LineIndex] | None = None,
 ) -> CheckResult:
     """The rules over what an interpretation of `tree` recorded, suppressions read in `text`."""
     ctx = Context(events, facts, index, text, tree)
@@ -108,13 +112,25 @@ def apply_rules(
             if override:
                 finding = replace(finding, severity=Severity(override))
             findings.append(finding)
-    findings = [anchored for f in findings if (anchored := _anchor_here(f, entered)) is not None]
-    findings = [f for f in findings if not _suppressed(f, index)]
+    anchored = [(f, here) for f in findings if (here := _anchor_here(f, entered)) is not None]
+    anchored = [(f, here) for f, here in anchored if not _suppressed(here, index)]
+    findings = [here for _, here in anchored]
+    elsewhere = [_theirs(f, path) for f, _ in anchored if f.span.file and path and others and f.span.file in others]
+    elsewhere = [f for f in elsewhere if not _suppressed(replace(f, related=()), others[f.span.file])] if others else []
     findings.sort(key=lambda f: (f.span, f.code))
     sites: dict[Span, str] = {}
     for new in events.optimizers:
         sites.setdefault(new.span, new.opt.cls)
-    return CheckResult(findings, True, events, facts, index, sorted(sites.items()))
+    return CheckResult(findings, True, events, facts, index, sorted(sites.items()), elsewhere=sorted(elsewhere, key=lambda f: (f.span.file, f.span, f.code)))
+
+
+def _theirs(finding: Finding, path: str) -> Finding:
+    """A finding rooted in another file, as that file's: its places in the checked file (where it
+    fails) name the checked file, and the message says which file runs it. No fixes: an edit of
+    another file is made from that file."""
+    here = str(Path(path).resolve())
+    related = tuple(replace(r, span=replace(r.span, file=here)) if not r.span.file else r for r in finding.related)
+    return replace(finding, related=related, fixes=(), message=f"{finding.message} (when {Path(path).name} runs it)")
 
 
 # dtype rules about values that flow from the checked file into imported code (its input meets the

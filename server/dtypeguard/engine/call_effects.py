@@ -96,6 +96,22 @@ if TYPE_CHECKING:
 MAX_DEPTH = 6
 
 
+def _row(value: Tensor) -> Tensor | None:
+    """One step of iterating a tensor or an array: a row, one dimension less (`for x, y in
+    zip(images, labels)`: each label is a 0-d tensor). A 0-d one does not iterate; a DataFrame
+    iterates over its column names."""
+    if value.ndim == 0 or value.columns is not None:
+        return None
+    if value.ndim is None and value.max_ndim is None and not value.collated and not value.moves:
+        return value
+    return replace(
+        value,
+        ndim=None if value.ndim is None else value.ndim - 1,
+        max_ndim=None if value.max_ndim is None else value.max_ndim - 1,
+        collated=False, moves=False, param=False,
+    )
+
+
 def _many(item: Value | None) -> Many:
     return Many(item)
 
@@ -215,7 +231,7 @@ class CallsMixin(InterpreterParts):
             first = value.items[0]
             return first if all(i == first for i in value.items) else None
         if isinstance(value, Tensor) and value.kind in ("tensor", "ndarray"):
-            return value
+            return _row(value)
         return None
 
     def container_element(self, items: TupleV, state: State) -> Value | None:

@@ -172,6 +172,28 @@ def _still_there(finding: Finding, edits: list[TextEdit], after: list[Finding]) 
     return any(f.code == finding.code and f.message == finding.message and (f.span.line, f.span.col) == where for f in after)
 
 
+def _edits_again(text: str, finding: Finding, edits: list[TextEdit]) -> bool:
+    """Would the fix of a finding that appeared after `edits` edit where they did (`.half()` then
+    `.float()` on the same expression, round after round)? Its sibling on the same line (`s, r =
+    t[:, 0].long(), t[:, 1]`) is fixed elsewhere: the next round's to fix."""
+    fix = next((x for x in finding.fixes if x.safe), None)
+    if fix is None or any("\n" in e.new_text or e.span.line != e.span.end_line for e in edits):
+        return True
+    try:
+        theirs = diff_edits(text, fixed_text(text, fix))
+    except NotApplicable:
+        return True
+    placed = []  # each edit's range in the edited text: earlier edits on its line move it
+    for e in sorted(edits, key=lambda e: (e.span.line, e.span.col)):
+        shift = sum(len(o.new_text) - (o.span.end_col - o.span.col) for o in edits if o.span.line == e.span.line and o.span.col < e.span.col)
+        placed.append((e.span.line, e.span.col + shift, e.span.col + shift + len(e.new_text)))
+    return any(
+        t.span.line <= line <= t.span.end_line and (t.span.line < line or t.span.col <= end + 1) and (t.span.end_line > line or t.span.end_col >= start - 1)
+        for t in theirs
+        for line, start, end in placed
+    )
+
+
 def fix_all(text: str, path: str | None = None, config: Config | None = None, unsafe: bool = False) -> FixAllResult:
     """Apply every applicable fix (safe ones; unsafe ones too when `unsafe`) until none is left."""
     applied: list[Finding] = []
@@ -220,7 +242,9 @@ def fix_all(text: str, path: str | None = None, config: Config | None = None, un
         fresh = [f for f in new_result.findings if before[f.code, f.message] == 0]
         for f, fix, edits in accepted:
             lines = {line for e in edits for line in range(e.span.line, e.span.end_line + 1)}
-            clash = next((n for n in fresh if n.span.line in lines), None)
+            # (the same hazard in a sibling the edit did not touch, `s, r = t[:, 0].long(), t[:, 1]`,
+            # is the next round's to fix, not a clash)
+            clash = next((n for n in fresh if n.span.line in lines and (n.code != f.code or _edits_again(new_text, n, edits))), None)
             if clash is not None and (f, fix) not in stuck:
                 stuck.append((f, fix))
                 failed[_key(f, fix)] = f"the fix creates a new finding ({clash.code} at line {clash.span.line})"

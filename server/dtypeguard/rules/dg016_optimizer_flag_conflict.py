@@ -30,13 +30,17 @@ def check(ctx: Context) -> Iterator[Finding]:
                 foreach_at = next((at for key, at in new.flag_spans if key == "foreach"), None)
                 # the caller's `foreach=True` keyword (passed on through `**kwargs`): drop it there
                 keyword = foreach_at is not None and re.fullmatch(r"foreach\s*=\s*True", ctx.snippet(foreach_at)) is not None
+                fixes = (
+                    [FixSpec("remove_kwarg", f"Remove `foreach=True` at line {foreach_at.line} (fused already batches the update)", foreach_at, True, (("name", "foreach"),))]
+                    if keyword and foreach_at is not None
+                    else _foreach_off(ctx, foreach_at, "fused already batches the update")
+                )
                 yield RULE.finding(
                     f"this sets the second of `fused=True` and `foreach=True`, which {new.opt.cls} at line {new.span.line} gets through "
                     f"`**` and refuses: \"{error}\"",
                     root,
                     related=[Related(new.span, f"fails here: {error}")],
-                    fixes=[FixSpec("remove_kwarg", f"Remove `foreach=True` at line {foreach_at.line} (fused already batches the update)", foreach_at, True, (("name", "foreach"),))]
-                    if keyword and foreach_at is not None else [],
+                    fixes=fixes,
                 )
                 continue
             yield RULE.finding(
@@ -51,6 +55,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"{new.opt.cls} gets `foreach=True` and `differentiable=True`: its first `step()` fails with \"_foreach ops don't "
                 "support autograd\" (the multi-tensor update cannot be differentiated); pass `foreach=False`",
                 new.span,
+                fixes=_foreach_off(ctx, next((at for key, at in new.flag_spans if key == "foreach"), None) or _keyword_at(ctx, new.span, "foreach"), "a differentiable update needs the for-loop one"),
             )
         in_group = _true(new.opt.group_options.get("capturable")) and not _true(opts.get("capturable"))
         if (_true(opts.get("capturable")) or in_group) and new.module is not None and new.module.device in ("cpu", "auto"):
@@ -103,6 +108,33 @@ def _group_flags(ctx: Context) -> Iterator[Finding]:
             flag.span,
             related=[Related(step.span, f"fails here: {error}")],
         )
+
+
+def _keyword_at(ctx: Context, call: Span, name: str) -> Span | None:
+    """The `name=` keyword written in the call at `call`, if there is one."""
+    for node in ast.walk(ctx.tree) if ctx.tree is not None else ():
+        if isinstance(node, ast.Call) and ctx.index.span(node) == call:
+            return next((ctx.index.span(k) for k in node.keywords if k.arg == name), None)
+    return None
+
+
+def _foreach_off(ctx: Context, at: Span | None, why: str) -> list[FixSpec]:
+    """`foreach` turned off where its value is written: the `foreach=<expr>` keyword of a call
+    or the `<dict>["foreach"] = <expr>` that put it in an optimizer's options. Safe: `foreach`
+    picks how the update is computed (one multi-tensor kernel or a loop), not what it computes."""
+    if at is None or ctx.tree is None:
+        return []
+    for node in ast.walk(ctx.tree):
+        keyword = isinstance(node, ast.keyword) and node.arg == "foreach" and ctx.index.span(node) == at
+        written = isinstance(node, ast.Assign) and len(node.targets) == 1 and ctx.index.span(node.targets[0]) == at
+        if keyword or written:
+            assert isinstance(node, (ast.keyword, ast.Assign))
+            value = node.value
+            old = ast.unparse(value)
+            if old == "False" or ast.get_source_segment(ctx.text, value) != old:
+                return []  # (written in a way this cannot name exactly: left to the user)
+            return [FixSpec("replace_expression", f"Pass `foreach=False` at line {at.line} ({why})", ctx.index.span(value), True, (("value", "False"), ("old", old)))]
+    return []
 
 
 def _config_entry(ctx: Context, made: Span) -> tuple[Span, Span] | None:

@@ -1,8 +1,8 @@
 """Image-classifier training script that resumes from a checkpoint: it builds the model and Adam, restores both state dicts, and only then moves the model to the GPU with model.cuda(), so Adam's exp_avg/exp_avg_sq stay on the CPU while parameters and gradients are on cuda:0
 source: https://github.com/pytorch/pytorch/issues/2830
 reported-error: RuntimeError: arguments are located on different GPUs / Expected all tensors to be on the same device (at optimizer.step() after resuming; recreating or loading the optimizer after model.cuda() fixed it)
-outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (Adam's state was placed on the CPU by load_state_dict before model.cuda(); wording varies with the torch version; not run on a GPU for this set) at line {FH}; on CPU: ok
-root-cause: line 0
+outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (Adam's state was placed on the CPU by load_state_dict before model.cuda(); wording varies with the torch version; not run on a GPU for this set) at line 41; on CPU: ok
+root-cause: line 69
 expect: DG015
 """
 import argparse

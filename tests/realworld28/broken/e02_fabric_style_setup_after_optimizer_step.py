@@ -1,8 +1,8 @@
 """Fabric-style launcher (a hand-rolled stand-in for lightning.Fabric) that takes a model and an AdamW whose state already exists from a warm-up step on the CPU; setup() moves the module to the accelerator but leaves the optimizer state where it was, so the next step mixes cuda:0 parameters with CPU exp_avg
 source: https://github.com/Lightning-AI/pytorch-lightning/issues/19225
 reported-error: state device before setup: cpu / fabric device: cuda:0 / state device after setup: cpu (the optimizer state is not moved to the device by Fabric.setup; the next optimizer.step() mixes devices)
-outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (AdamW's exp_avg stays on the CPU after setup() moved the parameters; wording varies with the torch version; not run on a GPU for this set) at line {FH}; on CPU: ok
-root-cause: line 0
+outcome: cuda-only: RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu! (AdamW's exp_avg stays on the CPU after setup() moved the parameters; wording varies with the torch version; not run on a GPU for this set) at line 42; on CPU: ok
+root-cause: line 35
 expect: DG015
 """
 import torch

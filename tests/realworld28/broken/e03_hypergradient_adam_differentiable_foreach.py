@@ -1,8 +1,8 @@
 """MAML-style meta-learning experiment (learned initialisation) that differentiates through the optimizer update: the inner optimizer is built with differentiable=True and, to make the CPU run use the multi-tensor path as on the GPU, foreach=True; the foreach kernels have no autograd, so the first inner step fails
 source: https://github.com/pytorch/pytorch/issues/143947
 reported-error: (the foreach implementation is not differentiable: a differentiable optimizer step that takes the foreach path calls _foreach_* ops that autograd does not support; the reporter had to pass foreach=config["foreach"])
-outcome: AUTO
-root-cause: line 0
+outcome: AssertionError: _foreach ops don't support autograd at line 40
+root-cause: line 31
 expect: DG016
 """
 import torch

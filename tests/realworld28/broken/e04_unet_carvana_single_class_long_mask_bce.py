@@ -1,8 +1,8 @@
 """Binary medical-image segmentation with milesial/Pytorch-UNet (n_classes=1 uses BCEWithLogitsLoss): the BasicDataset returns masks as torch.as_tensor(mask).long() for the multi-class CrossEntropy path, and the single-class branch of train_model passes them to BCEWithLogitsLoss without .float()
 source: https://github.com/milesial/Pytorch-UNet/issues/176
 reported-error: (thread about BCEWithLogitsLoss on 0/1 medical masks with n_classes=1; the integer masks of BasicDataset must be converted with true_masks.float() for this criterion, else RuntimeError: result type Float can't be cast to the desired output type Long)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: result type Float can't be cast to the desired output type Long at line 79
+root-cause: line 79
 expect: DG007
 """
 import numpy as np

@@ -1,8 +1,8 @@
 """Oxford-IIIT Pets classifier in a fastai2-style pipeline: the label getter maps each breed name through a NumPy int32 vocab array, so the collated targets are int32, and LabelSmoothingCrossEntropy hands them to F.nll_loss, which accepts only int64 (or uint8) class indices
 source: https://github.com/fastai/fastai_dev/issues/302
 reported-error: RuntimeError: Expected object of scalar type Long but got scalar type Int for argument #2 'target' (in LabelSmoothingCrossEntropy.forward: F.nll_loss(log_preds, target, reduction=self.reduction))
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected target dtype to be Long or Byte, but got Int at line 49
+root-cause: line 23
 expect: DG006
 """
 import os

@@ -1,8 +1,8 @@
 """Model-conversion test harness (MMdnn-style Keras -> PyTorch): the emitted PyTorch network is loaded from a .npy weight file into float32 Conv2d/Linear layers, and the test feeds it the same float64 np.random.random batch used for the Keras reference (NHWC transposed to NCHW) through torch.from_numpy
 source: https://github.com/microsoft/MMdnn/pull/212
 reported-error: RuntimeError: Expected object of type torch.DoubleTensor but found type torch.FloatTensor (the converted PyTorch model got a float64 test input; fixed by changing the input to float)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Input type (double) and bias type (float) should be the same at line 37
+root-cause: line 66
 expect: DG004
 """
 import os
@@ -34,7 +34,7 @@ class KitModel(nn.Module):
         self.dense_1 = self.__dense(name="dense_1", in_features=8, out_features=5, bias=True)
 
     def forward(self, x):
-        conv2d_1 = F.relu(self.conv2d_1(x))
+        conv2d_1 = F.relu(self.conv2d_1(x))  # fails-here
         pooled = torch.mean(conv2d_1, dim=(2, 3))
         return F.softmax(self.dense_1(pooled), dim=1)
 
@@ -65,7 +65,7 @@ def test_pytorch(weight_path, input_data):
     input_pytorch = np.transpose(input_data, (0, 3, 1, 2)).copy()
     input_pytorch = torch.from_numpy(input_pytorch)  # root-cause
     with torch.no_grad():
-        predict = model(input_pytorch)  # fails-here
+        predict = model(input_pytorch)
     return predict.numpy()
 
 

@@ -1,8 +1,8 @@
 """Genomics foundation model (alphagenome-pytorch layout) loaded with a mixed-precision DtypePolicy: predict() wraps forward() in torch.autocast, but encode() calls _compute_embeddings_ncl directly, whose cast_to_compute turns the one-hot DNA into bfloat16 while the DnaEmbedder Conv1d weights stay float32
 source: https://github.com/genomicsxai/alphagenome-pytorch/pull/47
 reported-error: RuntimeError: Input type (CUDABFloat16Type) and weight type (torch.cuda.FloatTensor) should be the same (AlphaGenome.encode() with dtype_policy=DtypePolicy.mixed_precision(); predict() works because it runs under torch.autocast)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: Input type (c10::BFloat16) and bias type (float) should be the same at line 33
+root-cause: line 62
 expect: DG004
 """
 from dataclasses import dataclass

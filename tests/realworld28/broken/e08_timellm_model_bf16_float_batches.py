@@ -1,8 +1,8 @@
 """Time-series forecasting with an LLM reprogramming model (Time-LLM run_main.py layout): after building the model with .float(), the script casts it with model.to(torch.bfloat16) to fit the LLM in memory, but the Dataset_ETT batches stay float32 (batch_x.float()), so the first patch-embedding Linear receives float32 activations
 source: https://github.com/KimMeen/Time-LLM/issues/3
 reported-error: RuntimeError: expected scalar type Float but found BFloat16 (run_main.py with model = model.to(torch.bfloat16) and float32 batch_x)
-outcome: AUTO
-root-cause: line 0
+outcome: RuntimeError: expected m1 and m2 to have the same dtype, but got: float != c10::BFloat16 at line 40
+root-cause: line 66
 expect: DG004
 """
 import argparse

@@ -2,7 +2,7 @@
 source: https://github.com/huggingface/transformers/issues/13033
 reported-error: (Getting near constant training loss, T5 not learning anything; a commenter: "In my case, TPU's BF16 datatype caused a fixed loss value")
 outcome: ok (silent: after 30 AdamW steps the script prints "weights changed after 30 AdamW steps: 25/12640" (under 1% of the elements move), and the same loss at every logged step)
-root-cause: line 0
+root-cause: line 31
 expect: DG013
 """
 import torch

@@ -1,8 +1,8 @@
 """Speech-enhancement training (DeepFilterNet df/checkpoint.py layout): write_cp stores the model state dict together with the epoch and the best validation loss, which comes out of np.mean over the validation batches as a NumPy float64; resuming with read_cp calls torch.load without weights_only under the PyTorch >= 2.6 default
 source: https://github.com/Rikorose/DeepFilterNet/pull/653
 reported-error: (PyTorch 2.6 changed torch.load's default to weights_only=True, so resuming a DeepFilterNet training run from its checkpoint fails; the PR passes weights_only=False explicitly)
-outcome: AUTO
-root-cause: line 0
+outcome: _pickle.UnpicklingError: Weights only load failed. ... WeightsUnpickler error: Unsupported global: GLOBAL numpy._core.multiarray.scalar was not an allowed global by default. ... at line 41
+root-cause: line 34
 expect: DG011
 """
 import glob

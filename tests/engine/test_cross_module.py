@@ -199,3 +199,17 @@ def test_cli_folder_check_shows_the_root_once_in_its_file_and_only_if_checked(tm
         assert any(r["path"].endswith(("train.py", "eval.py")) and r["line"] == 11 for r in data["related"])
     alone = subprocess.run([*run, "--no-cache", "train.py"], cwd=root, capture_output=True, text=True, timeout=60)
     assert [Path(f["path"]).name for f in json.loads(alone.stdout)] == ["train.py"]
+
+
+def test_from_a_package_import_its_module(tmp_path: Path) -> None:
+    """`from train import trainer_adapter` imports the package's module when the package's
+    `__init__` does not define the name (FlagPerf's layout, tests/realworld29 p08)."""
+    root = _project(tmp_path, {
+        "train/__init__.py": "",
+        "train/adapter.py": "def to_fp16(model):\n    model.half()\n    return model\n",
+        "main.py": (
+            "import torch\nfrom torch import nn\nfrom train import adapter\n"
+            "model = adapter.to_fp16(nn.Linear(4, 2))\nmodel(torch.rand(3, 4))\n"
+        ),
+    })
+    assert _check(root / "main.py") == [(5, "DG004")]

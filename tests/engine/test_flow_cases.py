@@ -3548,6 +3548,29 @@ CASES: dict[str, str] = {
         for row in labels.unsqueeze(1):
             loss = criterion(model(images[:1]), row)
         """,
+    "a line's ids in a list comprehension of unknown values: torch.Tensor of it is float32": """
+        import torch
+        from torch import nn
+        word2idx = {}
+        idss = []
+        for line in open("corpus.txt"):
+            ids = [word2idx[w] for w in line.split()]
+            idss.append(torch.Tensor(ids))  # expect: DG005
+        data = torch.cat(idss)
+        nn.Embedding(100, 8)(data[:4])
+        """,
+    "a loop over a one-item tuple runs once: the dict it fills keeps its entry": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def prepare(features, lineages=("all",)):
+            data = {}
+            for li in lineages:
+                data[li] = {"x": torch.from_numpy(features)}  # expect: DG004
+            return data
+        for name, d in prepare(np.random.rand(8, 4)).items():
+            nn.Linear(4, 2)(d["x"])
+        """,
 }
 
 

@@ -281,7 +281,7 @@ def test_twenty_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
 # Multi-file projects (each case a folder; every file is checked, and a finding rooted in another
 # file of the project is shown there too): held out when it arrived (2/11 at the root, 5/11 with
 # the root named in related information, 0 false alarms, at 970d70f); 5/11 once findings were
-# shown in the file where the fix goes
+# shown in the file where the fix goes, 8/11 after reading its misses
 TWENTY_NINTH = score(Path(__file__).resolve().parents[1] / "realworld29")
 
 
@@ -289,4 +289,14 @@ def test_twenty_ninth_set_of_projects_has_no_false_alarm_and_keeps_its_recall() 
     assert TWENTY_NINTH["broken"] >= 11 and TWENTY_NINTH["correct"] >= 6
     assert TWENTY_NINTH["false_alarms"] == []
     hits, total = TWENTY_NINTH["root_hits"], TWENTY_NINTH["broken"]
-    assert hits / total >= 0.45, f"{hits}/{total}: " + "\n".join(TWENTY_NINTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.7, f"{hits}/{total}: " + "\n".join(TWENTY_NINTH["misses"])  # type: ignore[operator, arg-type]
+
+
+TWENTY_EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld28")  # held out when it arrived (7/10, 0 false alarms, at 970d70f and at that session's engine)
+
+
+def test_twenty_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert TWENTY_EIGHTH["broken"] >= 10 and TWENTY_EIGHTH["correct"] >= 6
+    assert TWENTY_EIGHTH["false_alarms"] == []
+    hits, total = TWENTY_EIGHTH["root_hits"], TWENTY_EIGHTH["broken"]
+    assert hits / total >= 0.65, f"{hits}/{total}: " + "\n".join(TWENTY_EIGHTH["misses"])  # type: ignore[operator, arg-type]

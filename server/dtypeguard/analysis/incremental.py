@@ -47,7 +47,7 @@ import bisect
 import gc
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from dtypeguard.analysis.check import (
@@ -117,6 +117,7 @@ class Analyzer:
         # the chunks the last run interpreted, in order, and their statements: kept while the
         # text does not parse, to resume after it
         self._good: dict[Chunk, list[ast.stmt]] = {}
+        self._last_imports: tuple[Callable[[Span], Span | None] | None, dict[str, LineIndex]] = (None, {})
         self._last: tuple[Events, Facts] | None = None  # what the last run recorded...
         self._last_tree = ast.Module(body=[], type_ignores=[])  # ...of this tree
         self.reused = False  # the last check reused the last run whole (for tests)
@@ -238,7 +239,7 @@ class Analyzer:
         if changed == len(bodies) == len(old_bodies) and self._last is not None:
             self.reused = True  # nothing but comments and blank space changed: only the rules run
             self._good = dict(zip(keys, bodies, strict=True))
-            return apply_rules(*self._last, LineIndex(text), text, self._last_tree, path, config)
+            return apply_rules(*self._last, LineIndex(text), text, self._last_tree, path, config, *self._last_imports)
         resume, entry_keep, patch = self._entry_plan(old_bodies, bodies, changed)
         if resume is None and self._snapshot is not None and self._snapshot.chunk <= changed:
             resume = self._snapshot
@@ -271,6 +272,8 @@ class Analyzer:
         self._uncalled, self.uncalled_reused = interp.uncalled, interp.uncalled_reused
         self._good = dict(zip(keys, bodies, strict=True))
         self._last, self._last_tree = (interp.events, interp.facts), tree
+        # (the imported files' places, for findings rooted there: shown here and there)
+        self._last_imports = (interp.entered_from if interp.modules else None, dict(interp.module_indexes))
         return result
 
     def _same_as_before(self, keys: list[Chunk], bodies: list[list[ast.stmt]]) -> list[list[ast.stmt]]:

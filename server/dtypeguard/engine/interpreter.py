@@ -276,7 +276,12 @@ class Interpreter(ResumeMixin, CallsMixin):
             if alias.name == "*":
                 continue
             name = alias.asname or alias.name
-            if namespace is not None:
+            sub = None
+            if namespace is not None and found is not None and found.endswith("__init__.py") and not self._has_attr(namespace, alias.name, state):
+                sub = resolve(here, stmt.module, stmt.level, alias.name) if here else None  # `from train import trainer_adapter`: a package's module
+            if sub is not None:
+                state.bind(name, self.import_module(sub, state))
+            elif namespace is not None:
                 state.bind(name, self._module_attr(namespace, alias.name, state))  # `from models import Net`
             elif stmt.level or not stmt.module:
                 sub = resolve(here, stmt.module, stmt.level, alias.name) if here else None  # `from . import models`
@@ -295,6 +300,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         """The file an import statement is in: the checked file, or an imported one."""
         other = stmt.__dict__.get("_dg_index")
         return other.path if isinstance(other, ModuleIndex) else self.path
+
+    def _has_attr(self, namespace: Ref, name: str, state: State) -> bool:
+        obj = state.heap.get(namespace.oid)
+        return isinstance(obj, InstanceObj) and name in obj.attrs
 
     def _module_attr(self, namespace: Ref, name: str, state: State) -> Value | None:
         obj = state.heap.get(namespace.oid)
@@ -1083,7 +1092,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         state.heap = inner.heap  # comprehension effects (rare) are kept
         if isinstance(element, (Tensor, TupleV, Ref, Many, DictV, Fact)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
             return Many(element)  # one object stands for all (`[nn.Linear(...) for _ in range(n)]`)
-        return None
+        # a list of unknown items is still a list: `torch.Tensor(ids)` of it has the default dtype
+        return Many(None) if isinstance(node, ast.ListComp) else None
 
     def eval_attribute(self, node: ast.Attribute, state: State) -> Value | None:
         base = self.eval(node.value, state)
@@ -1626,9 +1636,11 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
     transforms, a list of different modules) runs its body once per item, in order, which is
     what Python does; joined into one unknown item, each step's result would be unknown. Only a
     body without jumps (break, continue, return, yield) is run this way: each item runs it to the end."""
-    if isinstance(stmt, ast.AsyncFor) or not isinstance(iterable, TupleV) or not 1 < len(iterable.items) <= MAX_UNROLLED:
+    if isinstance(stmt, ast.AsyncFor) or not isinstance(iterable, TupleV) or not 0 < len(iterable.items) <= MAX_UNROLLED:
         return False
-    if all(item == iterable.items[0] for item in iterable.items):
+    # (one item: the body runs once, as Python runs it; the usual rounds would join in the
+    # state of a loop that did not run, which a known one-item loop never is)
+    if len(iterable.items) > 1 and all(item == iterable.items[0] for item in iterable.items):
         return False  # alike items: the loop's usual two rounds over one item say the same
     return not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body))
 

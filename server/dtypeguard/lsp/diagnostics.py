@@ -10,6 +10,11 @@ Syntax errors while typing: the last findings of text that parsed stay published
 DG000 finding for the parse error (positions of the kept findings refer to the last good text,
 clamped into the current one). They are replaced as soon as the text parses again.
 
+Roots in another file: a finding of an open document whose root is in another open document
+(`CheckResult.elsewhere`: the `.double()` in `models.py` that `train.py` trips on) is shown in
+that document too, at the root, where the fix goes. Each analysis republishes the documents it
+(or its previous analysis) had roots in; closing the document takes its roots back.
+
 Notebooks: a notebook's findings go to each cell URI, ranges relative to the cell. They are
 pushed even to a pull client until it pulls a cell: vscode-languageclient 9 pulls text
 documents but never notebook cells. The first pull of a cell takes back what was pushed.
@@ -17,8 +22,12 @@ documents but never notebook cells. The first pull of a cell takes back what was
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
+
 from lsprotocol import types
 
+from dtypeguard.findings import Finding
 from dtypeguard.lsp import convert
 from dtypeguard.lsp.documents import Analysis, DocState
 from dtypeguard.lsp.session import Session
@@ -36,12 +45,53 @@ def document_diagnostics(session: Session, state: DocState) -> list[types.Diagno
     if latest is not None:
         if latest.usable:
             out = [convert.diagnostic(f, latest.lines, state.uri, enc) for f in latest.result.findings]
+            out += [convert.diagnostic(f, latest.lines, state.uri, enc) for f in roots_here(session, state, len(latest.lines))]
         else:
             good = state.good
             if good is not None:
                 out = [convert.diagnostic(f, good.lines, state.uri, enc) for f in good.result.findings]
             out += [convert.diagnostic(f, latest.lines, state.uri, enc) for f in latest.result.findings]
     return out + state.verify_diagnostics
+
+
+def roots_here(session: Session, state: DocState, lines: int) -> list[Finding]:
+    """The findings of other open documents rooted in this one, as this document's (once per
+    place and rule; none past its end, from an analysis of an older text of it)."""
+    if state.path is None:
+        return []
+    me = os.path.realpath(state.path)
+    out: list[Finding] = []
+    seen: set[tuple[object, str]] = set()
+    for other in list(session.documents.docs.values()):
+        latest = other.latest
+        if other is state or latest is None or not latest.usable:
+            continue
+        for f in latest.result.elsewhere:
+            if os.path.realpath(f.span.file) != me or f.span.end_line > lines or (f.span, f.code) in seen:
+                continue
+            seen.add((f.span, f.code))
+            related = tuple(replace(r, span=replace(r.span, file="")) if r.span.file and os.path.realpath(r.span.file) == me else r for r in f.related)
+            out.append(replace(f, span=replace(f.span, file=""), related=related))
+    return out
+
+
+def republish_roots(session: Session, uri: str, before: frozenset[str]) -> None:
+    """After an analysis of `uri` (or its closing), the open documents its findings are, or were,
+    rooted in show the change."""
+    state = session.documents.docs.get(uri)
+    latest = state.latest if state is not None else None
+    now = frozenset(os.path.realpath(f.span.file) for f in latest.result.elsewhere) if latest is not None and latest.usable else frozenset()
+    if state is not None:
+        session.roots_in[uri] = now
+    touched = before | now
+    if not touched:
+        return
+    for other in list(session.documents.docs.values()):
+        if other.uri != uri and other.path is not None and os.path.realpath(other.path) in touched:
+            other.roots_epoch += 1
+            publish(session, other)
+    if session.pull:
+        session.refresh(diagnostics=True)
 
 
 def cell_diagnostics(session: Session, state: DocState) -> dict[str, list[types.Diagnostic]]:
@@ -114,6 +164,7 @@ def on_analysis(session: Session, state: DocState, analysis: Analysis) -> None:
         session.internal_errors_seen.add(error)
         session.log(f"dtypeguard: analysis of {state.uri} failed inside the engine: {error}", types.MessageType.Error)
     publish(session, state)
+    republish_roots(session, state.uri, session.roots_in.get(state.uri, frozenset()))
     if session.pull and session.cells_pulled and session.notebooks.is_notebook(state.uri):
         session.refresh(diagnostics=True)  # an edit in one cell changes what other cells show
 
@@ -140,7 +191,7 @@ async def text_document_diagnostic(session: Session, params: types.DocumentDiagn
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     analysis = await session.analysis(uri)
     state = session.state(uri)
-    result_id = f"{session.documents.generation}.{analysis.version}.{state.verify_epoch}"
+    result_id = f"{session.documents.generation}.{analysis.version}.{state.verify_epoch}.{state.roots_epoch}"
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
     return types.RelatedFullDocumentDiagnosticReport(items=document_diagnostics(session, state), result_id=result_id)

@@ -118,6 +118,7 @@ class DocState:
     waiters: list[asyncio.Future[Analysis]] = field(default_factory=list)
     verify_diagnostics: list[types.Diagnostic] = field(default_factory=list)
     verify_epoch: int = 0
+    roots_epoch: int = 0  # bumped when other documents' findings rooted in this one change
     imports: frozenset[str] = frozenset()  # the project's files its last analysis imported
 
     def current(self, generation: int) -> Analysis | None:

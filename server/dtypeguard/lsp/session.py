@@ -103,6 +103,7 @@ class Session:
         self.workspace_scan = 0  # the generation of the newest workspace scan (workspace.py)
         self.workspace_published: set[str] = set()  # files not open that have workspace diagnostics
         self.internal_errors_seen: set[str] = set()
+        self.roots_in: dict[str, frozenset[str]] = {}  # per document: the files its findings are rooted in
         self._cleaned = False
 
     # ---------------------------------------------------------------- messages to the user

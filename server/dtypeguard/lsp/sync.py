@@ -72,6 +72,7 @@ async def did_close(session: Session, params: types.DidCloseTextDocumentParams) 
     if session.documents.close(uri) is not None:
         session.verifier.forget(uri)
         diagnostics.clear(session, uri)
+        diagnostics.republish_roots(session, uri, session.roots_in.pop(uri, frozenset()))  # its roots in other files go
         await workspace.closed(session, uri)  # with workspace diagnostics on: its file on disk
 
 

@@ -1,0 +1,69 @@
+"""Stock-price LSTM of the DQN trading agent where the float64 scaled windows are converted once with torch.tensor(..., dtype=torch.float32) as they enter the TensorDataset, so the batches match the float32 LSTM
+source: https://github.com/vanshhika-kaurani/Trading-Agent/blob/549e891ca5dab91edd016a217c04b4be342b42f6/with_prediction/with_prediction/environment/LSTM_model.py
+reported-error: none (fixed version: the windows are created as float32 tensors)
+outcome: ok
+root-cause: -
+expect: none
+"""
+import numpy as np
+import pandas as pd
+import torch
+import torch.nn as nn
+import torch.optim as optim
+from torch.utils.data import DataLoader, TensorDataset
+
+
+# ---- environment/LSTM_model.py
+class LSTMModel(nn.Module):
+    def __init__(self, input_size=1, hidden_size=50, num_layers=2):
+        super(LSTMModel, self).__init__()
+        self.lstm = nn.LSTM(input_size, hidden_size, num_layers, batch_first=True)
+        self.fc = nn.Linear(hidden_size, 1)
+
+    def forward(self, x):
+        lstm_out, _ = self.lstm(x)
+        out = self.fc(lstm_out[:, -1, :])  # Take the last timestep's output
+        return out
+
+
+class MinMaxScaler:  # stand-in for sklearn.preprocessing.MinMaxScaler (float64 in, float64 out)
+    def __init__(self, feature_range=(0, 1)):
+        self.lo, self.hi = feature_range
+
+    def fit_transform(self, x):
+        self.min_, self.max_ = x.min(axis=0), x.max(axis=0)
+        return self.lo + (x - self.min_) / (self.max_ - self.min_) * (self.hi - self.lo)
+
+
+def create_sequences(data, seq_length):
+    xs, ys = [], []
+    for i in range(len(data) - seq_length):
+        xs.append(data[i:i + seq_length])
+        ys.append(data[i + seq_length])
+    return np.array(xs), np.array(ys)
+
+
+def train_lstm(df, seq_length=10, epochs=2):
+    scaler = MinMaxScaler(feature_range=(0, 1))
+    scaled = scaler.fit_transform(df[["Close"]].values)
+    X, y = create_sequences(scaled, seq_length)
+    dataset = TensorDataset(torch.tensor(X, dtype=torch.float32), torch.tensor(y, dtype=torch.float32))
+    loader = DataLoader(dataset, batch_size=16, shuffle=True)
+    model = LSTMModel()
+    criterion = nn.MSELoss()
+    optimizer = optim.Adam(model.parameters(), lr=0.001)
+    for epoch in range(epochs):
+        for xb, yb in loader:
+            optimizer.zero_grad()
+            loss = criterion(model(xb), yb)
+            loss.backward()
+            optimizer.step()
+        print(f"Epoch {epoch + 1}/{epochs}, Loss: {loss.item():.6f}")
+    return model, scaler
+
+
+if __name__ == "__main__":
+    rng = np.random.default_rng(0)
+    prices = 100 + np.cumsum(rng.normal(0, 1, 120))
+    df = pd.DataFrame({"Date": pd.date_range("2024-01-01", periods=120), "Close": prices})
+    train_lstm(df)

@@ -3571,6 +3571,42 @@ CASES: dict[str, str] = {
         for name, d in prepare(np.random.rand(8, 4)).items():
             nn.Linear(4, 2)(d["x"])
         """,
+    "a transform held by a dataset is an object, so `if self.transform:` runs it": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class ToTensor:
+            def __call__(self, image):
+                return torch.from_numpy(image)
+        class Images:
+            def __init__(self, transform=None):
+                self.transform = transform
+            def get(self):
+                image = np.random.rand(4).astype(np.float32)
+                if self.transform:
+                    image = self.transform(image)
+                return image
+        x = Images(ToTensor()).get()
+        nn.Linear(4, 2)(x.double())  # expect: DG004
+        y = Images().get()
+        nn.Linear(4, 2)(torch.from_numpy(y))
+        """,
+    "an .npy file saved under one name and loaded under another is read back with its dtype": """
+        import os
+        import tempfile
+        import numpy as np
+        import torch
+        from torch import nn
+        def write(path):
+            np.save(path, np.random.rand(8, 4))
+        class Reader:
+            def __init__(self, features_path):
+                self.features = np.load(features_path)
+        features_path = os.path.join(tempfile.mkdtemp(), "train_features.npy")
+        write(features_path)
+        x = torch.tensor(Reader(features_path).features)  # expect: DG004
+        nn.Linear(4, 2)(x)
+        """,
 }
 
 

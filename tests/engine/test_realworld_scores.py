@@ -300,3 +300,13 @@ def test_twenty_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert TWENTY_EIGHTH["false_alarms"] == []
     hits, total = TWENTY_EIGHTH["root_hits"], TWENTY_EIGHTH["broken"]
     assert hits / total >= 0.65, f"{hits}/{total}: " + "\n".join(TWENTY_EIGHTH["misses"])  # type: ignore[operator, arg-type]
+
+
+THIRTY_FIRST = score(Path(__file__).resolve().parents[1] / "realworld31")  # held out when it arrived (14/20, 0 false alarms, at 970d70f and at that session's engine)
+
+
+def test_thirty_first_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert THIRTY_FIRST["broken"] >= 20 and THIRTY_FIRST["correct"] >= 10
+    assert THIRTY_FIRST["false_alarms"] == []
+    hits, total = THIRTY_FIRST["root_hits"], THIRTY_FIRST["broken"]
+    assert hits / total >= 0.65, f"{hits}/{total}: " + "\n".join(THIRTY_FIRST["misses"])  # type: ignore[operator, arg-type]

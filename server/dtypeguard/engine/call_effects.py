@@ -409,12 +409,15 @@ class CallsMixin(InterpreterParts):
         if entry.name in ("numpy.save", "numpy.load"):
             file_node = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "file"), None)
             path = ast.unparse(file_node) if file_node is not None else ""
+            named = args[0] if args else kwargs.get("file")
+            # a path value whose file name is known (`os.path.join(tmp, "train_features.npy")`
+            # passed around under other names): that file, in whatever folder
+            tail = "/" + named.name if isinstance(named, FilePath) and named.name.endswith(".npy") and not named.name.startswith("expr:") else _npy_tail(file_node)
             if entry.name == "numpy.save" and path:
                 arr = args[1] if len(args) > 1 else kwargs.get("arr")
-                self.events.array_saves.append((path, _npy_tail(file_node), arr, self.index.span(node)))
+                self.events.array_saves.append((path, tail, arr, self.index.span(node)))
                 return None
             saved = [(a, at) for p, _, a, at in self.events.array_saves if p == path]
-            tail = _npy_tail(file_node)
             if not saved and tail:
                 # `np.load(f"{root}/{id}_complete.npy")` of files this run saved as
                 # `np.save(f"{root}/{k:03d}_complete.npy", ...)`: the same named kind of file

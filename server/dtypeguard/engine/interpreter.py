@@ -351,6 +351,9 @@ class Interpreter(ResumeMixin, CallsMixin):
             return then if _truth(test) else other  # but the state after is the default's
         if isinstance(test, Const) and isinstance(test.value, bool):
             return self.exec_block(stmt.body if test.value else stmt.orelse, state)  # known: one branch runs
+        known = _object_truth(test, state) if isinstance(stmt.test, (ast.Name, ast.Attribute)) else None
+        if known is not None:  # `if self.transform:` holding an object, or None
+            return self.exec_block(stmt.body if known else stmt.orelse, state)
         device_test = _compares_to_device_name(stmt.test)
         then = self.exec_block(stmt.body, state.copy())
         other = self.exec_block(stmt.orelse, state.copy()) if stmt.orelse else state.copy() if device_test else state
@@ -1500,6 +1503,21 @@ def _choice(value: Value | None) -> Value | None:
     is a setting; the cast that applies it (`policy.to(dtype)`) is where a fix goes, not the
     line that picked it (so the written dtype's site is dropped)."""
     return replace(value, site=None) if isinstance(value, DType) and value.origin is None else value
+
+
+def _object_truth(value: Value | None, state: State) -> bool | None:
+    """Python's truth of a name that holds None (False) or an instance of a plain class of the
+    script's own, one with no base, `__bool__` nor `__len__` (True: a `Compose` of transforms);
+    None for anything else."""
+    if isinstance(value, Const) and value.value is None:
+        return False
+    obj = state.heap.get(value.oid) if isinstance(value, Ref) else None
+    if isinstance(obj, InstanceObj) and obj.klass is not None and not obj.is_dataset:
+        klass = obj.klass
+        plain = all(isinstance(b, ast.Name) and b.id == "object" for b in klass.node.bases) and not klass.node.keywords
+        if plain and klass.method("__bool__") is None and klass.method("__len__") is None:
+            return True
+    return None
 
 
 def _truth(value: Const) -> bool | None:

@@ -63,7 +63,7 @@ def roots_here(session: Session, state: DocState, lines: int) -> list[Finding]:
     out: list[Finding] = []
     seen: set[tuple[object, str]] = set()
     for other in list(session.documents.docs.values()):
-        latest = other.latest
+        latest = other.latest if other.latest is not None and other.latest.usable else other.good  # (mid-typing: its last good one)
         if other is state or latest is None or not latest.usable:
             continue
         for f in latest.result.elsewhere:
@@ -75,15 +75,18 @@ def roots_here(session: Session, state: DocState, lines: int) -> list[Finding]:
     return out
 
 
-def republish_roots(session: Session, uri: str, before: frozenset[str]) -> None:
-    """After an analysis of `uri` (or its closing), the open documents its findings are, or were,
-    rooted in show the change."""
+def republish_roots(session: Session, uri: str, before: frozenset[tuple[str, object, str, str]]) -> None:
+    """After an analysis of `uri` (or its closing), the open documents whose roots from it
+    changed show the change (a keystroke that changes none republishes nothing). While `uri`
+    does not parse, its last roots stand, as its own findings do."""
     state = session.documents.docs.get(uri)
     latest = state.latest if state is not None else None
-    now = frozenset(os.path.realpath(f.span.file) for f in latest.result.elsewhere) if latest is not None and latest.usable else frozenset()
+    if latest is not None and not latest.usable:
+        return
+    now = frozenset((os.path.realpath(f.span.file), f.span, f.code, f.message) for f in latest.result.elsewhere) if latest is not None else frozenset()
     if state is not None:
         session.roots_in[uri] = now
-    touched = before | now
+    touched = {key[0] for key in before ^ now}
     if not touched:
         return
     for other in list(session.documents.docs.values()):

@@ -103,7 +103,8 @@ class Session:
         self.workspace_scan = 0  # the generation of the newest workspace scan (workspace.py)
         self.workspace_published: set[str] = set()  # files not open that have workspace diagnostics
         self.internal_errors_seen: set[str] = set()
-        self.roots_in: dict[str, frozenset[str]] = {}  # per document: the files its findings are rooted in
+        # per document: its findings rooted in other files (file, span, code, message)
+        self.roots_in: dict[str, frozenset[tuple[str, object, str, str]]] = {}
         self._cleaned = False
 
     # ---------------------------------------------------------------- messages to the user

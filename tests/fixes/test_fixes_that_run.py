@@ -539,12 +539,12 @@ from types import SimpleNamespace
 import torch
 from torch import nn
 
-cfg = SimpleNamespace(differentiable=True, foreach=True)
+cfg = {"differentiable": True, "foreach": True}
 model = nn.Linear(4, 2)
 params = [p.clone() for p in model.parameters()]  # fast weights: a differentiable inner loop
 for p in params:
     p.retain_grad()
-opt = torch.optim.Adam(params, lr=0.1, differentiable=cfg.differentiable, foreach=cfg.foreach)
+opt = torch.optim.Adam(params, lr=0.1, differentiable=cfg["differentiable"], foreach=cfg["foreach"])
 (torch.zeros(3, 4) @ params[0].T + params[1]).pow(2).sum().backward(retain_graph=True)
 opt.step()
 STEPPED = True
@@ -587,3 +587,40 @@ def test_each_float_index_taken_from_one_array_is_converted() -> None:
     result = fix_all(FLOAT_QUADRUPLES)
     assert "s, r, o = quads[:, 0].long(), quads[:, 1].long(), quads[:, 2]\n" in result.text, result.text
     assert _run(result.text)["OUT"].shape == (2, 4)  # type: ignore[attr-defined]
+
+
+CACHED_UNDER_AUTOCAST = '''\
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class Matcher(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.text_proj = nn.Linear(8, 4)
+        self.cached = None
+
+    def encode_text(self, tokens):
+        return F.normalize(self.text_proj(tokens), dim=-1)
+
+    def cache(self, tokens):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            self.cached = self.encode_text(tokens)
+
+
+m = Matcher()
+m.cache(torch.rand(3, 8))
+OUT = torch.rand(2, 4) @ m.cached.t()
+'''
+
+
+def test_an_autocast_result_passed_on_as_an_argument_is_converted_there() -> None:
+    """tests/realworld26 b14: the bfloat16 projection made under autocast is normalised and
+    cached, then meets float32 outside; `.float()` goes on the projection, inside the call that
+    normalises it (an argument is one tensor a method can be appended to)."""
+    with pytest.raises(RuntimeError):
+        _run(CACHED_UNDER_AUTOCAST)
+    result = fix_all(CACHED_UNDER_AUTOCAST)
+    assert "return F.normalize(self.text_proj(tokens).float(), dim=-1)\n" in result.text, result.text
+    assert _run(result.text)["OUT"].dtype == torch.float32  # type: ignore[attr-defined]

@@ -217,7 +217,7 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
 
 def single_tensor_at(ctx: Context, span: Span) -> bool:
     """The expression at `span` is one tensor that a method can be appended to: the whole value
-    of `name = <it>`, or the receiver of a method call (`<it>.softmax(-1)`). Not the right side
+    of `name = <it>` or of a `return`, a positional argument, or the receiver of a method call (`<it>.softmax(-1)`). Not the right side
     of `feat, logits = <it>` (a tuple), nor `<it>.logits` / `<it>[0]` (an output object)."""
     tree = ctx.tree
     if tree is None or span.file:
@@ -243,6 +243,10 @@ def single_tensor_at(ctx: Context, span: Span) -> bool:
             continue
         if isinstance(parent, ast.Assign):
             return parent.value is node and len(parent.targets) == 1 and isinstance(parent.targets[0], (ast.Name, ast.Attribute))
+        if isinstance(parent, ast.Call) and node in parent.args:
+            return True  # `F.normalize(<it>, dim=-1)`: a positional argument
+        if isinstance(parent, ast.Return):
+            return not isinstance(node, (ast.Tuple, ast.List, ast.Dict, ast.Set))  # `return F.normalize(...)`: the one value returned
         if isinstance(parent, ast.Attribute):
             grand = parents.get((parent.lineno, parent.col_offset, parent.end_lineno or 0, parent.end_col_offset or 0))
             return isinstance(grand, ast.Call) and grand.func is parent

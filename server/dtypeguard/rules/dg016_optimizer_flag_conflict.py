@@ -130,8 +130,8 @@ def _foreach_off(ctx: Context, at: Span | None, why: str) -> list[FixSpec]:
         if keyword or written:
             assert isinstance(node, (ast.keyword, ast.Assign))
             value = node.value
-            old = ast.unparse(value)
-            if old == "False" or ast.get_source_segment(ctx.text, value) != old:
+            old = ast.get_source_segment(ctx.text, value)
+            if old is None or old == "False" or "\n" in old:
                 return []  # (written in a way this cannot name exactly: left to the user)
             return [FixSpec("replace_expression", f"Pass `foreach=False` at line {at.line} ({why})", ctx.index.span(value), True, (("value", "False"), ("old", old)))]
     return []

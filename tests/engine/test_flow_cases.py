@@ -3607,6 +3607,36 @@ CASES: dict[str, str] = {
         x = torch.tensor(Reader(features_path).features)  # expect: DG004
         nn.Linear(4, 2)(x)
         """,
+    "LBFGS runs the closure its step is given: the float64 grid inside the model meets the input": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def curve(x, grid):
+            return torch.einsum("ij,jk->ik", x, grid)
+        class Layer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.grid = torch.from_numpy(np.linspace(0, 1, 4).reshape(2, 2))  # expect: DG004
+            def forward(self, x):
+                return curve(x, self.grid)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layer = Layer()
+                self.scale = nn.Parameter(torch.ones(1))
+            def forward(self, x):
+                return self.layer(x) * self.scale
+        model = Net()
+        opt = torch.optim.LBFGS(model.parameters())
+        if __name__ == "__main__":
+            x = torch.rand(4, 2)
+            def closure():
+                opt.zero_grad()
+                loss = model(x).pow(2).mean()
+                loss.backward()
+                return loss
+            opt.step(closure)
+        """,
 }
 
 

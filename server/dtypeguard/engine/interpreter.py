@@ -117,6 +117,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.data_writes: list[tuple[str, list[tuple[Value | None, Span]]]] = []
         self.uncalled: Uncalled | None = None  # for the next run (engine.resume.Uncalled)
         self.uncalled_reused = False
+        self.in_uncalled = False  # analysing functions nobody called (their calls are inlined less deep)
 
     # --- driver ----------------------------------------------------------------------------
 
@@ -125,6 +126,13 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def _run_uncalled(self, final: State) -> None:
         """Analyse functions nobody called, with unknown arguments, after the module ran."""
+        self.in_uncalled = True
+        try:
+            self._run_uncalled_functions(final)
+        finally:
+            self.in_uncalled = False
+
+    def _run_uncalled_functions(self, final: State) -> None:
         for func in list(self.functions):
             if id(func.node) in self.executed or isinstance(func.node, ast.Lambda):
                 continue

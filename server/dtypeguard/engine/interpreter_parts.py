@@ -29,6 +29,7 @@ class InterpreterParts:
     time: int
     next_oid: int
     statements: int
+    in_uncalled: bool  # analysing the functions nobody called
     call_stack: list[ast.AST]
     returns: list[list[Value | None]]
     executed: set[int]  # id() of function nodes run at least once

@@ -3637,6 +3637,20 @@ CASES: dict[str, str] = {
                 return loss
             opt.step(closure)
         """,
+    "capturable AdamW over nanoGPT-style parameter groups of CPU parameters": """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 2)
+        param_dict = {pn: p for pn, p in model.named_parameters() if p.requires_grad}
+        decay = [p for n, p in param_dict.items() if p.dim() >= 2]
+        nodecay = [p for n, p in param_dict.items() if p.dim() < 2]
+        groups = [{"params": decay, "weight_decay": 0.1}, {"params": nodecay, "weight_decay": 0.0}]
+        opt = torch.optim.AdamW(groups, lr=1e-3, capturable=True)  # expect: DG016
+        plain = torch.optim.AdamW(groups, lr=1e-3)
+        model(torch.rand(3, 4)).sum().backward()
+        opt.step()
+        plain.step()
+        """,
 }
 
 

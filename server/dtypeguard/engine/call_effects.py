@@ -1472,7 +1472,8 @@ class CallsMixin(InterpreterParts):
         first = tensors[0] if tensors else None
         tensor_origin = first.origin if tensor_dtype and isinstance(first, Tensor) else None
         flag_spans = tuple((k, at) for k, at in _SPLAT_SPANS.get(node, {}).items() if k in GROUP_FLAGS)
-        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None, tensor_dtype, tensor_origin, flag_spans))
+        groups_device = _groups_device(params) if module_oid is None else None
+        self.events.optimizers.append(OptimizerNew(self.index.span(node), self.tick(), oid, opt, module if isinstance(module, ModuleObj) else None, tensor_dtype, tensor_origin, flag_spans, groups_device))
         return Ref(oid)
 
     def call_data(self, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
@@ -2769,6 +2770,22 @@ def _group_flags(params: Value | None) -> dict[str, Value | None]:
                 if key in ("capturable", "fused", "foreach", "differentiable") and isinstance(value, Const) and value.value is True:
                     flags[key] = value
     return flags
+
+
+def _groups_device(params: Value | None) -> str | None:
+    """The one device of parameter groups whose parameters are listed (`{"params": [p for n, p in
+    named if p.dim() >= 2]}`), when each group's are parameters on a known device, the same."""
+    groups = params.items if isinstance(params, TupleV) else ()
+    devices: set[str | None] = set()
+    for group in groups:
+        if not (isinstance(group, DictV) and "params" in group.keys):
+            return None
+        inner = group.items[group.keys.index("params")]
+        items = inner.items if isinstance(inner, TupleV) else (inner.item,) if isinstance(inner, Many) else None
+        if not items or not all(isinstance(t, Tensor) and t.kind == "tensor" and t.param for t in items):
+            return None
+        devices |= {t.device for t in items if isinstance(t, Tensor)}
+    return next(iter(devices)) if len(devices) == 1 else None
 
 
 def _group_owner(params: Value | None, state: State) -> int | None:

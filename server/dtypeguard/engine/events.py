@@ -97,6 +97,9 @@ class OptimizerNew:
     tensor_origin: Origin | None = None
     # flags it got from a `**kwargs` dict, with where each was written into that dict
     flag_spans: tuple[tuple[str, Span], ...] = ()
+    # parameter groups of parameters listed one by one (`[{"params": decay_params}, ...]` from
+    # `named_parameters()`): their one device, when every group's is known and the same
+    groups_device: str | None = None
 
 
 @quick_init

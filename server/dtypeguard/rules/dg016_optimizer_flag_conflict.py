@@ -58,9 +58,10 @@ def check(ctx: Context) -> Iterator[Finding]:
                 fixes=_foreach_off(ctx, next((at for key, at in new.flag_spans if key == "foreach"), None) or _keyword_at(ctx, new.span, "foreach"), "a differentiable update needs the for-loop one"),
             )
         in_group = _true(new.opt.group_options.get("capturable")) and not _true(opts.get("capturable"))
-        if (_true(opts.get("capturable")) or in_group) and new.module is not None and new.module.device in ("cpu", "auto"):
+        device = new.module.device if new.module is not None else new.groups_device
+        if (_true(opts.get("capturable")) or in_group) and device in ("cpu", "auto"):
             where = "a parameter group sets `capturable: True`" if in_group else f"{new.opt.cls}(capturable=True)"
-            on = "with CPU parameters" if new.module.device == "cpu" else "on a machine without CUDA, where this script falls back to the CPU,"
+            on = "with CPU parameters" if device == "cpu" else "on a machine without CUDA, where this script falls back to the CPU,"
             entry = _config_entry(ctx, new.span) if not in_group else None
             if entry is not None:
                 # `Optimizer(params, **spec)` with `"capturable": True` in the script's one config
@@ -71,14 +72,14 @@ def check(ctx: Context) -> Iterator[Finding]:
                     "fails (\"If capturable=True, params and state_steps must be on supported devices\"): capturable is for CUDA graphs",
                     written,
                     related=[Related(new.span, f"{new.opt.cls} is made here with the config's options")],
-                    fixes=[_config_fix(value, new.module.device == "cpu")],
+                    fixes=[_config_fix(value, device == "cpu")],
                 )
                 continue
             yield RULE.finding(
                 f"{where}: {new.opt.cls}'s first `step()` {on} fails (\"If capturable=True, params and state_steps must be on "
                 "supported devices\"): capturable is for CUDA graphs",
                 new.span,
-                fixes=_capturable_fixes(ctx, new.span, in_group, new.module.device == "cpu"),
+                fixes=_capturable_fixes(ctx, new.span, in_group, device == "cpu"),
             )
 
 

@@ -3651,6 +3651,19 @@ CASES: dict[str, str] = {
         opt.step()
         plain.step()
         """,
+    "samples appended to list() are a list: np.array of them keeps their float64": """
+        import numpy as np
+        import torch
+        from torch import nn
+        series = np.random.rand(50)
+        X, y = list(), list()
+        for i in range(40):
+            X.append(series[i:i + 4])
+            y.append(series[i + 4:i + 5])
+        X = torch.from_numpy(np.array(X)).float()
+        y = torch.from_numpy(np.array(y))  # expect: DG008
+        nn.functional.mse_loss(nn.Linear(4, 1)(X), y)
+        """,
 }
 
 

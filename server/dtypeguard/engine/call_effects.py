@@ -1025,6 +1025,8 @@ class CallsMixin(InterpreterParts):
         if name == "super" and not args:
             return self.super_of(state)
         if name in ("list", "tuple", "iter", "sorted", "reversed"):
+            if name in ("list", "tuple") and not args:
+                return TupleV(())  # `X, y = list(), list()`: empty, as `[]`
             if isinstance(arg0, (Params, Ref, TupleV, Many)):
                 return arg0
             if name in ("list", "tuple") and isinstance(arg0, Tensor) and arg0.kind == "ndarray" and arg0.dtype:

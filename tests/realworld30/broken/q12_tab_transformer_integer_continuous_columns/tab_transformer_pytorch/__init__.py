@@ -1,0 +1,1 @@
+from tab_transformer_pytorch.tab_transformer_pytorch import TabTransformer

@@ -213,3 +213,28 @@ def test_from_a_package_import_its_module(tmp_path: Path) -> None:
         ),
     })
     assert _check(root / "main.py") == [(5, "DG004")]
+
+
+def test_a_hazard_inside_imported_code_that_a_call_here_runs_is_shown_at_that_call(tmp_path: Path) -> None:
+    """The model made here is halved and stepped by Adam in the imported trainer (as guided-diffusion's
+    TrainLoop steps a model converted elsewhere, tests/realworld30 q01): shown here at the innermost call that ran that code, with
+    the root in the other file; a `torch.load` without `map_location` in imported code stays that
+    file's own (whether its file came from a GPU does not depend on what this file passes)."""
+    root = _project(tmp_path, {
+        "trainer.py": (
+            "import torch\n\n\nclass TrainLoop:\n    def __init__(self, model):\n"
+            "        self.opt = torch.optim.AdamW(model.half().parameters(), lr=1e-4)\n\n"
+            "    def load(self, path):\n        return torch.load(path)\n"
+        ),
+        "main.py": (
+            "import torch\nfrom torch import nn\nfrom trainer import TrainLoop\n\n\n"
+            "def main():\n    model = nn.Linear(4, 2)\n    loop = TrainLoop(model)\n"
+            "    device = 'cuda' if torch.cuda.is_available() else 'cpu'\n    loop.load('w.pt')\n\n\nmain()\n"
+        ),
+    })
+    main = root / "main.py"
+    result = check_source(main.read_text(), str(main))
+    [finding] = result.findings
+    assert (finding.code, finding.span.line) == ("DG012", 8)  # `loop = TrainLoop(model)`, not `main()`
+    assert "root in trainer.py:6" in finding.message
+    assert [(Path(f.span.file).name, f.span.line, f.code) for f in result.elsewhere] == [("trainer.py", 6, "DG012")]

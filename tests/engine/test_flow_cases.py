@@ -2077,7 +2077,7 @@ CASES: dict[str, str] = {
         model = nn.Linear(4, 4).to(ptdtype)
         opt = torch.optim.AdamW(model.parameters(), lr=config["lr"])  # expect: DG012
         """,
-    "dict(**unknown, dtype=...) cannot be read: quiet": """
+    "dict(**overrides, lr=...) reads the overrides' keys (float32 here: quiet)": """
         import torch
         from torch import nn
         def build(overrides):
@@ -3663,6 +3663,92 @@ CASES: dict[str, str] = {
         X = torch.from_numpy(np.array(X)).float()
         y = torch.from_numpy(np.array(y))  # expect: DG008
         nn.functional.mse_loss(nn.Linear(4, 1)(X), y)
+        """,
+    "minGPT's configure_optimizers: groups of parameters picked by name from dict(named_parameters())": """
+        import torch
+        from torch import nn
+        class GPT(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.ln = nn.LayerNorm(4)
+            def configure_optimizers(self):
+                decay, no_decay = set(), set()
+                for mn, m in self.named_modules():
+                    for pn, _ in m.named_parameters(recurse=False):
+                        fpn = f"{mn}.{pn}" if mn else pn
+                        if pn.endswith("weight") and isinstance(m, nn.Linear):
+                            decay.add(fpn)
+                        else:
+                            no_decay.add(fpn)
+                param_dict = dict(self.named_parameters())
+                groups = [
+                    {"params": [param_dict[pn] for pn in sorted(decay)], "weight_decay": 0.1},
+                    {"params": [param_dict[pn] for pn in sorted(no_decay)], "weight_decay": 0.0},
+                ]
+                return torch.optim.AdamW(groups, lr=5e-4)  # expect: DG013
+        model = GPT().to(torch.bfloat16)
+        opt = model.configure_optimizers()
+        fine = GPT().configure_optimizers()
+        """,
+    "a model class whose parts are all cast to float16 has float16 parameters (guided-diffusion convert_to_fp16)": """
+        import torch
+        from torch import nn
+        class UNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inp = nn.Sequential(nn.Conv2d(3, 8, 3), nn.SiLU())
+                self.out = nn.Sequential(nn.GroupNorm(4, 8), nn.Conv2d(8, 3, 3))
+            def convert_to_fp16(self):
+                self.inp.half()
+                self.out.half()
+        class Partly(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inp = nn.Linear(4, 4)
+                self.out = nn.Linear(4, 4)
+        model = UNet()
+        model.convert_to_fp16()
+        opt = torch.optim.AdamW(list(model.parameters()), lr=1e-4)  # expect: DG012
+        other = Partly()
+        other.inp.half()
+        mixed = torch.optim.AdamW(other.parameters(), lr=1e-4)
+        """,
+    "a NumPy accuracy kept as the best with max() and saved through a save_on_master(*args, **kwargs) wrapper": """
+        import os
+        import tempfile
+        import numpy as np
+        import torch
+        def save_on_master(*args, **kwargs):
+            torch.save(*args, **kwargs)
+        def evaluate(pred, target):
+            accs = []
+            for _ in range(2):
+                accs.append((pred == target).float().mean().item() * 100)
+            return {"acc1": np.mean(accs)}
+        def main(out, resume):
+            best = 0.0
+            if resume:
+                best = torch.load(os.path.join(out, "ckpt.pth"))["best"]
+            stats = evaluate(unknown_model(), torch.zeros(4))
+            best = max(best, stats["acc1"])
+            save_on_master({"best": best}, os.path.join(out, "ckpt.pth"))  # expect: DG011
+        main(tempfile.mkdtemp(), False)
+        main(tempfile.mkdtemp(), True)
+        """,
+    "parse_args with a value the analysis cannot read still reads the other options": """
+        import argparse
+        import tempfile
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--output_dir", default="")
+        parser.add_argument("--fp16", action="store_true")
+        args = parser.parse_args(["--output_dir", tempfile.mkdtemp(), "--fp16"])
+        model = nn.Linear(4, 2)
+        if args.fp16:
+            model.half()
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)  # expect: DG012
         """,
 }
 

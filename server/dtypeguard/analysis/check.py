@@ -133,9 +133,11 @@ def _theirs(finding: Finding, path: str) -> Finding:
     return replace(finding, related=related, fixes=(), message=f"{finding.message} (when {Path(path).name} runs it)")
 
 
-# dtype rules about values that flow from the checked file into imported code (its input meets the
-# other file's float64 buffer): those are shown at the call here that ran that code
-_FLOW_CODES = frozenset({"DG004", "DG005", "DG006", "DG007", "DG008"})
+# A finding wholly inside imported code that a call here ran (the float64 buffer the input here
+# meets, the float16 model made here that the imported trainer's Adam steps) is shown at that call.
+# Not DG010: a load without `map_location` there reads a file that code names itself; whether it
+# was saved on a GPU does not depend on what this file passes, so it is that file's to report.
+_NOT_ANCHORED_AT_CALLS = frozenset({"DG010"})
 
 
 def _anchor_here(finding: Finding, entered: Callable[[Span], Span | None] | None = None) -> Finding | None:
@@ -149,7 +151,7 @@ def _anchor_here(finding: Finding, entered: Callable[[Span], Span | None] | None
     if not finding.span.file:
         return finding
     here = next((r for r in finding.related if not r.span.file), None)
-    if here is None and entered is not None and finding.code in _FLOW_CODES:
+    if here is None and entered is not None and finding.code not in _NOT_ANCHORED_AT_CALLS:
         fails = [r.span for r in finding.related if r.message.startswith("fails here")]
         call = next((c for c in (entered(s) for s in [*fails, finding.span]) if c is not None), None)
         if call is not None:

@@ -323,22 +323,16 @@ class CallsMixin(InterpreterParts):
             args = [self.eval(a, state) for a in node.args]
         else:
             args = []
-            expanded = not any(k.arg is None for k in node.keywords)
             for a in node.args:
                 if isinstance(a, ast.Starred):
                     value = self.eval(a.value, state)
                     if isinstance(value, TupleV):
                         args.extend(value.items)  # `torch.min(*pair)`: the tuple's items, in order
                         continue
-                    expanded = False
                     opaque_positional = True
                     args.append(value)
                 else:
                     args.append(self.eval(a, state))
-            if expanded:
-                _EXPANDED.add(node)  # every `*` was a known tuple: the call binds as written out
-            else:
-                _EXPANDED.discard(node)
         kwargs: dict[str, Value | None] = {}
         splatted: dict[str, Value | None] = {}
         written: dict[str, Span] = {}  # where each splatted key was written into its dict
@@ -357,6 +351,12 @@ class CallsMixin(InterpreterParts):
                 opaque = True
         if splatted:
             kwargs = {**splatted, **kwargs}  # `Optimizer(params, **spec)` with the spec's keys known
+        if not opaque_positional and not opaque and (splat or any(isinstance(a, ast.Starred) for a in node.args)):
+            # every `*` a known tuple and every `**` a known dict (`torch.save(*args, **kwargs)` in a
+            # wrapper given them plainly): the call binds as written out
+            _EXPANDED.add(node)
+        else:
+            _EXPANDED.discard(node)
         if written:
             _SPLAT_SPANS[node] = written
         elif splat:
@@ -905,6 +905,9 @@ class CallsMixin(InterpreterParts):
                 # `imgs, labels = zip(*batch)`: the rows transposed, one tuple per position of a row
                 row = self.element_of(arg0, state)
                 return TupleV(tuple(_many(item) for item in row.items)) if isinstance(row, TupleV) else None
+            if last == "dict" and isinstance(arg0, Params) and len(node.args) == 1 and not node.keywords:
+                # `dict(model.named_parameters())`: names not read, each value one of its parameters
+                return DictV((None,), (self.element_of(arg0, state),))
             if last == "dict":
                 return _dict_call(args, kwargs, node, self.index.span)
             return self.call_builtin(last, args, state)
@@ -1067,6 +1070,11 @@ class CallsMixin(InterpreterParts):
             else:
                 items = list(args)
             kinds = {number_kind(a) for a in items}
+            scalars = [a for a in items if isinstance(a, Tensor) and a.kind == "npscalar"]
+            if name in ("min", "max") and len(items) == 2 and len(scalars) == 1 and {number_kind(a) for a in items if a is not scalars[0]} <= {"pyint", "pyfloat"}:
+                # `best = max(best, acc)` with a NumPy accuracy: the NumPy scalar as soon as it wins,
+                # which a tracked best does after its first improvement (and it is saved with it)
+                return scalars[0]
             if name == "round" and len(args) == 1 and kinds <= {"pyint", "pyfloat"}:
                 return Tensor("pyint")
             if kinds == {"pyint"}:
@@ -1468,7 +1476,7 @@ class CallsMixin(InterpreterParts):
         module = state.heap.get(module_oid) if module_oid is not None else None
         if isinstance(module, ModuleObj) and module_oid is not None:
             module = _unmixed(module_oid, module, state)
-        tensors = params.items if module_oid is None and isinstance(params, TupleV) else ()
+        tensors = _listed_params(params) if module_oid is None else ()
         dtypes = {t.dtype if isinstance(t, Tensor) and t.kind == "tensor" else None for t in tensors}
         tensor_dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
         first = tensors[0] if tensors else None
@@ -2632,7 +2640,7 @@ def _dict_call(args: list[Value | None], kwargs: dict[str, Value | None], node: 
     spans: dict[object, Span | None] = dict(zip(base.keys, base.spans if len(base.spans) == len(base.keys) else (None,) * len(base.keys), strict=True))
     merged.update(kwargs)
     spans.update({kw.arg: span_of(kw) for kw in node.keywords if kw.arg is not None})
-    return DictV(tuple(merged), tuple(merged.values()), tuple(spans[k] for k in merged))
+    return DictV(tuple(merged), tuple(merged.values()), tuple(spans.get(k) for k in merged))
 
 
 def _has_splat(node: ast.Call) -> bool:
@@ -2675,7 +2683,7 @@ def _tree_dtypes(oid: int, state: State, depth: int = 0) -> set[str]:
     obj = state.heap.get(oid)
     if not isinstance(obj, ModuleObj) or depth > 8:
         return set()
-    found = {obj.dtype} if obj.dtype and is_float(obj.dtype) else set()
+    found = {obj.dtype} if obj.dtype and is_float(obj.dtype) and _owns_params(obj) else set()
     for value in _held_refs(obj):
         if value.oid != oid:
             found |= _tree_dtypes(value.oid, state, depth + 1)
@@ -2688,9 +2696,41 @@ def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
     if module.half_part is None and module.dtype != "float16":
         # `model[0].half()`, `model.encoder.half()` after the model was built: a float16 part now
         module = replace(module, half_part=_tree_half_part(oid, state, module.cast_span))
-    if module.dtype is not None and len(_tree_dtypes(oid, state)) > 1:
+    tree = _tree_dtypes(oid, state)
+    if module.dtype is not None and len(tree) > 1:
         module = replace(module, dtype=None)
+    elif module.dtype is not None and tree and module.dtype not in tree:
+        # a class of the script's own whose parts were all cast (guided-diffusion's
+        # `convert_to_fp16`: `self.input_blocks.half()`, `self.out.half()`): theirs is its dtype
+        dtype = next(iter(tree))
+        part = _part_of_dtype(oid, dtype, state)
+        module = replace(module, dtype=dtype, dtype_origin=part.dtype_origin if part else None, cast_span=part.cast_span if part else None)
     return module
+
+
+def _owns_params(obj: ModuleObj) -> bool:
+    """Whether a module has parameters of its own, not only in its submodules: a torch layer
+    does; a class of the script's own only where an attribute holds a parameter."""
+    if not obj.cls.startswith("user:"):
+        return True
+    return any(isinstance(v, Tensor) and v.param for v in obj.attrs.values())
+
+
+def _part_of_dtype(oid: int, dtype: str, state: State, depth: int = 0) -> ModuleObj | None:
+    """The first submodule, at any depth, whose own parameters are of `dtype` (where it was cast)."""
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or depth > 8:
+        return None
+    for value in _held_refs(obj):
+        child = state.heap.get(value.oid)
+        if value.oid == oid or not isinstance(child, ModuleObj):
+            continue
+        if child.dtype == dtype and child.dtype_origin is not None:
+            return child
+        found = _part_of_dtype(value.oid, dtype, state, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _tree_half_part(oid: int, state: State, whole: Span | None, depth: int = 0) -> Span | None:
@@ -2772,6 +2812,27 @@ def _group_flags(params: Value | None) -> dict[str, Value | None]:
                 if key in ("capturable", "fused", "foreach", "differentiable") and isinstance(value, Const) and value.value is True:
                     flags[key] = value
     return flags
+
+
+def _listed_params(params: Value | None) -> tuple[Value | None, ...]:
+    """The tensors an optimizer is given one by one: a list of them (`[w, b]`, `[p for n, p in
+    named if ...]`), or parameter groups that each list theirs (minGPT's `{"params":
+    [param_dict[pn] for pn in sorted(decay)]}`); () where any group is not read."""
+    if isinstance(params, Many):
+        return (params.item,)
+    if not isinstance(params, TupleV):
+        return ()
+    if not all(isinstance(g, DictV) for g in params.items):
+        return params.items
+    listed: list[Value | None] = []
+    for group in params.items:
+        assert isinstance(group, DictV)
+        inner = group.items[group.keys.index("params")] if "params" in group.keys else None
+        items = inner.items if isinstance(inner, TupleV) else (inner.item,) if isinstance(inner, Many) else ()
+        if not items:
+            return ()
+        listed += items
+    return tuple(listed)
 
 
 def _groups_device(params: Value | None) -> str | None:

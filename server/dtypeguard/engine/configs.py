@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dtypeguard.engine.values import Configured, Const, Sym, TupleV, Value
+from dtypeguard.engine.values import Configured, Const, FilePath, Sym, TupleV, Value
 
 OPTIONS = "__options__"  # attrs key of a parser: a `ParserOptions` of its `Option`s
 _TYPES = {"int": int, "float": float, "str": str}
@@ -69,15 +69,20 @@ def parse_args(options: tuple[Option, ...], argv: Value | None) -> dict[str, Val
     """The namespace's attributes, or None when the command line cannot be followed."""
     if argv is None or (isinstance(argv, Const) and argv.value is None):
         return {o.dest: _configured(o.default) for o in options}
-    if not isinstance(argv, TupleV) or not all(isinstance(t, Const) and isinstance(t.value, str) for t in argv.items):
+    if not isinstance(argv, TupleV):
         return None
-    tokens = [str(t.value) for t in argv.items if isinstance(t, Const)]
+    # a token the analysis cannot read (`["--output_dir", tempfile.mkdtemp()]`) is fine as an
+    # option's value, which is then unknown; anywhere else the command line is not followed
+    tokens = [str(t.value) if isinstance(t, Const) and isinstance(t.value, str) else None for t in argv.items]
+    paths = [t if isinstance(t, FilePath) else None for t in argv.items]  # `os.path.join(out, "checkpoint.pth")`
     values: dict[str, Value | None] = {o.dest: o.default for o in options}
     by_flag = {f: o for o in options for f in o.flags if f.startswith("-")}
     positionals = [o for o in options if o.flags and not o.flags[0].startswith("-")]
     i = 0
     while i < len(tokens):
         token = tokens[i]
+        if token is None:
+            return None
         if not token.startswith("-") or token == "-":
             if not positionals:
                 return None
@@ -100,7 +105,9 @@ def parse_args(options: tuple[Option, ...], argv: Value | None) -> dict[str, Val
             values[option.dest] = _convert(inline, option.kind)
             i += 1
         elif i + 1 < len(tokens):
-            values[option.dest] = _convert(tokens[i + 1], option.kind)
+            following = tokens[i + 1]
+            path = paths[i + 1]
+            values[option.dest] = _convert(following, option.kind) if following is not None else path if option.kind == "str" else None
             i += 2
         else:
             return None

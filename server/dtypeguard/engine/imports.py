@@ -94,7 +94,7 @@ class ModuleIndex(LineIndex):
         s = LineIndex.own_span(self, node)
         made = Span(s.line, s.col, s.end_line, s.end_col, self.path)
         if self.boundary and made not in self.entered:
-            self.entered[made] = self.boundary[0]
+            self.entered[made] = self.boundary[-1]
         return made
 
 

@@ -94,7 +94,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.importing = 0  # > 0 while another file's top level runs
         self.module_globals: dict[str, Any] = {}  # an imported file's path -> its globals, for its functions
         self.module_indexes: dict[str, ModuleIndex] = {}
-        self.boundary: list[Span] = []  # the checked file's calls into user code being run, outermost first
+        self.boundary: list[Span] = []  # the checked file's calls into user code being run, outermost first (the innermost ran it)
         self.dependencies: dict[str, str] = {}  # the files this analysis read, with the text it read
         self.events = Events()
         self.facts = Facts()
@@ -956,6 +956,10 @@ class Interpreter(ResumeMixin, CallsMixin):
             identity = isinstance(node, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
             if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series") and not identity:
                 return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin, ndim=_broadcast_ndim(values))
+            if isinstance(node, ast.Compare) and first is None and len(values) == 2 and isinstance(values[1], Tensor) and values[1].kind == "tensor" and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                # `pred == target` with a torch tensor on the right: whatever the left is (a tensor,
+                # an array, a number), the tensor's comparison answers, elementwise, in bool
+                return Tensor("tensor", "bool", None, self.origin(node, "a comparison gives bool"))
             if isinstance(node, ast.Compare):
                 return _fold_compare(node.ops, values)
             return None

@@ -1,0 +1,3 @@
+from . import config
+from .data import get_synthetic_pairs
+from .networks import RegisNet, InverseConsistentNet

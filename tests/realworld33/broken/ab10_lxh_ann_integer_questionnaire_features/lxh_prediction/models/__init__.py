@@ -1,0 +1,1 @@
+from .ann_model import ANNModel

@@ -27,7 +27,7 @@ from dtypeguard.check_results import Outcome, Reported
 from dtypeguard.config import Config, load_config
 from dtypeguard.engine.parse import decode_source, split_lines
 from dtypeguard.files import iter_python_files
-from dtypeguard.findings import Severity, Span
+from dtypeguard.findings import Severity, Span, in_its_file
 
 MAX_BYTES = 20 * 1024 * 1024
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -168,9 +168,7 @@ def _with_roots_elsewhere(files: list[Path], outcomes: list[Outcome | None], rep
         for r in outcome.elsewhere if outcome is not None else ():
             shown = checked.get(r.path.resolve())
             if shown is not None:
-                own = r.path.resolve()
-                related = tuple(replace(x, span=replace(x.span, file="")) if x.span.file and Path(x.span.file).resolve() == own else x for x in r.finding.related)
-                finding = replace(r.finding, span=replace(r.finding.span, file=""), related=related)
+                finding = in_its_file(r.finding, str(r.path))
                 roots.setdefault((shown, finding.span, finding.code), replace(r, path=shown, finding=finding))
     if not roots:
         return reported

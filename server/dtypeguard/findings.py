@@ -7,8 +7,9 @@ translate them at their edge. Positions are 1-based lines and 0-based *code poin
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from dtypeguard.quick import quick_init
@@ -86,6 +87,15 @@ class Finding:
     related: tuple[Related, ...] = ()
     fixes: tuple[FixSpec, ...] = ()
     note: str = ""  # extra explanation specific to this occurrence (e.g. why no fix is offered)
+
+
+def in_its_file(finding: Finding, path: str) -> Finding:
+    """A finding rooted in `path` that another file's analysis made, as `path`'s own: its span and
+    its related places inside `path` drop the file name, as a file's own places carry none (the
+    CLI's folder check and the language server both show such roots in their file)."""
+    me = os.path.realpath(path)
+    related = tuple(replace(r, span=replace(r.span, file="")) if r.span.file and os.path.realpath(r.span.file) == me else r for r in finding.related)
+    return replace(finding, span=replace(finding.span, file=""), related=related)
 
 
 @quick_init

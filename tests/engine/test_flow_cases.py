@@ -3750,6 +3750,39 @@ CASES: dict[str, str] = {
             model.half()
         opt = torch.optim.Adam(model.parameters(), lr=1e-3)  # expect: DG012
         """,
+    "nn.Sequential(OrderedDict([...])) is its layers, in order and by name": """
+        from collections import OrderedDict
+        import numpy as np
+        import torch
+        from torch import nn
+        model = nn.Sequential(OrderedDict([("fc", nn.Linear(4, 8)), ("act", nn.Tanh()), ("out", nn.Linear(8, 1))]))
+        x = torch.from_numpy(np.random.rand(3, 4))  # expect: DG004
+        model(x)
+        model.out(torch.rand(3, 8))
+        unknown = nn.Sequential(OrderedDict(pairs_from_elsewhere))
+        unknown(x)
+        """,
+    "PINN's DNN: (name, layer) pairs appended in a loop, then Sequential(OrderedDict(...)); cast to float64 after Adam stepped": """
+        from collections import OrderedDict
+        import torch
+        class DNN(torch.nn.Module):
+            def __init__(self, layers):
+                super().__init__()
+                layer_list = []
+                for i in range(len(layers) - 2):
+                    layer_list.append((f"layer_{i}", torch.nn.Linear(layers[i], layers[i + 1])))
+                    layer_list.append((f"activation_{i}", torch.nn.Tanh()))
+                layer_list.append((f"layer_{len(layers) - 2}", torch.nn.Linear(layers[-2], layers[-1])))
+                self.layers = torch.nn.Sequential(OrderedDict(layer_list))
+            def forward(self, x):
+                return self.layers(x)
+        dnn = DNN([2, 20, 20, 1])
+        opt = torch.optim.Adam(dnn.parameters(), lr=1e-3)
+        for stage in range(2):
+            dnn(torch.rand(8, 2, dtype=dnn.layers.layer_0.weight.dtype)).pow(2).mean().backward()
+            opt.step()
+            dnn.to(torch.float64)  # expect: DG015
+        """,
 }
 
 

@@ -911,6 +911,8 @@ class CallsMixin(InterpreterParts):
             if last == "dict":
                 return _dict_call(args, kwargs, node, self.index.span)
             return self.call_builtin(last, args, state)
+        if name == "collections.OrderedDict":
+            return _dict_call(args, kwargs, node, self.index.span)  # (its order is a dict's too)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
         if name == "torch.autograd.grad":
@@ -1422,7 +1424,8 @@ class CallsMixin(InterpreterParts):
             item = args[0].item
             items = [item if isinstance(item, Value) else None]  # `ModuleList([nn.Linear(...) for ...])`
         named: dict[str, Value | None] = {}
-        if cls == "ModuleDict" and len(args) == 1 and isinstance(args[0], DictV):
+        if cls in ("ModuleDict", "Sequential") and len(args) == 1 and isinstance(args[0], DictV):
+            # (`nn.Sequential(OrderedDict(...))`: its layers in order, each also under its name)
             keys, values = args[0].keys, args[0].items
             items = list(values)
             named = {k: v for k, v in zip(keys, values, strict=True) if isinstance(k, str)}
@@ -1744,6 +1747,13 @@ class CallsMixin(InterpreterParts):
 
     # --- methods on values -------------------------------------------------------------------
 
+    def _standing_layer(self, held: Ref, item: Ref, state: State) -> Value:
+        """`layers.append(Block(...))` in a loop: alike modules, one stands for all; an MLP grown
+        as Linear, ReLU, Linear, ...: its Linear layers stand for it."""
+        if self.container_element(TupleV((held, item)), state) is not None:
+            return held
+        return _layer_stand_in(held, item, state) or item
+
     def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(receiver, ComplexArray):
             return complex_parts(receiver, f".{method}()") if receiver.kind == "tensor" and method == "abs" and not args else None
@@ -1751,12 +1761,13 @@ class CallsMixin(InterpreterParts):
             item = args[0] if method == "append" else self.element_of(args[0], state)
             held = _list_item(receiver)
             if isinstance(item, Ref) and isinstance(held, Ref):
-                # `layers.append(Block(...))` in a loop: alike modules, one stands for all; an MLP
-                # grown as Linear, ReLU, Linear, ...: its Linear layers stand for it
-                if self.container_element(TupleV((held, item)), state) is not None:
-                    item = held
-                else:
-                    item = _layer_stand_in(held, item, state) or item
+                item = self._standing_layer(held, item, state)
+            elif _named_layer(item) and _named_layer(held):
+                # `layer_list.append((f"layer_{i}", nn.Linear(...)))` for an `OrderedDict`: the
+                # layers as above, under names not kept
+                assert isinstance(item, TupleV) and isinstance(held, TupleV)
+                layer = self._standing_layer(held.items[1], item.items[1], state)  # type: ignore[arg-type]
+                item = TupleV((held.items[0] if held.items[0] == item.items[0] else None, layer))
             grown = _grown_list(receiver, item)
             if grown is not None:
                 self.rebind_list(node.func.value, grown, state)  # `feats.append(model(x))`: a list of such tensors
@@ -2633,7 +2644,9 @@ def _dict_call(args: list[Value | None], kwargs: dict[str, Value | None], node: 
     Each keyword's entry is where it is written (`work_dir=Path(...)`)."""
     if _has_splat(node) or len(args) > 1:
         return None
-    base = args[0] if args else DictV((), ())
+    base = _pairs_dict(args[0]) if args else DictV((), ())
+    if isinstance(base, DictV) and None in base.keys and not node.keywords:
+        return base  # `dict(pairs)` of pairs built in a loop: names not known, values alike
     if not isinstance(base, DictV) or None in base.keys:
         return None
     merged: dict[object, Value | None] = dict(zip(base.keys, base.items, strict=True))
@@ -2641,6 +2654,22 @@ def _dict_call(args: list[Value | None], kwargs: dict[str, Value | None], node: 
     merged.update(kwargs)
     spans.update({kw.arg: span_of(kw) for kw in node.keywords if kw.arg is not None})
     return DictV(tuple(merged), tuple(merged.values()), tuple(spans.get(k) for k in merged))
+
+
+def _pairs_dict(value: Value | None) -> Value | None:
+    """`OrderedDict([("fc", nn.Linear(...)), ("act", nn.Tanh())])`: key-value pairs as the dict they
+    make (a list of alike pairs built in a loop: one entry, its key not known)."""
+    if isinstance(value, Many) and isinstance(value.item, TupleV) and len(value.item.items) == 2:
+        return DictV((None,), (value.item.items[1],))
+    if not isinstance(value, TupleV) or not value.items:
+        return value
+    pairs = [p for p in value.items if isinstance(p, TupleV) and len(p.items) == 2]
+    if len(pairs) != len(value.items):
+        return None
+    keys = [p.items[0].value if isinstance(p.items[0], Const) and isinstance(p.items[0].value, (str, int)) else None for p in pairs]
+    if None in keys or len(set(keys)) != len(keys):
+        return None
+    return DictV(tuple(keys), tuple(p.items[1] for p in pairs))
 
 
 def _has_splat(node: ast.Call) -> bool:
@@ -2886,6 +2915,11 @@ def _is_shape(node: ast.expr) -> bool:
 
 
 _LIST_REORDERS = frozenset({"insert", "pop", "remove", "reverse", "sort", "clear"})
+
+
+def _named_layer(value: Value | None) -> bool:
+    """A (name, module) pair, as `OrderedDict` layer lists hold."""
+    return isinstance(value, TupleV) and len(value.items) == 2 and isinstance(value.items[1], Ref)
 
 
 def _list_item(held: Value | None) -> Value | None:

@@ -23,11 +23,10 @@ documents but never notebook cells. The first pull of a cell takes back what was
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 
 from lsprotocol import types
 
-from dtypeguard.findings import Finding
+from dtypeguard.findings import Finding, in_its_file
 from dtypeguard.lsp import convert
 from dtypeguard.lsp.documents import Analysis, DocState
 from dtypeguard.lsp.session import Session
@@ -70,8 +69,7 @@ def roots_here(session: Session, state: DocState, lines: int) -> list[Finding]:
             if os.path.realpath(f.span.file) != me or f.span.end_line > lines or (f.span, f.code) in seen:
                 continue
             seen.add((f.span, f.code))
-            related = tuple(replace(r, span=replace(r.span, file="")) if r.span.file and os.path.realpath(r.span.file) == me else r for r in f.related)
-            out.append(replace(f, span=replace(f.span, file=""), related=related))
+            out.append(in_its_file(f, state.path))
     return out
 
 

@@ -3783,6 +3783,17 @@ CASES: dict[str, str] = {
             opt.step()
             dnn.to(torch.float64)  # expect: DG015
         """,
+    "torch.meshgrid gives one grid per input, of its dtype and device": """
+        import numpy as np
+        import torch
+        from torch import nn
+        ys = torch.from_numpy(np.linspace(-1, 1, 8))  # expect: DG004
+        yy, xx = torch.meshgrid(ys, torch.linspace(-1, 1, 8, dtype=torch.float64), indexing="ij")
+        grid = torch.stack([yy, xx], dim=-1)
+        nn.Linear(2, 1)(grid)
+        a, b = torch.meshgrid(torch.linspace(0, 1, 4), torch.linspace(0, 1, 4), indexing="xy")
+        nn.Linear(2, 1)(torch.stack([a, b], dim=-1))
+        """,
 }
 
 

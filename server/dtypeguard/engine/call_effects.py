@@ -1549,6 +1549,14 @@ class CallsMixin(InterpreterParts):
                 return RandomGen("cpu")
             dev = self.device_of(given)
             return RandomGen(dev) if dev else None  # a device we cannot read: unknown
+        if name in ("torch.meshgrid", "torch.broadcast_tensors"):
+            # one output per input, each of its input's dtype and device (meshgrid asks that they
+            # share them): `yy, xx = torch.meshgrid(ys, xs, indexing="ij")`, of rank the count
+            inputs = list(arg0.items) if len(args) == 1 and isinstance(arg0, TupleV) else list(args)
+            if not inputs or not all(isinstance(t, Tensor) and t.kind == "tensor" for t in inputs):
+                return None
+            rank = len(inputs) if name == "torch.meshgrid" else None
+            return TupleV(tuple(replace(t, ndim=rank, max_ndim=None, site=None) if isinstance(t, Tensor) else None for t in inputs))
         if name == "torch.finfo":
             dtype = self.dtype_of(arg0) if args else state.ddtype.value
             return FInfo(dtype) if dtype in torch_library.FINFO else None

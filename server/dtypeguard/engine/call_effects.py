@@ -281,6 +281,13 @@ class CallsMixin(InterpreterParts):
     # --- calls --------------------------------------------------------------------------------
 
     def eval_call(self, node: ast.Call, state: State) -> Value | None:
+        self.call_nodes.append(node)
+        try:
+            return self._eval_call(node, state)
+        finally:
+            self.call_nodes.pop()
+
+    def _eval_call(self, node: ast.Call, state: State) -> Value | None:
         func = node.func
         if (
             isinstance(func, ast.Name) and func.id == "getattr" and len(node.args) in (2, 3) and not node.keywords
@@ -671,6 +678,7 @@ class CallsMixin(InterpreterParts):
         if callee is None:
             return None
         node = func.node
+        self.user_calls.append((node, self.call_nodes[-1] if self.call_nodes else None))
         try:
             if isinstance(node, ast.Lambda):
                 result: Value | None = self.eval(node.body, callee)
@@ -680,6 +688,7 @@ class CallsMixin(InterpreterParts):
                 end = self.exec_block(node.body, callee)
         finally:
             self.call_stack.pop()
+            self.user_calls.pop()
             returned = self.returns.pop()
             exits = self.return_states.pop()
         return self.leave_call(node, state, end, returned, exits)
@@ -1190,7 +1199,10 @@ class CallsMixin(InterpreterParts):
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
             after_save = isinstance(saved, SavedBy) and frame in saved.frames
-            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save))
+            unpassed = self._default_none_from(node, "map_location", bound)
+            if unpassed is not None:
+                given -= {"map_location"}  # `map_location=map_location` whose caller left it None
+            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save, unpassed))
             written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
             if written and all(v == written[0] for v in written) and "map_location" not in given:
                 return _loaded(written[0])  # a cache this script writes: what it saved (tensors' dtypes kept)
@@ -1206,6 +1218,27 @@ class CallsMixin(InterpreterParts):
         if last == "GradScaler":
             return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
         return self.call_tensor_function(name, parts, last, args, kwargs, node, state)
+
+    def _default_none_from(self, node: ast.Call, keyword: str, bound: dict[str, object] | None) -> Span | None:
+        """`torch.load(path, map_location=map_location)` in `def load(self, path, map_location=None)`
+        that its caller called without one: that call (where the argument should be passed)."""
+        value = next((k.value for k in node.keywords if k.arg == keyword), None)
+        if not isinstance(value, ast.Name) or bound is None or bound.get(keyword) != Const(None) or not self.user_calls:
+            return None
+        func, call = self.user_calls[-1]
+        if call is None or not self.call_stack or self.call_stack[-1] is not func or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        called = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id if isinstance(call.func, ast.Name) else ""
+        if called != func.name:
+            return None  # run by something else than a call of it by name (a loop's `__iter__`...)
+        params = func.args
+        named = [a.arg for a in (*params.posonlyargs, *params.args, *params.kwonlyargs)]
+        defaults = dict(zip([a.arg for a in (*params.posonlyargs, *params.args)][len([*params.posonlyargs, *params.args]) - len(params.defaults):], params.defaults, strict=True))
+        defaults.update({a.arg: d for a, d in zip(params.kwonlyargs, params.kw_defaults, strict=True) if d is not None})
+        default = defaults.get(value.id)
+        if value.id not in named or not (isinstance(default, ast.Constant) and default.value is None):
+            return None
+        return self.index.span(call)
 
     def saved_device(self, value: Value | None, state: State) -> str | None:
         """Where a saved object's tensors live: "cuda"/"auto" if any known one is on a GPU,

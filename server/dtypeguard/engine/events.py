@@ -162,6 +162,9 @@ class TorchLoad:
     # on every path to it, the same run saved that file while the function that loads was running
     # (`torch.save(sd, p)` then `torch.load(p)` a few lines later, or through a helper it called)
     after_save: bool = False
+    # `map_location=map_location` whose value is its function's default None: the call of that
+    # function, which passed none (where the fix goes)
+    unpassed_at: Span | None = None
 
 
 @quick_init

@@ -102,6 +102,10 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.next_oid = 1
         self.statements = 0
         self.call_stack: list[ast.AST] = []
+        # (function node, the call being evaluated when it ran) for the script's functions and
+        # methods: where a parameter's default came from (`model.load(ckpt)` leaves `map_location=None`)
+        self.user_calls: list[tuple[ast.AST, ast.Call | None]] = []
+        self.call_nodes: list[ast.Call] = []  # the calls being evaluated, innermost last
         self.executed: set[int] = set()  # id() of function nodes run at least once
         self.functions: list[Func] = []
         self.classes: dict[str, Klass] = {}

@@ -31,6 +31,8 @@ class InterpreterParts:
     statements: int
     in_uncalled: bool  # analysing the functions nobody called
     call_stack: list[ast.AST]
+    user_calls: list[tuple[ast.AST, ast.Call | None]]
+    call_nodes: list[ast.Call]
     returns: list[list[Value | None]]
     executed: set[int]  # id() of function nodes run at least once
     functions: list[Func]

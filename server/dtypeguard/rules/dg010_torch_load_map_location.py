@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.events import TorchLoad
 from dtypeguard.engine.source import parse_quiet
-from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity, Span
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
@@ -27,6 +27,19 @@ def check(ctx: Context) -> Iterator[Finding]:
         if _written_first(load, ev.loads):
             continue  # reloaded in the run that wrote it: its devices exist on this machine
         device = _device_at(ctx, load.span)
+        if load.unpassed_at is not None:
+            # a loading helper whose `map_location` defaults to None, called without one: the
+            # argument goes in that call (the helper is right to take it)
+            at = load.unpassed_at
+            device = _device_at(ctx, at)
+            yield RULE.finding(
+                "this call passes no `map_location`, so the `torch.load` it runs gets None, in a script that also runs "
+                "on CPU: a checkpoint saved on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",
+                at,
+                related=[Related(load.span, "fails here: `torch.load` with `map_location=None`")],
+                fixes=[FixSpec("add_kwarg", f"Pass `map_location={device}`", at, True, (("name", "map_location"), ("value", device)))],
+            )
+            continue
         yield RULE.finding(
             "`torch.load` without `map_location` in a script that also runs on CPU: a checkpoint saved "
             "on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",
@@ -142,9 +155,17 @@ RULE = Rule(
             "    torch.serialization.register_package(0, lambda s: 'cuda:0' if s.device.type == 'cpu' else None, lambda o, loc: None)\n"
             "    torch.save(torch.nn.Linear(2, 2).state_dict(), os.path.join(d, 'enc.ckpt'))\n"
             "def main(d):\n    return torch.load(os.path.join(d, 'enc.ckpt'))  # <-\nsaved_on_gpu_box('runs')\nmain('runs')\n",
+            # a loading method whose `map_location` defaults to None, called without one: the call is where it goes
+            "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nclass Net(torch.nn.Module):\n"
+            "    def load(self, path, map_location=None):\n        self.load_state_dict(torch.load(path, map_location=map_location))\n"
+            "        return self.to(device)\nmodel = Net().load('vmgp.pt')  # <-\n",
         ],
         good=[
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",
+            # the same method given one by its caller
+            "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nclass Net(torch.nn.Module):\n"
+            "    def load(self, path, map_location=None):\n        self.load_state_dict(torch.load(path, map_location=map_location))\n"
+            "        return self.to(device)\nmodel = Net().load('vmgp.pt', map_location=device)\n",
             "import os\nimport tempfile\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ncache = os.path.join(tempfile.gettempdir(), 'vectors.pt')\nif os.path.isfile(cache):\n    vectors = torch.load(cache)\nelse:\n    vectors = torch.zeros(10, 4, device='cpu')\n    torch.save(vectors, cache)\n",
             "import torch\ndef load_checkpoint(path, **kwargs):\n    return torch.load(path, **kwargs)\nif torch.cuda.is_available():\n    state = load_checkpoint('ckpt.pt', map_location='cuda')\n",
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt', map_location=device)\n",

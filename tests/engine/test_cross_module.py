@@ -238,3 +238,30 @@ def test_a_hazard_inside_imported_code_that_a_call_here_runs_is_shown_at_that_ca
     assert (finding.code, finding.span.line) == ("DG012", 8)  # `loop = TrainLoop(model)`, not `main()`
     assert "root in trainer.py:6" in finding.message
     assert [(Path(f.span.file).name, f.span.line, f.code) for f in result.elsewhere] == [("trainer.py", 6, "DG012")]
+
+
+def test_a_config_modules_entry_that_reaches_an_optimizer_built_from_a_call_here(tmp_path: Path) -> None:
+    """`capturable=True` written in a config module (an AttrDict) and read by an optimizer factory
+    of another module that the script calls (tests/realworld33 ab12): shown at that call, rooted
+    at the config's entry, and in the config module where the fix goes."""
+    root = _project(tmp_path, {
+        "config.py": (
+            "class AttrDict(dict):\n    def __getattr__(self, name):\n        return self[name]\n\n\n"
+            "trainer = AttrDict(optimizer=AttrDict(type='Adam', kwargs=AttrDict(lr=1e-3, capturable=True)))\n"
+        ),
+        "optim.py": (
+            "import torch\n\n\ndef build_optimizer(cfg, model):\n"
+            "    return getattr(torch.optim, cfg.optimizer.type)(model.parameters(), **cfg.optimizer.kwargs)\n"
+        ),
+        "main.py": (
+            "import torch\nfrom torch import nn\nfrom config import trainer\nfrom optim import build_optimizer\n\n"
+            "model = nn.Linear(4, 2).to('cuda' if torch.cuda.is_available() else 'cpu')\n"
+            "opt = build_optimizer(trainer, model)\n"
+        ),
+    })
+    main = root / "main.py"
+    result = check_source(main.read_text(), str(main))
+    [finding] = result.findings
+    assert (finding.code, finding.span.line) == ("DG016", 7)
+    assert "root in config.py:6" in finding.message
+    assert [(Path(f.span.file).name, f.span.line) for f in result.elsewhere] == [("config.py", 6)]

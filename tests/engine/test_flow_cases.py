@@ -3794,6 +3794,25 @@ CASES: dict[str, str] = {
         a, b = torch.meshgrid(torch.linspace(0, 1, 4), torch.linspace(0, 1, 4), indexing="xy")
         nn.Linear(2, 1)(torch.stack([a, b], dim=-1))
         """,
+    "a dict subclass that reads its keys as attributes (AttrDict) carries a config's optimizer options": """
+        import torch
+        from torch import nn
+        class AttrDict(dict):
+            def __getattr__(self, name):
+                return self[name]
+        cfg = AttrDict(epochs=2, optimizer=AttrDict(type="Adam", kwargs=AttrDict(lr=1e-3, capturable=True)))  # expect: DG016
+        model = nn.Linear(4, 2)
+        opt = getattr(torch.optim, cfg.optimizer.type)(model.parameters(), **cfg.optimizer.kwargs)
+        model(torch.rand(3, 4)).sum().backward()
+        opt.step()
+        class Counted(dict):
+            def __getattr__(self, name):
+                return self[name]
+            def bump(self):
+                self["capturable"] = True
+        other = Counted(kwargs=dict(lr=1e-3))
+        torch.optim.Adam(nn.Linear(4, 2).parameters(), **other.kwargs).step()
+        """,
 }
 
 

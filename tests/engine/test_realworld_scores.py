@@ -329,4 +329,4 @@ def test_thirty_third_set_of_projects_has_no_false_alarm_and_keeps_its_recall() 
     assert THIRTY_THIRD["broken"] >= 12 and THIRTY_THIRD["correct"] >= 6
     assert THIRTY_THIRD["false_alarms"] == []
     hits, total = THIRTY_THIRD["root_hits"], THIRTY_THIRD["broken"]
-    assert hits / total >= 0.55, f"{hits}/{total}: " + "\n".join(THIRTY_THIRD["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.6, f"{hits}/{total}: " + "\n".join(THIRTY_THIRD["misses"])  # type: ignore[operator, arg-type]

@@ -153,7 +153,8 @@ def _anchor_here(finding: Finding, entered: Callable[[Span], Span | None] | None
     here = next((r for r in finding.related if not r.span.file), None)
     if here is None and entered is not None and finding.code not in _NOT_ANCHORED_AT_CALLS:
         fails = [r.span for r in finding.related if r.message.startswith("fails here")]
-        call = next((c for c in (entered(s) for s in [*fails, finding.span]) if c is not None), None)
+        places = [*fails, finding.span, *(r.span for r in finding.related if r.span not in fails)]  # (a config module's entry runs at import; the optimizer it reaches, from a call here)
+        call = next((c for c in (entered(s) for s in places) if c is not None), None)
         if call is not None:
             here = Related(call, "fails inside the code this call runs")
     if here is None:

@@ -804,6 +804,10 @@ class CallsMixin(InterpreterParts):
     # --- user classes ---------------------------------------------------------------------------
 
     def instantiate(self, klass: Klass, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
+        if _attribute_dict(klass):
+            # `class AttrDict(dict): def __getattr__(self, name): return self[name]`: a dict whose
+            # keys also read as attributes (`cfg.optimizer.kwargs`)
+            return _dict_call(args, kwargs, node, self.index.span)
         library_base = next((b for b in klass.bases if b.startswith("torch.nn.") and b.count(".") == 2 and b != "torch.nn.Module"), None)
         own = {item.name for item in klass.node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if library_base is not None and not own & {"__init__", "forward", "__call__"}:
@@ -920,8 +924,9 @@ class CallsMixin(InterpreterParts):
             if last == "dict":
                 return _dict_call(args, kwargs, node, self.index.span)
             return self.call_builtin(last, args, state)
-        if name == "collections.OrderedDict":
-            return _dict_call(args, kwargs, node, self.index.span)  # (its order is a dict's too)
+        if name in ("collections.OrderedDict", "easydict.EasyDict", "addict.Dict", "munch.Munch"):
+            # (an OrderedDict's order is a dict's too; the others read their keys as attributes)
+            return _dict_call(args, kwargs, node, self.index.span)
         if name in ("torch.autograd.Variable", "torch.autograd.variable.Variable"):
             return arg0 if isinstance(arg0, Tensor) else None  # a no-op wrapper since PyTorch 0.4
         if name == "torch.autograd.grad":
@@ -2695,6 +2700,19 @@ def _dict_call(args: list[Value | None], kwargs: dict[str, Value | None], node: 
     merged.update(kwargs)
     spans.update({kw.arg: span_of(kw) for kw in node.keywords if kw.arg is not None})
     return DictV(tuple(merged), tuple(merged.values()), tuple(spans.get(k) for k in merged))
+
+
+_ATTRIBUTE_ACCESS = frozenset({"__getattr__", "__setattr__", "__delattr__"})
+
+
+def _attribute_dict(klass: Klass) -> bool:
+    """A subclass of dict that only adds attribute access to its keys (an `__init__`, or any
+    other method, may change what it holds: not read)."""
+    if klass.bases != ("builtins.dict",):
+        return False
+    own = {item.name for item in klass.node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    assigned = {t.id for item in klass.node.body if isinstance(item, ast.Assign) for t in item.targets if isinstance(t, ast.Name)}
+    return bool((own | assigned) & {"__getattr__"}) and own <= _ATTRIBUTE_ACCESS
 
 
 def _pairs_dict(value: Value | None) -> Value | None:

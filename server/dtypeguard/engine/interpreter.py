@@ -1135,6 +1135,10 @@ class Interpreter(ResumeMixin, CallsMixin):
                 if attr in ("iloc", "loc", "T"):
                     return base
             return None
+        if isinstance(base, DictV) and attr in base.keys:
+            # `cfg.lr` of a dict whose keys read as attributes (an AttrDict, EasyDict): a plain dict
+            # has no such attribute, so the code that reads one holds such a dict
+            return base.items[base.keys.index(attr)]
         if isinstance(base, Ref):
             obj = state.heap.get(base.oid)
             if isinstance(obj, OptimizerObj) and attr == "param_groups":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from dtypeguard.engine.events import GroupFlag, OptimizerStep
 from dtypeguard.engine.values import Const, Value
@@ -73,6 +74,17 @@ def check(ctx: Context) -> Iterator[Finding]:
                     written,
                     related=[Related(new.span, f"{new.opt.cls} is made here with the config's options")],
                     fixes=[_config_fix(value, device == "cpu")],
+                )
+                continue
+            elsewhere = next((at for key, at in new.flag_spans if key == "capturable" and at.file), None) if not in_group else None
+            if elsewhere is not None:
+                # `**cfg.optimizer.kwargs` of a config module (`kwargs=AttrDict(lr=1e-3, capturable=True)`):
+                # the fix goes into that module's entry, shown there
+                yield RULE.finding(
+                    f"`capturable` is set to True here and reaches {new.opt.cls} at line {new.span.line} of {Path(new.span.file).name if new.span.file else 'the script'}: "
+                    f"its first `step()` {on} fails (\"If capturable=True, params and state_steps must be on supported devices\"): capturable is for CUDA graphs",
+                    elsewhere,
+                    related=[Related(new.span, f"{new.opt.cls} is made here with the config's options")],
                 )
                 continue
             yield RULE.finding(

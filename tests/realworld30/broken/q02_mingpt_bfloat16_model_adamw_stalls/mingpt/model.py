@@ -93,7 +93,7 @@ class GPT(nn.Module):
 
     def forward(self, idx, targets=None):
         t = idx.size(1)
-        pos = torch.arange(0, t, dtype=torch.long).unsqueeze(0)
+        pos = torch.arange(0, t, dtype=torch.long, device=idx.device).unsqueeze(0)
         x = self.transformer.wte(idx) + self.transformer.wpe(pos)
         for block in self.transformer.h:
             x = block(x)

@@ -1207,7 +1207,10 @@ class CallsMixin(InterpreterParts):
             unpassed = self._default_none_from(node, "map_location", bound)
             if unpassed is not None:
                 given -= {"map_location"}  # `map_location=map_location` whose caller left it None
-            self.events.loads.append(TorchLoad(span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save, unpassed))
+            self.events.loads.append(TorchLoad(
+                span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save,
+                unpassed[0] if unpassed else None, unpassed[1] if unpassed else "",
+            ))
             written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
             if written and all(v == written[0] for v in written) and "map_location" not in given:
                 return _loaded(written[0])  # a cache this script writes: what it saved (tensors' dtypes kept)
@@ -1224,9 +1227,10 @@ class CallsMixin(InterpreterParts):
             return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
         return self.call_tensor_function(name, parts, last, args, kwargs, node, state)
 
-    def _default_none_from(self, node: ast.Call, keyword: str, bound: dict[str, object] | None) -> Span | None:
+    def _default_none_from(self, node: ast.Call, keyword: str, bound: dict[str, object] | None) -> tuple[Span, str] | None:
         """`torch.load(path, map_location=map_location)` in `def load(self, path, map_location=None)`
-        that its caller called without one: that call (where the argument should be passed)."""
+        that its caller called without one: that call (where the argument should be passed), and
+        the name of the function's parameter (`device` in SadTalker's `load_cpk`)."""
         value = next((k.value for k in node.keywords if k.arg == keyword), None)
         if not isinstance(value, ast.Name) or bound is None or bound.get(keyword) != Const(None) or not self.user_calls:
             return None
@@ -1243,7 +1247,7 @@ class CallsMixin(InterpreterParts):
         default = defaults.get(value.id)
         if value.id not in named or not (isinstance(default, ast.Constant) and default.value is None):
             return None
-        return self.index.span(call)
+        return self.index.span(call), value.id
 
     def saved_device(self, value: Value | None, state: State) -> str | None:
         """Where a saved object's tensors live: "cuda"/"auto" if any known one is on a GPU,

@@ -165,6 +165,7 @@ class TorchLoad:
     # `map_location=map_location` whose value is its function's default None: the call of that
     # function, which passed none (where the fix goes)
     unpassed_at: Span | None = None
+    unpassed_param: str = ""  # that function's parameter (`map_location`, or `device` in `load_cpk`)
 
 
 @quick_init

@@ -33,11 +33,11 @@ def check(ctx: Context) -> Iterator[Finding]:
             at = load.unpassed_at
             device = _device_at(ctx, at)
             yield RULE.finding(
-                "this call passes no `map_location`, so the `torch.load` it runs gets None, in a script that also runs "
+                f"this call passes no `{load.unpassed_param}`, so the `torch.load` it runs gets `map_location=None`, in a script that also runs "
                 "on CPU: a checkpoint saved on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",
                 at,
                 related=[Related(load.span, "fails here: `torch.load` with `map_location=None`")],
-                fixes=[FixSpec("add_kwarg", f"Pass `map_location={device}`", at, True, (("name", "map_location"), ("value", device)))],
+                fixes=[FixSpec("add_kwarg", f"Pass `{load.unpassed_param}={device}`", at, True, (("name", load.unpassed_param), ("value", device)))],
             )
             continue
         yield RULE.finding(
@@ -159,6 +159,10 @@ RULE = Rule(
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nclass Net(torch.nn.Module):\n"
             "    def load(self, path, map_location=None):\n        self.load_state_dict(torch.load(path, map_location=map_location))\n"
             "        return self.to(device)\nmodel = Net().load('vmgp.pt')  # <-\n",
+            # the same through a helper whose parameter has another name (SadTalker's `load_cpk(..., device=None)`)
+            "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load_cpk(path, model=None, device=None):\n"
+            "    model.load_state_dict(torch.load(path, map_location=device))\nnet = torch.nn.Linear(2, 2)\n"
+            "load_cpk('exp.pth', model=net, device=device)\nload_cpk('pose.pth', model=net)  # <-\n",
         ],
         good=[
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",

@@ -770,7 +770,7 @@ class CallsMixin(InterpreterParts):
     ) -> dict[str, Value | None]:
         params: dict[str, Value | None] = {}
         positional = spec.posonlyargs + spec.args
-        defaults = [None] * (len(positional) - len(spec.defaults)) + list(spec.defaults)
+        defaults = _param_defaults(spec)
         # `Loss(**{k: v for k, v in cfg.items() if ...})`: a `**` we cannot read may give any
         # parameter a value, so a parameter no known argument took is unknown, not its default
         opaque, self.opaque_keywords = self.opaque_keywords, False
@@ -780,12 +780,13 @@ class CallsMixin(InterpreterParts):
             elif arg.arg in kwargs:
                 params[arg.arg] = kwargs[arg.arg]
             else:
-                default = defaults[i]
+                default = defaults.get(arg.arg)
                 params[arg.arg] = self.eval(default, state) if default is not None and not opaque else None
-        for arg, default in zip(spec.kwonlyargs, spec.kw_defaults, strict=True):
+        for arg in spec.kwonlyargs:
             if arg.arg in kwargs:
                 params[arg.arg] = kwargs[arg.arg]
             else:
+                default = defaults.get(arg.arg)
                 params[arg.arg] = self.eval(default, state) if default is not None and not opaque else None
         opaque_positional, self.opaque_positional = self.opaque_positional, False
         if spec.vararg:
@@ -1240,12 +1241,8 @@ class CallsMixin(InterpreterParts):
         called = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id if isinstance(call.func, ast.Name) else ""
         if called != func.name:
             return None  # run by something else than a call of it by name (a loop's `__iter__`...)
-        params = func.args
-        named = [a.arg for a in (*params.posonlyargs, *params.args, *params.kwonlyargs)]
-        defaults = dict(zip([a.arg for a in (*params.posonlyargs, *params.args)][len([*params.posonlyargs, *params.args]) - len(params.defaults):], params.defaults, strict=True))
-        defaults.update({a.arg: d for a, d in zip(params.kwonlyargs, params.kw_defaults, strict=True) if d is not None})
-        default = defaults.get(value.id)
-        if value.id not in named or not (isinstance(default, ast.Constant) and default.value is None):
+        default = _param_defaults(func.args).get(value.id)  # (a parameter of the function, with its default)
+        if not (isinstance(default, ast.Constant) and default.value is None):
             return None
         return self.index.span(call), value.id
 
@@ -2906,6 +2903,21 @@ def _group_flags(params: Value | None) -> dict[str, Value | None]:
     return flags
 
 
+def _param_defaults(spec: ast.arguments) -> dict[str, ast.expr]:
+    """Each parameter that has a default, and that default's expression."""
+    positional = [*spec.posonlyargs, *spec.args]
+    out = {a.arg: d for a, d in zip(positional[len(positional) - len(spec.defaults):], spec.defaults, strict=True)}
+    out.update({a.arg: d for a, d in zip(spec.kwonlyargs, spec.kw_defaults, strict=True) if d is not None})
+    return out
+
+
+def _group_params(group: DictV) -> tuple[Value | None, ...]:
+    """The parameters a parameter group lists one by one (`{"params": [w, b]}` or a list of
+    alike ones); () where it does not list them in a way the analysis reads."""
+    inner = group.items[group.keys.index("params")] if "params" in group.keys else None
+    return inner.items if isinstance(inner, TupleV) else (inner.item,) if isinstance(inner, Many) else ()
+
+
 def _listed_params(params: Value | None) -> tuple[Value | None, ...]:
     """The tensors an optimizer is given one by one: a list of them (`[w, b]`, `[p for n, p in
     named if ...]`), or parameter groups that each list theirs (minGPT's `{"params":
@@ -2919,8 +2931,7 @@ def _listed_params(params: Value | None) -> tuple[Value | None, ...]:
     listed: list[Value | None] = []
     for group in params.items:
         assert isinstance(group, DictV)
-        inner = group.items[group.keys.index("params")] if "params" in group.keys else None
-        items = inner.items if isinstance(inner, TupleV) else (inner.item,) if isinstance(inner, Many) else ()
+        items = _group_params(group)
         if not items:
             return ()
         listed += items
@@ -2935,8 +2946,7 @@ def _groups_device(params: Value | None) -> str | None:
     for group in groups:
         if not (isinstance(group, DictV) and "params" in group.keys):
             return None
-        inner = group.items[group.keys.index("params")]
-        items = inner.items if isinstance(inner, TupleV) else (inner.item,) if isinstance(inner, Many) else None
+        items = _group_params(group)
         if not items or not all(isinstance(t, Tensor) and t.kind == "tensor" and t.param for t in items):
             return None
         devices |= {t.device for t in items if isinstance(t, Tensor)}

@@ -250,3 +250,68 @@ def test_a_map_location_of_the_users_own_function_stays_there() -> None:
     )
     text = fix_all(src).text
     assert "apply_weights(torch.nn.Linear(2, 2), torch.load('w.pt', map_location=" in text and "), map_location=device)" in text, text
+
+
+_TRICK = (
+    "import torch\n"
+    "from torch import nn\n"
+    "\n"
+    "# the trick\n"
+    "if torch.cuda.is_available():\n"
+    "    torch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+    "else:\n"
+    "    torch.set_default_tensor_type('torch.FloatTensor')\n"
+    "\n"
+)
+
+
+def test_the_cuda_default_trick_becomes_a_device_the_models_move_to() -> None:
+    """Issue 13 point 4 (samples/blog_mnist_trick.py): the block that chose a CUDA default
+    becomes the explicit device it stood for, and that name is used: the model it placed moves
+    there (a Net's layers move with it), the input the model meets follows (DG009's fix), and
+    no `set_default_dtype(torch.float32)` is written where float32 already is the default."""
+    src = _TRICK + (
+        "class Net(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 2)\n"
+        "    def forward(self, x):\n"
+        "        return self.fc(x)\n"
+        "\n"
+        "net = Net()\n"
+        "x = torch.from_numpy(__import__('numpy').ones((3, 4), dtype='float32'))\n"
+        "out = net(x)\n"
+    )
+    result = fix_all(src)
+    assert "set_default_tensor_type" not in result.text and "set_default_dtype" not in result.text, result.text
+    assert 'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n' in result.text
+    assert "net = Net().to(device)\n" in result.text and "out = net(x.to(device))\n" in result.text, result.text
+    assert "self.fc = nn.Linear(4, 2)\n" in result.text  # a part moves with its model
+    assert not check_source(result.text).findings
+    namespace: dict[str, object] = {}
+    exec(compile(result.text, "<fixed>", "exec"), namespace)  # runs on this CPU machine
+    assert str(namespace["out"].device) == "cpu"  # type: ignore[attr-defined]
+
+
+def test_the_cuda_default_trick_keeps_the_dtype_line_where_it_changes_something() -> None:
+    src = "import torch\ntorch.set_default_dtype(torch.float64)\n" + _TRICK.replace("import torch\n", "", 1) + "model = torch.nn.Linear(2, 2)\n"
+    text = fix_all(src).text
+    assert "torch.set_default_dtype(torch.float32)\n" in text and "model = torch.nn.Linear(2, 2).to(device)\n" in text, text
+
+
+def test_the_cuda_default_trick_with_nothing_placed_goes_with_its_comment() -> None:
+    text = fix_all(_TRICK + "print('no model here')\n").text
+    assert text == "import torch\nfrom torch import nn\n\nprint('no model here')\n", text
+
+
+@pytest.mark.parametrize("rest", [
+    pytest.param("def train(m):\n    pass\ntrain(torch.nn.Linear(2, 2))\n", id="model-not-held-by-a-name"),
+    pytest.param("h = torch.zeros(2)\nmodel = torch.nn.Linear(2, 2)\nout = model(h)\n", id="tensor-made-on-the-default-device"),
+])
+def test_the_cuda_default_trick_moves_nothing_it_cannot_move_whole(rest: str) -> None:
+    """A model no plain assignment holds cannot be moved where it is made, and a tensor a torch
+    factory made on the CUDA default would stay behind on the CPU: the block then becomes the
+    setup block with no `.to(device)` anywhere, so everything stays together (on the CPU)."""
+    text = fix_all(_TRICK + rest).text
+    assert ".to(device)" not in text and "set_default_tensor_type" not in text, text
+    assert 'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n' in text

@@ -213,6 +213,9 @@ def replace_default_tensor_type(parsed: Parsed, fix: FixSpec) -> str:
         whole = source.is_cuda_default_block(stmt) or (isinstance(stmt, ast.Expr) and stmt.lineno == fix.span.line)
         k = parsed.index_after_line(stmt.lineno - 1)
         if whole and k < len(body) and parsed.starts[k] == source.first_line(stmt):
+            moves = _spans(fix.param("moves")) if fix.param("moves") or fix.param("dtype_noop") else None
+            if moves is not None:
+                return _explicit_device(parsed, plan, k, dtype, moves, with_dtype=not fix.param("dtype_noop"))
             stmts = block_statements(plan.alias, dtype, True, plan.device_name is None)
             first = stmts[0].with_changes(leading_lines=[*body[k].leading_lines, _marker()])
             new_body = [*body[:k], first, *stmts[1:], *body[k + 1 :]]
@@ -227,6 +230,54 @@ def replace_default_tensor_type(parsed: Parsed, fix: FixSpec) -> str:
     if extra or plan.needs_import:
         new_body = _insert(new_body, plan.index, extra, plan, marker=bool(extra))
     return _with_body(parsed, new_body, module)
+
+
+def _spans(text: str) -> list[Span]:
+    """`"43,8,43,97;50,4,50,20"` (the rule's `moves` parameter) -> spans."""
+    out: list[Span] = []
+    for part in filter(None, text.split(";")):
+        line, col, end_line, end_col = (int(n) for n in part.split(","))
+        out.append(Span(line, col, end_line, end_col))
+    return out
+
+
+def _explicit_device(parsed: Parsed, plan: _Plan, k: int, dtype: str, moves: list[Span], with_dtype: bool) -> str:
+    """The CUDA-default block at body[k] becomes the explicit device it stood for: a `device`
+    name (only when some model moves to it) and `.to(device)` on each model the default placed
+    (`moves`: the calls that create them), plus `set_default_dtype` only where it changes the
+    default dtype. Nothing left to say: the block goes, with the comment lines above it."""
+    calls = [parsed.call_at(span) for span in moves]
+    if any(call is None for call in calls):
+        raise NotApplicable("a model's creation is not where the check saw it (the file changed?)")
+    stmts = block_statements(plan.alias, dtype, with_dtype, bool(moves))
+    module = parsed.module
+    if moves:
+        name = "device"
+        replacements = {call: cst.Call(func=cst.Attribute(value=call, attr=cst.Name("to")), args=[cst.Arg(cst.Name(name))]) for call in calls if call is not None}
+        module = module.visit(_Replace(replacements))
+    body = list(module.body)
+    stay, _attached = _split_comments(list(body[k].leading_lines))
+    if stmts:
+        first = stmts[0].with_changes(leading_lines=[*body[k].leading_lines, _marker()])
+        new_body = [*body[:k], first, *stmts[1:], *body[k + 1 :]]
+    else:
+        new_body = [*body[:k], *body[k + 1 :]]
+        if k < len(new_body) and stay:
+            new_body[k] = new_body[k].with_changes(leading_lines=stay)
+    if plan.needs_import and stmts:
+        new_body = _insert(new_body, plan.index, [], plan, marker=False)
+    return _with_body(parsed, new_body, module)
+
+
+class _Replace(cst.CSTTransformer):
+    """Replace given nodes (by identity) with new ones."""
+
+    def __init__(self, replacements: dict[cst.Call, cst.Call]) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        return self.replacements.get(original_node, updated_node)
 
 
 def _chosen_types(expr: cst.BaseExpression) -> tuple[tuple[str, bool], tuple[str, bool], str] | None:

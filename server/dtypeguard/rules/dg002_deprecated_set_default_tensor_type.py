@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity
+from dtypeguard.engine.events import SetDefault
+from dtypeguard.engine.values import Ref, Tensor, Value
+from dtypeguard.findings import Finding, FixSpec, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
@@ -30,12 +32,19 @@ def check(ctx: Context) -> Iterator[Finding]:
             message += "; here it also moves the default device back to the CPU (`torch.set_default_device('cpu')`)"
         fixes: list[FixSpec] = []
         if dtype is not None and not back_to_cpu:  # an unknown type is not guessed
-            title = (
-                f"Replace with `torch.set_default_dtype(torch.{dtype})` and an explicit `device`"
-                if cuda
-                else f"Replace with `torch.set_default_dtype(torch.{dtype})`"
-            )
-            fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, True, (("dtype", dtype), ("cuda", "1" if cuda else ""))))
+            params: tuple[tuple[str, str], ...] = (("dtype", dtype), ("cuda", "1" if cuda else ""))
+            title = f"Replace with `torch.set_default_dtype(torch.{dtype})`"
+            moves = _held_modules(ctx, sd) if cuda else None
+            if moves is not None:
+                # the explicit device the CUDA default stood for: a `device` name the models it
+                # placed move to (and the dtype line only where the default dtype changes)
+                same = sd.prev_dtype.value == dtype
+                params += (("moves", ";".join(f"{m.line},{m.col},{m.end_line},{m.end_col}" for m in moves)), ("dtype_noop", "1" if same else ""))
+                lines = ", ".join(str(m.line) for m in moves)
+                title = ("Replace with" if same else f"{title} and") + " an explicit `device`" + (f", the model{'s' if len(moves) > 1 else ''} at line{'s' if len(moves) > 1 else ''} {lines} moved to it" if moves else "")
+            elif cuda:
+                title += " and an explicit `device`"
+            fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, True, params))
         elif _plain(sd.arg):
             # a type chosen at run time: the drop-in pair of modern calls reads it (exact, but for
             # the legacy `torch.Tensor(...)` constructor, which follows only a CUDA tensor type)
@@ -46,6 +55,65 @@ def check(ctx: Context) -> Iterator[Finding]:
                 not _legacy_constructors(ctx),
             ))
         yield RULE.finding(message, sd.span, fixes=fixes)
+
+
+def _held_modules(ctx: Context, sd: SetDefault) -> list[Span] | None:
+    """Where the script holds each model this CUDA default placed (`model = Net(...)`: the
+    call's span, which the fix moves with `.to(device)`); None when one of them is not held by
+    such a plain assignment here (`train(Net())`), so moving them all is out of reach.
+
+    The models are the modules created on the default device after the call and not part of
+    another one (a `Net`'s layers move with it)."""
+    created = {oid: module for time, _, oid, module in ctx.events.creations if time >= sd.time and module.device in ("cuda", "auto")}
+    parts = {oid for module in created.values() for value in module.attrs.values() for oid in _refs(value)}
+    roots = set(created) - parts
+    if _default_device_tensors(ctx):
+        return None  # tensors made on the default device would stay behind on the CPU
+    if not roots or ctx.tree is None:
+        return [] if not roots else None
+    calls = ctx.memo("plain_assignment_calls", lambda: _assignment_calls(ctx.tree))
+    held: dict[int, Span] = {}
+    for fact in ctx.facts.values:
+        oid = getattr(fact.value, "oid", None)
+        if fact.store and oid in roots and not fact.span.file and (fact.span.line, fact.span.col) in calls:
+            held.setdefault(oid, calls[(fact.span.line, fact.span.col)])
+    if set(held) != roots:
+        return None
+    return sorted(set(held.values()))
+
+
+def _default_device_tensors(ctx: Context) -> bool:
+    """Some tensor the script names or computes with was made by a torch factory on a non-CPU
+    default device (a model's outputs are where the model is: they move with it)."""
+    values: list[Value | None] = [fact.value for fact in ctx.facts.values]
+    for forward in ctx.events.forwards:
+        values += [*forward.inputs, *forward.kw_inputs]
+    for op in ctx.events.ops:
+        values += op.inputs
+    for loss in ctx.events.losses:
+        values += [loss.output, loss.target]
+    return any(
+        isinstance(v, Tensor) and not v.moves and v.device in ("cuda", "auto") and v.dev_origin is not None and "follows the default device" in v.dev_origin.why
+        for v in values
+    )
+
+
+def _assignment_calls(tree: ast.Module | None) -> dict[tuple[int, int], Span]:
+    """`name = f(...)`: the target's position -> the call's span."""
+    out: dict[tuple[int, int], Span] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):
+            v = node.value
+            out[(node.targets[0].lineno, node.targets[0].col_offset)] = Span(v.lineno, v.col_offset, v.end_lineno or v.lineno, v.end_col_offset or 0)
+    return out
+
+
+def _refs(value: object) -> Iterator[int]:
+    """The heap objects a module attribute holds (a layer, the items of a Sequential)."""
+    if isinstance(value, Ref):
+        yield value.oid
+    for item in getattr(value, "items", ()) or ():
+        yield from _refs(item)
 
 
 def _plain(arg: str) -> bool:

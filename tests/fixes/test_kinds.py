@@ -178,6 +178,22 @@ def test_setup_block_reuses_existing_device_and_adds_import() -> None:
     )
 
 
+def test_setup_block_on_the_cuda_default_trick_replaces_it() -> None:
+    """The blog's trick (samples/blog_mnist_trick.py): the source action turns the legacy block
+    into the setup block where it stands and moves the model it placed, instead of adding a
+    second block below it with an unused `device`."""
+    text = (
+        "import torch\n\nif torch.cuda.is_available():\n    torch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+        "else:\n    torch.set_default_tensor_type('torch.FloatTensor')\n\nmodel = torch.nn.Linear(2, 2)\n"
+    )
+    edits = setup_block_edits(text)
+    assert edits is not None
+    assert apply_edits(text, edits) == (
+        f'import torch\n\n{MARKER}\ndevice = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n\n'
+        "model = torch.nn.Linear(2, 2).to(device)\n"
+    )
+
+
 def test_setup_block_on_a_late_default_moves_that_call() -> None:
     """DG001: the source action moves the misplaced call above the first creation; it adds no
     no-op `set_default_dtype(torch.float32)` and no unused `device`."""

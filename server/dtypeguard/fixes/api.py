@@ -89,18 +89,20 @@ def setup_block_edits(text: str) -> list[TextEdit] | None:
 
     In a file whose `set_default_dtype` runs too late (DG001), the block is that call's fix:
     the call moves above the first creation, or (when it cannot move) the block sets the dtype
-    it sets, so nothing is duplicated and no unused name is added."""
+    it sets, so nothing is duplicated and no unused name is added. A legacy CUDA default
+    (`if cuda: set_default_tensor_type("torch.cuda.FloatTensor")`) becomes the block in place."""
     tree = source.parse_quiet(text)
     if tree is None or not source.uses_torch(tree):
         return None
     parsed = parse(text)
     if parsed is None:
         return None
-    for finding in check_source(text).findings:
-        if finding.code != "DG001":
-            continue
+    findings = check_source(text).findings
+    # a late `set_default_dtype` (DG001) first, then the legacy CUDA-default block (DG002), which
+    # the block replaces where it stands
+    for finding in sorted((f for f in findings if f.code in ("DG001", "DG002")), key=lambda f: f.code):
         for fix in finding.fixes:
-            if fix.kind in ("move_to_setup", "insert_setup_block"):
+            if fix.kind in ("move_to_setup", "insert_setup_block") or (fix.kind == "replace_default_tensor_type" and fix.param("cuda")):
                 try:
                     return diff_edits(text, fixed_text(text, fix))
                 except NotApplicable as exc:

@@ -138,7 +138,11 @@ _CACHE: dict[Path, tuple[float, Config]] = {}
 
 def load_config(path: Path | str) -> Config:
     """The configuration that applies to `path` (cached by the pyproject's mtime)."""
-    pyproject = find_pyproject(Path(path).resolve())
+    return config_of(find_pyproject(Path(path).resolve()))
+
+
+def config_of(pyproject: Path | None) -> Config:
+    """The configuration a pyproject.toml gives (cached by its mtime); defaults without one."""
     if pyproject is None:
         return Config()
     try:

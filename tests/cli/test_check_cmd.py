@@ -79,6 +79,23 @@ def test_pyproject_configuration_and_bad_keys(project: Path) -> None:
     assert "unknown rule code 'DG999'" in proc.stderr and "unknown key `colour`" in proc.stderr
 
 
+def test_each_file_takes_the_nearest_pyproject_of_its_real_folder(tmp_path: Path) -> None:
+    """Nested projects and a symlinked file: the configuration is the nearest pyproject.toml
+    above the file's resolved path (a folder's lookup is shared with its subfolders)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.dtypeguard]\nignore = ["DG004"]\n')
+    for sub in ("a/deep/er", "b/deep"):
+        (tmp_path / sub).mkdir(parents=True)
+        (tmp_path / sub / "train.py").write_text(HAZARD)
+    (tmp_path / "b" / "pyproject.toml").write_text("[project]\nname = 'b'\n")  # nearest: defaults
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (outside / "real.py").write_text(HAZARD)
+    (tmp_path / "a" / "linked.py").symlink_to(outside / "real.py")
+    proc = run("check", "--no-cache", str(tmp_path))
+    reported = {line.split(":")[0] for line in proc.stdout.splitlines() if ": DG004 " in line}
+    assert reported == {str(tmp_path / "b/deep/train.py"), str(tmp_path / "a/linked.py")}, proc.stdout
+
+
 def test_broken_toml_falls_back_to_defaults(project: Path) -> None:
     (project / "pyproject.toml").write_text("[tool.dtypeguard\nignore = \n")
     proc = run("check", str(project))

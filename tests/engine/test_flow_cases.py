@@ -3813,6 +3813,26 @@ CASES: dict[str, str] = {
         other = Counted(kwargs=dict(lr=1e-3))
         torch.optim.Adam(nn.Linear(4, 2).parameters(), **other.kwargs).step()
         """,
+    "a best accuracy joined through the epoch loop with a value read back on resume is still the NumPy metric it keeps": """
+        import json
+        import os
+        import sys
+        import tempfile
+        import numpy as np
+        import torch
+        def evaluate(pred):
+            return {"acc1": np.mean([pred.float().mean().item() * 100])}
+        def main(out, resume):
+            best = 0.0
+            if resume:
+                best = json.load(open(os.path.join(out, "best.json")))["best"]
+            for epoch in range(2):
+                stats = evaluate(torch.ones(3))
+                best = max(best, stats["acc1"])
+                torch.save({"epoch": epoch, "best": best}, os.path.join(out, "ckpt.pth"))  # expect: DG011
+            torch.load(os.path.join(out, "ckpt.pth"), map_location="cpu")
+        main(tempfile.mkdtemp(), len(sys.argv) > 1)
+        """,
 }
 
 
@@ -3822,3 +3842,11 @@ def test_case_reports_exactly_its_markers(name: str) -> None:
     result = check_source(source, "case.py")
     assert not result.internal_error
     assert {(f.span.line, f.code) for f in result.findings} == expected(source)
+
+
+def test_a_numpy_number_in_a_checkpoint_points_at_where_it_is_made() -> None:
+    """DG011's related information names the line that made the NumPy number (DeiT's evaluate
+    returning `np.mean(accs)`), besides the save and the load."""
+    source = textwrap.dedent(CASES["a best accuracy joined through the epoch loop with a value read back on resume is still the NumPy metric it keeps"]).lstrip("\n")
+    (finding,) = check_source(source, "case.py").findings
+    assert [(r.span.line, r.message) for r in finding.related if "made here" in r.message] == [(8, "the NumPy number is made here: `np.mean` gives float64")]

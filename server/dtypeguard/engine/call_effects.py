@@ -581,7 +581,7 @@ class CallsMixin(InterpreterParts):
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
         allow = self.safe_globals_for(arg0, state) if what else None
-        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry, allow or (), plain or ""))
+        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry, allow or (), plain or "", refused.origin if plain and isinstance(refused, Tensor) else None))
         if file or path:
             self.events.torch_saves.append((file or path, arg0))
         if (file or path) and not tagged:
@@ -1088,10 +1088,12 @@ class CallsMixin(InterpreterParts):
                 items = list(args)
             kinds = {number_kind(a) for a in items}
             scalars = [a for a in items if isinstance(a, Tensor) and a.kind == "npscalar"]
-            if name in ("min", "max") and len(items) == 2 and len(scalars) == 1 and {number_kind(a) for a in items if a is not scalars[0]} <= {"pyint", "pyfloat"}:
+            if name in ("min", "max") and len(items) == 2 and scalars and all(a is None or a in scalars or number_kind(a) for a in items):
                 # `best = max(best, acc)` with a NumPy accuracy: the NumPy scalar as soon as it wins,
-                # which a tracked best does after its first improvement (and it is saved with it)
-                return scalars[0]
+                # which a tracked best does after its first improvement (and it is saved with it);
+                # also when `best` is not known (a loop joined it with a value read back from a
+                # checkpoint): it is a number, or the NumPy scalar of an earlier round
+                return scalars[-1]
             if name == "round" and len(args) == 1 and kinds <= {"pyint", "pyfloat"}:
                 return Tensor("pyint")
             if kinds == {"pyint"}:

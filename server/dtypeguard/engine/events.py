@@ -186,6 +186,8 @@ class TorchSave:
     # the entry holds one NumPy number whose Python counterpart pickles plainly: `float`, `int`
     # or `bool` wraps it there (a fix at the root; "" when not so)
     plain: str = ""
+    # where the refused NumPy number was made (`np.mean(accs)` in the evaluation helper), when known
+    made: Origin | None = None
 
 
 @dataclass

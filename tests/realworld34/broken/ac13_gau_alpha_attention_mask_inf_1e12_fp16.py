@@ -1,6 +1,6 @@
 """GAU-alpha sentence classification fine-tuned in mixed precision (GAU-alpha-pytorch layer.py layout: module constant INF, attention_normalize with softmax_plus, ScaleOffset, GatedAttentionUnit masking the scores with a.masked_fill(attention_mask == 0, -INF), GAULayer with Norm; a tnews-style classifier trained under float16 autocast with a GradScaler): INF = 1e12 cannot be written into the float16 attention scores that autocast's einsum produces
 source: https://github.com/JunnYu/GAU-alpha-pytorch/issues/1
-reported-error: (半精度overflow) in half-precision training layer.py#L140, a.masked_fill(attention_mask == 0, -INF), raises an overflow error (RuntimeError: value cannot be converted to type at::Half without overflow); RoFormer's mask uses -10000; fixed upstream with INF = 1e4
+reported-error: (title "半精度overflow") during half-precision training, layer.py#L140 a.masked_fill(attention_mask == 0, -INF) reports an overflow (exact message not quoted in the thread); RoFormer masks with -10000; fixed upstream with INF = 1e4
 outcome: RuntimeError: value cannot be converted to type c10::Half without overflow at line 69
 root-cause: line 13
 expect: DG018

@@ -1,6 +1,6 @@
 """GAU-alpha sentence classification under float16 autocast with the upstream fix INF = 1e4: the masked attention scores, float16 after autocast's einsum, get -1e4, which float16 represents (max 65504) and which still zeroes the padded keys after softmax
 source: https://github.com/JunnYu/GAU-alpha-pytorch/issues/1
-reported-error: (半精度overflow) in half-precision training layer.py#L140, a.masked_fill(attention_mask == 0, -INF), raises an overflow error (RuntimeError: value cannot be converted to type at::Half without overflow); RoFormer's mask uses -10000; fixed upstream with INF = 1e4
+reported-error: (title "半精度overflow") during half-precision training, layer.py#L140 a.masked_fill(attention_mask == 0, -INF) reports an overflow (exact message not quoted in the thread); RoFormer masks with -10000; fixed upstream with INF = 1e4
 outcome: ok
 root-cause: -
 expect: none

@@ -3833,6 +3833,33 @@ CASES: dict[str, str] = {
             torch.load(os.path.join(out, "ckpt.pth"), map_location="cpu")
         main(tempfile.mkdtemp(), len(sys.argv) > 1)
         """,
+    "an mmengine-style config builds a bfloat16 LLM through a classmethod given as type= and a build() nested in build()": """
+        import torch
+        from torch import nn
+        class LLM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embed = nn.Embedding(10, 8)
+                self.proj = nn.Linear(8, 8)
+            @classmethod
+            def from_pretrained(cls, name, torch_dtype=None):
+                model = cls()
+                return model.to(torch_dtype) if torch_dtype is not None else model
+            def forward(self, inputs_embeds):
+                return self.proj(inputs_embeds)
+        def build(cfg):
+            cfg = dict(cfg)
+            return cfg.pop("type")(**cfg)
+        class Wrapper(nn.Module):
+            def __init__(self, llm):
+                super().__init__()
+                self.llm = build(llm)
+                self.projector = nn.Linear(4, 8)
+            def forward(self, x):
+                return self.llm(self.projector(x))
+        model = build(dict(type=Wrapper, llm=dict(type=LLM.from_pretrained, name="tiny", torch_dtype=torch.bfloat16)))  # expect: DG004
+        model(torch.randn(2, 4))
+        """,
 }
 
 

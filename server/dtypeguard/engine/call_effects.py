@@ -98,6 +98,9 @@ MAX_DEPTH = 6
 # files of real repos this cut their share of `check` by about 40% (bench/bench_check_folder.py
 # --profile), with no finding lost on the real-world sets nor on the 447 scanned repo files
 UNCALLED_DEPTH = 3
+# a function may run inside itself this many times: an mmengine-style `build(cfg)` builds a model
+# whose `__init__` builds its parts with `build` again (the depth limit still bounds recursion)
+MAX_REENTRY = 2
 
 
 def _row(value: Tensor) -> Tensor | None:
@@ -312,7 +315,7 @@ class CallsMixin(InterpreterParts):
                 callee = self.sym(f"{receiver.name}.{method}")
             elif isinstance(receiver, Klass):
                 callee = receiver.method(method)
-                if isinstance(callee, Func) and _is_classmethod(callee):
+                if isinstance(callee, Func) and is_classmethod(callee):
                     callee = Bound(callee, receiver)  # `Model.from_pretrained(config)`: cls is the class
             elif isinstance(receiver, Super):
                 callee = self.super_method(receiver, method)
@@ -706,7 +709,7 @@ class CallsMixin(InterpreterParts):
         self.executed.add(id(node))
         if self.touched is not None:
             self.touched[id(node)] = node
-        if node in self.call_stack or len(self.call_stack) >= (UNCALLED_DEPTH if self.in_uncalled else MAX_DEPTH) or self.statements > 60_000:
+        if self.call_stack.count(node) >= MAX_REENTRY or len(self.call_stack) >= (UNCALLED_DEPTH if self.in_uncalled else MAX_DEPTH) or self.statements > 60_000:
             return None
         params = self.bind_params(node.args, args, kwargs, state)
         if params_override:
@@ -3098,7 +3101,8 @@ def is_staticmethod(func: Func) -> bool:
     return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
-def _is_classmethod(func: Func) -> bool:
+def is_classmethod(func: Func) -> bool:
+    """`@classmethod`: through its class or an instance, `cls` is bound to the class."""
     node = func.node
     return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list)
 

@@ -23,6 +23,7 @@ from dtypeguard.engine.call_effects import (
     SLICE,
     CallsMixin,
     complex_parts,
+    is_classmethod,
     is_staticmethod,
     moved_attrs,
     own_nodes,
@@ -1170,7 +1171,12 @@ class Interpreter(ResumeMixin, CallsMixin):
             return base.items[attr == "indices"]  # `x.max(1).values`: the (values, indices) pair
         if isinstance(base, Klass):
             found, value = base.field(attr)
-            return value if found else base.method(attr)
+            if found:
+                return value
+            method = base.method(attr)
+            # `build = Model.from_pretrained` (an mmengine-style `type=` in a config dict): the
+            # classmethod keeps its class, as Python binds it
+            return Bound(method, base) if method is not None and is_classmethod(method) else method
         if isinstance(base, Super):
             return self.super_method(base, attr)
         if isinstance(base, Device) and attr == "type":

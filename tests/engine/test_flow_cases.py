@@ -3860,6 +3860,27 @@ CASES: dict[str, str] = {
         model = build(dict(type=Wrapper, llm=dict(type=LLM.from_pretrained, name="tiny", torch_dtype=torch.bfloat16)))  # expect: DG004
         model(torch.randn(2, 4))
         """,
+    "torchsummary's probe batch: a legacy type chosen by torch.cuda.is_available() and model(*x) of a list of them": """
+        import torch
+        import torch.nn as nn
+        def summary(model, input_size, device="cuda"):
+            if device == "cuda" and torch.cuda.is_available():
+                dtype = torch.cuda.FloatTensor
+            else:
+                dtype = torch.FloatTensor
+            if isinstance(input_size, tuple):
+                input_size = [input_size]
+            x = [torch.rand(2, *in_size).type(dtype) for in_size in input_size]
+            model(*x)
+            pairs = [(torch.zeros(2), 1.0), (torch.ones(2), 0.0)]
+            inputs, targets = zip(*pairs)
+            return inputs
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Sequential(nn.Linear(4, 2))  # expect: DG009
+        summary(model, (3, 4))
+        model = model.to(device)
+        summary(model, (3, 4))
+        """,
 }
 
 

@@ -340,7 +340,9 @@ class CallsMixin(InterpreterParts):
                         args.extend(value.items)  # `torch.min(*pair)`: the tuple's items, in order
                         continue
                     opaque_positional = True
-                    args.append(value)
+                    # `model(*x)` with `x` a list of alike tensors (torchsummary's probe batch): its
+                    # item comes first; how many follow is not known (`zip(*rows)` keeps the list)
+                    args.append(value.item if isinstance(value, Many) and isinstance(callee, Ref) else value)
                 else:
                     args.append(self.eval(a, state))
         kwargs: dict[str, Value | None] = {}
@@ -2194,8 +2196,9 @@ class CallsMixin(InterpreterParts):
                     legacy = vocab.LEGACY_TENSOR_TYPES.get(named.rsplit(".", 1)[-1])  # .type(torch.FloatTensor)
                     if legacy:  # a legacy type names the device too
                         d = legacy[0]
-                        v = "cuda" if ".cuda." in named else "cpu"
-                        dev, dev_origin = v, Origin(here.span, f".{method}({named})")
+                        v = "cuda" if ".cuda." in named else "auto" if ".auto." in named else "cpu"
+                        shown = named.replace(".auto.", ".cuda.") + " when CUDA is available, else " + named.replace(".auto.", ".") if ".auto." in named else named
+                        dev, dev_origin = v, Origin(here.span, f".{method}({shown})")
                 if d is not None and isinstance(value, DType) and value.origin is not None and value.name == d and d != t.dtype:
                     dtype, origin, site, changed_dtype = d, value.origin, value.site, True  # `.to(grid.dtype)`: grid's dtype, from where grid got it
                 elif d is not None:

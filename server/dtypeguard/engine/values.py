@@ -435,6 +435,20 @@ def join_device(a: str | None, b: str | None) -> str | None:
     return None
 
 
+def _legacy_type_join(a: str, b: str) -> Sym | None:
+    """`torch.cuda.FloatTensor` on one path, `torch.FloatTensor` on the other (torchsummary's
+    `dtype` chosen by `torch.cuda.is_available()`): `torch.auto.FloatTensor`, the one legacy
+    type on the device "auto" (cuda when available), which `.type(...)` reads."""
+    names = {a, b}
+    bases = {n.replace(".cuda.", ".").replace(".auto.", ".") for n in names}
+    if len(bases) != 1:
+        return None
+    (base,) = bases
+    if not (base.startswith("torch.") and base.count(".") == 1 and base.endswith("Tensor")):
+        return None
+    return Sym(base.replace("torch.", "torch.auto.", 1))
+
+
 def join(a: Value | None, b: Value | None) -> Value | None:
     """The least upper bound of two values reaching the same point (unknown if they differ)."""
     if a is None or b is None:
@@ -458,6 +472,8 @@ def join(a: Value | None, b: Value | None) -> Value | None:
     if isinstance(a, Device) and isinstance(b, Device):
         dev = join_device(a.name, b.name)
         return Device(dev) if dev else None
+    if isinstance(a, Sym) and isinstance(b, Sym):
+        return _legacy_type_join(a.name, b.name)
     if isinstance(a, TupleV) and isinstance(b, TupleV) and len(a.items) == len(b.items):
         return TupleV(tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)))
     if isinstance(a, TupleV) and isinstance(b, TupleV) and (a.items or b.items):

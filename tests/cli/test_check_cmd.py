@@ -161,3 +161,13 @@ def test_rules_command_and_markdown_reference_is_current() -> None:
     assert proc.returncode == 0 and "DG004" in proc.stdout
     reference = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
     assert reference.read_text(encoding="utf-8") == run("rules", "--markdown").stdout, "regenerate: dtypeguard rules --markdown > docs/rules.md"
+
+
+def test_the_table_of_codes_is_generated_from_the_rules() -> None:
+    """docs/rule-codes.md (the "where" column the held-out sets mark roots by) comes from each
+    rule's `reported_at` and `hazards`: every rule says where it reports, and the file is current."""
+    from dtypeguard.rules import ALL_RULES
+
+    assert all(r.reported_at for r in ALL_RULES), [r.code for r in ALL_RULES if not r.reported_at]
+    table = Path(__file__).resolve().parents[2] / "docs" / "rule-codes.md"
+    assert table.read_text(encoding="utf-8") == run("rules", "--codes").stdout, "regenerate: dtypeguard rules --codes > docs/rule-codes.md"

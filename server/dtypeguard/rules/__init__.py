@@ -22,6 +22,7 @@ PARSE_ERROR = Rule(
         "the file parses again. A file that is not UTF-8 is reported and skipped."
     ),
     hazards=(),
+    reported_at='the first syntax error',
     check=lambda ctx: iter(()),
     examples=RuleExamples(bad=["def f(:  # <-\n    pass\n"], good=["def f():\n    pass\n"]),
 )

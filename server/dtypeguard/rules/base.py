@@ -137,6 +137,9 @@ class Rule:
     # named parts of `explanation` that the hover over a call repeats: engine/library/call_facts.py
     # writes `{DG001.order}` instead of a copy; each is in `explanation` word for word
     facts: dict[str, str] = field(default_factory=dict)
+    # where its findings are reported (the root cause), in words: docs/rule-codes.md's "where"
+    # column, which the held-out sets' authors mark their root-cause lines by
+    reported_at: str = ""
 
     def finding(
         self,

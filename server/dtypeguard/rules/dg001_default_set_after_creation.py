@@ -121,6 +121,10 @@ RULE = Rule(
     ),
     facts=_FACTS,
     hazards=("H04",),
+    reported_at=(
+        'the `set_default_dtype/device/tensor_type` call that runs after a model/tensor it would have '
+        'affected already exists'
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

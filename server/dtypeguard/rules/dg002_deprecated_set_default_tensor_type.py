@@ -158,6 +158,7 @@ RULE = Rule(
     ),
     facts=_FACTS,
     hazards=("H01", "H02", "H03"),
+    reported_at='the `set_default_tensor_type` call',
     errors=(
         ErrorPattern(
             r"type torch\.cuda\.\w+ not available",

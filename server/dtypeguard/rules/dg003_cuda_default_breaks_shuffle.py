@@ -73,6 +73,10 @@ RULE = Rule(
         "`generator=torch.Generator(device='cuda')`."
     ),
     hazards=("H02", "H03"),
+    reported_at=(
+        'the `DataLoader(..., shuffle=True)` / `RandomSampler(...)` created under a CUDA default device '
+        'without a CUDA generator'
+    ),
     errors=(
         ErrorPattern(
             r"Expected a 'cuda' device type for generator but found 'cpu'",

@@ -308,6 +308,12 @@ RULE = Rule(
         "data enters PyTorch: `.float()`, `dtype=torch.float32`, or `.astype(np.float32)`."
     ),
     hazards=("H06", "H07", "H12", "H20", "H23"),
+    reported_at=(
+        'the root cause: where the input became a torch tensor of the wrong dtype (`torch.from_numpy(x)`, '
+        "`torch.tensor(a)`) or was cast (`.double()`, `.astype(...)`), or the model's cast when the model is "
+        'the odd one out; related information at the forward call that fails (float64 data into float32 '
+        'model, float32 into `.half()`/`.double()` model, uint8 images into conv)'
+    ),
     errors=(
         ErrorPattern(
             r"must have the same dtype, but got \w+ and \w+",

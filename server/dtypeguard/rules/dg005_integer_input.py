@@ -185,6 +185,10 @@ RULE = Rule(
         "needs integer (Long/Int) indices, so convert with `.long()`."
     ),
     hazards=("H11",),
+    reported_at=(
+        'where the integer input (or the float indices for `nn.Embedding`) was made a tensor or cast; related '
+        'information at the forward call that fails'
+    ),
     errors=(
         ErrorPattern(
             rf"must have the same dtype, but got {_INT} and \w+",

@@ -167,6 +167,10 @@ RULE = Rule(
         "shape as the logits. Convert labels with `.long()`."
     ),
     hazards=("H09",),
+    reported_at=(
+        'where the class-index target became float or int32 (its creation or cast); related information at '
+        'the `cross_entropy`/`NLLLoss` call that fails'
+    ),
     errors=(
         ErrorPattern(
             r"expected target dtype to be Long or Byte",

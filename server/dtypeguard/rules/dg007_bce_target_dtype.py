@@ -61,6 +61,10 @@ RULE = Rule(
         "`target.float().view_as(output)`."
     ),
     hazards=("H10",),
+    reported_at=(
+        'where the integer or float64 BCE target was made (BCEWithLogits with an integer target); related '
+        'information at the loss call that fails'
+    ),
     errors=(
         ErrorPattern(
             r"Found dtype \w+ but expected Float",

@@ -79,6 +79,10 @@ RULE = Rule(
         "Convert the target with `.float()`."
     ),
     hazards=("H08",),
+    reported_at=(
+        'where the float64 target of a `MSELoss`/`L1Loss`/`SmoothL1Loss` with float32 output was made '
+        '(information); related information at the loss call'
+    ),
     check=check,
     examples=RuleExamples(
         bad=[

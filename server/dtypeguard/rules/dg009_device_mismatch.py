@@ -366,6 +366,12 @@ RULE = Rule(
         "warning: the script works on a CPU-only machine and fails on a GPU one."
     ),
     hazards=("H24", "H03"),
+    reported_at=(
+        'a torch factory that made a tensor on the default device inside code whose model is on another '
+        "device (a hidden state, a mask), the model's creation when the model is the one not moved, a loss "
+        'built with a CPU `weight=`, `.numpy()` of a GPU tensor, else the forward (or loss, `torch.cat`, '
+        '`mm`) call whose input lives on another device'
+    ),
     errors=(
         ErrorPattern(
             r"Expected all tensors to be on the same device",

@@ -114,6 +114,7 @@ RULE = Rule(
     ),
     facts=_FACTS,
     hazards=("H18",),
+    reported_at='a `torch.load(...)` without `map_location` in code that also runs on CPU',
     errors=(
         ErrorPattern(
             r"Attempting to deserialize object on a CUDA device",

@@ -78,6 +78,10 @@ RULE = Rule(
         "`torch.serialization.add_safe_globals`, or pass `weights_only=False` only for files you trust."
     ),
     hazards=("H19",),
+    reported_at=(
+        'a `torch.load(...)` of a checkpoint that holds pickled objects (whole modules, argparse Namespaces, '
+        'NumPy scalars) under the `weights_only=True` default'
+    ),
     errors=(
         ErrorPattern(r"Weights only load failed", "Weights only load failed.", "hazards.md H19"),
     ),

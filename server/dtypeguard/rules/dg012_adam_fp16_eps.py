@@ -103,6 +103,7 @@ RULE = Rule(
         "optimizer: unsafe."
     ),
     hazards=("H13",),
+    reported_at='the Adam/AdamW construction over float16 parameters with the default eps (and no `fused=True`)',
     hint=(
         "with float16 parameters Adam's eps=1e-8 rounds to 0 and small squared gradients "
         "underflow, so m/(sqrt(v)+eps) becomes inf/NaN; keep float32 parameters with "

@@ -76,6 +76,7 @@ RULE = Rule(
         "in float32 and use autocast for bf16 compute."
     ),
     hazards=("H14",),
+    reported_at='the Adam/AdamW (any optimizer) construction over bfloat16 parameters',
     hint=(
         "bfloat16 keeps 8 mantissa bits, so lr-sized updates to weights near 1.0 round away and "
         "training silently stalls; keep float32 parameters and use "

@@ -56,6 +56,10 @@ RULE = Rule(
     ),
     facts=_FACTS,
     hazards=("H22",),
+    reported_at=(
+        'the `.half()` that makes the parameters float16 (related information at the `scaler.step`/`unscale_` '
+        'that fails); the step itself when the cast is not known'
+    ),
     errors=(
         ErrorPattern(
             r"Attempting to unscale FP16 gradients",

@@ -81,6 +81,7 @@ RULE = Rule(
         "with \"Expected all tensors to be on the same device\" (move the model before resuming)."
     ),
     hazards=("H16",),
+    reported_at='the `model.double()/.half()/.to(dtype)` call executed after the optimizer already stepped',
     errors=(
         ErrorPattern(
             r"expected dtype \w+ for `end` but got dtype \w+",

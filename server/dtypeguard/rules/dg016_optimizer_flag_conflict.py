@@ -225,6 +225,10 @@ RULE = Rule(
         "optimizers but SGD) fails at the first `step()` with \"_foreach ops don't support autograd\"."
     ),
     hazards=("H15",),
+    reported_at=(
+        'the optimizer construction with `fused=True` + `foreach=True`/`differentiable=True`, or '
+        '`capturable=True` with CPU parameters'
+    ),
     errors=(
         ErrorPattern(
             r"`fused` and `foreach` cannot be `True` together",

@@ -70,6 +70,7 @@ RULE = Rule(
     ),
     facts=_FACTS,
     hazards=("H21",),
+    reported_at='a float32 layer called outside `torch.autocast` on a bf16/fp16 activation produced inside it',
     errors=(
         ErrorPattern(
             r"must have the same dtype, but got (?:BFloat16|Half) and Float",

@@ -73,6 +73,11 @@ RULE = Rule(
         "range for every dtype, or `float('-inf')`."
     ),
     hazards=(),
+    reported_at=(
+        "where the tensor became float16/bfloat16 (the model's `.half()`/`.to(float16)`, the op under "
+        'autocast); related information at the `masked_fill`/`fill_`/`index_fill` that writes a number beyond '
+        "that dtype's finite range and fails"
+    ),
     errors=(
         ErrorPattern(
             r"value cannot be converted to type (?:c10::|at::)?(?:Half|BFloat16) without overflow",

@@ -16,6 +16,7 @@ docs/ARCHITECTURE.md for what each layer is for.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "server" / "dtypeguard"
@@ -40,11 +41,10 @@ LAYERS: list[tuple[str, set[str]]] = [
             "verify_cmd",
             "rules_cmd",
             "rule_docs",
-            "cli",
-            "__main__",
         },
     ),
     ("lsp", {"lsp"}),
+    ("entry", {"cli", "__main__"}),  # names every command, the language server's too
 ]
 LAYER_OF = {comp: i for i, (_, comps) in enumerate(LAYERS) for comp in comps}
 
@@ -77,7 +77,17 @@ def _imports(path: Path) -> set[str]:
                 target = node.module or ""
             found.add(target)
             found.update(f"{target}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_NAME.match(node.value):
+            # a module named in a string, for `importlib.import_module` (the CLI's command table)
+            found.add(node.value)
     return {m for m in found if m == "dtypeguard" or m.startswith("dtypeguard.")}
+
+
+def _module_names() -> set[str]:
+    return {_module_name(path) for path in ROOT.rglob("*.py")}
+
+
+_MODULE_NAME = re.compile(r"^dtypeguard(\.[a-z_0-9]+)+$")
 
 
 def _graph() -> dict[str, set[str]]:
@@ -136,3 +146,45 @@ def test_the_graph_is_read() -> None:
     graph = _graph()
     assert "engine" in graph["rules"]
     assert "rules" in graph["analysis"]
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Module -> the modules it imports (a name that is an attribute, not a module, left out)."""
+    names = _module_names()
+    return {
+        _module_name(path): {m for m in _imports(path) if m in names and m != _module_name(path)}
+        for path in sorted(ROOT.rglob("*.py"))
+    }
+
+
+def test_no_import_cycles_between_modules() -> None:
+    """Inside a package too: `values -> interpreter -> values` is a loop a reader must untangle.
+    A package's `__init__` that re-exports its modules (lazily, for start-up time) is the one
+    allowed way back: a module importing its own package's `__init__` is not an edge."""
+    graph = _module_graph()
+    for module, deps in graph.items():
+        graph[module] = {d for d in deps if not module.startswith(d + ".")}
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for dep in sorted(graph.get(node, ())):
+            if state.get(dep) == 1:
+                cycles.append([*path[path.index(dep) :], dep])
+            elif dep not in state:
+                visit(dep)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_a_module_named_in_a_string_counts() -> None:
+    """The CLI imports its commands by name (`importlib.import_module`): those count as imports."""
+    assert "lsp" in _graph()["cli"]

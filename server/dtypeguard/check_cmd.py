@@ -104,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         print(f"dtypeguard: no such file or folder: {exc}", file=sys.stderr)
         return 2
-    cache = None if args.no_cache else Cache(Cache.location(args.cache_dir))
+    run_id = repr((sorted(str(Path(p).resolve()) for p in args.paths), args.select, args.ignore))
+    cache = None if args.no_cache else Cache(Cache.location(args.cache_dir), run_id)
     reported_problems: set[str] = set()
     notes: list[list[str]] = []  # per file: what is printed on stderr before its own messages
     outcomes: list[Outcome | None] = []
@@ -139,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
             outcomes[number] = new
             if cache is not None:
                 cache.put(key, new)
+    if cache is not None:
+        cache.close()
     reported: list[Reported] = []
     for before, outcome in zip(notes, outcomes, strict=True):
         for line in before + (outcome.messages if outcome is not None else []):

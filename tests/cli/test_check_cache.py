@@ -22,7 +22,12 @@ def check(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None
 
 
 def entries(cache: Path) -> list[Path]:
-    return sorted(p for p in cache.rglob("*.json") if not p.name.startswith(".tmp-"))
+    """The per-file entries (not the packs of whole command lines)."""
+    return sorted(p for p in cache.rglob("*.json") if not p.name.startswith(".tmp-") and p.parent.name != "packs")
+
+
+def packs(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.rglob("packs/*.json") if not p.name.startswith(".tmp-"))
 
 
 @pytest.fixture
@@ -43,21 +48,37 @@ def test_a_warm_run_reads_the_cache_and_prints_the_same(project: Path, tmp_path:
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     uncached = check("--no-cache", str(project))
     assert (uncached.returncode, uncached.stdout, uncached.stderr) == (cold.returncode, cold.stdout, cold.stderr)
-    # the warm run really took the result from the cache: a planted message shows
+    # the warm run really took the result from the cache: a planted message shows, from the
+    # pack of this command line while there is one, else from the entry files
+    (pack,) = packs(cache)
+    pack.write_text(pack.read_text().replace("DG004", "DG004-packed"))
+    assert "DG004-packed" in check("--cache-dir", str(cache), str(project)).stdout
     for entry in entries(cache):
         entry.write_text(entry.read_text().replace("DG004", "DG004-planted"))
+    pack.unlink()
     assert "DG004-planted" in check("--cache-dir", str(cache), str(project)).stdout
+    assert packs(cache) == [pack]  # written again
+
+
+def test_the_pack_serves_its_command_line_only(project: Path, tmp_path: Path) -> None:
+    """One file and its folder are two command lines, two packs; each run reads its own."""
+    cache = tmp_path / "cache"
+    check("--cache-dir", str(cache), str(project))
+    one = check("--cache-dir", str(cache), str(project / "train.py"))
+    assert len(packs(cache)) == 2 and len(entries(cache)) == 4
+    assert one.stdout == check("--cache-dir", str(cache), str(project / "train.py")).stdout
 
 
 @pytest.mark.parametrize("damage", ["", "{", "[1, 2]", '{"key": 3}', "\x00\xff"])
 def test_a_corrupt_or_partial_entry_is_recomputed_and_replaced(project: Path, tmp_path: Path, damage: str) -> None:
     cache = tmp_path / "cache"
     cold = check("--cache-dir", str(cache), str(project))
-    for entry in entries(cache):
+    for entry in [*entries(cache), *packs(cache)]:
         entry.write_text(damage, encoding="latin-1")
     again = check("--cache-dir", str(cache), str(project))
     assert (again.returncode, again.stdout, again.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert all(json.loads(e.read_text())["key"] for e in entries(cache))  # rewritten whole
+    assert all(json.loads(p.read_text())["entries"] for p in packs(cache))
 
 
 def test_editing_an_imported_module_invalidates_the_importer(project: Path, tmp_path: Path) -> None:

@@ -188,3 +188,15 @@ def test_no_import_cycles_between_modules() -> None:
 def test_a_module_named_in_a_string_counts() -> None:
     """The CLI imports its commands by name (`importlib.import_module`): those count as imports."""
     assert "lsp" in _graph()["cli"]
+
+
+def test_the_architecture_document_names_every_module() -> None:
+    """docs/ARCHITECTURE.md's module index stays current: a new module is named there (a rule
+    module is covered by `rules/dgNNN_<slug>.py`), and a module it names still exists."""
+    doc = (ROOT.parent.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    modules = {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py") if "__pycache__" not in p.parts}
+    missing = sorted(m for m in modules if not re.match(r"rules/dg\d{3}_", m) and f"`{m}`" not in doc)
+    assert not missing, f"name these in docs/ARCHITECTURE.md's module index: {missing}"
+    index = doc[doc.index("## Modules") :].split("\n## ", 1)[0]
+    gone = sorted(set(re.findall(r"^  - `([\w/]+\.py)`", index, re.M)) - modules)
+    assert not gone, f"docs/ARCHITECTURE.md names modules that do not exist: {gone}"

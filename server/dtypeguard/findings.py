@@ -47,10 +47,26 @@ class Span:
 @quick_init
 @dataclass(frozen=True)
 class Related:
-    """The other end of a hazard (where the model was built, where the default was set)."""
+    """The other end of a hazard (where the model was built, where the default was set).
+
+    The place where the script will fail is one of them, made by `Related.failing`: its message
+    starts with `FAILS_HERE`, which survives every copy of a finding (the cache's JSON, a
+    notebook's cell mapping), and `fails` reads it back; nothing else spells the words."""
 
     span: Span
     message: str
+
+    @classmethod
+    def failing(cls, span: Span, error: str) -> Related:
+        """The line that will fail, with what it fails with."""
+        return cls(span, f"{FAILS_HERE}: {error}")
+
+    @property
+    def fails(self) -> bool:
+        return self.message.startswith(FAILS_HERE)
+
+
+FAILS_HERE = "fails here"
 
 
 @quick_init

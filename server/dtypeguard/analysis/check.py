@@ -152,7 +152,7 @@ def _anchor_here(finding: Finding, entered: Callable[[Span], Span | None] | None
         return finding
     here = next((r for r in finding.related if not r.span.file), None)
     if here is None and entered is not None and finding.code not in _NOT_ANCHORED_AT_CALLS:
-        fails = [r.span for r in finding.related if r.message.startswith("fails here")]
+        fails = [r.span for r in finding.related if r.fails]
         places = [*fails, finding.span, *(r.span for r in finding.related if r.span not in fails)]  # (a config module's entry runs at import; the optimizer it reaches, from a call here)
         call = next((c for c in (entered(s) for s in places) if c is not None), None)
         if call is not None:
@@ -162,13 +162,13 @@ def _anchor_here(finding: Finding, entered: Callable[[Span], Span | None] | None
     where = f"{Path(finding.span.file).name}:{finding.span.line}"
     root = Related(finding.span, "the fix goes here")
     rest = [r for r in finding.related if r is not here]
-    return replace(finding, span=here.span, message=f"{finding.message} (root in {where})", related=(root, here, *rest) if here.message.startswith("fails here") else (root, *rest))
+    return replace(finding, span=here.span, message=f"{finding.message} (root in {where})", related=(root, here, *rest) if here.fails else (root, *rest))
 
 
 def _suppressed(finding: Finding, index: LineIndex) -> bool:
     """A suppression comment on the finding's line, or on the line it says fails."""
     lines = {finding.span.line, finding.span.end_line}
-    lines |= {r.span.line for r in finding.related if r.message.startswith("fails here")}
+    lines |= {r.span.line for r in finding.related if r.fails}
     for line in lines:
         text = index.line_text(line)
         if "dtypeguard" not in text:

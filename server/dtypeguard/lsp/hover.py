@@ -83,7 +83,7 @@ def explanations(analysis: Analysis, line: int, col: int) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     for finding in analysis.result.findings:
-        fails = any(r.message.startswith("fails here") and r.span.contains(line, col) for r in finding.related)
+        fails = any(r.fails and r.span.contains(line, col) for r in finding.related)
         if not (finding.span.contains(line, col) or fails) or finding.code in seen:
             continue
         seen.add(finding.code)

@@ -398,7 +398,7 @@ def hidden_dtype_error(cls: str, got: str, want: str) -> str | None:
 
 def fails_here(root: Span, failing: Span, words: str) -> list[Related]:
     """The related information at the line that will fail, when the finding is elsewhere."""
-    return [] if root == failing else [Related(failing, f"fails here: {words}")]
+    return [] if root == failing else [Related.failing(failing, words)]
 
 
 

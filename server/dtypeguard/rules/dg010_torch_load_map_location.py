@@ -36,7 +36,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"this call passes no `{load.unpassed_param}`, so the `torch.load` it runs gets `map_location=None`, in a script that also runs "
                 "on CPU: a checkpoint saved on a GPU fails to load on a CPU-only machine (\"Attempting to deserialize object on a CUDA device\")",
                 at,
-                related=[Related(load.span, "fails here: `torch.load` with `map_location=None`")],
+                related=[Related.failing(load.span, "`torch.load` with `map_location=None`")],
                 fixes=[FixSpec("add_kwarg", f"Pass `{load.unpassed_param}={device}`", at, True, (("name", load.unpassed_param), ("value", device)))],
             )
             continue

@@ -42,7 +42,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             related=[
                 *([Related(save.span, "saved here")] if save.pickled_at and save.span.line != root.line else []),
                 *([Related(save.made.span, f"the NumPy number is made here: {save.made.why}")] if save.made is not None and save.made.span != root else []),
-                Related(load.span, "fails here: Weights only load failed"),
+                Related.failing(load.span, "Weights only load failed"),
             ],
             fixes=[
                 *([FixSpec(

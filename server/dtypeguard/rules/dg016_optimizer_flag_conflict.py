@@ -40,7 +40,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                     f"this sets the second of `fused=True` and `foreach=True`, which {new.opt.cls} at line {new.span.line} gets through "
                     f"`**` and refuses: \"{error}\"",
                     root,
-                    related=[Related(new.span, f"fails here: {error}")],
+                    related=[Related.failing(new.span, error)],
                     fixes=fixes,
                 )
                 continue
@@ -119,7 +119,7 @@ def _group_flags(ctx: Context) -> Iterator[Finding]:
             f"`capturable` set to True in {flag.opt.cls}'s parameter group: its next `step()` {on} fails (\"{error}\"): capturable is "
             "for CUDA graphs (after loading a checkpoint saved on a GPU, load it with `map_location` instead)",
             flag.span,
-            related=[Related(step.span, f"fails here: {error}")],
+            related=[Related.failing(step.span, error)],
         )
 
 

@@ -35,7 +35,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         # the root is where the tensor became half (the model's `.half()`, the op under autocast):
         # what held-out authors mark (6 of 6), and what makes a float32 script's mask overflow
         root = t.origin.span if t.origin is not None and not t.origin.span.file else op.span
-        related = [Related(op.span, f"fails here: {error}")]
+        related = [Related.failing(op.span, error)]
         if t.origin is not None and t.origin.span != root:
             related.append(Related(t.origin.span, f"the tensor is {t.dtype} here: {t.origin.why}"))
         made = f"this makes the tensor {dtype_words(t.dtype)} ({t.origin.why}), and " if root != op.span and t.origin is not None else ""

@@ -27,6 +27,7 @@ from dtypeguard.lsp import (
     diagnostics,
     fixverify,
     hover,
+    inlay,
     lens,
     lifecycle,
     sync,
@@ -318,6 +319,37 @@ async def test_fix_all_command_asks_the_client_to_apply(session: Session) -> Non
     assert apply_workspace_edit(text, uri, applied.edit) == fixes.fix_all(text, str(H06), load_config(H06)).text
     with pytest.raises(JsonRpcInvalidParams):
         await actions.fix_all(session)
+
+
+async def test_insert_setup_command_turns_the_cuda_default_trick_into_a_used_device(session: Session) -> None:
+    """The blog's trick (samples/blog_mnist_trick.py): the command asks the client to apply the
+    setup block where the legacy block stood, with the model moved to the new `device`."""
+    fixes = fixes_or_skip()
+    blog = ROOT / "samples" / "blog_mnist_trick.py"
+    uri, text = open_text(session, blog)
+    await published(session, uri, 1)
+    assert await actions.insert_setup(session, uri) == {"applied": True}
+    [applied] = client_of(session).applied
+    fixed = apply_workspace_edit(text, uri, applied.edit)
+    assert fixed == fixes.apply_edits(text, fixes.setup_block_edits(text))
+    assert "torch.set_default_tensor_type(\"" not in fixed and ".to(device)\n" in fixed
+
+
+# ---------------------------------------------------------------------------- inlay hints
+async def test_inlay_hint_handler_is_off_until_the_setting_then_gives_the_engines_hints() -> None:
+    from dtypeguard.hover import inlay_hints
+
+    for on in (False, True):
+        session = await new_session(settings={"inlayHints": on})
+        try:
+            uri, text = open_text(session, H06)
+            await published(session, uri, 1)
+            hints = await inlay.inlay_hint(session, types.InlayHintParams(text_document=_doc(uri), range=whole(text)))
+            expected = inlay_hints(check_source(text), 1, len(text.split("\n"))) if on else []
+            assert expected or not on
+            assert [(h.position.line + 1, h.position.character, h.label) for h in hints] == [(e.line, e.col, e.label) for e in expected]
+        finally:
+            session.cleanup()
 
 
 # ---------------------------------------------------------------------------- code lens

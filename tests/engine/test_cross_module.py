@@ -265,3 +265,15 @@ def test_a_config_modules_entry_that_reaches_an_optimizer_built_from_a_call_here
     assert (finding.code, finding.span.line) == ("DG016", 7)
     assert "root in config.py:6" in finding.message
     assert [(Path(f.span.file).name, f.span.line) for f in result.elsewhere] == [("config.py", 6)]
+
+
+def test_a_device_chosen_in_a_module_of_the_project_makes_the_script_one_that_runs_on_both(tmp_path: Path) -> None:
+    """set 33 ab03 (VMGP): `from device import device`, where device.py asks
+    torch.cuda.is_available(): the script runs on a GPU machine and on a CPU-only one, so its
+    `torch.load` without `map_location` is reported (as it is when the script asks itself). A
+    helper module's own CUDA check, whose device the script never takes, still is no evidence."""
+    device = "import torch\n\nif torch.cuda.is_available():\n    device = torch.device('cuda:0')\nelse:\n    device = torch.device('cpu')\n"
+    main = "import torch\nfrom device import device\n\nstate = torch.load('model.pt')\nx = torch.zeros(2).to(device)\n"
+    root = _project(tmp_path, {"device.py": device, "main.py": main, "other.py": main.replace("from device import device", "import device").replace(".to(device)", "")})
+    assert _check(root / "main.py") == [(4, "DG010")]
+    assert _check(root / "other.py") == []

@@ -295,7 +295,12 @@ class Interpreter(ResumeMixin, CallsMixin):
             if sub is not None:
                 state.bind(name, self.import_module(sub, state))
             elif namespace is not None:
-                state.bind(name, self._module_attr(namespace, alias.name, state))  # `from models import Net`
+                value = self._module_attr(namespace, alias.name, state)
+                state.bind(name, value)  # `from models import Net`
+                if value == Device("auto") and "_dg_index" not in stmt.__dict__:
+                    # `from device import device`: the checked script takes a device a module of
+                    # its project chose with `torch.cuda.is_available()`, so it runs on both
+                    self.events.uses_cuda_check = True
             elif stmt.level or not stmt.module:
                 sub = resolve(here, stmt.module, stmt.level, alias.name) if here else None  # `from . import models`
                 state.bind(name, self.import_module(sub, state) if sub is not None else None)

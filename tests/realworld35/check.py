@@ -14,6 +14,7 @@ from setcheck import check  # noqa: E402
 SILENT = {
     "ad06_": (r"fold 0, loss dtype torch\.float64", None),
     "ad07_": (r"after training: (\d+) non-finite fp16 weights", lambda m: int(m.group(1)) > 0),
+    "ad12_": (r"step 0: loss [^,]+, (\d+) non-finite float16 weights", lambda m: int(m.group(1)) > 0),
 }
 
 if __name__ == "__main__":

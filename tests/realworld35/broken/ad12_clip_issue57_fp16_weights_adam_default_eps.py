@@ -1,6 +1,6 @@
 """Fine-tuning OpenAI CLIP in the float16 weights clip.load gives on a GPU (openai/CLIP#57: model.py's convert_weights turns conv, linear, attention and projection weights to float16 while LayerNorm, embeddings and logit_scale stay float32; contrastive loss over logits_per_image/logits_per_text), with one plain Adam over all parameters and its default eps=1e-8, which is 0 in float16
 source: https://github.com/openai/CLIP/issues/57
-reported-error: (no exception) "Using Adam, I got errors either nan or inf since attribute eps is hard to specify for Half and float32"; workaround in the thread: two parameter groups with different eps, or float32 master weights (convert_models_to_fp32 before optimizer.step())
+reported-error: (no exception) "Using Adam, I got errors either nan or inf since attribute eps is hard to specify for Half and float32"; the reporter's workaround: two parameter groups with different eps; a reply points to autocast-based mixed precision, and openai/CLIP#83 cites this thread for its convert_models_to_fp32 before optimizer.step()
 outcome: ok (silent: the optimizer.step() at line 159 writes inf/NaN into the float16 weights at the first step, printed as "step 0: loss ..., N non-finite float16 weights" with N > 0; no exception)
 root-cause: line 150
 expect: DG012
@@ -136,12 +136,12 @@ class image_title_dataset(Dataset):
 
 
 BATCH_SIZE = 8
+torch.manual_seed(0)
 rng = np.random.RandomState(0)
 captions = [" ".join(rng.choice(["a", "photo", "of", "red", "dog", "cat", "car", "on", "grass", "street"], 6)) for _ in range(32)]
 train_dataloader = DataLoader(image_title_dataset(torch.randn(32, 3, 32, 32), captions), batch_size=BATCH_SIZE)
 
 device = "cuda:0" if torch.cuda.is_available() else "cpu"
-torch.manual_seed(0)
 model = CLIP().to(device)
 convert_weights(model)  # what clip.load does on the GPU: conv/linear/attention/projection weights in float16
 

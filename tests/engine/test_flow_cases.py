@@ -3881,6 +3881,33 @@ CASES: dict[str, str] = {
         model = model.to(device)
         summary(model, (3, 4))
         """,
+    "improved-diffusion's convert_to_fp16: Module.apply runs a helper that casts only the convolutions' .data": """
+        import torch as th
+        import torch.nn as nn
+        def convert_module_to_f16(l):
+            if isinstance(l, (nn.Conv1d, nn.Conv2d, nn.Conv3d)):
+                l.weight.data = l.weight.data.half()
+                l.bias.data = l.bias.data.half()
+        class UNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.time_embed = nn.Linear(4, 4)
+                self.input_blocks = nn.ModuleList([nn.Conv2d(3, 4, 3, padding=1), nn.Conv2d(4, 4, 3, padding=1)])
+                self.out = nn.Conv2d(4, 3, 3, padding=1)
+            def convert_to_fp16(self):
+                self.input_blocks.apply(convert_module_to_f16)
+            def forward(self, x):
+                h = x.type(th.float16)
+                for block in self.input_blocks:
+                    h = block(h)
+                return self.out(h.type(x.dtype))
+        model = UNet()
+        model.convert_to_fp16()
+        y = model(th.randn(1, 3, 8, 8))
+        probe = nn.Linear(4, 4)
+        probe.apply(convert_module_to_f16)
+        probe(th.randn(2, 4))
+        """,
 }
 
 

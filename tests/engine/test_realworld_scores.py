@@ -340,3 +340,15 @@ def test_thirty_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert THIRTY_FOURTH["false_alarms"] == []
     hits, total = THIRTY_FOURTH["root_hits"], THIRTY_FOURTH["broken"]
     assert hits / total >= 0.55, f"{hits}/{total}: " + "\n".join(THIRTY_FOURTH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 35 (repository files pinned to a commit): 3/12 (6/12 any line) and 2 false alarms when it arrived; one of
+# them (ad_c06, DG009) was the set's own GPU bug, corrected in the set (README); the other fixed in the engine
+THIRTY_FIFTH = score(Path(__file__).resolve().parents[1] / "realworld35")
+
+
+def test_thirty_fifth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert THIRTY_FIFTH["broken"] >= 12 and THIRTY_FIFTH["correct"] >= 6
+    assert THIRTY_FIFTH["false_alarms"] == []
+    hits, total = THIRTY_FIFTH["root_hits"], THIRTY_FIFTH["broken"]
+    assert hits / total >= 0.2, f"{hits}/{total}: " + "\n".join(THIRTY_FIFTH["misses"])  # type: ignore[operator, arg-type]

@@ -1072,6 +1072,10 @@ class CallsMixin(InterpreterParts):
             return Tensor("pyint")
         if name == "range" and args and all(number_kind(a) == "pyint" for a in args):
             return _many(Tensor("pyint"))  # `list(range(n))`: Python ints
+        if name == "isinstance" and len(args) == 2 and isinstance(args[0], Ref):
+            known = _layer_isinstance(state.heap.get(args[0].oid), args[1])
+            if known is not None:
+                return known
         if name == "isinstance" and len(args) == 2:
             wrappers = [c.name.rsplit(".", 1)[-1] for c in (args[1].items if isinstance(args[1], TupleV) else (args[1],)) if isinstance(c, Sym)]
             if wrappers and set(wrappers) <= {"DataParallel", "DistributedDataParallel"} and isinstance(args[0], Ref) and isinstance(state.heap.get(args[0].oid), ModuleObj):
@@ -2252,6 +2256,12 @@ class CallsMixin(InterpreterParts):
             flag = args[0] if args else kwargs.get("requires_grad", Const(True))
             state.heap[oid] = replace(obj, frozen=flag == Const(False))  # not a constant: trained, as by default
             return ref
+        if method == "apply" and len(args) == 1 and not kwargs and isinstance(args[0], Func):
+            # `model.input_blocks.apply(convert_module_to_f16)`: the function runs on every
+            # submodule, then on the module itself, as torch's `Module.apply` does
+            for sub in _post_order(oid, state):
+                self.call_function(args[0], [Ref(sub)], {}, state)
+            return ref
         if method in ("train", "eval", "zero_grad", "share_memory", "apply"):
             return ref
         new_dtype: str | None = obj.dtype
@@ -2769,6 +2779,21 @@ def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
     return None
 
 
+def _post_order(oid: int, state: State, depth: int = 0, seen: set[int] | None = None) -> list[int]:
+    """A module's submodules at every depth, each before the module holding it, the module last
+    (the order `Module.apply` visits them in)."""
+    seen = set() if seen is None else seen
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or depth > 8 or oid in seen:
+        return []
+    seen.add(oid)
+    out: list[int] = []
+    for value in _held_refs(obj):
+        if isinstance(state.heap.get(value.oid), ModuleObj):
+            out += _post_order(value.oid, state, depth + 1, seen)
+    return [*out, oid]
+
+
 def _held_refs(obj: ModuleObj) -> list[Ref]:
     """The objects a module holds: its attributes and a container's items (its submodules among them)."""
     held = obj.attrs.get(ITEMS)
@@ -3149,6 +3174,26 @@ def _plain_class(klass: Klass | None, module_body: list[ast.stmt]) -> bool:
     return not any(name in _OWN_PICKLING or name == "__slots__" for name, _ in klass.methods) and not any(
         isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in n.targets) for n in klass.node.body
     )
+
+
+def _layer_isinstance(obj: object, classes: Value | None) -> Const | None:
+    """`isinstance(layer, (nn.Conv1d, nn.Conv2d))` for a torch layer the analysis made: true when
+    its class is named, false otherwise (a helper that `.apply()` casts only convolutions leaves a
+    Linear alone); unknown for the torch layers that subclass another one (`LazyLinear`,
+    MultiheadAttention's `NonDynamicallyQuantizableLinear`) and for classes not named plainly."""
+    if not isinstance(obj, ModuleObj) or not obj.cls.startswith("torch.nn.") or obj.cls.count(".") != 2:
+        return None
+    named = [c.name for c in (classes.items if isinstance(classes, TupleV) else (classes,)) if isinstance(c, Sym)]
+    if not named or len(named) != len(classes.items if isinstance(classes, TupleV) else (classes,)):
+        return None
+    if not all(n.startswith("torch.nn.") and n.count(".") == 2 for n in named):
+        return None
+    if obj.cls in named:
+        return Const(True)
+    own = obj.cls.rsplit(".", 1)[1]
+    if own.startswith(("Lazy", "NonDynamically")):
+        return None
+    return Const(False)
 
 
 def _isinstance(value: Value | None, classes: Value | None) -> Value | None:

@@ -1,8 +1,8 @@
 """Linear evaluation of frozen DINO features (facebookresearch/dino eval_linear.py: frozen backbone (ViT [CLS] tokens of the last n blocks, or a torchvision ResNet-50 with fc = nn.Identity()), LinearClassifier trained with SGD + cosine schedule, validate_network with top-k accuracy): the variant evaluates the ResNet-50 checkpoint and computes the frozen features under torch.no_grad() together with a bfloat16 torch.autocast to save time, while the float32 linear classifier is still called after the with-block on the pooled bfloat16 features
 source: https://github.com/facebookresearch/dino/blob/9085367cf5186b29f69c85eb7fdacc3057094031/eval_linear.py
 reported-error: (none filed; eval_linear.py extracts features in float32; the variant's bfloat16 features fail in the float32 LinearClassifier)
-outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got BFloat16 and Float at line 129
-root-cause: line 94
+outcome: RuntimeError: mat1 and mat2 must have the same dtype, but got BFloat16 and Float at line 135
+root-cause: line 97
 expect: DG017
 """
 import argparse
@@ -88,6 +88,9 @@ def train(model, linear_classifier, optimizer, loader, epoch, n, avgpool):
     linear_classifier.train()
     losses = []
     for (inp, target) in loader:
+        # move to gpu (DINO: inp.cuda(non_blocking=True)); the classifier's device, so it runs on CPU too
+        inp = inp.to(next(linear_classifier.parameters()).device, non_blocking=True)
+        target = target.to(inp.device, non_blocking=True)
         # forward: frozen features in bfloat16
         with torch.no_grad(), torch.autocast(device_type=inp.device.type, dtype=torch.bfloat16):
             output = extract(model, inp, n, avgpool)
@@ -105,6 +108,9 @@ def validate_network(val_loader, model, linear_classifier, n, avgpool):
     linear_classifier.eval()
     correct = total = 0
     for inp, target in val_loader:
+        # move to gpu (DINO: inp.cuda(non_blocking=True)); the classifier's device, so it runs on CPU too
+        inp = inp.to(next(linear_classifier.parameters()).device, non_blocking=True)
+        target = target.to(inp.device, non_blocking=True)
         with torch.autocast(device_type=inp.device.type, dtype=torch.bfloat16):
             output = extract(model, inp, n, avgpool)
         output = linear_classifier(output)

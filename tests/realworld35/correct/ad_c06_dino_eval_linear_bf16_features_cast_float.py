@@ -89,6 +89,9 @@ def train(model, linear_classifier, optimizer, loader, epoch, n, avgpool):
     linear_classifier.train()
     losses = []
     for (inp, target) in loader:
+        # move to gpu (DINO: inp.cuda(non_blocking=True)); the classifier's device, so it runs on CPU too
+        inp = inp.to(next(linear_classifier.parameters()).device, non_blocking=True)
+        target = target.to(inp.device, non_blocking=True)
         # forward: frozen features in bfloat16
         with torch.no_grad(), torch.autocast(device_type=inp.device.type, dtype=torch.bfloat16):
             output = extract(model, inp, n, avgpool)
@@ -106,6 +109,9 @@ def validate_network(val_loader, model, linear_classifier, n, avgpool):
     linear_classifier.eval()
     correct = total = 0
     for inp, target in val_loader:
+        # move to gpu (DINO: inp.cuda(non_blocking=True)); the classifier's device, so it runs on CPU too
+        inp = inp.to(next(linear_classifier.parameters()).device, non_blocking=True)
+        target = target.to(inp.device, non_blocking=True)
         with torch.autocast(device_type=inp.device.type, dtype=torch.bfloat16):
             output = extract(model, inp, n, avgpool)
         output = linear_classifier(output)

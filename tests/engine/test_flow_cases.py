@@ -3908,6 +3908,26 @@ CASES: dict[str, str] = {
         probe.apply(convert_module_to_f16)
         probe(th.randn(2, 4))
         """,
+    "yunjey's language model: word ids written into torch.Tensor(tokens), tokens counted in a loop": """
+        import torch
+        import torch.nn as nn
+        def get_data(lines):
+            tokens = 0
+            for line in lines:
+                tokens += len(line.split())
+            ids = torch.Tensor(tokens)  # expect: DG005
+            token = 0
+            for line in lines:
+                for word in line.split():
+                    ids[token] = len(word)
+                    token += 1
+            return ids.view(2, -1)
+        ids = get_data(["a bb ccc dd", "e ff ggg hh"])
+        embed = nn.Embedding(10, 4)
+        embed(ids[:, 0:2])
+        long_ids = torch.LongTensor(4)
+        embed(long_ids)
+        """,
 }
 
 

@@ -1685,6 +1685,10 @@ class CallsMixin(InterpreterParts):
                     return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin, ndim=0)
                 if arg0.kind == "pyint" and last != "Tensor":
                     return Tensor("tensor", "int64", dev, self.origin(node, "a Python int makes an int64 tensor"), dev_origin, ndim=0)
+                if arg0.kind == "pyint":
+                    # `torch.Tensor(n)`: n uninitialised elements of the default dtype (yunjey's
+                    # language model fills word ids into it: float ids)
+                    return Tensor("tensor", state.ddtype.value, dev, self.origin(node, f"the legacy torch.Tensor(n) makes {state.ddtype.value} (the default dtype)"), dev_origin, ndim=1)
                 return Tensor("tensor", None, dev, None, dev_origin)
             if isinstance(arg0, Const) and isinstance(arg0.value, float):
                 return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin, ndim=0)

@@ -474,6 +474,10 @@ def join(a: Value | None, b: Value | None) -> Value | None:
         return Device(dev) if dev else None
     if isinstance(a, Sym) and isinstance(b, Sym):
         return _legacy_type_join(a.name, b.name)
+    kind = number_kind(a)
+    if kind and kind == number_kind(b) and not isinstance(a, Configured) and not isinstance(b, Configured):
+        # `tokens = 0` then `tokens += len(words)` in a loop: a Python int whose value is not known
+        return Tensor(kind)
     if isinstance(a, TupleV) and isinstance(b, TupleV) and len(a.items) == len(b.items):
         return TupleV(tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)))
     if isinstance(a, TupleV) and isinstance(b, TupleV) and (a.items or b.items):

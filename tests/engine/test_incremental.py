@@ -614,3 +614,55 @@ def test_an_uncalled_function_reading_a_global_the_edit_changed_runs_again() -> 
         assert _normal(result) == _normal(check_source(text)), dtype
         seen.append(any(f.code == "DG004" for f in result.findings))
     assert seen == [False, True, False, True]
+
+
+LOADER_LAYOUT = '''import torch
+import torch.nn as nn
+
+
+def load(path, model, map_location=None):
+    state = torch.load(path, map_location=map_location)
+    model.load_state_dict(state)
+    return model
+
+
+def block_1(model):
+    x = torch.zeros(3)
+    return x
+
+
+def block_2(model):
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return load("m.pt", model)
+
+
+def block_3(model):
+    y = torch.ones(2)
+    return y
+
+
+def main():
+    model = nn.Linear(2, 2)
+    block_1(model)
+    block_2(model)
+    block_3(model)
+
+
+main()
+'''
+
+
+@pytest.mark.parametrize("anchor", ["    return y\n", "    model.load_state_dict(state)\n", "    return load("])
+def test_typing_around_a_loading_helper_gives_what_check_source_gives(anchor: str) -> None:
+    """DG010 through a helper whose `map_location` defaults to None is reported at the call that
+    passes none (the engine keeps which user calls are running); the incremental path resumes
+    inside `main()` without that stack, so typing inside the helper, in the block that calls it
+    and after it must still give the full check's findings at every keystroke."""
+    assert [(f.code, f.span.line) for f in check_source(LOADER_LAYOUT).findings] == [("DG010", 18)]
+    checker = Analyzer()
+    checker.check(LOADER_LAYOUT)
+    at = LOADER_LAYOUT.index(anchor)
+    typed = "    z = torch.zeros(4, dtype=torch.float64)\n"
+    for k in range(1, len(typed) + 1):
+        version = LOADER_LAYOUT[:at] + typed[:k] + LOADER_LAYOUT[at:]
+        assert _normal(checker.check(version)) == _normal(check_source(version)), typed[:k]

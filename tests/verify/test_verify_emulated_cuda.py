@@ -326,3 +326,33 @@ def test_cli_device_cuda_falls_back_to_emulation_without_a_gpu(tmp_path: Path) -
         capture_output=True, text=True, env=env, timeout=120, check=False,
     ).stdout
     assert "emulated CUDA (values computed on CPU)" in text
+
+
+def test_legacy_cuda_tensor_types_make_cuda_tensors(tmp_path: Path, worker: WarmWorker) -> None:
+    """PyTorch-GAN's `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`: on a GPU the
+    legacy CUDA types make CUDA tensors of their dtype (set 35's correct ad_c03 runs so); a CPU
+    model meeting one fails as on a GPU."""
+    source = MODEL + """
+Tensor = torch.cuda.FloatTensor if torch.cuda.is_available() else torch.FloatTensor
+valid = Tensor(16, 1).fill_(1.0)
+labels = torch.cuda.LongTensor([0, 1])
+assert valid.is_cuda and valid.dtype == torch.float32 and tuple(valid.shape) == (16, 1)
+assert labels.is_cuda and labels.dtype == torch.int64 and labels.tolist() == [0, 1]
+assert isinstance(valid, torch.cuda.FloatTensor) and not isinstance(valid, torch.cuda.LongTensor)
+assert not isinstance(torch.zeros(1), torch.cuda.FloatTensor)
+x = Tensor(16, 4).normal_()
+"""
+    steps = source + """
+loss = nn.functional.mse_loss(model(x), valid.expand(16, 2))
+loss.backward()
+opt.step()
+"""
+    out = _run(tmp_path, worker, steps)
+    assert out["status"] == "ok", out
+    fails = source + """
+cpu_model = nn.Linear(4, 1)
+cpu_model(x)   # fails-here
+"""
+    out = _run(tmp_path, worker, fails)
+    assert out["status"] == "error" and SAME_DEVICE in str(out["message"]), out
+    assert out["line"] == _line_of(fails)

@@ -213,6 +213,7 @@ class _Emulation:
         # Autograd runs every device's backward on the caller's thread (the engine would pick
         # a CUDA device thread by the C++ device otherwise; ours is the CPU, but keep it simple).
         _patch_cuda_module(torch, self)
+        _patch_legacy_cuda_types(torch, self)
         _patch_defaults(torch, self)
         _patch_serialization(torch, self)
         _patch_modules(torch, self)
@@ -955,6 +956,27 @@ def _patch_cuda_module(torch, emu):
 
 
 # --------------------------------------------------------------------------- default device/type
+def _patch_legacy_cuda_types(torch, emu):
+    """`torch.cuda.FloatTensor(...)` and its kin: the old GAN scripts' `Tensor = torch.cuda.FloatTensor
+    if cuda else torch.FloatTensor` makes tensors with them. Without CUDA torch refuses to call them
+    ("type torch.cuda.FloatTensor not available"); here each makes the CPU legacy type's tensor, seen as
+    a CUDA one, and `isinstance(t, torch.cuda.FloatTensor)` holds for an emulated CUDA tensor of that dtype.
+    Their names stay `torch.cuda.<Name>`, which `set_default_tensor_type` and messages read."""
+
+    class LegacyCudaType(type):
+        def __call__(cls, *args, **kwargs):
+            return emu.tag(getattr(torch, cls.__name__)(*args, **kwargs))
+
+        def __instancecheck__(cls, obj):
+            return isinstance(obj, emu.tensor_cls) and obj.dtype == cls.dtype
+
+    for name in _LEGACY.values():
+        cpu = getattr(torch, name, None)
+        if cpu is None or getattr(cpu, "dtype", None) is None:
+            continue
+        setattr(torch.cuda, name, LegacyCudaType(name, (), {"__module__": "torch.cuda", "dtype": cpu.dtype, "is_cuda": True}))
+
+
 def _patch_defaults(torch, emu):
     original_set_default_device = torch.set_default_device
     original_get_default_device = getattr(torch, "get_default_device", None)

@@ -70,7 +70,10 @@ RULE = Rule(
     ),
     facts=_FACTS,
     hazards=("H21",),
-    reported_at='a float32 layer called outside `torch.autocast` on a bf16/fp16 activation produced inside it',
+    reported_at=(
+        "where the bf16/fp16 activation is made inside `torch.autocast` (where `.float()` or a wider block goes), "
+        "when that is in the same file; related information at the float32 layer called outside the block that fails"
+    ),
     errors=(
         ErrorPattern(
             r"must have the same dtype, but got (?:BFloat16|Half) and Float",

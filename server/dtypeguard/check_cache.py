@@ -163,15 +163,7 @@ class Cache:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 (self.folder / ".gitignore").write_text("# created by dtypeguard\n*\n", encoding="utf-8")
                 (self.folder / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n# dtypeguard cache\n", encoding="utf-8")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    json.dump({"key": key, "outcome": stored}, out, separators=(",", ":"))
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            _write_json(target, {"key": key, "outcome": stored})
         except OSError:
             self.writable = False
 
@@ -181,17 +173,23 @@ class Cache:
         if self._pack_path is None or not self.writable or not self._used or self._used.keys() == self._packed().keys():
             return
         try:
-            self._pack_path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self._pack_path.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    json.dump({"entries": self._used}, out, separators=(",", ":"))
-                os.replace(tmp, self._pack_path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            _write_json(self._pack_path, {"entries": self._used})
         except OSError:
             self.writable = False
+
+
+def _write_json(target: Path, data: object) -> None:
+    """Write `data` to a temporary file beside `target` and rename it into place: a reader sees
+    the old file or the new one, never half of one."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out, separators=(",", ":"))
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 __all__ = ["Cache", "config_token", "dependency_digests", "engine_fingerprint", "text_digest"]

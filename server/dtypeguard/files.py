@@ -10,7 +10,12 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-SKIP_DIRS = frozenset({".venv", "venv", "node_modules", ".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox", "build", "dist", ".e2e", ".ipynb_checkpoints"})
+# ruff's default excludes (tools and environments, not code the user writes) and a few caches
+SKIP_DIRS = frozenset({
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox", ".pants.d", ".pytype",
+    ".ruff_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build", "buck-out", "dist", "node_modules", "venv",
+    "__pycache__", ".pytest_cache", "build", ".e2e", ".ipynb_checkpoints",
+})
 
 
 def _gitignore_patterns(root: Path) -> list[str]:

@@ -24,6 +24,7 @@ from dtypeguard.config import load_config
 from dtypeguard.lsp import (
     actions,
     configuration,
+    convert,
     diagnostics,
     fixverify,
     hover,
@@ -31,6 +32,8 @@ from dtypeguard.lsp import (
     lens,
     lifecycle,
     sync,
+    verify,
+    workspace,
 )
 from dtypeguard.lsp.session import Session
 from dtypeguard.lsp.verifier import FIX_VERIFY_COMMAND, VERIFY_COMMAND, Verifier
@@ -40,9 +43,9 @@ from tests.lsp.support import H06, ROOT, apply_workspace_edit, capabilities, fix
 class RecordingClient:
     """What a `Session` asks of the client, answered in-process and recorded."""
 
-    def __init__(self, caps: types.ClientCapabilities) -> None:
+    def __init__(self, caps: types.ClientCapabilities, root: Path = ROOT) -> None:
         self.client_capabilities = caps
-        self.workspace = Workspace(ROOT.as_uri(), types.TextDocumentSyncKind.Incremental)
+        self.workspace = Workspace(root.as_uri(), types.TextDocumentSyncKind.Incremental)
         self.published: list[types.PublishDiagnosticsParams] = []
         self.logs: list[types.LogMessageParams] = []
         self.shown: list[types.ShowMessageParams] = []
@@ -101,16 +104,18 @@ class NoWarmVerifier(Verifier):
         self.prewarmed.append((python, device))
 
 
-async def new_session(*, trusted: bool | None = None, settings: dict[str, Any] | None = None, **caps: bool) -> Session:
+async def new_session(
+    *, trusted: bool | None = None, settings: dict[str, Any] | None = None, root: Path = ROOT, **caps: bool
+) -> Session:
     """A session as `build_server` makes it, after `initialize` (debounce 0: analyse at once)."""
-    client = RecordingClient(capabilities(**caps))
+    client = RecordingClient(capabilities(**caps), root)
     session = Session(client, diagnostics.on_analysis)
     session.verifier = NoWarmVerifier()
     options: dict[str, Any] = {"settings": {"debounceMs": 0, **(settings or {})}}
     if trusted is not None:
         options["workspaceTrusted"] = trusted
     lifecycle.initialize(
-        session, types.InitializeParams(capabilities=client.client_capabilities, root_uri=ROOT.as_uri(), initialization_options=options)
+        session, types.InitializeParams(capabilities=client.client_capabilities, root_uri=root.as_uri(), initialization_options=options)
     )
     return session
 
@@ -450,6 +455,29 @@ async def test_notebook_handlers_answer_per_cell(session: Session) -> None:
     assert lenses and all(lns.command and lns.command.arguments and lns.command.arguments[0] == nb for lns in lenses)
     answer = await hover.hover(session, types.HoverParams(text_document=_doc(cells[2]), position=types.Position(1, 8)))
     assert answer is not None and "DG004" in str(answer.contents)
+    # an edit of one cell (the workspace updated as pygls does, then the handler) re-analyses the notebook
+    seen = len(client_of(session).published)
+    change = types.DidChangeNotebookDocumentParams(
+        notebook_document=types.VersionedNotebookDocumentIdentifier(uri=nb, version=2),
+        change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(text_content=[
+            types.NotebookDocumentCellContentChanges(
+                document=types.VersionedTextDocumentIdentifier(uri=cells[2], version=2),
+                changes=[types.TextDocumentContentChangeWholeDocument(text=NOTEBOOK_CELLS[2].replace("(X)", "(X).float()"))],
+            )
+        ])),
+    )
+    session.workspace.update_notebook_document(change)
+    sync.notebook_did_change(session, change)
+    deadline = time.monotonic() + 20
+    while not any(p.uri == cells[2] for p in client_of(session).published[seen:]) and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    again = [p for p in client_of(session).published[seen:] if p.uri == cells[2]]
+    assert again and again[-1].diagnostics == [], "the cast in cell 3 fixed its DG004"
+    # a change for a notebook that is not open is logged, not raised
+    sync.notebook_did_change(session, types.DidChangeNotebookDocumentParams(
+        notebook_document=types.VersionedNotebookDocumentIdentifier(uri=nb + "x", version=1),
+        change=types.NotebookDocumentChangeEvent()))
+    assert "not open" in client_of(session).logs[-1].message
     sync.notebook_did_close(
         session, types.DidCloseNotebookDocumentParams(notebook_document=types.NotebookDocumentIdentifier(uri=nb), cell_text_documents=[])
     )
@@ -467,3 +495,165 @@ async def test_initialize_reads_settings_and_trust_and_shutdown_cleans_up() -> N
     assert session.documents.docs == {} and session.verifier.closed
     with pytest.raises(JsonRpcInvalidParams, match="not open"):
         await hover.hover(session, types.HoverParams(text_document=_doc(uri), position=types.Position(0, 0)))
+
+
+async def test_exit_cleans_up_even_after_shutdown_and_twice() -> None:
+    session = await new_session()
+    uri, _ = open_text(session, H06)
+    await published(session, uri, 1)
+    lifecycle.shutdown(session, None)
+    lifecycle.exit_(session, None)
+    lifecycle.exit_(session, None)
+    assert session.documents.docs == {} and session.verifier.closed
+    alone = await new_session()  # exit without shutdown (a client that only exits) cleans up too
+    open_text(alone, H06)
+    lifecycle.exit_(alone, None)
+    assert alone.documents.docs == {} and alone.verifier.closed
+
+
+# ---------------------------------------------------------------------------- workspace scan
+async def test_initialized_scans_the_workspace_when_the_setting_is_on(tmp_path: Path) -> None:
+    """`initialized` runs the scan: files on disk are published (not those in `.venv`, not the
+    open document, whose buffer is the truth); turning the setting off takes them back."""
+    hazard = tmp_path / "train.py"
+    hazard.write_text(H06.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "clean.py").write_text("import torch\nx = torch.zeros(2)\n", encoding="utf-8")
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "h.py").write_text(H06.read_text(encoding="utf-8"), encoding="utf-8")
+    opened = tmp_path / "opened.py"
+    opened.write_text(H06.read_text(encoding="utf-8"), encoding="utf-8")
+    off = await new_session(root=tmp_path)
+    try:
+        await lifecycle.initialized(off, types.InitializedParams())
+        assert client_of(off).published == [], "off by default"
+    finally:
+        off.cleanup()
+    session = await new_session(root=tmp_path, settings={"workspaceDiagnostics": True})
+    try:
+        open_uri, _ = open_text(session, opened, "import torch\n")
+        await published(session, open_uri, 1)
+        await lifecycle.initialized(session, types.InitializedParams())
+        by_uri = {p.uri: p.diagnostics for p in client_of(session).published if p.version is None}
+        assert set(by_uri) == {hazard.as_uri(), (tmp_path / "clean.py").as_uri()}
+        assert _key(by_uri[hazard.as_uri()]) == _expected(hazard.read_text(encoding="utf-8")) != []
+        assert by_uri[(tmp_path / "clean.py").as_uri()] == []
+        assert session.workspace_published == set(by_uri)
+        seen = len(client_of(session).published)
+        session.settings = session.settings.__class__(**{**vars(session.settings), "workspace_diagnostics": False})
+        assert await workspace.scan(session) == 0
+        taken_back = client_of(session).published[seen:]
+        assert {p.uri for p in taken_back} == set(by_uri) and all(p.diagnostics == [] for p in taken_back)
+        assert session.workspace_published == set()
+    finally:
+        session.cleanup()
+
+
+# ---------------------------------------------------------------------------- verify
+async def test_verify_command_runs_the_file_and_shows_the_result_everywhere() -> None:
+    """The command handler itself (a real run, cold: the warm worker is off here): the answer,
+    the verify diagnostic pushed with the document's findings, the status-bar notification, the
+    message; an edit makes the result stale; bad arguments and an untrusted workspace are refused."""
+    session = await new_session(progress=False)
+    uri, text = open_text(session, H06)
+    await published(session, uri, 1)
+    with pytest.raises(JsonRpcInvalidParams, match="third argument"):
+        await verify.verify(session, uri, "cpu", "sideways")
+    answer = await verify.verify(session, uri, "cpu")
+    assert (answer["status"], answer["uri"], answer["device"]) == ("error", uri, "cpu"), answer
+    assert "mat1 and mat2" in answer["summary"]
+    pushed = client_of(session).published[-1]
+    assert pushed.uri == uri and any(d.source == convert.VERIFY_SOURCE for d in pushed.diagnostics), pushed
+    method, payload = client_of(session).notified[-1]
+    assert method == verify.VERIFY_RESULT_NOTIFICATION
+    assert (payload["status"], payload["stale"], payload["line"]) == ("error", False, answer["line"])
+    assert client_of(session).shown[-1].message.startswith("dtypeguard verify: ")
+    change_text(session, uri, 2, text + "\n")
+    method, payload = client_of(session).notified[-1]
+    assert (method, payload["stale"]) == (verify.VERIFY_RESULT_NOTIFICATION, True)
+    session.cleanup()
+    untrusted = await new_session(trusted=False)
+    try:
+        uri2, _ = open_text(untrusted, H06)
+        with pytest.raises(Exception, match="off until you trust this workspace"):
+            await verify.verify(untrusted, uri2, "cpu")
+    finally:
+        untrusted.cleanup()
+
+
+# ---------------------------------------------------------------------------- edits through didChange
+def _position(text: str, offset: int) -> types.Position:
+    """An offset as LSP counts it (UTF-16 code units in the line)."""
+    before = text[:offset]
+    line = before.count("\n")
+    column = before[before.rfind("\n") + 1 :]
+    return types.Position(line, len(column.encode("utf-16-le")) // 2)
+
+
+def _parses(text: str) -> bool:
+    try:
+        compile(text, "<edit>", "exec", dont_inherit=True)
+    except SyntaxError:
+        return False
+    return True
+
+
+class _Typist:
+    """Keystrokes into an open document as an editor sends them: one ranged didChange each,
+    applied to the workspace first (as pygls does), then the handler."""
+
+    def __init__(self, session: Session, uri: str, text: str) -> None:
+        self.session, self.uri, self.text, self.version = session, uri, text, 1
+
+    def edit(self, pos: int, cut: int, new: str) -> str:
+        """Replace text[pos:cut] by `new`; returns what was replaced."""
+        start, end, old = _position(self.text, pos), _position(self.text, cut), self.text[pos:cut]
+        self.text = self.text[:pos] + new + self.text[cut:]
+        self.version += 1
+        doc = types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version)
+        change = types.TextDocumentContentChangePartial(range=types.Range(start, end), text=new)
+        self.session.workspace.update_text_document(doc, change)
+        sync.did_change(self.session, types.DidChangeTextDocumentParams(text_document=doc, content_changes=[change]))
+        return old
+
+
+async def test_random_incremental_edits_through_did_change_publish_what_check_source_finds(session: Session) -> None:
+    """The property the Analyzer-level tests check (tests/engine/test_incremental.py), through the
+    handler path an editor drives: ranged didChange events applied by the workspace, the analysis
+    thread, the publish. Keystrokes insert statements at a line's indentation, delete lines or
+    type a character; one that breaks the syntax is mostly undone at once, as typing does. After
+    each burst the diagnostics published for the last version are those of a fresh check of the
+    same text, or the last good ones plus DG000 while it does not parse."""
+    import random
+
+    rng = random.Random(20261205)
+    statements = ["x = torch.zeros(3)", "y = x.double()", "model.half()", "y = x.cuda()", "torch.set_default_dtype(torch.float64)", "pass"]
+    compared = broken = 0
+    for path in sorted((ROOT / "samples" / "hazards").glob("h*.py"))[:8]:
+        typist = _Typist(session, *open_text(session, path))
+        for _burst in range(4):
+            for _key_press in range(4):
+                text = typist.text
+                starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n" and i + 1 < len(text)]
+                at = rng.choice(starts)
+                line = text[at:].split("\n", 1)[0]
+                kind = rng.random()
+                if kind < 0.5:
+                    pos, cut, new = at, at, line[: len(line) - len(line.lstrip())] + rng.choice(statements) + "\n"
+                elif kind < 0.75:
+                    pos, cut, new = at, min(len(text), at + len(line) + 1), ""
+                else:
+                    pos = cut = at + rng.randint(0, len(line))
+                    new = "("
+                old = typist.edit(pos, cut, new)
+                if rng.random() < 0.6 and not _parses(typist.text):
+                    typist.edit(pos, pos + len(new), old)
+            assert session.workspace.get_text_document(typist.uri).source == typist.text
+            diags = await published(session, typist.uri, typist.version)
+            if not _parses(typist.text):
+                broken += 1
+                assert any(d.code == "DG000" for d in diags), f"{path.name} version {typist.version}"
+                continue
+            compared += 1
+            assert _key(diags) == _expected(typist.text), f"{path.name} version {typist.version}:\n{typist.text}"
+        await sync.did_close(session, types.DidCloseTextDocumentParams(text_document=_doc(typist.uri)))
+    assert compared >= 8 and broken >= 2, f"{compared} bursts compared, {broken} broken: the edits no longer exercise both"

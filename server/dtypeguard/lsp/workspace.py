@@ -2,8 +2,8 @@
 
 Off by default (setting `workspaceDiagnostics`): a big workspace would cost a full analysis of
 every file at start. When on, after `initialized` and whenever the setting turns on, the files
-under the workspace root (as `dtypeguard check` finds them: .gitignore and hidden folders
-skipped) are analysed one at a time off the event loop, under a work-done progress, and their
+under the workspace root (as `dtypeguard check` finds them: .gitignore'd files and tool folders
+such as `.venv`, `.git`, `node_modules` skipped) are analysed one at a time off the event loop, under a work-done progress, and their
 diagnostics are pushed; an open document keeps the live analysis of its buffer instead, and a
 document that closes gets the analysis of its file on disk back. Turning the setting off (or a
 new scan) takes back what was pushed. A scan stops early when a newer one starts.

@@ -49,6 +49,16 @@ def test_a_call_fact_does_not_copy_a_rules_fact(name: str, fact: CallFact) -> No
             assert words not in own, f"{name} copies {rule.code}.{key}: write {{{rule.code}.{key}}}"
 
 
+@pytest.mark.parametrize(("name", "fact"), FACTS, ids=[n for n, _ in FACTS])
+def test_a_call_fact_quotes_no_error_message_a_rule_explains(name: str, fact: CallFact) -> None:
+    """torch's own words for an error are a rule's: a call fact that quotes one refers to the rule's
+    fact instead, so the two cannot drift apart (as DG003's shuffle error and DG014's unscale error did)."""
+    own = REFERENCE.sub("\0", fact.text)
+    for quoted in re.findall(r'"([^"]{12,})"', own):
+        for rule in ALL_RULES:
+            assert quoted not in rule.explanation, f"{name} quotes {rule.code}'s error {quoted!r}: make it a fact of {rule.code}"
+
+
 def test_hover_says_the_rules_words() -> None:
     text = "import torch\ntorch.set_default_tensor_type('torch.FloatTensor')\n"
     hover = hover_markdown(check_source(text), 2, 8)

@@ -3928,6 +3928,42 @@ CASES: dict[str, str] = {
         long_ids = torch.LongTensor(4)
         embed(long_ids)
         """,
+    "parts of a module cast after it was built: its forward computes in their dtype": """
+        import torch
+        import torch.nn as nn
+        def convert_module_to_f16(l):
+            if isinstance(l, (nn.Conv2d, nn.Linear)):
+                l.weight.data = l.weight.data.half()
+                if l.bias is not None:
+                    l.bias.data = l.bias.data.half()
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Sequential(nn.Linear(4, 2))
+            def convert_to_fp16(self):
+                self.fc.apply(convert_module_to_f16)
+            def forward(self, x):
+                return self.fc(x)
+        model = Net()
+        params = list(model.parameters())
+        opt = torch.optim.AdamW(params, lr=1e-3)  # expect: DG012
+        model.convert_to_fp16()
+        loss = model(torch.randn(8, 4).half()).float().sum()
+        loss.backward()
+        opt.step()
+        class One(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)
+            def forward(self, x):
+                return self.fc(x)  # the cast layer meets the float32 input here (torch raises here)
+        one = One()
+        one.fc.half()  # expect: DG004
+        one(torch.randn(8, 4))
+        two = One()
+        two.fc.half()
+        two(torch.randn(8, 4).half())
+        """,
 }
 
 

@@ -1739,6 +1739,7 @@ class CallsMixin(InterpreterParts):
 
     def forward(self, oid: int, module: ModuleObj, args: list[Value | None], node: ast.Call, state: State, kwargs: dict[str, Value | None] | None = None) -> Value | None:
         kwargs = kwargs or {}
+        module = _recast_parts(oid, module, state)
         self.events.forwards.append(
             Forward(
                 self.index.span(node), self.tick(), oid, module, tuple(args), state.autocast,
@@ -2834,9 +2835,27 @@ def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
     return module
 
 
+def _recast_parts(oid: int, module: ModuleObj, state: State) -> ModuleObj:
+    """The module as its forward sees it: a class of the script's own (or a container) whose
+    parts were all cast after it was built (`net.fc.half()`, `self.blocks.apply(fn)` with `fn`
+    setting `l.weight.data = l.weight.data.half()`) no longer computes in the dtype it was built
+    with. Its dtype is then left unknown here: the nested calls of its forward meet the cast
+    layers and are checked on their own, at the line torch raises from. Parts of several dtypes
+    leave it as it was."""
+    if module.dtype is None or _owns_params(module):
+        return module
+    tree = _tree_dtypes(oid, state)
+    if len(tree) != 1 or module.dtype in tree:
+        return module
+    return replace(module, dtype=None, dtype_origin=None)
+
+
 def _owns_params(obj: ModuleObj) -> bool:
     """Whether a module has parameters of its own, not only in its submodules: a torch layer
-    does; a class of the script's own only where an attribute holds a parameter."""
+    does, a container (`nn.Sequential`, `nn.ModuleList`, `nn.ModuleDict`) does not; a class
+    of the script's own only where an attribute holds a parameter."""
+    if obj.cls.startswith("torch.nn.") and obj.cls[9:] in vocab.CONTAINERS:
+        return False
     if not obj.cls.startswith("user:"):
         return True
     return any(isinstance(v, Tensor) and v.param for v in obj.attrs.values())

@@ -60,6 +60,11 @@ def _explicit_device_fix(span: Span | None) -> list[FixSpec]:
     return [FixSpec("replace_cuda_default", title, span, False, (("dtype", "float32"), ("cuda", "1")))]
 
 
+# the part of the explanation that the hovers over `set_default_device` and `DataLoader` repeat
+_FACTS = {
+    "shuffle": "`DataLoader(shuffle=True)` fails with \"Expected a 'cuda' device type for generator but found 'cpu'\"",
+}
+
 RULE = Rule(
     code="DG003",
     name="cuda-default-breaks-shuffle",
@@ -67,11 +72,11 @@ RULE = Rule(
     summary="a global CUDA default device breaks DataLoader(shuffle=True)",
     explanation=(
         "A global CUDA default tensor type/device makes `RandomSampler`'s `torch.randperm` allocate "
-        "on CUDA while its `torch.Generator()` stays on the CPU, so `DataLoader(shuffle=True)` fails "
-        "with \"Expected a 'cuda' device type for generator but found 'cpu'\". Keep the default on "
+        f"on CUDA while its `torch.Generator()` stays on the CPU, so {_FACTS['shuffle']}. Keep the default on "
         "the CPU and move tensors explicitly with `.to(device)`, or pass "
         "`generator=torch.Generator(device='cuda')`."
     ),
+    facts=_FACTS,
     hazards=("H02", "H03"),
     reported_at=(
         'the `DataLoader(..., shuffle=True)` / `RandomSampler(...)` created under a CUDA default device '

@@ -87,6 +87,12 @@ def _fused_fix(ctx: Context, span: Span, cls: str, options: dict[str, Value | No
     return [FixSpec("set_kwarg", title, span, safe, (("name", "fused"), ("value", "True")))]
 
 
+# the part of the explanation that the hover over an optimizer's creation repeats
+_FACTS = {
+    "eps": "`eps=1e-8` rounds to 0 and tiny squared gradients underflow, so "
+    "`m/(sqrt(v)+eps)` divides by zero and weights become inf/NaN after a step, with no error",
+}
+
 RULE = Rule(
     code="DG012",
     name="adam-fp16-eps-underflow",
@@ -94,14 +100,14 @@ RULE = Rule(
     summary="Adam over float16 parameters with the default eps goes inf/NaN",
     explanation=(
         "With float16 parameters, Adam keeps its state in float16 and (default implementation) does "
-        "its math in float16: `eps=1e-8` rounds to 0 and tiny squared gradients underflow, so "
-        "`m/(sqrt(v)+eps)` divides by zero and weights become inf/NaN after a step, with no error. "
+        f"its math in float16: {_FACTS['eps']}. "
         "Keeping the parameters in float32 under autocast is the sturdiest fix, but it doubles their "
         "memory and changes what is saved: unsafe, unless a GradScaler steps them (it needs float32 "
         "parameters). `fused=True` (Adam, AdamW) computes the same update in float32 and keeps the "
         "float16 storage: the safe fix. A larger eps (1e-4) stays representable but changes the "
         "optimizer: unsafe."
     ),
+    facts=_FACTS,
     hazards=("H13",),
     reported_at='the Adam/AdamW construction over float16 parameters with the default eps (and no `fused=True`)',
     hint=(

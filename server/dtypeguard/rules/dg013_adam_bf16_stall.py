@@ -64,17 +64,22 @@ def _rounds_away(cls: str, options: dict[str, Value | None]) -> str:
     return words + " (and on smaller ones as the learning rate decays)"
 
 
+# the part of the explanation that the hover over an optimizer's creation repeats
+_FACTS = {
+    "stall": "an Adam step of about lr=1e-3 on a weight near 1.0 is below half the bf16 spacing and rounds away",
+}
+
 RULE = Rule(
     code="DG013",
     name="adam-bf16-stalled-updates",
     severity=Severity.WARNING,
     summary="optimizer over bfloat16 parameters: updates round away",
     explanation=(
-        "bfloat16 keeps only 8 bits of mantissa (spacing 2^-7 at 1.0), so an Adam step of about "
-        "lr=1e-3 on a weight near 1.0 is below half the bf16 spacing and rounds away. Parameters "
+        f"bfloat16 keeps only 8 bits of mantissa (spacing 2^-7 at 1.0), so {_FACTS['stall']}. Parameters "
         "never change and no error is raised (also with `fused=True`). Keep optimizer-owned weights "
         "in float32 and use autocast for bf16 compute."
     ),
+    facts=_FACTS,
     hazards=("H14",),
     reported_at='the Adam/AdamW (any optimizer) construction over bfloat16 parameters',
     hint=(

@@ -40,7 +40,7 @@ def check(ctx: Context) -> Iterator[Finding]:
 # the part of the explanation that the hover over `GradScaler` repeats
 _FACTS = {
     "fp16_grads": "GradScaler expects float32 master parameters; with `model.half()` the gradients "
-    "are fp16",
+    "are fp16 and `scaler.step` (inside `unscale_`) raises \"Attempting to unscale FP16 gradients.\"",
 }
 
 RULE = Rule(
@@ -49,8 +49,7 @@ RULE = Rule(
     severity=Severity.ERROR,
     summary="GradScaler with float16 parameters",
     explanation=(
-        f"{_FACTS['fp16_grads']} "
-        "and `scaler.step` (inside `unscale_`) raises \"Attempting to unscale FP16 gradients.\" Do "
+        f"{_FACTS['fp16_grads']} Do "
         "not call `.half()` on the model; use `torch.autocast` for fp16 compute and keep the "
         "parameters in float32."
     ),

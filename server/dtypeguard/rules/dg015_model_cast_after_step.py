@@ -65,21 +65,27 @@ def _moved_after_state(ctx: Context, cast: ModuleCast) -> Finding | None:
     )
 
 
+# the part of the explanation that the hover over an optimizer's creation repeats
+_FACTS = {
+    "order": "In current PyTorch, `model.to()`/`.double()` keeps the same Parameter objects, so an "
+    "optimizer created earlier still works. But once the optimizer has state (after a "
+    "`step()`), changing the model's dtype makes the next `step()` fail",
+}
+
 RULE = Rule(
     code="DG015",
     name="model-cast-after-optimizer-step",
     severity=Severity.ERROR,
     summary="model converted to another dtype (or moved to the GPU) after the optimizer has state",
     explanation=(
-        "In current PyTorch, `model.to()`/`.double()` keeps the same Parameter objects, so an "
-        "optimizer created earlier still works. But once the optimizer has state (after a "
-        "`step()`), changing the model's dtype makes the next `step()` fail (Adam: \"expected dtype "
+        f"{_FACTS['order']} (Adam: \"expected dtype "
         "float for `end` but got dtype double\" after `.double()`). Create the optimizer after the model is on its "
         "final device and dtype, and never cast the model after training has started. Likewise, "
         "`optimizer.load_state_dict(...)` places the state on the parameters' device of that moment: "
         "a model moved to CUDA afterwards leaves Adam's state on the CPU, and the next `step()` fails "
         "with \"Expected all tensors to be on the same device\" (move the model before resuming)."
     ),
+    facts=_FACTS,
     hazards=("H16",),
     reported_at='the `model.double()/.half()/.to(dtype)` call executed after the optimizer already stepped',
     errors=(

@@ -35,7 +35,7 @@ CALL_FACTS: dict[str, CallFact] = {
         "the current thread (and in fork-started DataLoader workers), and it adds per-call overhead to every "
         "torch function. `torch.from_numpy`, the legacy `torch.Tensor(...)` constructor, `torch.Generator()` "
         "and tensors built in other threads stay on the CPU, so data must still be moved with `.to(device)`. "
-        "A CUDA default breaks `DataLoader(shuffle=True)`.",
+        "Under a CUDA default device, {DG003.shuffle}.",
         ("DG001", "DG003"),
     ),
     "torch.from_numpy": CallFact(
@@ -62,12 +62,11 @@ CALL_FACTS: dict[str, CallFact] = {
     "torch.utils.data.DataLoader": CallFact(
         "DataLoader batches are built on the CPU (NumPy arrays keep their dtype; Python floats become "
         "float64 tensors): move them with `.to(device)`. With a global CUDA default device, "
-        "`shuffle=True` fails with \"Expected a 'cuda' device type for generator but found 'cpu'\".",
+        "{DG003.shuffle}.",
         ("DG003", "DG009"),
     ),
     "torch.amp.GradScaler": CallFact(
-        "{DG014.fp16_grads} and `scaler.step` raises \"Attempting to unscale FP16 gradients.\" Use `torch.autocast` for fp16 "
-        "compute instead.",
+        "{DG014.fp16_grads} Use `torch.autocast` for fp16 compute instead.",
         ("DG014",),
     ),
     "torch.autocast": CallFact(
@@ -80,7 +79,7 @@ CALL_FACTS["torch.utils.data.dataloader.DataLoader"] = CALL_FACTS["torch.utils.d
 
 # any `torch.optim.<Class>(...)` (hover.py decides which calls that is)
 OPTIMIZER_FACT = CallFact(
-    "Creating the optimizer before `model.to()`/`.double()` is fine in current PyTorch (the Parameter "
-    "objects are kept); converting the model *after* a `step()` is not (DG015). Over float16 parameters, "
-    "Adam's default eps=1e-8 rounds to 0 (DG012); over bfloat16, small updates round away (DG013)."
+    "{DG015.order}. Over float16 parameters, Adam's default {DG012.eps}. Over bfloat16 parameters, "
+    "{DG013.stall}.",
+    ("DG012", "DG013", "DG015"),
 )

@@ -3964,6 +3964,57 @@ CASES: dict[str, str] = {
         two.fc.half()
         two(torch.randn(8, 4).half())
         """,
+    "the device chosen with torch.accelerator, or a CUDA ordinal: moves keep the dtype": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        use_accel = torch.accelerator.is_available()
+        if use_accel:
+            device = torch.accelerator.current_accelerator()
+        else:
+            device = torch.device("cpu")
+        labels = torch.IntTensor(np.array([0, 1, 2]))  # expect: DG006
+        labels = labels.to(device)
+        out = torch.randn(3, 4).log_softmax(1).to(device)
+        loss = nn.NLLLoss()(out, labels)
+        gpu_id = 0 if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 2).to(gpu_id)
+        x = torch.from_numpy(np.random.rand(8, 4))  # expect: DG004
+        model(x.to(gpu_id))
+        """,
+    "the best epoch's checkpoint saved in the loop and loaded after it, the model parked on the CPU to save": """
+        import torch
+        import torch.nn as nn
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 2).to(device)
+        opt = torch.optim.Adam(model.parameters())
+        best = None
+        for epoch in range(3):
+            loss = model(torch.randn(8, 4, device=device)).sum()
+            loss.backward()
+            opt.step()
+            if not best or loss.item() < best:
+                best = loss.item()
+                model.cpu()
+                torch.save(model.state_dict(), "best.pt")
+                model.to(device)
+        model.load_state_dict(torch.load("best.pt"))
+        """,
+    "a checkpoint saved on the device in the training loop, reloaded after it in the same run": """
+        import torch
+        import torch.nn as nn
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 2).to(device)
+        best = float("inf")
+        for epoch in range(3):
+            loss = model(torch.randn(8, 4, device=device)).sum().item()
+            if loss < best:
+                best = loss
+                with open("best.pt", "wb") as f:
+                    torch.save(model, f)
+        with open("best.pt", "rb") as f:
+            model = torch.load(f, weights_only=False)
+        """,
 }
 
 

@@ -1163,7 +1163,13 @@ class CallsMixin(InterpreterParts):
         arg0 = args[0] if args else None
         if last in ("set_default_dtype", "set_default_device", "set_default_tensor_type") and len(parts) == 2:
             return self.set_default(last, arg0, node, state)
-        if name in ("torch.cuda.is_available", "torch.backends.mps.is_available"):
+        if name == "torch.accelerator.current_accelerator":
+            # the accelerator's device (cuda, mps, xpu) when there is one, else None (`.to(None)`
+            # keeps the tensor where it is: the CPU): "auto"
+            if "_dg_index" not in node.__dict__:
+                self.events.uses_cuda_check = True
+            return Device("auto")
+        if name in ("torch.cuda.is_available", "torch.backends.mps.is_available", "torch.accelerator.is_available"):
             if "_dg_index" not in node.__dict__:  # the checked script's own choice, not a helper module's
                 self.events.uses_cuda_check = True
             return None
@@ -1888,7 +1894,11 @@ class CallsMixin(InterpreterParts):
                     self.optimizer_step(receiver.oid, obj, node, state, scaler=False)
                 elif method == "load_state_dict" and not obj.stepped:
                     # a resumed optimizer has state, cast to its parameters' dtype as it loads
-                    state.heap[receiver.oid] = replace(obj, stepped=True, step_span=self.index.span(node), state_loaded=True)
+                    params = state.heap.get(obj.module) if obj.module is not None else None
+                    state.heap[receiver.oid] = replace(
+                        obj, stepped=True, step_span=self.index.span(node), state_loaded=True,
+                        state_device=params.device if isinstance(params, ModuleObj) else None,
+                    )
                 return None
             if isinstance(obj, ScalerObj):
                 if method == "scale":
@@ -2349,7 +2359,8 @@ class CallsMixin(InterpreterParts):
             module = _unmixed(opt.module, module, state)
         self.events.steps.append(OptimizerStep(span, self.tick(), opt, module if isinstance(module, ModuleObj) else None, scaler))
         if counts:
-            state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span)
+            device = opt.state_device if opt.stepped else module.device if isinstance(module, ModuleObj) else None
+            state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span, state_device=device)
 
 
 # Per-node caches, weak: a language server analyses new trees on every keystroke, and an entry

@@ -946,6 +946,12 @@ class Interpreter(ResumeMixin, CallsMixin):
             if number[0] and number[1] and a != b:
                 return Tensor("pyfloat" if "pyfloat" in number else "pyint")  # `1.0 if c else 0.0`
             da, db = self.device_of(a), self.device_of(b)
+            # `0 if torch.cuda.is_available() else "cpu"` (the DDP tutorial's gpu_id): an int
+            # facing a device is a CUDA ordinal
+            if da and not db and _ordinal(b):
+                db = "cuda"
+            elif db and not da and _ordinal(a):
+                da = "cuda"
             if da and db and not isinstance(a, Tensor):
                 joined = join_device(da, db)
                 return Device(joined) if joined else None
@@ -1527,6 +1533,11 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
         except TypeError:
             return None
     return result(True)
+
+
+def _ordinal(value: Value | None) -> bool:
+    """A constant that names a CUDA device by its index (`.to(0)`)."""
+    return isinstance(value, Const) and type(value.value) is int and value.value >= 0
 
 
 def _choice(value: Value | None) -> Value | None:

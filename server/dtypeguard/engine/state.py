@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Generic, TypeVar
 
 from dtypeguard.engine.events import Default
-from dtypeguard.engine.values import HeapObj, Value, join, join_device, join_obj
+from dtypeguard.engine.values import HeapObj, SavedBy, Value, join, join_device, join_obj
 
 BUILTIN_DTYPE = Default("float32")
 BUILTIN_DEVICE = Default("cpu")
@@ -98,6 +98,11 @@ def fold_scopes(a: Scope[T], b: Scope[T], merge: object) -> Scope[T]:
 
 
 def _merge_values(a: object, b: object) -> Value | None:
+    if isinstance(a, SavedBy) or isinstance(b, SavedBy):
+        # a checkpoint saved on some path to here (the best epoch's save inside the training
+        # loop, then the load after it): a load here reads what this run may have written
+        frames = tuple(dict.fromkeys((*(a.frames if isinstance(a, SavedBy) else ()), *(b.frames if isinstance(b, SavedBy) else ()))))
+        return SavedBy(frames)
     if a is _MISSING or b is _MISSING:
         return None  # bound on one path only: unknown after the join
     if a is b or a == b:

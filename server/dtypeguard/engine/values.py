@@ -383,6 +383,7 @@ class OptimizerObj:
     stepped: bool = False  # it has state: it stepped, or loaded a state_dict (`state_loaded`)
     step_span: Span | None = None
     state_loaded: bool = False
+    state_device: str | None = None  # where its state was made: the parameters' device at the first step (or load)
     # flags set in a parameter group's dict (`{"params": ..., "capturable": True}`), any group
     group_options: dict[str, Value | None] = field(default_factory=dict)
 

@@ -88,12 +88,12 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _written_first(load: TorchLoad, loads: list[TorchLoad]) -> bool:
-    """Every time this load runs, the same run has just saved that file, on the way to it and
-    while the function that loads was running (`save(...)` then `torch.load(...)` a few lines
-    later, or through a helper it called): the file was written on this machine, so its devices
-    exist here. A save in a sibling function (a `train()` then an `infer()`) or in the other
-    branch (`if not exists: train and save, else: load`) does not count: those are often
-    separate runs on separate machines."""
+    """The same run has saved that file on the way to this load, while the function that loads
+    was running (`save(...)` then `torch.load(...)` a few lines later, or through a helper it
+    called, or the best epoch's save inside the training loop before the load after it): the
+    file was written on this machine, so its devices exist here. A save in a sibling function (a
+    `train()` then an `infer()`) or in the other branch (`if not exists: train and save, else:
+    load`) does not count: those are often separate runs on separate machines."""
     return all(v.after_save for v in loads if v.span == load.span)
 
 

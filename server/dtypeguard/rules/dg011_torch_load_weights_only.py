@@ -79,8 +79,10 @@ RULE = Rule(
     ),
     hazards=("H19",),
     reported_at=(
-        'a `torch.load(...)` of a checkpoint that holds pickled objects (whole modules, argparse Namespaces, '
-        'NumPy scalars) under the `weights_only=True` default'
+        'where the checkpoint is given the object the weights-only loader refuses: the entry that holds it '
+        '(`"args": args,`, `"best_acc": best_acc,` with a NumPy number), or the `torch.save(model, f)` of a whole '
+        'object (reported only where the script also saves what it loads); related information at the '
+        '`torch.load(...)` that fails under the `weights_only=True` default'
     ),
     errors=(
         ErrorPattern(r"Weights only load failed", "Weights only load failed.", "hazards.md H19"),

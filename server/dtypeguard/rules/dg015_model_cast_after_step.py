@@ -50,6 +50,8 @@ def _moved_after_state(ctx: Context, cast: ModuleCast) -> Finding | None:
     and stays there, so the next CUDA `step()` mixes devices (IAGNet #4)."""
     opt = cast.stepped_optimizers[0]
     stateful = opt.cls not in ("SGD",) or "momentum" in opt.options
+    if opt.state_device != "cpu":
+        return None  # its state was made on the device the model goes back to (`.cpu()` to save, then `.to(device)`)
     if not stateful or not any(step.opt.origin.span == opt.origin.span and step.time > cast.time for step in ctx.events.steps):
         return None
     had = f"loaded its state (line {opt.step_span.line})" if opt.state_loaded and opt.step_span else "already stepped"

@@ -3712,7 +3712,7 @@ CASES: dict[str, str] = {
         opt = torch.optim.AdamW(list(model.parameters()), lr=1e-4)  # expect: DG012
         other = Partly()
         other.inp.half()
-        mixed = torch.optim.AdamW(other.parameters(), lr=1e-4)
+        mixed = torch.optim.AdamW(other.parameters(), lr=1e-4)  # expect: DG012
         """,
     "a NumPy accuracy kept as the best with max() and saved through a save_on_master(*args, **kwargs) wrapper": """
         import os
@@ -4014,6 +4014,33 @@ CASES: dict[str, str] = {
                     torch.save(model, f)
         with open("best.pt", "rb") as f:
             model = torch.load(f, weights_only=False)
+        """,
+    "CLIP's convert_weights: the linears made float16 through .data, the norms left float32, then Adam": """
+        import torch
+        import torch.nn as nn
+        def convert_weights(model):
+            def _convert_weights_to_fp16(l):
+                if isinstance(l, (nn.Conv1d, nn.Conv2d, nn.Linear)):
+                    l.weight.data = l.weight.data.half()
+                    if l.bias is not None:
+                        l.bias.data = l.bias.data.half()
+            model.apply(_convert_weights_to_fp16)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ln = nn.LayerNorm(4)
+                self.fc = nn.Linear(4, 2)
+            def forward(self, x):
+                return self.fc(self.ln(x).half())
+        model = Net()
+        convert_weights(model)
+        optimizer = torch.optim.Adam(model.parameters(), lr=5e-5)  # expect: DG012
+        loss = model(torch.randn(3, 4)).float().sum()
+        loss.backward()
+        optimizer.step()
+        safe = Net()
+        convert_weights(safe)
+        fused = torch.optim.Adam(safe.parameters(), lr=5e-5, fused=True)
         """,
 }
 

@@ -194,6 +194,19 @@ class CallsMixin(InterpreterParts):
                 return vocab.DTYPE_NAMES.get(last)
         return None
 
+    def _plain_module_class(self, name: str, depth: int = 0) -> bool:
+        """A class of the script's own whose bases are `nn.Module` or such classes of its own only
+        (not a subclass of a torch layer, nor of a class the analysis does not know)."""
+        klass = self.classes.get(name)
+        if klass is None or not klass.bases or depth > 8:
+            return False
+        for base in klass.bases:
+            if base in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+                continue
+            if not (base.startswith("user:module:") and self._plain_module_class(base.removeprefix("user:module:"), depth + 1)):
+                return False
+        return True
+
     def device_of(self, value: Value | None) -> str | None:
         if isinstance(value, Device):
             return value.name
@@ -1073,7 +1086,12 @@ class CallsMixin(InterpreterParts):
         if name == "range" and args and all(number_kind(a) == "pyint" for a in args):
             return _many(Tensor("pyint"))  # `list(range(n))`: Python ints
         if name == "isinstance" and len(args) == 2 and isinstance(args[0], Ref):
-            known = _layer_isinstance(state.heap.get(args[0].oid), args[1])
+            obj = state.heap.get(args[0].oid)
+            known = _layer_isinstance(obj, args[1])
+            if known is None and isinstance(obj, ModuleObj) and obj.cls.startswith("user:") and self._plain_module_class(obj.cls[5:]):
+                # a class of the script's own built on nn.Module is none of torch's layers
+                # (`isinstance(l, (nn.Conv2d, nn.Linear))` as `Module.apply` visits the model itself)
+                known = _layer_isinstance(replace(obj, cls="torch.nn.Module"), args[1])
             if known is not None:
                 return known
         if name == "isinstance" and len(args) == 2:
@@ -2836,7 +2854,7 @@ def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
         module = replace(module, half_part=_tree_half_part(oid, state, module.cast_span))
     tree = _tree_dtypes(oid, state)
     if module.dtype is not None and len(tree) > 1:
-        module = replace(module, dtype=None)
+        module = replace(module, dtype=None, mixed="float16" in tree)
     elif module.dtype is not None and tree and module.dtype not in tree:
         # a class of the script's own whose parts were all cast (guided-diffusion's
         # `convert_to_fp16`: `self.input_blocks.half()`, `self.out.half()`): theirs is its dtype

@@ -371,6 +371,7 @@ class ModuleObj:
     index_after_float: Span | None = None  # a Sequential item that needs indices after one that outputs floats
     made_at: Span | None = None  # the call of a factory function (`model = hg(...)`) that returned it: where the caller holds it
     chosen_dtype: bool = False  # its dtype is a configured precision (`Trainer(precision="64-true")`), not a cast to undo
+    mixed: bool = False  # as an optimizer sees it: its parameters are of several known dtypes, float16 among them
 
 
 @quick_init

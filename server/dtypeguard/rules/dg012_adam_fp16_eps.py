@@ -40,7 +40,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         if opt.cls not in vocab.ADAM_FAMILY or new.span in seen:
             continue
         dtype, module = param_dtype_at_step(ctx, i)
-        if dtype != "float16":
+        # a model of which a part was made float16 on its own (CLIP's `convert_weights`, which
+        # casts the convolutions and linears but not the norms): that part's update is float16
+        # (not where the file sets `requires_grad` anywhere: the float16 part is then often the
+        # frozen one, and which parameters the optimizer updates is not followed that far)
+        part = module.half_part if dtype is None and module is not None and module.mixed and "requires_grad" not in ctx.text else None
+        if dtype != "float16" and part is None:
             continue
         eps = opt.options.get("eps")
         fused = opt.options.get("fused")
@@ -52,9 +57,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         related = [Related(module.dtype_origin.span, "the parameters become float16 here")] if module and module.dtype_origin else []
         if module is None and new.tensor_origin is not None:
             related = [Related(new.tensor_origin.span, f"the optimized tensor is float16 here: {new.tensor_origin.why}")]
-        master = master_weights_fix(ctx, module)
+        if part is not None:
+            related = [Related(part, "some of the parameters become float16 here")]
+        master = master_weights_fix(ctx, module) if part is None else None
+        some = "parameters of which some are float16" if part is not None else "float16 parameters"
         yield RULE.finding(
-            f"{opt.cls} over float16 parameters with eps=1e-8: eps rounds to 0 in float16 and the update "
+            f"{opt.cls} over {some} with eps=1e-8: eps rounds to 0 in float16 and the update "
             "math runs in float16, so a step can silently turn weights into inf/NaN",
             new.span,
             related=related,
@@ -120,11 +128,13 @@ RULE = Rule(
         bad=[
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).half()\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)  # <-\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.AdamW(model.parameters())  # <-\nmodel.half()\nopt.step()\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.LayerNorm(4), nn.Linear(4, 1))\nmodel[1].half()\nopt = torch.optim.Adam(model.parameters())  # <-\n",
         ],
         good=[
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).half()\nopt = torch.optim.Adam(model.parameters(), lr=1e-3, fused=True)\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).half()\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n",
+            "import torch\nfrom torch import nn\nmodel = nn.Sequential(nn.LayerNorm(4), nn.Linear(4, 1))\nmodel[1].half().requires_grad_(False)\nopt = torch.optim.Adam(model.parameters())\n",
         ],
     ),
 )

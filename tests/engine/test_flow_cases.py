@@ -4042,6 +4042,25 @@ CASES: dict[str, str] = {
         convert_weights(safe)
         fused = torch.optim.Adam(safe.parameters(), lr=5e-5, fused=True)
         """,
+    "torch.normal with a tensor std is on that tensor's device (CleanRL's exploration noise)": """
+        import torch
+        import torch.nn as nn
+        import tyro
+        args = tyro.cli(Args)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        class Actor(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)
+                self.register_buffer("action_scale", torch.ones(2))
+            def forward(self, x):
+                return self.fc(x) * self.action_scale
+        actor = Actor().to(device)
+        actions = actor(torch.randn(3, 4, device=device))
+        actions += torch.normal(0, actor.action_scale * args.noise)
+        states = torch.normal(0.0, 1.0, size=(3, 4))  # expect: DG009
+        actor(states)
+        """,
 }
 
 

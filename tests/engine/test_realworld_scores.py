@@ -62,9 +62,6 @@ def test_no_false_alarm_on_correct_scripts() -> None:
 # run, a file it has just written. A new false alarm, or one that goes away, fails here.
 KNOWN_REPO_FALSE_ALARMS = {
     "BasicSR_inference_esrgan_cpu_params.py:65:DG010",
-    # scan 5 (tests/realworld/REPOS5.md): torch.normal(0, <module buffer> * <CLI value>) read as a CPU factory
-    "cleanrl_ddpg_exploration_noise.py:125:DG009",
-    "cleanrl_ddpg_eval_exploration_noise.py:132:DG009",
 }
 
 

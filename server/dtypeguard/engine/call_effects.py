@@ -1641,6 +1641,16 @@ class CallsMixin(InterpreterParts):
             source = arg0 if isinstance(arg0, Tensor) and arg0.kind in ("ndarray", "tensor") else None
             from_ints = bool(source and source.dtype and not is_float(source.dtype) and is_float(dtype))  # `torch.FloatTensor(labels)`
             return Tensor("tensor", dtype, dev, self.origin(node, f"torch.{last} is always {dtype}"), from_ints=from_ints, ndim=source.ndim if source else None)
+        if name == "torch.normal" and "device" not in kwargs and "dtype" not in kwargs:
+            # `torch.normal(mean, std)` with a tensor mean or std: a tensor of its dtype, on its device
+            # (CleanRL's `torch.normal(0, actor.action_scale * noise)`); the default device only
+            # for `torch.normal(0.0, 1.0, size)`, where both are Python numbers
+            mean_std = [args[0] if args else kwargs.get("mean"), args[1] if len(args) > 1 else kwargs.get("std")]
+            tensors = [v for v in mean_std if isinstance(v, Tensor) and v.kind == "tensor"]
+            if tensors:
+                return Tensor("tensor", tensors[0].dtype if is_float(tensors[0].dtype) else None, tensors[0].device, tensors[0].origin, tensors[0].dev_origin)
+            if not all(number_kind(v) for v in mean_std):
+                return Tensor("tensor", None, None)
         if len(parts) == 2 and last in vocab.TORCH_DEFAULT_FACTORIES:
             made = self.torch_factory(last, args, kwargs, node, state)
             if isinstance(made, Tensor) and made.ndim is None:

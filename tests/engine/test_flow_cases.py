@@ -4061,6 +4061,51 @@ CASES: dict[str, str] = {
         states = torch.normal(0.0, 1.0, size=(3, 4))  # expect: DG009
         actor(states)
         """,
+    "a vendored CLIP: convert_weights casts conv weights and the projection parameters (through getattr) to float16": """
+        import torch
+        import torch.nn as nn
+
+        class VT(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv1 = nn.Conv2d(3, 8, kernel_size=4, stride=4, bias=False)
+                self.proj = nn.Parameter(torch.randn(8, 4))
+            def forward(self, x):
+                x = self.conv1(x).flatten(2).permute(0, 2, 1)
+                return x.mean(1) @ self.proj
+
+        class CLIP(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.visual = VT()
+            @property
+            def dtype(self):
+                return self.visual.conv1.weight.dtype
+            def forward(self, image):
+                return self.visual(image.type(self.dtype))
+
+        def convert_weights(model):
+            def _to16(l):
+                if isinstance(l, (nn.Conv1d, nn.Conv2d, nn.Linear)):
+                    l.weight.data = l.weight.data.half()
+                    if l.bias is not None:
+                        l.bias.data = l.bias.data.half()
+                for name in ["text_projection", "proj"]:
+                    if hasattr(l, name):
+                        attr = getattr(l, name)
+                        if attr is not None:
+                            attr.data = attr.data.half()
+            model.apply(_to16)
+
+        model = CLIP()
+        convert_weights(model)
+        optimizer = torch.optim.Adam(model.parameters(), lr=5e-5)  # expect: DG012
+        y = model(torch.randn(2, 3, 8, 8))
+        vt = VT()
+        vt.conv1.half()
+        vt.proj.data = vt.proj.data.half()
+        vt(torch.randn(2, 3, 8, 8).half())
+        """,
 }
 
 

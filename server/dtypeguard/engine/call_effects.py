@@ -2881,11 +2881,13 @@ def _recast_parts(oid: int, module: ModuleObj, state: State) -> ModuleObj:
     with. Its dtype is then left unknown here: the nested calls of its forward meet the cast
     layers and are checked on their own, at the line torch raises from. Parts of several dtypes
     leave it as it was."""
-    if module.dtype is None or _owns_params(module):
+    if module.dtype is None or not (module.cls.startswith("user:") or not _owns_params(module)):
         return module
     tree = _tree_dtypes(oid, state)
-    if len(tree) != 1 or module.dtype in tree:
+    if not tree or tree == {module.dtype}:
         return module
+    if len(tree) > 1 and module.dtype in tree and module.cast_span is not None:
+        return module  # cast as a whole, then some parts back (`model.half()`, norms `.float()`): the cast's dtype
     return replace(module, dtype=None, dtype_origin=None)
 
 

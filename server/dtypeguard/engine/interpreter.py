@@ -837,6 +837,12 @@ class Interpreter(ResumeMixin, CallsMixin):
         """`emb.weight.data = torch.from_numpy(matrix)` / `layer.weight = nn.Parameter(t)`: the
         layer's parameters now have that tensor's dtype (a float64 matrix makes it a float64 layer)."""
         node: ast.expr = target
+        if target.attr == "data" and isinstance(target.value, ast.Name):
+            self._set_aliased_param_data(target.value.id, value, state)
+            return
+        if target.attr == "data" and isinstance(target.value, ast.Attribute) and target.value.attr != "weight":
+            self._set_param_data(target.value, value, state)
+            return
         if target.attr == "data" and isinstance(target.value, ast.Attribute):
             node = target.value
         if not (isinstance(node, ast.Attribute) and node.attr == "weight") or not isinstance(value, Tensor) or value.kind != "tensor":
@@ -846,6 +852,40 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(owner, Ref) and isinstance(obj, ModuleObj) and obj.dtype is not None and is_float(value.dtype) and value.dtype != obj.dtype:
             origin = value.origin or self.origin(target, f"the weight is replaced by a {value.dtype} tensor")
             state.heap[owner.oid] = replace(obj, dtype=value.dtype, dtype_origin=origin, cast_span=origin.span)
+
+    def _set_param_data(self, node: ast.Attribute, value: Value | None, state: State) -> None:
+        """`l.proj.data = l.proj.data.half()` (CLIP's `convert_weights`): a parameter the module
+        holds as an attribute now has the new tensor's dtype."""
+        owner = self.eval(node.value, state)
+        obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+        kept = obj.attrs.get(node.attr) if isinstance(obj, ModuleObj) else None
+        if not (isinstance(owner, Ref) and isinstance(obj, ModuleObj) and isinstance(kept, Tensor) and kept.param):
+            return
+        if isinstance(value, Tensor) and value.kind == "tensor" and value.dtype != kept.dtype:
+            attrs = dict(obj.attrs)
+            attrs[node.attr] = replace(kept, dtype=value.dtype, origin=value.origin)
+            state.heap[owner.oid] = replace(obj, attrs=attrs)
+
+    def _set_aliased_param_data(self, name: str, value: Value | None, state: State) -> None:
+        """`attr = getattr(l, name)` then `attr.data = attr.data.half()` (CLIP's `convert_weights`
+        over `["text_projection", "proj"]`): one of the module's parameters changed dtype, which one
+        is not followed, so those it holds as attributes are of unknown dtype from here on."""
+        func = self.call_stack[-1] if self.call_stack else None
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not (isinstance(value, Tensor) and value.kind == "tensor"):
+            return
+        for stmt in ast.walk(func):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name):
+                continue
+            call = stmt.value
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "getattr" and len(call.args) >= 2):
+                continue
+            if isinstance(call.args[1], ast.Constant):
+                continue  # a named attribute: `getattr(l, "proj")` is read as `l.proj`
+            owner = self.eval(call.args[0], state)
+            obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+            if isinstance(owner, Ref) and isinstance(obj, ModuleObj):
+                attrs = {k: replace(v, dtype=None, origin=None) if isinstance(v, Tensor) and v.param and v.dtype != value.dtype else v for k, v in obj.attrs.items()}
+                state.heap[owner.oid] = replace(obj, attrs=attrs)
 
     def _frame_with(self, df: Tensor, index: Value | None, value: Value | None, node: ast.AST) -> Value | None:
         """`df["col"] = ...` adds or replaces a column (the name is rebound to the new frame)."""

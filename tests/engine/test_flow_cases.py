@@ -4106,6 +4106,68 @@ CASES: dict[str, str] = {
         vt.proj.data = vt.proj.data.half()
         vt(torch.randn(2, 3, 8, 8).half())
         """,
+    "nanoGPT's configure_optimizers: fused where the signature has it, foreach added from a config": """
+        import inspect
+        import torch
+        import torch.nn as nn
+        def configure_optimizers(model, foreach=None):
+            param_dict = {pn: p for pn, p in model.named_parameters()}
+            decay = [p for n, p in param_dict.items() if p.dim() >= 2]
+            nodecay = [p for n, p in param_dict.items() if p.dim() < 2]
+            groups = [{"params": decay, "weight_decay": 0.1}, {"params": nodecay, "weight_decay": 0.0}]
+            fused_available = 'fused' in inspect.signature(torch.optim.AdamW).parameters
+            extra_args = dict(fused=True) if fused_available else dict()
+            if foreach is not None:
+                extra_args['foreach'] = foreach  # expect: DG016
+            return torch.optim.AdamW(groups, lr=1e-3, **extra_args)
+        configure_optimizers(nn.Linear(4, 2), foreach=True)
+        """,
+    "open_clip's get_autocast: a functools.partial of torch.amp.autocast, the head outside it": """
+        from functools import partial
+        import torch
+        import torch.nn as nn
+        def get_autocast(precision, device_type="cuda"):
+            if precision == "amp_bf16":
+                return partial(torch.amp.autocast, device_type=device_type, dtype=torch.bfloat16)
+            return None
+        backbone, head = nn.Linear(8, 8), nn.Linear(8, 2)
+        autocast = get_autocast("amp_bf16", device_type="cpu")
+        with autocast():
+            features = backbone(torch.randn(4, 8))  # expect: DG017
+        head(features)
+        """,
+    "minGPT's trainer: parameter groups from named_parameters, a device from an f-string, the raw model unwrapped, then cast after a step": """
+        import os
+        import torch
+        import torch.nn as nn
+        model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2))
+        param_dict = {pn: p for pn, p in model.named_parameters()}
+        groups = [{"params": [param_dict[pn] for pn in sorted(param_dict)], "weight_decay": 0.0}]
+        optimizer = torch.optim.AdamW(groups, lr=1e-3)
+        rank = int(os.environ.get("LOCAL_RANK", 0))
+        acc = torch.accelerator.current_accelerator() if torch.accelerator.is_available() else torch.device("cpu")
+        device = torch.device(f"{acc.type}:{rank}") if acc.type != "cpu" else acc
+        model = model.to(device)
+        model(torch.randn(3, 4, device=device)).float().sum().backward()
+        optimizer.step()
+        raw_model = model.module if hasattr(model, "module") else model
+        raw_model.half()  # expect: DG015
+        optimizer.step()
+        """,
+    "nanoGPT with a float16 model and the GradScaler its float16 setting turns on": """
+        import torch
+        import torch.nn as nn
+        model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2))
+        model.to("cpu", dtype=torch.float16)  # expect: DG014
+        param_dict = {pn: p for pn, p in model.named_parameters()}
+        groups = [{"params": [p for n, p in param_dict.items() if p.dim() >= 2]}, {"params": [p for n, p in param_dict.items() if p.dim() < 2]}]
+        optimizer = torch.optim.AdamW(groups, lr=1e-3, fused=True)
+        scaler = torch.amp.GradScaler("cpu")
+        loss = model(torch.randn(3, 4).half()).float().sum()
+        scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
+        scaler.step(optimizer)
+        """,
 }
 
 

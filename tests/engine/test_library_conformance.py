@@ -564,3 +564,15 @@ def test_finfo_numbers_are_torchs() -> None:
     for dtype, numbers in FINFO.items():
         info = torch.finfo(getattr(torch, dtype))
         assert numbers == {"max": info.max, "min": info.min, "eps": info.eps, "tiny": info.tiny}, dtype
+
+
+def test_optimizer_parameters_are_torchs() -> None:
+    """`'fused' in inspect.signature(torch.optim.AdamW).parameters` is decided from a table
+    (vocabulary.OPTIMIZER_PARAMETERS): it must say what this torch says, class by class."""
+    import inspect
+
+    from dtypeguard.engine.library.vocabulary import OPTIMIZER_PARAMETERS
+
+    assert len(OPTIMIZER_PARAMETERS) >= 10
+    for name, params in OPTIMIZER_PARAMETERS.items():
+        assert params == tuple(inspect.signature(getattr(torch.optim, name)).parameters), name

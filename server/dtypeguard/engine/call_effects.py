@@ -65,8 +65,10 @@ from dtypeguard.engine.values import (
     ModuleObj,
     OptimizerObj,
     Origin,
+    ParamNames,
     Params,
     ParserOptions,
+    Partial,
     PathObj,
     Placed,
     RandomGen,
@@ -222,8 +224,11 @@ class CallsMixin(InterpreterParts):
             # `for p in model.parameters()`: a parameter, of the model's dtype when all its parts share it
             module = state.heap.get(value.oid)
             if isinstance(module, ModuleObj) and is_float(module.dtype) and uniform_module(module, state):
-                return Tensor("tensor", module.dtype, module.device, module.dtype_origin, module.device_origin, moves=True, param=True)
-            return None
+                param = Tensor("tensor", module.dtype, module.device, module.dtype_origin, module.device_origin, moves=True, param=True, owner=value.oid)
+            else:
+                param = Tensor("tensor", None, None, moves=True, param=True, owner=value.oid)
+            # `for name, p in model.named_parameters()`: (a name, one of its parameters)
+            return TupleV((None, param)) if value.named else param
         if isinstance(value, Ref):
             obj = state.heap.get(value.oid)
             if isinstance(obj, LoaderObj):
@@ -392,6 +397,9 @@ class CallsMixin(InterpreterParts):
         self.opaque_keywords = opaque
         self.opaque_positional = opaque_positional
         self.keyword_spans = {**written, **{kw.arg: self.index.span(kw) for kw in node.keywords if kw.arg is not None}}
+        if isinstance(callee, Partial) and not opaque_positional and not any(isinstance(a, ast.Starred) for a in node.args):
+            args, kwargs = [*callee.args, *args], {**dict(callee.kwargs), **kwargs}
+            callee = callee.func
         if isinstance(callee, Sym):
             if kwargs.get("dtype", _ABSENT) == Const(None) or kwargs.get("device", _ABSENT) == Const(None):
                 # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
@@ -930,6 +938,8 @@ class CallsMixin(InterpreterParts):
             return Configured(args[1].value)
         if name in ("os.environ.get", "os.getenv") and len(args) >= 2 and isinstance(args[1], Device):
             return args[1]  # `os.environ.get("DEVICE", "cuda" if torch.cuda.is_available() else "cpu")`: the default device
+        if name == "functools.partial" and args and isinstance(args[0], (Sym, Func, Klass, Bound)) and not _has_splat(node):
+            return Partial(args[0], tuple(args[1:]), tuple(kwargs.items()))
         if root == "builtins":
             if last == "len" and len(node.args) == 1 and _is_shape(node.args[0]) and isinstance(arg0, TupleV):
                 return Const(len(arg0.items))  # `len(x.shape) == 4`: a tensor's known rank (the other branch is pruned)
@@ -939,7 +949,8 @@ class CallsMixin(InterpreterParts):
                 return TupleV(tuple(_many(item) for item in row.items)) if isinstance(row, TupleV) else None
             if last == "dict" and isinstance(arg0, Params) and len(node.args) == 1 and not node.keywords:
                 # `dict(model.named_parameters())`: names not read, each value one of its parameters
-                return DictV((None,), (self.element_of(arg0, state),))
+                pair = self.element_of(arg0, state)
+                return DictV((None,), (pair.items[1] if isinstance(pair, TupleV) and len(pair.items) == 2 else pair,))
             if last == "dict":
                 return _dict_call(args, kwargs, node, self.index.span)
             return self.call_builtin(last, args, state)
@@ -991,6 +1002,9 @@ class CallsMixin(InterpreterParts):
         if name in SCIPY_DESIGN and kwargs.get("output") == Const("sos"):
             # `sos = butter(4, band, output="sos")`: one (sections, 6) float64 array
             return Tensor("ndarray", "float64", "cpu", self.origin(node, f"`{last}`: filter design gives float64 coefficients"), ndim=2)
+        if name == "inspect.signature" and isinstance(arg0, Sym) and arg0.name.startswith("torch.optim."):
+            names = vocab.OPTIMIZER_PARAMETERS.get(arg0.name.removeprefix("torch.optim."))
+            return ParamNames(names) if names else None
         if root == "sklearn":
             if len(parts) > 2 and parts[1] == "metrics":
                 self.host_conversion(name, args, node)
@@ -1138,6 +1152,14 @@ class CallsMixin(InterpreterParts):
             return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
         if name == "slice":
             return Sym(SLICE)  # `s = slice(a, b)`; `x[s]` keeps x's rank
+        if name == "hasattr" and len(args) == 2 and args[1] == Const("module") and isinstance(arg0, Ref):
+            # `model.module if hasattr(model, "module") else model` (minGPT's, nanoGPT's DDP unwrap):
+            # the analysis reads a DDP/DataParallel wrapper as the module itself, which has no `module`
+            obj = state.heap.get(arg0.oid)
+            if isinstance(obj, ModuleObj):
+                return Const("module" in obj.attrs)
+        if name == "bool" and len(args) == 1 and isinstance(arg0, Const) and (arg0.value is None or type(arg0.value) in (bool, int, float, str)):
+            return type(arg0)(bool(arg0.value))  # `bool(output_dict)` of a known value (a configured one stays configured)
         if name == "float":
             return Tensor("pyfloat")
         if name == "int":
@@ -1199,7 +1221,9 @@ class CallsMixin(InterpreterParts):
             dev = self.device_of(arg0)
             if dev is None and isinstance(arg0, Device):
                 dev = arg0.name
-            return Device(dev) if dev else None
+            # `torch.device(f"{acc.type}:{rank}")`: a device, which one not known ("some"); `.to()`
+            # of it moves and never casts
+            return Device(dev or "some")
         if name == "torch.from_numpy":
             return replace(self._from_numpy(arg0, node), site=self.index.span(node))
         if name == "torch.nn.utils.rnn.pack_padded_sequence":
@@ -1546,8 +1570,14 @@ class CallsMixin(InterpreterParts):
         cls = name.rsplit(".", 1)[-1]
         opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options, group_options=_group_flags(params))
         oid = self.alloc(state, opt)
+        listed_owner = _listed_owner(params) if module_oid is None else None
         if module_oid is not None:
             self.optimizers_of.setdefault(module_oid, []).append(oid)
+        elif listed_owner is not None:
+            # nanoGPT's / minGPT's decay and no-decay lists of `named_parameters()` values: the
+            # optimizer holds that module's parameters, so a cast of the module after a step
+            # reaches it (DG015); their dtype is read from the lists themselves
+            self.optimizers_of.setdefault(listed_owner, []).append(oid)
         elif isinstance(params, SomeParams):
             self.optimizers_of.setdefault(params.oid, []).append(oid)  # casts of that module reach them; its dtype is not theirs
         module = state.heap.get(module_oid) if module_oid is not None else None
@@ -2279,7 +2309,7 @@ class CallsMixin(InterpreterParts):
         ref = Ref(oid)
         span = self.index.span(node)
         if method in ("parameters", "named_parameters"):
-            return Params(oid)
+            return Params(oid, named=method == "named_parameters")
         if method in ("append", "extend", "insert") and ITEMS in obj.attrs and args:
             held = obj.attrs[ITEMS]
             items = list(held.items) if isinstance(held, TupleV) else []
@@ -3048,6 +3078,22 @@ def _groups_device(params: Value | None) -> str | None:
             return None
         devices |= {t.device for t in items if isinstance(t, Tensor)}
     return next(iter(devices)) if len(devices) == 1 else None
+
+
+def _listed_owner(params: Value | None) -> int | None:
+    """The one module whose parameters every group lists one by one (`{"params": [param_dict[pn]
+    for pn in sorted(decay)]}` over `named_parameters()`), if there is one."""
+    groups = params.items if isinstance(params, TupleV) else ((params.item,) if isinstance(params, Many) else ())
+    owners: set[int | None] = set()
+    for group in groups:
+        if not (isinstance(group, DictV) and "params" in group.keys):
+            return None
+        inner = group.items[group.keys.index("params")]
+        listed = inner.items if isinstance(inner, TupleV) else (inner.item,) if isinstance(inner, Many) else ()
+        if not listed or not all(isinstance(t, Tensor) and t.param for t in listed):
+            return None
+        owners |= {t.owner for t in listed if isinstance(t, Tensor)}
+    return next(iter(owners)) if len(owners) == 1 else None
 
 
 def _group_owner(params: Value | None, state: State) -> int | None:

@@ -61,6 +61,7 @@ from dtypeguard.engine.values import (
     OptimizerObj,
     Origin,
     ParamGroup,
+    ParamNames,
     Params,
     PathObj,
     Ref,
@@ -1169,6 +1170,8 @@ class Interpreter(ResumeMixin, CallsMixin):
     def eval_attribute(self, node: ast.Attribute, state: State) -> Value | None:
         base = self.eval(node.value, state)
         attr = node.attr
+        if isinstance(base, ParamNames) and attr == "parameters":
+            return TupleV(tuple(Const(n) for n in base.names))  # `'fused' in inspect.signature(...).parameters`
         if isinstance(base, Sym):
             made = self.sym(f"{base.name}.{attr}")
             return replace(made, site=self.index.span(node)) if isinstance(made, DType) else made  # where the dtype is written
@@ -1464,7 +1467,7 @@ class Interpreter(ResumeMixin, CallsMixin):
 
 
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice", "bool", "hasattr"})
 
 
 def _list_as_array(value: Value | None, other: Value | None) -> Value | None:

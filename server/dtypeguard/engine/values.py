@@ -78,7 +78,7 @@ class DType(Value):
 @quick_init
 @dataclass(frozen=True)
 class Device(Value):
-    name: str  # cpu, cuda, auto (cuda when available), mps, meta
+    name: str  # cpu, cuda, auto (cuda when available), mps, meta; "some": a device not known (`torch.device(f"...")`)
 
 
 @quick_init
@@ -102,6 +102,7 @@ class Tensor(Value):
     # a frame's columns assigned from a value of known origin (`df["code"] = le.fit_transform(...).astype(np.int32)`):
     # where each got its dtype, for the column read back later
     column_origins: tuple[tuple[str, Origin], ...] = ()
+    owner: int | None = None  # one of this module's parameters (its heap id): a list of them is still that module's
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)
@@ -185,6 +186,25 @@ class StateDict(Fact):
     """`model.state_dict()` of a module the engine does not know: where its tensors live."""
 
     device: str | None
+
+
+@quick_init
+@dataclass(frozen=True)
+class Partial(Fact):
+    """`functools.partial(f, *args, **kwargs)`: calling it calls `f` with those arguments first
+    (open_clip's `get_autocast`: `partial(torch.amp.autocast, device_type=..., dtype=...)`)."""
+
+    func: Value
+    args: tuple[Value | None, ...]
+    kwargs: tuple[tuple[str, Value | None], ...]
+
+
+@quick_init
+@dataclass(frozen=True)
+class ParamNames(Fact):
+    """`inspect.signature(f)` of a library callable whose parameters are known: their names."""
+
+    names: tuple[str, ...]
 
 
 @quick_init
@@ -275,6 +295,7 @@ class Params(Value):
     """`model.parameters()` (or a list of it): the optimizer learns which module it owns."""
 
     oid: int
+    named: bool = False  # `model.named_parameters()`: (name, parameter) pairs
 
 
 @quick_init
@@ -434,6 +455,8 @@ def join_device(a: str | None, b: str | None) -> str | None:
         return a
     if {a, b} <= {"cpu", "cuda", "mps", "auto"} and None not in (a, b):
         return "auto"  # an accelerator when one is available, else the CPU
+    if "some" in (a, b) and None not in (a, b):
+        return "some"  # a device, one of two of which one is not known
     return None
 
 

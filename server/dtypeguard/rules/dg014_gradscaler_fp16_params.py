@@ -10,7 +10,8 @@ from dtypeguard.rules.master_weights import master_weights_fix, part_fix
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    seen = set()
+    seen: set[object] = set()
+    yield from _tensor_groups(ctx, seen)
     for step in ctx.events.steps:
         if not step.scaler or step.module is None or step.opt.origin in seen:
             continue
@@ -34,6 +35,27 @@ def check(ctx: Context) -> Iterator[Finding]:
             fixes=[fix] if (fix := master_weights_fix(ctx, step.module) if whole else part_fix(ctx, root)) else [],
             note="Do not call `.half()` on the model; keep float32 parameters and run the forward under `torch.autocast(..., dtype=torch.float16)`."
             if whole else "Create this parameter as float32 (autocast runs its ops in float16 where that is safe); GradScaler needs float32 parameters.",
+        )
+
+
+def _tensor_groups(ctx: Context, seen: set[object]) -> Iterator[Finding]:
+    """An optimizer over parameter groups (nanoGPT's `configure_optimizers`: decay and no-decay
+    lists from `named_parameters()`) whose tensors are all float16: the same refusal, rooted at
+    where they became float16 (`model.to(device, dtype=ptdtype)`)."""
+    made = {new.opt.origin: new for new in ctx.events.optimizers}
+    for step in ctx.events.steps:
+        new = made.get(step.opt.origin)
+        if not step.scaler or step.module is not None or step.opt.origin in seen or new is None or new.tensor_dtype != "float16":
+            continue
+        seen.add(step.opt.origin)
+        error = "Attempting to unscale FP16 gradients."
+        root = new.tensor_origin.span if new.tensor_origin is not None else step.span
+        yield RULE.finding(
+            f"the parameters become float16 here, but a GradScaler steps their optimizer: `scaler` at line {step.span.line} "
+            f"fails with \"{error}\"" if root != step.span else f"GradScaler with float16 parameters: the step fails with \"{error}\"",
+            root,
+            related=[*fails_here(root, step.span, error), Related(new.span, "the optimizer over them is made here")],
+            note="Keep float32 parameters and run the forward under `torch.autocast(..., dtype=torch.float16)`; GradScaler needs float32 parameters.",
         )
 
 

@@ -227,7 +227,8 @@ RULE = Rule(
     hazards=("H15",),
     reported_at=(
         'the optimizer construction with `fused=True` + `foreach=True`/`differentiable=True`, or '
-        '`capturable=True` with CPU parameters'
+        '`capturable=True` with CPU parameters; where the flags reach it through `**kwargs`, the write of the '
+        'second flag into that dict (`extra_args["foreach"] = ...`), with related information at the construction'
     ),
     errors=(
         ErrorPattern(

@@ -124,3 +124,24 @@ THIRD_PARTY_OPTIMIZERS = frozenset({
     "Lion", "AdamW8bit", "Adam8bit", "PagedAdamW", "Lamb", "LAMB", "Adafactor", "SophiaG",
     "Ranger", "AdaBelief", "FusedAdam", "DeepSpeedCPUAdam", "Prodigy", "Shampoo", "SGDW",
 })
+
+
+# torch.optim's constructors' parameters in torch 2.13 (`inspect.signature(torch.optim.AdamW).parameters`:
+# nanoGPT's `fused_available = 'fused' in ...`), generated from the real classes; checked by
+# tests/engine/test_library_conformance.py
+OPTIMIZER_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "SGD": ('params', 'lr', 'momentum', 'dampening', 'weight_decay', 'nesterov', 'maximize', 'foreach', 'differentiable', 'fused'),
+    "Adam": ('params', 'lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'foreach', 'maximize', 'capturable', 'differentiable', 'fused', 'decoupled_weight_decay'),
+    "AdamW": ('params', 'lr', 'betas', 'eps', 'weight_decay', 'amsgrad', 'maximize', 'foreach', 'capturable', 'differentiable', 'fused'),
+    "Adagrad": ('params', 'lr', 'lr_decay', 'weight_decay', 'initial_accumulator_value', 'eps', 'foreach', 'maximize', 'differentiable', 'fused'),
+    "Adadelta": ('params', 'lr', 'rho', 'eps', 'weight_decay', 'foreach', 'capturable', 'maximize', 'differentiable'),
+    "Adamax": ('params', 'lr', 'betas', 'eps', 'weight_decay', 'foreach', 'maximize', 'differentiable', 'capturable'),
+    "NAdam": ('params', 'lr', 'betas', 'eps', 'weight_decay', 'momentum_decay', 'decoupled_weight_decay', 'foreach', 'maximize', 'capturable', 'differentiable'),
+    "RAdam": ('params', 'lr', 'betas', 'eps', 'weight_decay', 'decoupled_weight_decay', 'foreach', 'maximize', 'capturable', 'differentiable'),
+    "RMSprop": ('params', 'lr', 'alpha', 'eps', 'weight_decay', 'momentum', 'centered', 'capturable', 'foreach', 'maximize', 'differentiable'),
+    "LBFGS": ('params', 'lr', 'max_iter', 'max_eval', 'tolerance_grad', 'tolerance_change', 'history_size', 'line_search_fn'),
+    "Rprop": ('params', 'lr', 'etas', 'step_sizes', 'capturable', 'foreach', 'maximize', 'differentiable'),
+    "ASGD": ('params', 'lr', 'lambd', 'alpha', 't0', 'weight_decay', 'foreach', 'maximize', 'differentiable', 'capturable'),
+    "SparseAdam": ('params', 'lr', 'betas', 'eps', 'maximize'),
+    "Adafactor": ('params', 'lr', 'beta2_decay', 'eps', 'd', 'weight_decay', 'foreach', 'maximize'),
+}

@@ -4168,6 +4168,34 @@ CASES: dict[str, str] = {
         scaler.unscale_(optimizer)
         scaler.step(optimizer)
         """,
+    "autocast on the batch's device type, the batch on the GPU when there is one (FlagPerf's train_step)": """
+        import torch
+        import torch.nn as nn
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        backbone = nn.Sequential(nn.Conv2d(3, 4, 3), nn.Flatten()).to(device)
+        fc = nn.Linear(4 * 6 * 6, 2).to(device)
+        images = torch.randn(2, 3, 8, 8).to(device)
+        with torch.autocast(device_type=images.device.type, enabled=True):
+            features = backbone(images)  # expect: DG017
+        out = fc(features)
+        if images.device.type == "cuda":
+            print("on the GPU")
+        with torch.autocast(device_type=images.device.type, enabled=images.device.type == "cuda"):
+            maybe = backbone(images)
+        """,
+    "a batch moved with map(lambda x: x.to(device), ...) keeps its dtype": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2).to(device)
+        def patch(batch):
+            return batch[0], batch[1]
+        features = torch.from_numpy(np.random.rand(8, 4))  # expect: DG004
+        labels = torch.zeros(8, dtype=torch.long)
+        src, gold = map(lambda x: x.to(device), patch((features, labels)))
+        model(src)
+        """,
 }
 
 

@@ -1144,6 +1144,13 @@ class CallsMixin(InterpreterParts):
             return None
         if name == "filter" and len(args) == 2 and isinstance(args[1], Params):
             return args[1]  # `filter(lambda p: p.requires_grad, model.parameters())`
+        if name == "map" and len(args) == 2 and isinstance(arg0, Func) and isinstance(args[1], (TupleV, Many)):
+            # `trg_seq, gold = map(lambda x: x.to(device), patch_trg(...))`: the function over each item
+            if isinstance(args[1], TupleV) and len(args[1].items) <= 16:
+                return TupleV(tuple(self.call_function(arg0, [item], {}, state) for item in args[1].items))
+            if isinstance(args[1], Many):
+                item = args[1].item if isinstance(args[1].item, Value) else None
+                return _many(self.call_function(arg0, [item], {}, state))
         if name == "next":
             return self.element_of(arg0, state)
         if name == "enumerate":
@@ -1427,9 +1434,13 @@ class CallsMixin(InterpreterParts):
         if "device_type" in kwargs:
             device = self.device_of(kwargs["device_type"])
         dtype = self.dtype_of(kwargs.get("dtype"))
+        enabled = kwargs.get("enabled")
+        if device == "auto" and (enabled is None or enabled == Const(True)):
+            # `torch.autocast(device_type=images.device.type)` with images on the GPU when there is
+            # one: float16 there (the path "auto" stands for; bfloat16 on a CPU-only machine)
+            device = "cuda"
         if dtype is None:
             dtype = "bfloat16" if device == "cpu" else "float16" if device == "cuda" else "lower"
-        enabled = kwargs.get("enabled")
         on = not (isinstance(enabled, Const) and enabled.value is False)
         return AutocastCtx(dtype, on)
 

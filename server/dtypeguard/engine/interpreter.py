@@ -1236,6 +1236,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         if isinstance(base, Device) and attr == "type":
             # "auto" is the engine's word for "cuda when available, else cpu", not a device type:
             # `device.type == "cuda"` is then unknown (both branches run), not False
+            if base.name == "auto":
+                return base  # `torch.autocast(device_type=x.device.type)` reads it; comparisons with it stay undecided
             return Const(base.name) if base.name in ("cpu", "cuda", "mps") else None
         return None
 

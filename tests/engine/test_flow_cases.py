@@ -4196,6 +4196,22 @@ CASES: dict[str, str] = {
         src, gold = map(lambda x: x.to(device), patch((features, labels)))
         model(src)
         """,
+    "a timestep index drawn with torch.randint on the default device in the loop (ddim), not in the data source": """
+        import torch
+        import torch.nn as nn
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        betas = torch.linspace(1e-4, 0.02, 100).to(device)
+        def batches():
+            for _ in range(2):
+                yield torch.randint(0, 10, (4, 8))
+        model = nn.Embedding(10, 4).to(device)
+        for ids in batches():
+            out = model(ids)  # expect: DG009
+        for step in range(2):
+            t = torch.randint(low=0, high=100, size=(4,))  # expect: DG009
+            t = torch.cat([t, 99 - t], dim=0)[:4]
+            a = (1 - betas).cumprod(dim=0).index_select(0, t)
+        """,
 }
 
 

@@ -485,6 +485,12 @@ class CallsMixin(InterpreterParts):
         if entry.name == "numpy.unique":
             return self._unique_parts(bound, node)
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
+        if short in _JOINING and isinstance(made, Tensor) and made.device is not None and made.dev_origin is None:
+            # `torch.cat([t, n - t - 1])` of tensors on one device: where that device came from
+            # (the first part's), so a device mismatch later is rooted where the part was made
+            placed = next((o for o in operands if isinstance(o, Tensor) and o.device == made.device and o.dev_origin is not None), None)
+            if placed is not None:
+                made = replace(made, dev_origin=placed.dev_origin)
         if state.autocast and short in library.AUTOCAST_LOWERED:
             return self.autocast_lowered(short, operands, made, node, state.autocast)
         if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
@@ -1702,7 +1708,15 @@ class CallsMixin(InterpreterParts):
         if len(parts) == 2 and last in vocab.TORCH_INT_FACTORIES:
             int_dtype = self.dtype_of(kwargs.get("dtype")) or "int64"
             dev = self.device_of(kwargs.get("device")) if "device" in kwargs else (arg0.device if isinstance(arg0, Tensor) and last not in ("randint", "randperm") else state.ddevice.value)
-            return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"), ndim=_int_factory_ndim(last, args, kwargs))
+            dev_origin = None
+            func = self.call_stack[-1] if self.call_stack else None
+            data = isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) and (_is_generator(func, self.index) or func.name == "__getitem__")
+            if "device" not in kwargs and last in ("randint", "randperm") and dev is not None and not data:
+                # a factory: made on the default device (ddim's antithetic `t = torch.randint(...)`
+                # left on the CPU); not where a data source makes batches (the missing move is
+                # where they are taken, as for a DataLoader's)
+                dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else ""))
+            return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"), dev_origin, ndim=_int_factory_ndim(last, args, kwargs))
         if len(parts) == 2 and isinstance(arg0, Tensor) and _returns_indices(last, args[1:], kwargs):
             return _values_and_indices(arg0, last, args[1:], kwargs)
         if len(parts) == 2 and last in vocab.TORCH_OVERLOADED and isinstance(arg0, Tensor):

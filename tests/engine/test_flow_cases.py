@@ -4212,6 +4212,38 @@ CASES: dict[str, str] = {
             t = torch.cat([t, 99 - t], dim=0)[:4]
             a = (1 - betas).cumprod(dim=0).index_select(0, t)
         """,
+    "a batch moved item by item through a generator (tuple(t.to(device) for t in batch)) keeps each item": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader, TensorDataset
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 2).to(device)
+        ds = TensorDataset(torch.from_numpy(np.random.rand(8, 4)), torch.zeros(8, dtype=torch.long))  # expect: DG004
+        for batch in DataLoader(ds, batch_size=4):
+            batch = tuple(t.to(device, non_blocking=True) for t in batch)
+            x, y = batch
+            model(x)
+        """,
+    "a config read through ddim's dict2namespace (setattr over a dict's items) keeps its values": """
+        import argparse
+        import torch
+        import torch.nn as nn
+        def dict2namespace(config):
+            namespace = argparse.Namespace()
+            for key, value in config.items():
+                setattr(namespace, key, dict2namespace(value) if isinstance(value, dict) else value)
+            return namespace
+        CONFIG = {
+            "model": {"ch": 16, "dropout": 0.1, "ema": True, "ema_rate": 0.999, "var_type": "fixedlarge",
+                      "in_channels": 3, "out_ch": 3, "type": "simple", "attn": False, "precision": "fp16"},
+            "optim": {"lr": 2e-4, "eps": 1e-8},
+        }
+        DTYPES = {"fp32": torch.float32, "fp16": torch.float16}
+        config = dict2namespace(CONFIG)
+        model = nn.Linear(4, 2).to(dtype=DTYPES[config.model.precision])
+        opt = torch.optim.Adam(model.parameters(), lr=config.optim.lr, eps=config.optim.eps)  # expect: DG012
+        """,
 }
 
 

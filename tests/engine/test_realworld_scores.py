@@ -367,7 +367,7 @@ def test_thirty_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
 
 
 # Set 37 (mixed precision and devices in real training loops, repository files pinned to a commit): 2/12
-# (4/12 any line) and no false alarm when it arrived; 4/12 after reading it (README)
+# (4/12 any line) and no false alarm when it arrived; 7/12 after reading it (README)
 THIRTY_SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld37")
 
 
@@ -375,4 +375,4 @@ def test_thirty_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert THIRTY_SEVENTH["broken"] >= 12 and THIRTY_SEVENTH["correct"] >= 6
     assert THIRTY_SEVENTH["false_alarms"] == []
     hits, total = THIRTY_SEVENTH["root_hits"], THIRTY_SEVENTH["broken"]
-    assert hits / total >= 0.3, f"{hits}/{total}: " + "\n".join(THIRTY_SEVENTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.55, f"{hits}/{total}: " + "\n".join(THIRTY_SEVENTH["misses"])  # type: ignore[operator, arg-type]

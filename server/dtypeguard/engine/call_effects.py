@@ -1956,6 +1956,10 @@ class CallsMixin(InterpreterParts):
             joined = values[0] if values else None
             for other in values[1:]:
                 joined = join(joined, other)  # `for k, v in X.items()`: what every value has in common
+            if method == "items" and receiver.keys and len(receiver.keys) <= 16 and all(isinstance(k, str) for k in receiver.keys):
+                # a dict whose keys are all known (a config, `get_default_params(model)`): its pairs,
+                # in order, so `for key, value in cfg.items(): setattr(ns, key, value)` runs per key
+                return TupleV(tuple(TupleV((Const(k), v)) for k, v in zip(receiver.keys, receiver.items, strict=True)))
             if method == "items":
                 return Many(TupleV((None, joined)))
             if method == "values":

@@ -1142,7 +1142,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         return TupleV(tuple(out))
 
     def eval_comprehension(self, node: ast.ListComp | ast.GeneratorExp | ast.SetComp, state: State) -> Value | None:
-        if isinstance(node, ast.ListComp):
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            # (a generator over a known short tuple too: `batch = tuple(t.to(device) for t in batch)`)
             unrolled = self._list_comp_unrolled(node, state)
             if unrolled is not None and any(isinstance(v, (Tensor, Ref)) for v in unrolled.items):
                 return unrolled
@@ -1732,7 +1733,7 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
 _CASTS = frozenset({"half", "float", "double", "bfloat16", "to", "type"})
 
 
-MAX_UNROLLED = 8
+MAX_UNROLLED = 16
 _JUMPS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await)
 
 

@@ -81,7 +81,11 @@ RULE = Rule(
     ),
     facts=_FACTS,
     hazards=("H14",),
-    reported_at='the Adam/AdamW (any optimizer) construction over bfloat16 parameters',
+    reported_at=(
+        'the cast that makes the optimized parameters bfloat16 (`model.to(torch.bfloat16)`, the place to keep '
+        'float32 weights), with related information at the optimizer; the optimizer construction (Adam/AdamW or '
+        'any other) when that cast is not known'
+    ),
     hint=(
         "bfloat16 keeps 8 mantissa bits, so lr-sized updates to weights near 1.0 round away and "
         "training silently stalls; keep float32 parameters and use "

@@ -4244,6 +4244,23 @@ CASES: dict[str, str] = {
         model = nn.Linear(4, 2).to(dtype=DTYPES[config.model.precision])
         opt = torch.optim.Adam(model.parameters(), lr=config.optim.lr, eps=config.optim.eps)  # expect: DG012
         """,
+    "the resume workaround capturable=True in a script that also runs on the CPU (open_clip#140)": """
+        import torch
+        import torch.nn as nn
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 2).to(device)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        optimizer.load_state_dict(torch.load("ckpt.pt", map_location="cpu"))
+        for g in optimizer.param_groups:
+            g["capturable"] = True  # expect: DG016
+        model(torch.randn(2, 4, device=device)).sum().backward()
+        optimizer.step()
+        other = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        if torch.cuda.is_available():
+            for g in other.param_groups:
+                g["capturable"] = True
+        other.step()
+        """,
 }
 
 

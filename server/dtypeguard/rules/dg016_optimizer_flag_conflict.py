@@ -106,21 +106,33 @@ def _group_flags(ctx: Context) -> Iterator[Finding]:
     resume) on CPU parameters, with a step of that optimizer after it."""
     first: dict[Span, tuple[GroupFlag, OptimizerStep]] = {}  # per line that sets it (a loop over optimizers): the first step to fail
     for flag in ctx.events.group_flags:
-        # (on "auto" parameters the write is often under `if torch.cuda.is_available()`: not reported)
-        if flag.key != "capturable" or not _true(flag.value) or flag.module is None or flag.module.device != "cpu":
+        if flag.key != "capturable" or not _true(flag.value) or flag.module is None or flag.module.device not in ("cpu", "auto"):
             continue
+        if flag.module.device == "auto" and (not ctx.events.uses_cuda_check or _under_device_test(ctx, flag.span)):
+            continue  # on the GPU when there is one: the write under `if torch.cuda.is_available()` is for the GPU run
         step = next((s for s in ctx.events.steps if s.time > flag.time and s.opt.origin == flag.opt.origin), None)
         if step is not None and (flag.span not in first or step.time < first[flag.span][1].time):
             first[flag.span] = (flag, step)
     for flag, step in first.values():
-        on = "with CPU parameters"
+        on = "with CPU parameters" if flag.module is not None and flag.module.device == "cpu" else "on a machine without CUDA (this script also runs on the CPU)"
         error = "If capturable=True, params and state_steps must be on supported devices"
         yield RULE.finding(
             f"`capturable` set to True in {flag.opt.cls}'s parameter group: its next `step()` {on} fails (\"{error}\"): capturable is "
             "for CUDA graphs (after loading a checkpoint saved on a GPU, load it with `map_location` instead)",
             flag.span,
             related=[Related.failing(step.span, error)],
+            severity=Severity.WARNING if flag.module is not None and flag.module.device == "auto" else None,
         )
+
+
+def _under_device_test(ctx: Context, at: Span) -> bool:
+    """Whether the line sits in an `if` (or its else) whose test asks about the device or CUDA."""
+    for node in ast.walk(ctx.tree) if ctx.tree is not None else ():
+        if isinstance(node, ast.If) and node.lineno <= at.line <= (node.end_lineno or node.lineno):
+            test = ast.unparse(node.test)
+            if any(word in test for word in ("cuda", "is_available", "device", "gpu", "accelerator")):
+                return True
+    return False
 
 
 def _keyword_at(ctx: Context, call: Span, name: str) -> Span | None:

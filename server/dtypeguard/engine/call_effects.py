@@ -3094,34 +3094,35 @@ def _listed_params(params: Value | None) -> tuple[Value | None, ...]:
     return tuple(listed)
 
 
-def _groups_device(params: Value | None) -> str | None:
-    """The one device of parameter groups whose parameters are listed (`{"params": [p for n, p in
-    named if p.dim() >= 2]}`), when each group's are parameters on a known device, the same."""
-    groups = params.items if isinstance(params, TupleV) else ()
-    devices: set[str | None] = set()
+def _groups_listing(groups: tuple[Value | None, ...]) -> list[Tensor] | None:
+    """The parameters that every one of these parameter groups lists one by one, all of them;
+    None where a group is not a `{"params": [...]}` dict listing parameters."""
+    listed: list[Tensor] = []
     for group in groups:
         if not (isinstance(group, DictV) and "params" in group.keys):
             return None
         items = _group_params(group)
-        if not items or not all(isinstance(t, Tensor) and t.kind == "tensor" and t.param for t in items):
+        if not items or not all(isinstance(t, Tensor) and t.param for t in items):
             return None
-        devices |= {t.device for t in items if isinstance(t, Tensor)}
+        listed += [t for t in items if isinstance(t, Tensor)]
+    return listed
+
+
+def _groups_device(params: Value | None) -> str | None:
+    """The one device of parameter groups whose parameters are listed (`{"params": [p for n, p in
+    named if p.dim() >= 2]}`), when each group's are parameters on a known device, the same."""
+    listed = _groups_listing(params.items if isinstance(params, TupleV) else ())
+    if not listed or not all(t.kind == "tensor" for t in listed):
+        return None
+    devices = {t.device for t in listed}
     return next(iter(devices)) if len(devices) == 1 else None
 
 
 def _listed_owner(params: Value | None) -> int | None:
     """The one module whose parameters every group lists one by one (`{"params": [param_dict[pn]
     for pn in sorted(decay)]}` over `named_parameters()`), if there is one."""
-    groups = params.items if isinstance(params, TupleV) else ((params.item,) if isinstance(params, Many) else ())
-    owners: set[int | None] = set()
-    for group in groups:
-        if not (isinstance(group, DictV) and "params" in group.keys):
-            return None
-        inner = group.items[group.keys.index("params")]
-        listed = inner.items if isinstance(inner, TupleV) else (inner.item,) if isinstance(inner, Many) else ()
-        if not listed or not all(isinstance(t, Tensor) and t.param for t in listed):
-            return None
-        owners |= {t.owner for t in listed if isinstance(t, Tensor)}
+    listed = _groups_listing(params.items if isinstance(params, TupleV) else ((params.item,) if isinstance(params, Many) else ()))
+    owners = {t.owner for t in listed or ()}
     return next(iter(owners)) if len(owners) == 1 else None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -874,15 +875,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         func = self.call_stack[-1] if self.call_stack else None
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not (isinstance(value, Tensor) and value.kind == "tensor"):
             return
-        for stmt in ast.walk(func):
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == name):
-                continue
-            call = stmt.value
-            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "getattr" and len(call.args) >= 2):
-                continue
-            if isinstance(call.args[1], ast.Constant):
-                continue  # a named attribute: `getattr(l, "proj")` is read as `l.proj`
-            owner = self.eval(call.args[0], state)
+        for source in _unnamed_getattrs(func).get(name, ()):
+            owner = self.eval(source, state)
             obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
             if isinstance(owner, Ref) and isinstance(obj, ModuleObj):
                 attrs = {k: replace(v, dtype=None, origin=None) if isinstance(v, Tensor) and v.param and v.dtype != value.dtype else v for k, v in obj.attrs.items()}
@@ -1579,6 +1573,26 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
         except TypeError:
             return None
     return result(True)
+
+
+_GETATTRS: weakref.WeakKeyDictionary[ast.AST, dict[str, list[ast.expr]]] = weakref.WeakKeyDictionary()
+
+
+def _unnamed_getattrs(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.expr]]:
+    """Per function, once: the names bound by `name = getattr(obj, <not a literal>)`, each with
+    the `obj` expressions (a `.data =` write through such a name may reach any of obj's
+    parameters). Cached: the function runs at every call and on every re-analysis."""
+    cached = _GETATTRS.get(func)
+    if cached is None:
+        cached = {}
+        for stmt in ast.walk(func):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                continue
+            call = stmt.value
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "getattr" and len(call.args) >= 2 and not isinstance(call.args[1], ast.Constant):
+                cached.setdefault(stmt.targets[0].id, []).append(call.args[0])  # (`getattr(l, "proj")` is read as `l.proj`)
+        _GETATTRS[func] = cached
+    return cached
 
 
 def _ordinal(value: Value | None) -> bool:

@@ -18,7 +18,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         if step.module.dtype != "float16" and step.module.half_part is None:
             continue  # any float16 parameter is enough: its gradient is float16 too
         seen.add(step.opt.origin)  # the first unscale raises; later calls on it never run
-        error = "Attempting to unscale FP16 gradients."
+        error = _ERROR
         cast = step.module.cast_span or (step.module.dtype_origin.span if step.module.dtype_origin else None)
         if step.module.dtype != "float16":
             cast = step.module.half_part
@@ -28,14 +28,22 @@ def check(ctx: Context) -> Iterator[Finding]:
             related.append(Related(step.module.dtype_origin.span, "the parameters become float16 here"))
         whole = step.module.dtype == "float16"
         yield RULE.finding(
-            f"the parameters become float16 here, but a GradScaler steps their optimizer: `scaler` at line {step.span.line} "
-            f"fails with \"{error}\"" if cast else f"GradScaler with float16 parameters: the step fails with \"{error}\"",
+            _message(step.span.line, cast is not None),
             root,
             related=related,
             fixes=[fix] if (fix := master_weights_fix(ctx, step.module) if whole else part_fix(ctx, root)) else [],
             note="Do not call `.half()` on the model; keep float32 parameters and run the forward under `torch.autocast(..., dtype=torch.float16)`."
             if whole else "Create this parameter as float32 (autocast runs its ops in float16 where that is safe); GradScaler needs float32 parameters.",
         )
+
+
+_ERROR = "Attempting to unscale FP16 gradients."
+
+
+def _message(step_line: int, at_cast: bool) -> str:
+    if at_cast:
+        return f"the parameters become float16 here, but a GradScaler steps their optimizer: `scaler` at line {step_line} fails with \"{_ERROR}\""
+    return f"GradScaler with float16 parameters: the step fails with \"{_ERROR}\""
 
 
 def _tensor_groups(ctx: Context, seen: set[object]) -> Iterator[Finding]:
@@ -48,13 +56,11 @@ def _tensor_groups(ctx: Context, seen: set[object]) -> Iterator[Finding]:
         if not step.scaler or step.module is not None or step.opt.origin in seen or new is None or new.tensor_dtype != "float16":
             continue
         seen.add(step.opt.origin)
-        error = "Attempting to unscale FP16 gradients."
         root = new.tensor_origin.span if new.tensor_origin is not None else step.span
         yield RULE.finding(
-            f"the parameters become float16 here, but a GradScaler steps their optimizer: `scaler` at line {step.span.line} "
-            f"fails with \"{error}\"" if root != step.span else f"GradScaler with float16 parameters: the step fails with \"{error}\"",
+            _message(step.span.line, root != step.span),
             root,
-            related=[*fails_here(root, step.span, error), Related(new.span, "the optimizer over them is made here")],
+            related=[*fails_here(root, step.span, _ERROR), Related(new.span, "the optimizer over them is made here")],
             note="Keep float32 parameters and run the forward under `torch.autocast(..., dtype=torch.float16)`; GradScaler needs float32 parameters.",
         )
 

@@ -4261,6 +4261,86 @@ CASES: dict[str, str] = {
                 g["capturable"] = True
         other.step()
         """,
+    "a price column built from a rounded float64 draw is float64 (np.round, Series.round)": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        rng = np.random.default_rng(0)
+        df = pd.DataFrame({"sqft": rng.normal(1500, 400, 64).round(), "baths": rng.integers(1, 4, 64)})
+        df["price"] = 120 * df["sqft"] + 15_000 * df["baths"]
+        x = torch.from_numpy(df[["sqft", "baths"]].to_numpy(np.float32))
+        y = torch.from_numpy(df["price"].round(2).values).unsqueeze(-1)  # expect: DG008
+        model = nn.Linear(2, 1)
+        loss = nn.MSELoss()(model(x), y)
+        """,
+    "a next-step target from shift() of a rolling-window frame is float64": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        df = pd.DataFrame({"load": np.arange(100)})
+        feats = pd.concat({"mean": df["load"].rolling(24).mean(), "last": df["load"]}, axis=1)
+        feats["target"] = df["load"].shift(-1)
+        feats = feats.dropna()
+        x = torch.from_numpy(feats[["mean", "last"]].to_numpy(np.float32))
+        y = torch.from_numpy(feats["target"].to_numpy())  # expect: DG008
+        loss = nn.MSELoss()(nn.Linear(2, 1)(x).squeeze(1), y)
+        """,
+    "a column read as an attribute (train.SalePrice) is that column": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        train = pd.DataFrame({"Area": np.arange(8) * 1.0, "SalePrice": np.arange(8) * 2.5})
+        x = torch.tensor(train[["Area"]].values, dtype=torch.float)
+        y = torch.tensor(train.SalePrice.values).view(-1, 1)  # expect: DG008
+        count = train.count()
+        loss = nn.MSELoss()(nn.Linear(1, 1)(x), y)
+        """,
+    "pandas category codes are int8: never a class-index target as they are": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        frame = pd.DataFrame({"genre": ["jazz", "pop", "folk", "pop"], "tempo": [1.0, 2.0, 3.0, 4.0]})
+        codes = torch.from_numpy(pd.Categorical(frame["genre"]).codes)  # expect: DG006
+        col = torch.from_numpy(frame["genre"].astype("category").cat.codes.to_numpy())  # expect: DG006
+        ok = torch.from_numpy(pd.Categorical(frame["genre"]).codes.astype(np.int64))
+        x = torch.from_numpy(frame[["tempo"]].to_numpy(np.float32))
+        model = nn.Linear(1, 3)
+        nn.CrossEntropyLoss()(model(x), codes)
+        nn.CrossEntropyLoss()(model(x), col)
+        nn.CrossEntropyLoss()(model(x), ok)
+        """,
+    "labels split off the last column of a float32 table split into clients (np.array_split of an hstack)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        X = np.random.randn(60, 4)
+        y = (X[:, 0] > 0).astype(int)
+        table = np.hstack([X, y[:, None]]).astype(np.float32)  # expect: DG006
+        parts = np.array_split(table, 3)
+        for p in parts:
+            xb, yb = torch.from_numpy(p[:, :-1]), torch.from_numpy(p[:, -1])
+            nn.CrossEntropyLoss()(nn.Linear(4, 2)(xb), yb)
+        """,
+    "a torch.load reached only after an unconditional .cuda() needs no map_location (RAdam's resume)": """
+        import torch
+        import torch.nn as nn
+        use_cuda = torch.cuda.is_available()
+        def main(resume):
+            model = nn.DataParallel(nn.Linear(4, 2)).cuda()
+            if resume:
+                model.load_state_dict(torch.load(resume))
+        def other(resume):
+            model = nn.Linear(4, 2)
+            if use_cuda:
+                model = model.cuda()
+            model.load_state_dict(torch.load(resume))  # expect: DG010
+        other("ckpt.pt")
+        main("ckpt.pt")
+        """,
 }
 
 

@@ -151,6 +151,10 @@ def test_every_table_fact_matches_the_real_library(capsys: pytest.CaptureFixture
 # the same comparison with the real libraries, for what is not one table entry.
 MECHANICS = [
     ("frame column", "pd.DataFrame({{'x': {v}, 'y': {w}}})['y'].to_numpy()"),
+    ("frame column by attribute", "pd.DataFrame({{'x': {v}, 'Price': {w}}}).Price.to_numpy()"),
+    ("series shifted in a frame", "pd.concat({{'a': pd.Series({v}).rolling(2).mean(), 'b': pd.Series({w}).shift(1)}}, axis=1)['b'].to_numpy()"),
+    ("category codes", "pd.Categorical(pd.Series({v}).astype(str)).codes"),
+    ("category codes of a column", "pd.Series({v}).astype(str).astype('category').cat.codes.to_numpy()"),
     ("frame columns", "pd.DataFrame({{'x': {v}, 'y': {w}}})[['x']].to_numpy()"),
     ("frame from array with names", "pd.DataFrame(np.ones((2, 2), dtype=np.float32), columns=list('ab'))[['a', 'b']].to_numpy()"),
     ("frame drop", "pd.DataFrame({{'x': {v}, 'y': {w}}}).drop(columns=['x']).to_numpy()"),
@@ -226,6 +230,17 @@ def test_interpreter_mechanics_match_the_real_libraries() -> None:
     wrong, known, _ = _run(MECHANICS)
     assert wrong == [], "\n".join(wrong)
     assert not [name for name, _ in MECHANICS if not known.get(name)], known
+
+
+def test_frame_attributes_cover_every_pandas_attribute() -> None:
+    """`df.name` reads a column only where pandas has no attribute of that name: a missing one
+    would make the engine read a column where pandas calls a method."""
+    import pandas as pd
+
+    from dtypeguard.engine.library import pandas as pandas_library
+
+    real = {n for n in (*dir(pd.DataFrame), *dir(pd.Series)) if not n.startswith("_")}
+    assert real - pandas_library.FRAME_ATTRIBUTES == set()
 
 
 def test_unprobed_entries_say_nothing_or_are_sources_of_files() -> None:

@@ -62,6 +62,9 @@ def test_no_false_alarm_on_correct_scripts() -> None:
 # run, a file it has just written. A new false alarm, or one that goes away, fails here.
 KNOWN_REPO_FALSE_ALARMS = {
     "BasicSR_inference_esrgan_cpu_params.py:65:DG010",
+    # scan 6: files of Python strings (no tensors, so nothing for map_location to move) found by a glob
+    "pytorch_geometric_txt2kg_string_triples.py:67:DG010",
+    "pytorch_geometric_txt2kg_string_triples.py:93:DG010",
 }
 
 

@@ -121,6 +121,9 @@ def _row(value: Tensor) -> Tensor | None:
     )
 
 
+CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()` ran on every path to here
+
+
 def _many(item: Value | None) -> Many:
     return Many(item)
 
@@ -208,6 +211,13 @@ class CallsMixin(InterpreterParts):
             if not (base.startswith("user:module:") and self._plain_module_class(base.removeprefix("user:module:"), depth + 1)):
                 return False
         return True
+
+    def _definitely_cuda(self, method: str, args: list[Value | None], kwargs: dict[str, Value | None]) -> bool:
+        """`model.cuda()`, `x.to("cuda")`, `x.to(torch.device("cuda:0"))`: a move that fails without
+        a GPU whatever the machine (not `.to(device)` with a device chosen at run time)."""
+        if method == "cuda":
+            return True
+        return any(self.device_of(v) == "cuda" for v in [*args[:1], kwargs.get("device")] if v is not None)
 
     def device_of(self, value: Value | None) -> str | None:
         if isinstance(value, Device):
@@ -431,6 +441,8 @@ class CallsMixin(InterpreterParts):
             if isinstance(obj, (ModuleObj, InstanceObj)) and isinstance(key, Const) and isinstance(key.value, str):
                 return obj.attrs[key.value] if key.value in obj.attrs else (args[1] if len(args) > 1 else Const(None))
             return None
+        if isinstance(func, ast.Attribute) and method in ("to", "cuda") and self._definitely_cuda(method, args, kwargs):
+            state.globals[CUDA_REQUIRED] = Const(True)  # on every path on from here the run has a GPU (or stopped)
         if receiver is not None and method:
             return self.call_method(receiver, method, args, kwargs, node, state)
         if isinstance(func, ast.Attribute) and method in ("to", "cuda"):
@@ -1277,12 +1289,13 @@ class CallsMixin(InterpreterParts):
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
             after_save = isinstance(saved, SavedBy) and frame in saved.frames
+            after_cuda = state.globals.get(CUDA_REQUIRED) == Const(True)
             unpassed = self._default_none_from(node, "map_location", bound)
             if unpassed is not None:
                 given -= {"map_location"}  # `map_location=map_location` whose caller left it None
             self.events.loads.append(TorchLoad(
                 span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save,
-                unpassed[0] if unpassed else None, unpassed[1] if unpassed else "",
+                unpassed[0] if unpassed else None, unpassed[1] if unpassed else "", after_cuda,
             ))
             written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
             if written and all(v == written[0] for v in written) and "map_location" not in given:
@@ -2231,7 +2244,7 @@ class CallsMixin(InterpreterParts):
         here = self.origin(node, f".{method}(...)")
         if t.kind == "series" and method == "map" and len(args) == 1 and not kwargs and isinstance(args[0], DictV):
             return _mapped_series(args[0], here)
-        if t.kind in ("ndarray", "npscalar", "frame", "series"):
+        if t.kind in ("ndarray", "npscalar", "frame", "series", "window"):
             entry = library.method("ndarray" if t.kind == "npscalar" else t.kind, method)
             if entry is None:
                 return None

@@ -166,6 +166,8 @@ class TorchLoad:
     # function, which passed none (where the fix goes)
     unpassed_at: Span | None = None
     unpassed_param: str = ""  # that function's parameter (`map_location`, or `device` in `load_cpk`)
+    # on every path to it an unconditional `.cuda()` / `.to("cuda")` ran: the run has a GPU
+    after_cuda: bool = False
 
 
 @quick_init

@@ -32,6 +32,7 @@ from dtypeguard.engine.call_effects import (
 )
 from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
 from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
+from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library import torch as torch_library
 from dtypeguard.engine.library.apply import Strong, column_dtype
@@ -1179,11 +1180,17 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return shape_of(base)
             if attr in ("T", "mT", "data", "real", "values") and base.kind in ("tensor", "ndarray"):
                 return base
+            if base.kind == "cat" and attr == "codes":
+                return _category_codes("series", self.origin(node, ""))
             if base.kind in ("frame", "series"):
                 if attr == "values":
                     return replace(base, kind="ndarray", ndim=1 if base.kind == "series" else 2)
                 if attr in ("iloc", "loc", "T"):
                     return base
+                if attr == "cat" and base.kind == "series":
+                    return replace(base, kind="cat", dtype=None, origin=None)  # `s.astype("category").cat`: its accessor
+                if base.kind == "frame" and base.columns is not None and attr in dict(base.columns) and attr not in pandas_library.FRAME_ATTRIBUTES:
+                    return self._frame_columns(base, Const(attr), node)  # `train_data.SalePrice`: the column
             return None
         if isinstance(base, DictV) and attr in base.keys:
             # `cfg.lr` of a dict whose keys read as attributes (an AttrDict, EasyDict): a plain dict
@@ -1193,6 +1200,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             obj = state.heap.get(base.oid)
             if isinstance(obj, OptimizerObj) and attr == "param_groups":
                 return Many(ParamGroup(base.oid))  # its groups (one, or a list of dicts given to it)
+            if isinstance(obj, InstanceObj) and obj.cls == "pandas:Categorical" and attr == "codes":
+                return _category_codes("ndarray", self.origin(node, ""))
             if isinstance(obj, (ModuleObj, InstanceObj)) and attr in obj.attrs:
                 value = obj.attrs[attr]
                 self.record(node, attr, value, state)
@@ -1871,6 +1880,12 @@ def _picks_columns(index: ast.expr) -> bool:
     column = isinstance(cols, ast.Constant) and type(cols.value) is int  # not `None` (a new axis) or `...`
     some = isinstance(cols, ast.Slice) and (cols.lower is not None or cols.upper is not None)
     return every and (column or some)
+
+
+def _category_codes(kind: str, here: Origin) -> Tensor:
+    """pandas numbers categories in the narrowest signed integer that holds them: int8 up to 127
+    categories (int16 beyond): never the int64 a class-index target or an index needs."""
+    return Tensor(kind, "int8", "cpu", Origin(here.span, "pandas category codes are int8 (int16 beyond 127 categories)"), ndim=1)
 
 
 def _column_names(index: Value | None) -> list[str] | None:

@@ -26,6 +26,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue  # a file of that name written elsewhere in the script, from tensors known to be on the CPU
         if _written_first(load, ev.loads):
             continue  # reloaded in the run that wrote it: its devices exist on this machine
+        if all(v.after_cuda for v in ev.loads if v.span == load.span):
+            continue  # reached only after an unconditional `.cuda()`: a CPU-only run stops before it
         device = _device_at(ctx, load.span)
         if load.unpassed_at is not None:
             # a loading helper whose `map_location` defaults to None, called without one: the
@@ -132,6 +134,8 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            # `.cuda()` on one path only: the other reaches the load on a CPU-only machine
+            "import torch\nuse_cuda = torch.cuda.is_available()\nmodel = torch.nn.Linear(2, 2)\nif use_cuda:\n    model = model.cuda()\nstate = torch.load('ckpt.pt')  # <-\n",
             "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nstate = torch.load('model.pt')  # <-\n",
             # a save in a sibling function: training and inference are often separate runs on separate machines
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef train(path):\n    model = torch.nn.Linear(2, 2).to(device)\n    torch.save(model.state_dict(), path)\ndef infer(path):\n    return torch.load(path)  # <-\ntrain('last.pt')\ninfer('last.pt')\n",
@@ -166,6 +170,8 @@ RULE = Rule(
             "load_cpk('exp.pth', model=net, device=device)\nload_cpk('pose.pth', model=net)  # <-\n",
         ],
         good=[
+            # reached only after an unconditional `.cuda()`: a run without a GPU stops before the load
+            "import torch\nuse_cuda = torch.cuda.is_available()\nmodel = torch.nn.Linear(2, 2).cuda()\nstate = torch.load('ckpt.pt')\n",
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load(path, device={'cuda:0': 'cpu'}):\n    return torch.load(path, device)\n",
             # the same method given one by its caller
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nclass Net(torch.nn.Module):\n"

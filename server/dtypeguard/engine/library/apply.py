@@ -6,6 +6,7 @@ This is mechanics only: which dtype a rule gives is decided by the generated pro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -161,6 +162,9 @@ def infer_dtype(value: Value | None, numpy: bool, default: str | None) -> str | 
 def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, default: str | None) -> Value | None:
     """The value a call of `entry` returns, given its bound arguments."""
     made = _apply_dtype(entry, bound, env, origin, default)
+    if isinstance(made, Many) and isinstance(made.item, Tensor) and entry.result.kind == "arrays":
+        source = _as_value(bound.get(entry.result.arg))  # the pieces keep the array's rank
+        return Many(replace(made.item, ndim=source.ndim)) if isinstance(source, Tensor) and source.kind == "ndarray" else made
     if isinstance(made, Tensor) and made.kind == "ndarray":
         sized = entry.name.rsplit(".", 1)[-1] not in _SIZE_PLUS_EVENT and not entry.name.startswith("scipy.")  # (a filter's `size` is not the result's)
         if entry.name.endswith(".choice") and _operand(_as_value(bound.get("a")), True) != Weak("int"):
@@ -169,6 +173,8 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
         if ndim is None and entry.name.rsplit(".", 1)[-1] in _RANK_OF_ARG and "ndmin" not in bound and "shape" not in bound:
             source = _as_value(bound.get(entry.result.arg))  # `np.asarray(a)`, `np.zeros_like(a)`: a's rank
             ndim = source.ndim if isinstance(source, Tensor) and source.kind in ("ndarray", "tensor") else None
+        if ndim is None and entry.name in _JOINED_RANK:
+            ndim = _joined_ndim(entry.name, _items(_as_value(bound.get(entry.result.arg))))
         if ndim is None and entry.result.scalar_param == "axis":
             ndim = _reduced_ndim(bound, _as_value(bound.get(entry.result.arg)))
         if entry.name in ("numpy.loadtxt", "numpy.genfromtxt"):
@@ -190,6 +196,23 @@ _RANK_OF_ARG = frozenset({
 })
 # samplers whose `size` is the batch of draws, each draw a vector: rank len(size) + 1
 _SIZE_PLUS_EVENT = frozenset({"multivariate_normal", "multinomial", "dirichlet"})
+
+
+# joining arrays of one rank r: the rank of the result (np.hstack of 1-D arrays is 1-D, of
+# 2-D arrays 2-D; np.vstack makes at least 2-D; np.stack adds a dimension)
+_JOINED_RANK: dict[str, Callable[[int], int]] = {
+    "numpy.concatenate": lambda r: r, "numpy.hstack": lambda r: r, "numpy.vstack": lambda r: max(r, 2),
+    "numpy.column_stack": lambda r: 2, "numpy.stack": lambda r: r + 1,
+}
+
+
+def _joined_ndim(name: str, items: list[Value | None] | None) -> int | None:
+    """The rank of `np.hstack([a, b])` and its kin when every array joined has one known rank."""
+    ranks = {v.ndim if isinstance(v, Tensor) and v.kind == "ndarray" else None for v in items or ()}
+    if len(ranks) != 1 or None in ranks:
+        return None
+    rank = next(iter(ranks))
+    return _JOINED_RANK[name](rank) if rank is not None and rank >= 1 else None
 
 
 def _created_ndim(bound: dict[str, object]) -> int | None:
@@ -343,6 +366,11 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
     if rule == "default":
         return _make(kind, default, Origin(origin.span, entry.why or f"{_short(entry)} follows the default dtype ({default})"))
     values = [_as_value(bound.get(name)) for name in result.arg.split(",")] if result.arg else []
+    if rule == "round":  # `np.round`: numbers keep their dtype, bools become float16
+        first = values[0] if values else None
+        if isinstance(first, Tensor) and first.dtype == "bool":
+            return _make(kind, "float16", Origin(origin.span, f"{_short(entry)} of bools gives float16"))
+        rule = "same"
     if rule == "same":
         value = values[0] if values else None
         if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and value.dtype:
@@ -569,6 +597,8 @@ def _make(kind: str, dtype: str | None, origin: Origin | None, from_ints: bool =
         return Tensor("pyfloat") if is_float(dtype) else Tensor("pyint") if dtype != "bool" else None
     if kind in ("pyfloat", "pyint"):
         return Tensor(kind)
+    if kind == "arrays":  # `np.array_split(a, n)`: a list of arrays of that dtype
+        return Many(_make("ndarray", dtype, origin, from_ints))
     device = None if kind == "tensor" else "cpu"
     return Tensor(kind, dtype, device, origin if dtype else None, None, False, None, from_ints)
 

@@ -101,6 +101,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("where", "(condition, x=None, y=None, /)", promote(ND, "x,y"), "np.where({a} > 0, {a}, {b})"),
     ("select", "(condlist, choicelist, default=0)", promote(ND, "choicelist,default"), "np.select([{a} > 0, {b} > 0], [{a}, {b}], 0)"),
     ("append", "(arr, values, axis=None)", promote(ND, "arr,values"), "np.append({a}, {b})"),
+    ("array_split", "(ary, indices_or_sections, axis=0)", same("arrays", "ary"), "np.array_split({a}, 2)[0]"),
+    ("split", "(ary, indices_or_sections, axis=0)", same("arrays", "ary"), "np.split({a}, 2)[0]"),
     ("delete", "(arr, obj, axis=None)", same(ND, "arr"), "np.delete({a}, 0)"),
     ("insert", "(arr, obj, values, axis=None)", same(ND, "arr"), "np.insert({a}, 0, 1)"),
     ("take", "(a, indices, axis=None, out=None, mode='raise')", same(ND, "a"), "np.take({a}, [0, 1])"),
@@ -121,6 +123,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("ravel", "(a, order='C')", same(ND, "a"), "np.ravel({a})"),
     ("atleast_2d", "(*arys)", promote(ND, "arys"), "np.atleast_2d({a})"),
     ("nan_to_num", "(x, copy=True, nan=0.0, posinf=None, neginf=None)", same(ND, "x"), "np.nan_to_num({a})"),
+    ("round", "(a, decimals=0, out=None)", Result("round", ND, arg="a"), "np.round({a})"),
+    ("around", "(a, decimals=0, out=None)", Result("round", ND, arg="a"), "np.around({a})"),
     ("sort", "(a, axis=-1, kind=None, order=None, *, stable=None)", same(ND, "a"), "np.sort({a})"),
     ("unique", "(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True, sorted=True)", unknown(ND), ""),
     # elementwise
@@ -196,7 +200,7 @@ GENERATOR: dict[str, Entry] = table("numpy.random.Generator", [
     ("choice", "(a, size=None, replace=True, p=None, axis=0, shuffle=True)", replace(same(ND, "a"), scalar_param="size", scalar_kind="npscalar"), "rng.choice({a}, 2)"),
 ])
 
-_DERIVED = ("squeeze", "ravel", "repeat", "take", "mean", "std", "var", "sum", "cumsum", "prod", "cumprod", "max", "min", "argmax", "argmin", "argsort")
+_DERIVED = ("round", "squeeze", "ravel", "repeat", "take", "mean", "std", "var", "sum", "cumsum", "prod", "cumprod", "max", "min", "argmax", "argmin", "argsort")
 
 
 def _method_of(name: str) -> Entry:

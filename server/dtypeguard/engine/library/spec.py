@@ -101,10 +101,12 @@ class Result:
     `default` (torch's default float dtype), `reduce` (a pandas frame's per-column mean/std:
     float32 columns stay float32, integer/bool/float64 columns give float64, others unknown),
     `sum_frame` (a frame's sums: one float64/float32/int64 dtype in all columns stays),
-    `change` (`pct_change`: floats keep their dtype, integers give float64, bools unknown),
+    `change` (`pct_change`, `shift`, `diff`: floats keep their dtype, integers give float64, bools
+    unknown), `round` (`np.round`: numbers keep their dtype, bools give float16),
     `unknown`.
     `dtype_param` names the parameter that overrides the dtype when given (`dtype=`).
-    `kind` is what comes back: ndarray, npscalar, tensor, frame, series, pyfloat, pyint.
+    `kind` is what comes back: ndarray, npscalar, tensor, frame, series, pyfloat, pyint, arrays (a
+    list of ndarrays).
     """
 
     rule: str

@@ -4341,6 +4341,58 @@ CASES: dict[str, str] = {
         other("ckpt.pt")
         main("ckpt.pt")
         """,
+    "float64 activations whitened through torch.linalg.eigh stay float64": """
+        import torch
+        import torch.nn as nn
+        raw = torch.randn(64, 8, dtype=torch.float64)  # expect: DG004
+        cov = torch.cov(raw.T)
+        evals, evecs = torch.linalg.eigh(cov)
+        whiten = evecs @ torch.diag(evals.clamp_min(1e-8).rsqrt()) @ evecs.T
+        acts = raw @ whiten
+        nn.Linear(8, 2)(acts)
+        """,
+    "np.meshgrid of float32 axes gives float32 grids": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        x0, x1 = np.meshgrid(np.linspace(-1, 1, 4, dtype=np.float32), np.linspace(-1, 1, 4, dtype=np.float32))
+        coords = torch.from_numpy(np.stack([x0.ravel(), x1.ravel()], 1))
+        nn.Linear(2, 2)(coords)
+        g0, g1 = np.meshgrid(np.linspace(-1, 1, 4), np.linspace(-1, 1, 4))
+        nn.Linear(2, 2)(torch.from_numpy(np.stack([g0.ravel(), g1.ravel()], 1)))  # expect: DG004
+        """,
+    "a Keras-like fit() on a subclass of nn.Sequential runs the model it is": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class Sequential(nn.Sequential):
+            def fit(self, x, y):
+                opt = torch.optim.Adam(self.parameters())
+                loss = nn.CrossEntropyLoss()(self(x), y)
+                loss.backward()
+                opt.step()
+        model = Sequential(nn.Flatten(), nn.Linear(16, 10))
+        x = torch.tensor(np.random.rand(8, 4, 4))  # expect: DG004
+        model.fit(x, torch.randint(0, 10, (8,)))
+        """,
+    "a field of one row (df.iloc[i].rating) is a NumPy number of its column's dtype": """
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import Dataset, DataLoader
+        class Reviews(Dataset):
+            def __init__(self, df):
+                self.df = df
+            def __len__(self):
+                return len(self.df)
+            def __getitem__(self, index):
+                row = self.df.iloc[index]
+                return torch.ones(4), torch.tensor(row.rating)  # expect: DG007
+        df = pd.DataFrame({"length": [3, 5, 2, 4], "rating": [0, 1, 1, 0]})
+        model = nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())
+        for x, y in DataLoader(Reviews(df), batch_size=2):
+            nn.BCELoss()(model(x).squeeze(1), y)
+        """,
 }
 
 

@@ -153,6 +153,8 @@ MECHANICS = [
     ("frame column", "pd.DataFrame({{'x': {v}, 'y': {w}}})['y'].to_numpy()"),
     ("frame column by attribute", "pd.DataFrame({{'x': {v}, 'Price': {w}}}).Price.to_numpy()"),
     ("series shifted in a frame", "pd.concat({{'a': pd.Series({v}).rolling(2).mean(), 'b': pd.Series({w}).shift(1)}}, axis=1)['b'].to_numpy()"),
+    ("a row's field", "pd.DataFrame({{'x': {v}, 'y': {w}}}).iloc[1].y"),
+    ("a row's field, read by name", "pd.DataFrame({{'x': {v}, 'y': {w}}}).iloc[0]['x']"),
     ("category codes", "pd.Categorical(pd.Series({v}).astype(str)).codes"),
     ("category codes of a column", "pd.Series({v}).astype(str).astype('category').cat.codes.to_numpy()"),
     ("frame columns", "pd.DataFrame({{'x': {v}, 'y': {w}}})[['x']].to_numpy()"),

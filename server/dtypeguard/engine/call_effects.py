@@ -857,7 +857,12 @@ class CallsMixin(InterpreterParts):
         own = {item.name for item in klass.node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if library_base is not None and not own & {"__init__", "forward", "__call__"}:
             # `class CrossEntropyLoss(nn.CrossEntropyLoss): __name__ = ...`: the library class itself
-            return self.call_sym(library_base, args, kwargs, node, state)
+            # (with the script's own methods, a Keras-like `fit` on an nn.Sequential, callable on it)
+            made = self.call_sym(library_base, args, kwargs, node, state)
+            base_obj = state.heap.get(made.oid) if isinstance(made, Ref) and own else None
+            if isinstance(base_obj, ModuleObj) and isinstance(made, Ref):
+                state.heap[made.oid] = replace(base_obj, methods=klass.node.name)
+            return made
         origin = self.origin(node, f"{klass.node.name}(...)")
         if klass.is_module:
             obj: ModuleObj | InstanceObj = ModuleObj(f"user:{klass.node.name}", origin, created_time=self.time)
@@ -2408,7 +2413,7 @@ class CallsMixin(InterpreterParts):
                 new_dtype = new_device = None
                 changed = True
         else:
-            klass = self.classes.get(obj.cls[5:]) if obj.cls.startswith("user:") else None
+            klass = self.classes.get(obj.methods or obj.cls[5:]) if obj.methods or obj.cls.startswith("user:") else None
             func = klass.method(method) if klass else None
             if func is not None:
                 return self.call_function(func, args if is_staticmethod(func) else [ref, *args], kwargs, state)

@@ -811,6 +811,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return replace(df, kind="series", columns=None)  # a one-dtype frame: any column has it
             dtype = names.get(index.value)
             why = dict(df.column_origins).get(index.value) or Origin(self.index.span(node), f"the column {index.value!r} is {dtype}")
+            if df.ndim == 1 and index.value in names:
+                return _row_field(df, dtype, why)
             return Tensor("series", dtype, "cpu", why if dtype else None) if index.value in names else None
         if isinstance(index, TupleV) and all(isinstance(i, Const) and isinstance(i.value, str) for i in index.items):
             if names is None:
@@ -834,6 +836,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             return None
         if names is None and df.dtype and isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Name, ast.List, ast.ListComp)):
             return df  # `df[feat_cols]` of a one-dtype frame: whichever columns (or rows), that dtype
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr in ("iloc", "loc") and _one_int(index):
+            return replace(df, ndim=1)  # `df.iloc[i]`: one row, its fields by column name
         return df if rows or isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, `.iloc[a:b]`): same columns
 
     def _set_weight(self, target: ast.Attribute, value: Value | None, state: State) -> None:
@@ -1184,7 +1188,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return _category_codes("series", self.origin(node, ""))
             if base.kind in ("frame", "series"):
                 if attr == "values":
-                    return replace(base, kind="ndarray", ndim=1 if base.kind == "series" else 2)
+                    return replace(base, kind="ndarray", ndim=1 if base.kind == "series" or base.ndim == 1 else 2)
                 if attr in ("iloc", "loc", "T"):
                     return base
                 if attr == "cat" and base.kind == "series":
@@ -1209,8 +1213,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if isinstance(obj, ModuleObj) and attr in ("weight", "bias"):
                 return Tensor("tensor", obj.dtype, obj.device, obj.dtype_origin, obj.device_origin)
             klass = obj.klass if isinstance(obj, InstanceObj) else None
-            if klass is None and isinstance(obj, ModuleObj) and obj.cls.startswith("user:"):
-                klass = self.classes.get(obj.cls[5:])
+            if klass is None and isinstance(obj, ModuleObj) and (obj.methods or obj.cls.startswith("user:")):
+                klass = self.classes.get(obj.methods or obj.cls[5:])
             if klass is not None:
                 method = klass.method(attr)
                 if method is not None and _is_property(method):
@@ -1880,6 +1884,25 @@ def _picks_columns(index: ast.expr) -> bool:
     column = isinstance(cols, ast.Constant) and type(cols.value) is int  # not `None` (a new axis) or `...`
     some = isinstance(cols, ast.Slice) and (cols.lower is not None or cols.upper is not None)
     return every and (column or some)
+
+
+def _row_field(row: Tensor, dtype: str | None, why: Origin) -> Tensor:
+    """A field of one row (`df.iloc[i].rating`): a NumPy number. pandas gives the row the
+    columns' common dtype when they are all numbers (an int64 label beside a float32 feature
+    reads as float64), and an object row, whose fields keep their own dtypes, when a bool sits
+    among other columns; with a column of unknown dtype (text or numbers) neither is known."""
+    columns = [d for _, d in row.columns or ()]
+    if not columns or None in columns:
+        return Tensor("npscalar", None, "cpu")
+    if len(set(columns)) > 1 and "bool" in columns:
+        return Tensor("npscalar", dtype, "cpu", why)
+    common = row.dtype if row.dtype and row.dtype != WIDE else None
+    return Tensor("npscalar", common, "cpu", (why if common == dtype else row.origin) if common else None)
+
+
+def _one_int(index: Value | None) -> bool:
+    """An index that picks one row: a Python int, known or not."""
+    return (isinstance(index, Const) and type(index.value) is int) or (isinstance(index, Tensor) and index.kind == "pyint")
 
 
 def _category_codes(kind: str, here: Origin) -> Tensor:

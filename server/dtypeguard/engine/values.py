@@ -393,6 +393,7 @@ class ModuleObj:
     made_at: Span | None = None  # the call of a factory function (`model = hg(...)`) that returned it: where the caller holds it
     chosen_dtype: bool = False  # its dtype is a configured precision (`Trainer(precision="64-true")`), not a cast to undo
     mixed: bool = False  # as an optimizer sees it: its parameters are of several known dtypes, float16 among them
+    methods: str = ""  # a script's class built on a torch container (`class Seq(nn.Sequential)` with a `fit`): its methods
 
 
 @quick_init

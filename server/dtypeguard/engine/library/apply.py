@@ -165,6 +165,8 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
     if isinstance(made, Many) and isinstance(made.item, Tensor) and entry.result.kind == "arrays":
         source = _as_value(bound.get(entry.result.arg))  # the pieces keep the array's rank
         return Many(replace(made.item, ndim=source.ndim)) if isinstance(source, Tensor) and source.kind == "ndarray" else made
+    if isinstance(made, TupleV) and entry.result.kind in ("tensors2", "tensors3"):
+        return TupleV(tuple(_torch_result(entry, bound, item, origin) if isinstance(item, Tensor) else item for item in made.items))
     if isinstance(made, Tensor) and made.kind == "ndarray":
         sized = entry.name.rsplit(".", 1)[-1] not in _SIZE_PLUS_EVENT and not entry.name.startswith("scipy.")  # (a filter's `size` is not the result's)
         if entry.name.endswith(".choice") and _operand(_as_value(bound.get("a")), True) != Weak("int"):
@@ -366,6 +368,12 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
     if rule == "default":
         return _make(kind, default, Origin(origin.span, entry.why or f"{_short(entry)} follows the default dtype ({default})"))
     values = [_as_value(bound.get(name)) for name in result.arg.split(",")] if result.arg else []
+    if rule == "alike":  # `np.meshgrid(x, y)`: each output keeps its own input's dtype: known when they agree
+        seq = _items(values[0]) if len(values) == 1 else values
+        dtypes = {v.dtype if isinstance(v, Tensor) and v.kind in ARRAY_KINDS else None for v in seq or [None]}
+        dtype = next(iter(dtypes)) if len(dtypes) == 1 else None
+        first = (seq or [None])[0]
+        return _make(kind, dtype, first.origin if dtype and isinstance(first, Tensor) else None)
     if rule == "round":  # `np.round`: numbers keep their dtype, bools become float16
         first = values[0] if values else None
         if isinstance(first, Tensor) and first.dtype == "bool":
@@ -599,6 +607,9 @@ def _make(kind: str, dtype: str | None, origin: Origin | None, from_ints: bool =
         return Tensor(kind)
     if kind == "arrays":  # `np.array_split(a, n)`: a list of arrays of that dtype
         return Many(_make("ndarray", dtype, origin, from_ints))
+    if kind in ("tensors2", "tensors3"):  # `torch.linalg.eigh(a)`: its factors, each of that dtype
+        part = _make("tensor", dtype, origin, from_ints)
+        return TupleV((part,) * int(kind[-1]))
     device = None if kind == "tensor" else "cpu"
     return Tensor(kind, dtype, device, origin if dtype else None, None, False, None, from_ints)
 

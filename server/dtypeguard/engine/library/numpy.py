@@ -101,6 +101,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("where", "(condition, x=None, y=None, /)", promote(ND, "x,y"), "np.where({a} > 0, {a}, {b})"),
     ("select", "(condlist, choicelist, default=0)", promote(ND, "choicelist,default"), "np.select([{a} > 0, {b} > 0], [{a}, {b}], 0)"),
     ("append", "(arr, values, axis=None)", promote(ND, "arr,values"), "np.append({a}, {b})"),
+    ("meshgrid", "(*xi, copy=True, sparse=False, indexing='xy')", Result("alike", "arrays", arg="xi"), "np.meshgrid({a}, {b})[0]"),
     ("array_split", "(ary, indices_or_sections, axis=0)", same("arrays", "ary"), "np.array_split({a}, 2)[0]"),
     ("split", "(ary, indices_or_sections, axis=0)", same("arrays", "ary"), "np.split({a}, 2)[0]"),
     ("delete", "(arr, obj, axis=None)", same(ND, "arr"), "np.delete({a}, 0)"),

@@ -102,11 +102,11 @@ class Result:
     float32 columns stay float32, integer/bool/float64 columns give float64, others unknown),
     `sum_frame` (a frame's sums: one float64/float32/int64 dtype in all columns stays),
     `change` (`pct_change`, `shift`, `diff`: floats keep their dtype, integers give float64, bools
-    unknown), `round` (`np.round`: numbers keep their dtype, bools give float16),
+    unknown), `alike` (`np.meshgrid`: the inputs' dtype when they share one), `round` (`np.round`: numbers keep their dtype, bools give float16),
     `unknown`.
     `dtype_param` names the parameter that overrides the dtype when given (`dtype=`).
     `kind` is what comes back: ndarray, npscalar, tensor, frame, series, pyfloat, pyint, arrays (a
-    list of ndarrays).
+    list of ndarrays), tensors2 and tensors3 (a tuple of that many tensors).
     """
 
     rule: str

@@ -134,6 +134,15 @@ FUNCTIONS: dict[str, Entry] = {
         ("logical_not", "(input, *, out=None)", fixed(T, "bool", ""), "torch.logical_not({t})"),
         *[(name, "(input, other, *, out=None)", fixed(T, "bool", ""), f"torch.{name}({{t}}, {{u}})") for name in ("logical_and", "logical_or", "logical_xor")],
         ("cdist", "(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary')", promote(T, "x1,x2"), "torch.cdist({t}, {u})"),
+        # linear algebra keeps the matrix's dtype; the decompositions give their factors as a tuple
+        ("linalg.eigh", "(A, UPLO='L', *, out=None)", same("tensors2", "A"), "torch.linalg.eigh({t})[1]"),
+        ("linalg.eigvalsh", "(A, UPLO='L', *, out=None)", same(T, "A"), "torch.linalg.eigvalsh({t})"),
+        ("linalg.qr", "(A, mode='reduced', *, out=None)", same("tensors2", "A"), "torch.linalg.qr({t})[0]"),
+        ("linalg.svd", "(A, full_matrices=True, *, driver=None, out=None)", same("tensors3", "A"), "torch.linalg.svd({t})[1]"),
+        ("linalg.inv", "(A, *, out=None)", same(T, "A"), "torch.linalg.inv({t} + torch.eye(2, dtype={t}.dtype))"),
+        ("linalg.pinv", "(A, *, atol=None, rtol=None, hermitian=False, out=None)", same(T, "A"), "torch.linalg.pinv({t})"),
+        ("linalg.cholesky", "(A, *, upper=False, out=None)", same(T, "A"), "torch.linalg.cholesky({t} + torch.eye(2, dtype={t}.dtype))"),
+        ("linalg.solve", "(A, B, *, left=True, out=None)", promote(T, "A,B"), "torch.linalg.solve({t} + torch.eye(2, dtype={t}.dtype), {u})"),
         ("linalg.vector_norm", "(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None)", floating(T, "x"), "torch.linalg.vector_norm({t})"),
     ]),
     **table("torch.nn.functional", [

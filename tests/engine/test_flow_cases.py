@@ -4393,6 +4393,88 @@ CASES: dict[str, str] = {
         for x, y in DataLoader(Reviews(df), batch_size=2):
             nn.BCELoss()(model(x).squeeze(1), y)
         """,
+    "the best epoch's checkpoint under a folder not known (path + '/' + 'checkpoint.pth'), reloaded by the same run (Informer)": """
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        class EarlyStopping:
+            def __call__(self, loss, model, path):
+                torch.save(model.state_dict(), path + '/' + 'checkpoint.pth')
+        def train(path):
+            model = nn.Linear(2, 2).to(device)
+            stop = EarlyStopping()
+            for epoch in range(3):
+                stop(0.1, model, path)
+            best_model_path = path + '/' + 'checkpoint.pth'
+            model.load_state_dict(torch.load(best_model_path))
+        def infer(path):
+            return torch.load(path + '/' + 'other.pth')  # expect: DG010
+        train(input())
+        infer(input())
+        """,
+    "models saved by an earlier phase of the same run under '{}{}.pth'.format(model_dir, name) (NCF's GMF -> NeuMF-pre)": """
+        import tempfile
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model_dir = tempfile.mkdtemp() + '/models/'
+        def main(name):
+            model = nn.Linear(2, 2).to(device)
+            if name == "NeuMF-pre":
+                model.load_state_dict(torch.load(model_dir + 'GMF.pth'))
+                model.load_state_dict(torch.load(model_dir + 'Pretrained.pth'))  # expect: DG010
+            torch.save(model.state_dict(), '{}{}.pth'.format(model_dir, name))
+        for name in ["GMF", "NeuMF-pre"]:
+            main(name)
+        """,
+    "a checkpoint path built where the analysis cannot spell it, returned by the saving helper and loaded (faster-rcnn's trainer.load(best_path))": """
+        import time
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        class Trainer:
+            def __init__(self):
+                self.model = nn.Linear(2, 2).to(device)
+            def save(self, **kwargs):
+                save_path = 'checkpoints/fasterrcnn_%s' % time.strftime('%m%d%H%M')
+                for k, v in kwargs.items():
+                    save_path += '_%s' % v
+                torch.save(self.model.state_dict(), save_path)
+                return save_path
+            def load(self, path):
+                self.model.load_state_dict(torch.load(path))
+        def train():
+            trainer = Trainer()
+            best = 0.0
+            for epoch in range(12):
+                score = float(epoch)
+                if score > best:
+                    best = score
+                    best_path = trainer.save(best_map=best)
+                if epoch == 9:
+                    trainer.load(best_path)
+        train()
+        """,
+    "NumPy numbers turned into Python numbers where isinstance(v, np.generic) says so are not pickled NumPy scalars": """
+        import numpy as np
+        import torch
+        scores = np.array([0.5, 0.7])
+        best = np.mean(scores)
+        info = {k: v.item() if isinstance(v, np.generic) else v for k, v in {"best_map": best}.items()}
+        torch.save({"other_info": info}, "a.pt")
+        torch.save({"other_info": {"best_map": best}}, "b.pt")  # expect: DG011
+        torch.load("a.pt")
+        torch.load("b.pt")
+        """,
+    "a local bound on one path only is that value wherever it is read (the other path raises UnboundLocalError)": """
+        import torch
+        import torch.nn as nn
+        def run(flag):
+            if flag:
+                x = torch.zeros(4, 3, dtype=torch.float64)  # expect: DG004
+            return nn.Linear(3, 2)(x)
+        run(input())
+        """,
 }
 
 

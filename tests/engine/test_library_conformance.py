@@ -9,6 +9,7 @@ The generated promotion table is regenerated in memory and compared with the com
 
 from __future__ import annotations
 
+import builtins
 import importlib.util
 import itertools
 import json
@@ -243,6 +244,27 @@ def test_frame_attributes_cover_every_pandas_attribute() -> None:
 
     real = {n for n in (*dir(pd.DataFrame), *dir(pd.Series)) if not n.startswith("_")}
     assert real - pandas_library.FRAME_ATTRIBUTES == set()
+
+
+def test_isinstance_of_numpy_numbers_is_numpys() -> None:
+    """What the engine answers for `isinstance(v, np.generic)` and its kin, for a NumPy number of
+    each dtype, is what NumPy answers (None: the engine says nothing)."""
+    from dtypeguard.engine.call_effects import _isinstance_npscalar
+
+    names = ["numpy.generic", "numpy.number", "numpy.floating", "numpy.inexact", "numpy.integer", "numpy.bool_", "builtins.float", "builtins.int",
+             "builtins.bool", "builtins.str", "numpy.ndarray", "torch.Tensor", *(f"numpy.{d}" for d in NUMPY_DTYPES if d != "bool")]
+    answered = 0
+    for dtype in NUMPY_DTYPES:
+        value = np.ones(1, dtype=dtype)[0]
+        for name in names:
+            module, attr = name.split(".")
+            cls = {"numpy": np, "builtins": builtins, "torch": torch}[module].__dict__[attr]
+            said = _isinstance_npscalar(Tensor("npscalar", dtype, "cpu"), [name])
+            if said is not None:
+                answered += 1
+                assert said == Const(isinstance(value, cls)), (dtype, name)
+        assert _isinstance_npscalar(Tensor("npscalar", None, "cpu"), ["numpy.generic"]) == Const(True)
+    assert answered >= 100
 
 
 def test_unprobed_entries_say_nothing_or_are_sources_of_files() -> None:

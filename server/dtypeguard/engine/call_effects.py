@@ -121,6 +121,7 @@ def _row(value: Tensor) -> Tensor | None:
     )
 
 
+WRITTEN = "written at "  # the name given to a file a `torch.save` of this run wrote under a path not known
 CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()` ran on every path to here
 
 
@@ -212,12 +213,20 @@ class CallsMixin(InterpreterParts):
                 return False
         return True
 
-    def _definitely_cuda(self, method: str, args: list[Value | None], kwargs: dict[str, Value | None]) -> bool:
-        """`model.cuda()`, `x.to("cuda")`, `x.to(torch.device("cuda:0"))`: a move that fails without
-        a GPU whatever the machine (not `.to(device)` with a device chosen at run time)."""
+    @staticmethod
+    def _definitely_cuda(method: str, node: ast.Call) -> bool:
+        """`model.cuda()`, `x.to("cuda")`, `x.to(torch.device("cuda:0"))` as written: a move that
+        fails without a GPU whatever the machine and the options (not `.to(device)`, whose value
+        the analysis may have chosen among several)."""
         if method == "cuda":
             return True
-        return any(self.device_of(v) == "cuda" for v in [*args[:1], kwargs.get("device")] if v is not None)
+        given = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "device")]
+        for arg in given:
+            if isinstance(arg, ast.Call) and ast.unparse(arg.func).endswith("device") and len(arg.args) == 1:
+                arg = arg.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.split(":")[0] == "cuda":
+                return True
+        return False
 
     def device_of(self, value: Value | None) -> str | None:
         if isinstance(value, Device):
@@ -441,7 +450,7 @@ class CallsMixin(InterpreterParts):
             if isinstance(obj, (ModuleObj, InstanceObj)) and isinstance(key, Const) and isinstance(key.value, str):
                 return obj.attrs[key.value] if key.value in obj.attrs else (args[1] if len(args) > 1 else Const(None))
             return None
-        if isinstance(func, ast.Attribute) and method in ("to", "cuda") and self._definitely_cuda(method, args, kwargs):
+        if isinstance(func, ast.Attribute) and method in ("to", "cuda") and self._definitely_cuda(method, node):
             state.globals[CUDA_REQUIRED] = Const(True)  # on every path on from here the run has a GPU (or stopped)
         if receiver is not None and method:
             return self.call_method(receiver, method, args, kwargs, node, state)
@@ -621,9 +630,17 @@ class CallsMixin(InterpreterParts):
         plain = (_number_class(refused.dtype) or "item") if entry is not None and isinstance(refused, Tensor) and refused.kind == "npscalar" else None
         tagged = isinstance(state.globals.get(CUDA_TAGS), Const)
         saved = "cuda" if tagged else self.saved_device(arg0, state)
-        file = _file_name(args[1] if len(args) > 1 else kwargs.get("f"))
+        target = args[1] if len(args) > 1 else kwargs.get("f")
+        file = _file_name(target)
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
+        at = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "f"), None)
+        if not file and target is None and isinstance(at, ast.Name) and not tagged:
+            # a path this analysis cannot spell (`save_path += '_%s' % v`): the value now names
+            # the file this call wrote, so a load of that same value (`trainer.load(best_path)`,
+            # returned by the saving helper) reads what this run wrote
+            file = f"{WRITTEN}{span.line}:{span.col}"
+            state.bind(at.id, FilePath(file))
         allow = self.safe_globals_for(arg0, state) if what else None
         self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry, allow or (), plain or "", refused.origin if plain and isinstance(refused, Tensor) else None))
         if file or path:
@@ -633,6 +650,8 @@ class CallsMixin(InterpreterParts):
             # functions running now are those for which "a few lines later" holds)
             frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
             state.globals[f"<saved {file or path}>"] = SavedBy(frames)
+            if file.startswith(WRITTEN) and path:
+                state.globals[f"<saved {path}>"] = SavedBy(frames)  # (a load that names the same variable)
 
     def super_method(self, sup: Super, attr: str) -> Value | None:
         for name in sup.bases:
@@ -1293,7 +1312,7 @@ class CallsMixin(InterpreterParts):
             file = _file_name(args[0] if args else kwargs.get("f"))
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
-            after_save = isinstance(saved, SavedBy) and frame in saved.frames
+            after_save = (isinstance(saved, SavedBy) and frame in saved.frames) or file.startswith(WRITTEN)  # (the very path a save of this run wrote)
             after_cuda = state.globals.get(CUDA_REQUIRED) == Const(True)
             unpassed = self._default_none_from(node, "map_location", bound)
             if unpassed is not None:
@@ -1955,6 +1974,8 @@ class CallsMixin(InterpreterParts):
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
         if isinstance(receiver, Const) and isinstance(receiver.value, str) and method in _STR_METHODS:
             return _str_method(receiver, method, args)
+        if isinstance(receiver, Const) and isinstance(receiver.value, str) and method == "format" and not kwargs:
+            return _formatted_path(receiver.value, args)
         if isinstance(receiver, DictV) and method in ("get", "pop") and args and isinstance(args[0], Const) and len(args) <= 2:
             # `cfg.get("precision", "fp32")`, `name = spec.pop("name")`: the value under a key the
             # dict is known to hold, or the default where it is known not to hold it
@@ -3360,6 +3381,8 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
     builtin = _builtin_type(value)
     if builtin is not None and names and all(n in _BUILTIN_TYPES for n in names):
         return Const(builtin in names)  # `isinstance(source, dict)` of a config dict, or of a checkpoint's path
+    if isinstance(value, Tensor) and value.kind == "npscalar" and names:
+        return _isinstance_npscalar(value, names)
     if not isinstance(value, Tensor) or value.kind not in _KIND_CLASSES or not names:
         return None
     known = {n for group in _KIND_CLASSES.values() for n in group}
@@ -3368,7 +3391,47 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
     return Const(any(n in _KIND_CLASSES[value.kind] for n in names))
 
 
+def _isinstance_npscalar(value: Tensor, names: list[str]) -> Value | None:
+    """`isinstance(v, np.generic)` of a NumPy number (`best_map` from `np.mean`): every NumPy
+    scalar is an `np.generic`, and by its dtype an `np.floating`/`np.integer`...; a NumPy
+    float64 is also a Python `float` (its subclass). What its dtype does not decide: unknown."""
+    classes = {"numpy.generic"}
+    dtype = value.dtype
+    if dtype and dtype != WIDE:
+        classes.add(f"numpy.{dtype}")
+        if dtype == "bool":
+            classes.add("numpy.bool_")
+        else:
+            classes |= {"numpy.number"} | ({"numpy.floating", "numpy.inexact"} if is_float(dtype) else {"numpy.integer"})
+            classes |= {"builtins.float"} if dtype == "float64" else set()
+    decided = {"numpy.generic", "numpy.ndarray", "torch.Tensor", "pandas.DataFrame", "pandas.Series"}
+    if dtype and dtype != WIDE:
+        decided |= {"numpy.number", "numpy.floating", "numpy.inexact", "numpy.integer", "numpy.bool_", "builtins.float", "builtins.int", "builtins.bool", "builtins.str",
+                    *(f"numpy.{d}" for d in ("float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool"))}
+    if any(n not in decided for n in names):
+        return None
+    return Const(any(n in classes for n in names))
+
+
 _STR_METHODS = frozenset({"split", "strip", "lower", "upper", "startswith", "endswith", "replace"})
+
+
+def _formatted_path(template: str, args: list[Value | None]) -> Value | None:
+    """`'{}{}.pth'.format(model_dir, name)` with `model_dir` a folder not known and `name`
+    known: a file of that name (what a later `torch.load` of the same name reads). Other
+    formats are not followed."""
+    parts = template.split("{}")
+    if len(parts) != len(args) + 1 or any("{" in p or "}" in p for p in parts):
+        return None
+    text = parts[0]
+    for arg, part in zip(args, parts[1:], strict=True):
+        if isinstance(arg, Const) and isinstance(arg.value, (str, int)) and not isinstance(arg.value, bool):
+            text += str(arg.value) + part
+        elif isinstance(arg, FilePath) and arg.name == "":
+            text = "/" + part  # under a folder not known: only what follows it names the file
+        else:
+            return None
+    return FilePath(text.rsplit("/", 1)[1]) if "/" in text else None
 
 
 def _str_method(receiver: Const, method: str, args: list[Value | None]) -> Value | None:

@@ -53,6 +53,7 @@ from dtypeguard.engine.values import (
     DType,
     Fact,
     FieldFactory,
+    FilePath,
     FInfo,
     Func,
     InstanceObj,
@@ -1327,6 +1328,12 @@ class Interpreter(ResumeMixin, CallsMixin):
         """`default` is the default dtype where the operation runs: an integer tensor's true
         division (or a product with a Python float) gives it (`idx / vocab` is float32, and
         fails as an index)."""
+        if isinstance(op, ast.Add) and isinstance(right, Const) and isinstance(right.value, str) and not isinstance(left, (Const, Tensor)):
+            # `path + '/' + 'checkpoint.pth'` under a folder not known: a file of that name
+            if "/" in right.value:
+                return FilePath(right.value.rsplit("/", 1)[1])
+            if isinstance(left, FilePath) and left.name == "":
+                return FilePath(right.value)
         pandas = [v for v in (left, right) if isinstance(v, Tensor) and v.kind in ("series", "frame")]
         if pandas and not any(isinstance(v, Tensor) and v.kind == "tensor" for v in (left, right)):
             # a pandas Series or one-dtype frame computes as its NumPy array does (same dtype

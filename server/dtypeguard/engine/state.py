@@ -176,7 +176,9 @@ class State:
 def _join_locals(a: dict[str, Value | None], b: dict[str, Value | None]) -> dict[str, Value | None]:
     if a is b:
         return a
-    return {key: _merge_values(a.get(key, _MISSING), b.get(key, _MISSING)) for key in a.keys() | b.keys()}
+    # a function's local bound on one path only: a read of it on the other raises
+    # (UnboundLocalError), so every read that succeeds sees the bound value
+    return {key: _merge_values(a[key], b[key]) if key in a and key in b else a[key] if key in a else b[key] for key in a.keys() | b.keys()}
 
 
 def _join_default(a: Default, b: Default, device: bool) -> Default:

@@ -4475,6 +4475,44 @@ CASES: dict[str, str] = {
             return nn.Linear(3, 2)(x)
         run(input())
         """,
+    "an income label made by a comparison of isin() scores survives get_dummies(columns=[...]) and a branch on a given column name": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import Dataset, DataLoader
+        rng = np.random.RandomState(0)
+        data = pd.DataFrame({"age": rng.randint(18, 80, 64), "education": rng.choice(["HS", "Masters"], 64), "sex": rng.choice(["M", "F"], 64)})
+        score = 0.03 * (data.age - 40) + data.education.isin(["Masters"]) * 1.5
+        data["income"] = (score + rng.randn(64) > 0.5).astype(int)
+        data = pd.get_dummies(data, columns=["sex"], drop_first=True)
+        class Tabular(Dataset):
+            def __init__(self, data, output_col=None):
+                if output_col:
+                    self.y = data[output_col].values.reshape(-1, 1)  # expect: DG007
+                else:
+                    self.y = np.zeros((len(data), 1))
+                self.x = data[["age"]].astype(np.float32).values
+            def __len__(self):
+                return len(self.y)
+            def __getitem__(self, idx):
+                return [self.y[idx], self.x[idx]]
+        for y, x in DataLoader(Tabular(data, output_col="income"), batch_size=8):
+            nn.BCEWithLogitsLoss()(nn.Linear(1, 1)(x), y)
+        """,
+    "a whole-args checkpoint written under a path the analysis cannot spell is still what a load of another spelling may read (timm's CheckpointSaver)": """
+        import argparse
+        import time
+        import torch
+        import torch.nn as nn
+        args = argparse.Namespace(model="mlp")
+        def save(model, run_dir):
+            path = run_dir + time.strftime("%H%M")
+            torch.save({"state_dict": model.state_dict(), "args": args}, path)  # expect: DG011
+        model = nn.Linear(2, 2)
+        save(model, input())
+        torch.load(input() + "/last.pth.tar")
+        """,
 }
 
 

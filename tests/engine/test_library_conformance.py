@@ -156,6 +156,7 @@ MECHANICS = [
     ("series shifted in a frame", "pd.concat({{'a': pd.Series({v}).rolling(2).mean(), 'b': pd.Series({w}).shift(1)}}, axis=1)['b'].to_numpy()"),
     ("a row's field", "pd.DataFrame({{'x': {v}, 'y': {w}}}).iloc[1].y"),
     ("a row's field, read by name", "pd.DataFrame({{'x': {v}, 'y': {w}}}).iloc[0]['x']"),
+    ("get_dummies keeps the other columns", "pd.get_dummies(pd.DataFrame({{'x': {v}, 's': ['a', 'b', 'a', 'b']}}), columns=['s'])[['x']].to_numpy()"),
     ("category codes", "pd.Categorical(pd.Series({v}).astype(str)).codes"),
     ("category codes of a column", "pd.Series({v}).astype(str).astype('category').cat.codes.to_numpy()"),
     ("frame columns", "pd.DataFrame({{'x': {v}, 'y': {w}}})[['x']].to_numpy()"),

@@ -45,6 +45,7 @@ from dtypeguard.engine.values import (
     ITEMS,
     LIGHTNING_TRAINERS,
     WIDE,
+    WRITTEN,
     AutocastCtx,
     Bound,
     ComplexArray,
@@ -121,7 +122,6 @@ def _row(value: Tensor) -> Tensor | None:
     )
 
 
-WRITTEN = "written at "  # the name given to a file a `torch.save` of this run wrote under a path not known
 CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()` ran on every path to here
 
 

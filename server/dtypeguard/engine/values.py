@@ -235,9 +235,13 @@ class FInfo(Fact):
 @quick_init
 @dataclass(frozen=True)
 class FilePath(Fact):
-    """A file path whose name is known (or `expr:...`, the same expression, so the same file)."""
+    """A file path whose name is known (or `expr:...`, the same expression, so the same file;
+    or `written at L:C`, the path a `torch.save` there wrote, spelled or not)."""
 
     name: str
+
+
+WRITTEN = "written at "  # the name given to a file a `torch.save` of this run wrote under a path not known
 
 
 @quick_init

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.values import Const
+from dtypeguard.engine.values import WRITTEN, Const
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
@@ -62,7 +62,8 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 def _named(file: str) -> bool:
-    return bool(file) and not file.startswith("expr:")
+    """A file name that rules other files out: not an expression's, nor a path this run wrote without spelling it."""
+    return bool(file) and not file.startswith(("expr:", WRITTEN))
 
 
 RULE = Rule(

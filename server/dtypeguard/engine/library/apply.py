@@ -217,6 +217,23 @@ def _joined_ndim(name: str, items: list[Value | None] | None) -> int | None:
     return _JOINED_RANK[name](rank) if rank is not None and rank >= 1 else None
 
 
+def _dummies_of_frame(data: Tensor, encoded: object, origin: Origin) -> Value | None:
+    """`pd.get_dummies(df, columns=["sex"])`: the other columns stay as they were, the encoded
+    ones become bool indicator columns whose names are not known here. Without `columns=`, the
+    text columns are encoded and the numbers kept: a column of unknown dtype may be either."""
+    assert data.columns is not None
+    if isinstance(encoded, TupleV) and all(isinstance(i, Const) and isinstance(i.value, str) for i in encoded.items):
+        names = {i.value for i in encoded.items if isinstance(i, Const)}
+        kept = [(n, d) for n, d in data.columns if n not in names]
+        made: tuple[tuple[str, str | None], ...] = (*kept, (OTHER, "bool"))
+    elif encoded is None or encoded == Const(None):
+        numbers = [(n, d) for n, d in data.columns if d is not None]
+        made = (*numbers, (OTHER, None)) if len(numbers) < len(data.columns) else tuple(numbers)
+    else:
+        return _make("frame", None, None)
+    return frame(made, [Strong(d) if d else None for _, d in made], Origin(origin.span, "`pd.get_dummies` keeps the other columns and adds bool ones"))
+
+
 def _created_ndim(bound: dict[str, object]) -> int | None:
     """The rank an array is made with: its shape or size (`np.zeros((n, 4))`, `rand(n, 4)`),
     the nesting of the list it is made from, or 1 for a column's values."""
@@ -411,6 +428,8 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         data = values[0] if values else None
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
             return _make(kind, "bool", Origin(origin.span, entry.why))
+        if isinstance(data, Tensor) and data.kind == "frame" and data.columns is not None:
+            return _dummies_of_frame(data, bound.get("columns"), origin)
         return _make(kind, None, None)
     if rule == "keep32":
         # SciPy's filters: float32 data stays float32, any other number becomes float64

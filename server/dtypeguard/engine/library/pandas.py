@@ -54,6 +54,7 @@ METHODS: dict[str, Entry] = {
         ("tolist", "(self)", same("pylist", "self"), "torch.tensor(pd.Series({v}).tolist())"),
         ("unique", "(self)", same(ND, "self"), "pd.Series({v}).unique()"),
         ("pct_change", "(self, periods=1, fill_method=None, freq=None, **kwargs)", Result("change", SE, arg="self"), "pd.Series({v}).pct_change().to_numpy()"),
+        ("isin", "(self, values)", fixed(SE, "bool", ""), "pd.Series({v}).isin([1]).to_numpy()"),
         ("shift", "(self, periods=1, freq=None, axis=0, fill_value=None, suffix=None)", Result("change", SE, arg="self"), "pd.Series({v}).shift(-1).to_numpy()"),  # NaN moves in: ints widen
         ("diff", "(self, periods=1)", Result("change", SE, arg="self"), "pd.Series({v}).diff().to_numpy()"),
         # a moving window: what its statistics give is decided by the statistic (float64 whatever the column)

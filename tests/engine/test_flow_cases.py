@@ -4513,6 +4513,15 @@ CASES: dict[str, str] = {
         save(model, input())
         torch.load(input() + "/last.pth.tar")
         """,
+    "a 0-dim scale made by torch.ones([]) does not promote the bfloat16 features it multiplies (CLIP's logit_scale)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        logit_scale = nn.Parameter(torch.ones([]) * np.log(1 / 0.07))
+        image = torch.randn(4, 8, dtype=torch.bfloat16)
+        text = torch.randn(4, 8, dtype=torch.bfloat16)
+        logits = logit_scale.exp() * image @ text.T
+        """,
 }
 
 

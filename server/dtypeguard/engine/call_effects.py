@@ -2683,7 +2683,11 @@ def _factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value |
             return data.ndim  # a conversion keeps the array's rank
         return nested_depth(data) if isinstance(data, (TupleV, Const, Many)) else None
     sizes = args[:-1] if last == "full" else args
+    if not sizes and isinstance(kwargs.get("size"), TupleV):
+        sizes = [kwargs["size"]]
     if len(sizes) == 1 and isinstance(sizes[0], TupleV):
+        if not sizes[0].items:
+            return 0  # `torch.ones([])`: a 0-dim tensor (CLIP's logit_scale)
         sizes = list(sizes[0].items)
     ints = all((isinstance(v, Const) and type(v.value) is int) or (isinstance(v, Tensor) and v.kind == "pyint") or v is None for v in sizes)
     return len(sizes) if sizes and ints and all(not isinstance(v, TupleV) for v in sizes) else None

@@ -4522,6 +4522,37 @@ CASES: dict[str, str] = {
         text = torch.randn(4, 8, dtype=torch.bfloat16)
         logits = logit_scale.exp() * image @ text.T
         """,
+    "a float32 scipy adjacency plus sp.eye(n) is float64, and so are the values of its torch sparse tensor (GCN)": """
+        import numpy as np
+        import scipy.sparse as sp
+        import torch
+        def to_torch(mx):
+            mx = mx.tocoo()
+            indices = torch.from_numpy(np.vstack((mx.row, mx.col)).astype(np.int64))
+            values = torch.from_numpy(mx.data)  # expect: DG004
+            return torch.sparse_coo_tensor(indices, values, mx.shape)
+        adj = sp.coo_matrix((np.ones(4), (np.arange(4), np.arange(4))), shape=(4, 4), dtype=np.float32)
+        adj = adj + adj.T.multiply(adj.T > adj) - adj.multiply(adj.T > adj)
+        ok = to_torch(adj)
+        wide = adj + sp.eye(4)
+        deg = np.asarray(wide.sum(1)).flatten()
+        norm = sp.diags(np.power(deg, -0.5)) @ wide
+        x = torch.ones(4, 3)
+        torch.spmm(ok, x)
+        torch.sparse.mm(to_torch(norm), x)
+        """,
+    "a Parameter imported from torch.nn.parameter is torch.nn.Parameter (pygcn's GraphConvolution)": """
+        import torch
+        from torch.nn.parameter import Parameter
+        from torch.nn.modules.module import Module
+        class GraphConvolution(Module):
+            def __init__(self, n, m):
+                super(GraphConvolution, self).__init__()
+                self.weight = Parameter(torch.FloatTensor(n, m))
+            def forward(self, x):
+                return torch.mm(x, self.weight)
+        GraphConvolution(3, 2)(torch.ones(4, 3, dtype=torch.float64))  # expect: DG004
+        """,
 }
 
 

@@ -35,7 +35,7 @@ TORCH_DTYPES = (*NUMPY_DTYPES, "bfloat16")
 SCALARS = ("2", "2.5", "True")
 HEADER = (
     "import numpy as np\nimport pandas as pd\nimport torch\nimport torch.nn.functional as F\nrng = np.random.default_rng(0)\n"
-    "from scipy import ndimage, signal\n"
+    "from scipy import ndimage, signal\nimport scipy.sparse as sp\n"
     "import os\nimport tempfile\ncsv_path = os.path.join(tempfile.mkdtemp(), 'data.csv')\n"
     "pd.DataFrame({'n': [1, 2], 'x': [0.5, 1.5], 'k': [3, 4]}).to_csv(csv_path, index=False)\n"
     + "".join(f"a_{d} = np.ones((2, 2), dtype=np.{d})\nv_{d} = np.ones(4, dtype=np.{d})\n" for d in NUMPY_DTYPES)
@@ -266,6 +266,18 @@ def test_isinstance_of_numpy_numbers_is_numpys() -> None:
                 assert said == Const(isinstance(value, cls)), (dtype, name)
         assert _isinstance_npscalar(Tensor("npscalar", None, "cpu"), ["numpy.generic"]) == Const(True)
     assert answered >= 100
+
+
+def test_public_names_are_the_same_objects() -> None:
+    """`from torch.nn.parameter import Parameter` is read as torch.nn.Parameter: the same class."""
+    from dtypeguard.engine.library.vocabulary import PUBLIC_NAMES
+
+    def get(path: str) -> object:
+        module, _, attr = path.rpartition(".")
+        return getattr(importlib.import_module(module), attr)
+
+    for long, short in PUBLIC_NAMES.items():
+        assert get(long) is get(short), long
 
 
 def test_unprobed_entries_say_nothing_or_are_sources_of_files() -> None:

@@ -177,7 +177,7 @@ class CallsMixin(InterpreterParts):
                 return DType(vocab.DTYPE_NAMES[parts[1]], lib)
         if name in _FLOAT_CONSTANTS:
             return Tensor("pyfloat")  # np.nan, math.pi: Python floats
-        return Sym(name)
+        return Sym(vocab.PUBLIC_NAMES.get(name, name))  # `from torch.nn.parameter import Parameter`: torch.nn.Parameter
 
     def dtype_of(self, value: Value | None, numpy: bool = False) -> str | None:
         if isinstance(value, DType):
@@ -2270,7 +2270,7 @@ class CallsMixin(InterpreterParts):
         here = self.origin(node, f".{method}(...)")
         if t.kind == "series" and method == "map" and len(args) == 1 and not kwargs and isinstance(args[0], DictV):
             return _mapped_series(args[0], here)
-        if t.kind in ("ndarray", "npscalar", "frame", "series", "window"):
+        if t.kind in ("ndarray", "npscalar", "frame", "series", "window", "sparse"):
             entry = library.method("ndarray" if t.kind == "npscalar" else t.kind, method)
             if entry is None:
                 return None
@@ -2625,7 +2625,7 @@ def _device_text(node: ast.Call) -> str:
 _TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args)")
 _FLOAT_CONSTANTS = frozenset({"torch.pi", "torch.e", "torch.inf", "torch.nan", "numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
-MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "tensordot", "inner", "dot", "@"})
+MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "tensordot", "inner", "dot", "@", "spmm", "sparse.mm"})
 # NumPy decompositions that return a tuple of arrays of the input's float dtype (integer input:
 # float64): the tuple's length, and which items are Python ints (lstsq's rank)
 _NP_DECOMPOSITIONS: dict[str, tuple[int, frozenset[int]]] = {

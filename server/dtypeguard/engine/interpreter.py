@@ -1011,7 +1011,7 @@ class Interpreter(ResumeMixin, CallsMixin):
             values = [self.eval(part, state) for part in parts]
             first = values[0]
             identity = isinstance(node, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
-            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series") and not identity:
+            if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series", "sparse") and not identity:
                 return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin, ndim=_broadcast_ndim(values))
             if isinstance(node, ast.Compare) and first is None and len(values) == 2 and isinstance(values[1], Tensor) and values[1].kind == "tensor" and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
                 # `pred == target` with a torch tensor on the right: whatever the left is (a tensor,
@@ -1185,6 +1185,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return shape_of(base)
             if attr in ("T", "mT", "data", "real", "values") and base.kind in ("tensor", "ndarray"):
                 return base
+            if base.kind == "sparse":  # a scipy.sparse matrix: its transpose, and its stored values as an array
+                return base if attr == "T" else replace(base, kind="ndarray", ndim=1) if attr == "data" else None
             if base.kind == "cat" and attr == "codes":
                 return _category_codes("series", self.origin(node, ""))
             if base.kind in ("frame", "series"):
@@ -1328,6 +1330,12 @@ class Interpreter(ResumeMixin, CallsMixin):
         """`default` is the default dtype where the operation runs: an integer tensor's true
         division (or a product with a Python float) gives it (`idx / vocab` is float32, and
         fails as an index)."""
+        sparse = [v for v in (left, right) if isinstance(v, Tensor) and v.kind == "sparse"]
+        if sparse and all((isinstance(v, Tensor) and v.kind in ("sparse", "ndarray")) or isinstance(v, Const) for v in (left, right)):
+            # scipy.sparse arithmetic computes in NumPy's common type (`adj + sp.eye(n)`), and stays sparse
+            as_array = [replace(v, kind="ndarray") if isinstance(v, Tensor) else v for v in (left, right)]
+            out = self.binop(as_array[0], as_array[1], op, node, autocast, default)
+            return replace(out, kind="sparse", ndim=2) if isinstance(out, Tensor) and out.kind == "ndarray" and out.dtype else None
         if isinstance(op, ast.Add) and isinstance(right, Const) and isinstance(right.value, str) and not isinstance(left, (Const, Tensor)):
             # `path + '/' + 'checkpoint.pth'` under a folder not known: a file of that name
             if "/" in right.value:

@@ -231,7 +231,7 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if root in seen:
             continue
         seen.add(root)
-        if op.name.endswith(("bmm", "einsum")):
+        if op.name.endswith(("bmm", "einsum", "spmm", "sparse.mm")):
             error = f"expected scalar type {TORCH_NAMES[a.dtype or ''][0]} but found {TORCH_NAMES[b.dtype or ''][0]}"
         elif op.name.endswith(("tensordot", "inner")):
             error = "both inputs should have same dtype"

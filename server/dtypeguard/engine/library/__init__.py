@@ -13,9 +13,9 @@ from dtypeguard.engine.library import torch as _torch
 from dtypeguard.engine.library.spec import Entry
 
 FUNCTIONS: dict[str, Entry] = {**_numpy.FUNCTIONS, **_numpy.GENERATOR, **_pandas.FUNCTIONS, **_scipy.FUNCTIONS, **_torch.FUNCTIONS}
-METHODS: dict[str, Entry] = {**_numpy.METHODS, **_pandas.METHODS, **_pandas.WINDOW_METHODS, **_torch.METHODS}
+METHODS: dict[str, Entry] = {**_numpy.METHODS, **_pandas.METHODS, **_pandas.WINDOW_METHODS, **_scipy.METHODS, **_torch.METHODS}
 AUTOCAST_LOWERED = _torch.AUTOCAST_LOWERED
-_KIND_PREFIX = {"ndarray": "ndarray", "frame": "DataFrame", "series": "Series", "window": "Window", "tensor": "Tensor"}
+_KIND_PREFIX = {"ndarray": "ndarray", "frame": "DataFrame", "series": "Series", "window": "Window", "sparse": "sparse", "tensor": "Tensor"}
 
 
 def function(name: str) -> Entry | None:

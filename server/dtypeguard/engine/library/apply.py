@@ -26,7 +26,7 @@ from dtypeguard.engine.values import (
     number_kind,
 )
 
-ARRAY_KINDS = ("ndarray", "tensor", "frame", "series")
+ARRAY_KINDS = ("ndarray", "tensor", "frame", "series", "sparse")
 
 
 class Env(Protocol):
@@ -184,6 +184,9 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
         return replace(made, ndim=ndim) if ndim is not None else made
     if entry.result.kind != "tensor" or not isinstance(made, Tensor):
         return made
+    source = _as_value(bound.get(entry.result.arg)) if entry.result.rule == "same" and "," not in entry.result.arg else None
+    if isinstance(source, Tensor) and source.kind == "tensor" and source.site is not None and source.dtype == made.dtype:
+        made = replace(made, site=source.site)  # `torch.sparse_coo_tensor(indices, values)`: still converted where `values` was
     if entry.name in ("torch.tensor", "torch.as_tensor", "torch.asarray") and made.ndim is None:
         data = _as_value(bound.get("data"))  # a conversion keeps the data's rank, whatever its dtype=
         if isinstance(data, Tensor) and data.kind in ("ndarray", "tensor") and data.ndim is not None:
@@ -385,6 +388,12 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
     if rule == "default":
         return _make(kind, default, Origin(origin.span, entry.why or f"{_short(entry)} follows the default dtype ({default})"))
     values = [_as_value(bound.get(name)) for name in result.arg.split(",")] if result.arg else []
+    if rule == "sparse_data":  # `sp.coo_matrix((data, (row, col)))`: the data's dtype; `sp.csr_matrix(dense)`: the array's
+        source = values[0] if values else None
+        data = source.items[0] if isinstance(source, TupleV) and source.items else source
+        if isinstance(data, Tensor) and data.kind in ("ndarray", "sparse") and data.dtype and data.dtype != WIDE:
+            return _make(kind, data.dtype, data.origin, data.from_ints)
+        return _make(kind, None, None)
     if rule == "alike":  # `np.meshgrid(x, y)`: each output keeps its own input's dtype: known when they agree
         seq = _items(values[0]) if len(values) == 1 else values
         dtypes = {v.dtype if isinstance(v, Tensor) and v.kind in ARRAY_KINDS else None for v in seq or [None]}

@@ -145,3 +145,18 @@ OPTIMIZER_PARAMETERS: dict[str, tuple[str, ...]] = {
     "SparseAdam": ('params', 'lr', 'betas', 'eps', 'maximize'),
     "Adafactor": ('params', 'lr', 'beta2_decay', 'eps', 'd', 'weight_decay', 'foreach', 'maximize'),
 }
+
+
+# the defining modules' names of what torch.nn exports (`torch.nn.parameter.Parameter`,
+# `torch.nn.modules.module.Module`): the same objects as torch.nn's (tests/engine/
+# test_library_conformance.py checks each is, on the installed torch)
+PUBLIC_NAMES: dict[str, str] = {
+    "torch.nn.parameter.Parameter": "torch.nn.Parameter",
+    "torch.nn.parameter.Buffer": "torch.nn.Buffer",
+    "torch.nn.modules.module.Module": "torch.nn.Module",
+    "torch.nn.modules.container.Sequential": "torch.nn.Sequential",
+    "torch.nn.modules.container.ModuleList": "torch.nn.ModuleList",
+    "torch.nn.modules.container.ModuleDict": "torch.nn.ModuleDict",
+    "torch.nn.modules.linear.Linear": "torch.nn.Linear",
+    "torch.nn.modules.conv.Conv2d": "torch.nn.Conv2d",
+}

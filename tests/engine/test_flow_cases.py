@@ -4553,6 +4553,54 @@ CASES: dict[str, str] = {
                 return torch.mm(x, self.weight)
         GraphConvolution(3, 2)(torch.ones(4, 3, dtype=torch.float64))  # expect: DG004
         """,
+    "attention heads kept in a plain list and registered with add_module move with the model (pyGAT)": """
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.heads = [nn.Linear(4, 4) for _ in range(2)]
+                for i, h in enumerate(self.heads):
+                    self.add_module('head_{}'.format(i), h)
+                self.loose = [nn.Linear(4, 4)]  # expect: DG009
+            def forward(self, x):
+                x = torch.cat([h(x) for h in self.heads], dim=1)
+                return self.loose[0](x[:, :4])
+        model = Net().to(device)
+        model(torch.ones(2, 4).to(device))
+        """,
+    "an autograd.Function's apply runs its forward: a CPU tensor made without device= meets the GPU values (pyGAT's SpecialSpmm)": """
+        import torch
+        import torch.nn as nn
+        class SpecialSpmmFunction(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, indices, values, shape, b):
+                a = torch.sparse_coo_tensor(indices, values, shape)
+                ctx.save_for_backward(a, b)
+                return torch.matmul(a, b)
+            @staticmethod
+            def backward(ctx, grad):
+                return None, None, None, None
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        w = nn.Parameter(torch.ones(1, 4)).to(device)
+        edges = torch.ones(4, 6, device=device)
+        values = torch.exp(-w.mm(edges).squeeze())
+        idx = torch.zeros(2, 6, dtype=torch.long, device=device)
+        SpecialSpmmFunction.apply(idx, values, torch.Size([3, 3]), torch.ones(size=(3, 1)))  # expect: DG009
+        """,
+    "epoch checkpoints named '{}.pkl'.format(epoch), the best one reloaded by the same run (pyGAT's train.py)": """
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(2, 2).to(device)
+        best_epoch = 0
+        for epoch in range(5):
+            torch.save(model.state_dict(), '{}.pkl'.format(epoch))
+            best_epoch = epoch
+        model.load_state_dict(torch.load('{}.pkl'.format(best_epoch)))
+        model.load_state_dict(torch.load('{}.pth'.format(best_epoch)))  # expect: DG010
+        """,
 }
 
 

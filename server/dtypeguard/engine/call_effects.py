@@ -41,6 +41,7 @@ from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
 from dtypeguard.engine.values import (
     BATCH_WHY,
     FLOAT_DTYPES,
+    FORGOTTEN,
     INT_DTYPES,
     ITEMS,
     LIGHTNING_TRAINERS,
@@ -352,6 +353,9 @@ class CallsMixin(InterpreterParts):
                 callee = self.sym(f"{receiver.name}.{method}")
             elif isinstance(receiver, Klass):
                 callee = receiver.method(method)
+                forward = receiver.method("forward") if method == "apply" and callee is None and "torch.autograd.Function" in receiver.bases else None
+                if forward is not None:
+                    callee = Partial(forward, (Const(None),), ())  # `SpecialSpmmFunction.apply(...)`: its forward runs (its context is not followed)
                 if isinstance(callee, Func) and is_classmethod(callee):
                     callee = Bound(callee, receiver)  # `Model.from_pretrained(config)`: cls is the class
             elif isinstance(receiver, Super):
@@ -1103,7 +1107,7 @@ class CallsMixin(InterpreterParts):
         if not isinstance(obj, (ModuleObj, InstanceObj)) or not isinstance(owner, Ref):
             return
         known = isinstance(name, Const) and isinstance(name.value, str)
-        attrs = {**obj.attrs, str(name.value): value} if known else {}  # type: ignore[union-attr]
+        attrs: dict[str, Value | None] = {**obj.attrs, str(name.value): value} if known else {FORGOTTEN: None}  # type: ignore[union-attr]
         if isinstance(obj, InstanceObj):
             state.heap[owner.oid] = replace(obj, attrs=attrs)
             return
@@ -1971,6 +1975,9 @@ class CallsMixin(InterpreterParts):
             self.rebind_list(node.func.value, Many(joined) if joined is not None else Many(None), state)
             return None
         if isinstance(receiver, Tensor):
+            if receiver.kind == "tensor" and method in ("mm", "matmul", "bmm") and len(args) == 1 and not kwargs:
+                # `self.a.mm(edge_h)`: the product `@` is (same dtypes and devices, autocast lowered)
+                return self.binop(receiver, args[0], ast.MatMult(), node, state.autocast, state.ddtype.value)
             return self.tensor_method(receiver, method, args, kwargs, node, state.ddtype.value)
         if isinstance(receiver, Const) and isinstance(receiver.value, str) and method in _STR_METHODS:
             return _str_method(receiver, method, args)
@@ -2392,6 +2399,12 @@ class CallsMixin(InterpreterParts):
             attrs = dict(obj.attrs)
             attrs[args[0].value] = replace(buffer, moves=True) if isinstance(buffer, Tensor) else None
             state.heap[oid] = replace(obj, attrs=attrs)
+            return None
+        if method in ("add_module", "register_module") and len(args) == 2 and isinstance(args[1], Ref):
+            # `self.add_module('attention_{}'.format(i), attention)`: a child like an attribute
+            # (moved and cast with its parent), under its name or one of its own
+            name = args[0].value if isinstance(args[0], Const) and isinstance(args[0].value, str) else f"<added {args[1].oid}>"
+            state.heap[oid] = replace(obj, attrs={**obj.attrs, name: args[1]})
             return None
         if method == "requires_grad_":
             flag = args[0] if args else kwargs.get("requires_grad", Const(True))
@@ -3427,6 +3440,9 @@ def _formatted_path(template: str, args: list[Value | None]) -> Value | None:
     parts = template.split("{}")
     if len(parts) != len(args) + 1 or any("{" in p or "}" in p for p in parts):
         return None
+    # an argument not known (`'{}.pkl'.format(epoch)`): the template names a kind of file, the
+    # same kind wherever it is written (`'{}.pkl'.format(best_epoch)` reads one of them back)
+    family = FilePath(f"expr:{template}") if "." in parts[-1] and "/" not in parts[-1] else None
     text = parts[0]
     for arg, part in zip(args, parts[1:], strict=True):
         if isinstance(arg, Const) and isinstance(arg.value, (str, int)) and not isinstance(arg.value, bool):
@@ -3434,8 +3450,9 @@ def _formatted_path(template: str, args: list[Value | None]) -> Value | None:
         elif isinstance(arg, FilePath) and arg.name == "":
             text = "/" + part  # under a folder not known: only what follows it names the file
         else:
-            return None
-    return FilePath(text.rsplit("/", 1)[1]) if "/" in text else None
+            return family
+    name = text.rsplit("/", 1)[-1]
+    return FilePath(name) if "." in name else None  # (a message, not a file name: not followed)
 
 
 def _str_method(receiver: Const, method: str, args: list[Value | None]) -> Value | None:

@@ -67,6 +67,8 @@ class InterpreterParts:
 
         def eval_attribute(self, node: ast.Attribute, state: State) -> Value | None: ...
 
+        def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST, autocast: str | None = None, default: str | None = None) -> Value | None: ...
+
         def enter_call(
             self,
             func: Func,

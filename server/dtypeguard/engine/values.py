@@ -562,10 +562,15 @@ def join_obj(a: HeapObj, b: HeapObj) -> HeapObj:
 
 
 ITEMS = "__items__"  # a container module's layers, in order
+FORGOTTEN = "<forgotten>"  # an object whose attributes were forgotten (one set under a name not read)
 
 
 def _join_attrs(a: dict[str, Value | None], b: dict[str, Value | None]) -> dict[str, Value | None]:
-    out = {k: join(a.get(k), b.get(k)) for k in a.keys() | b.keys()}
+    # an attribute set on one path only: reading it on the other raises AttributeError, so every
+    # read that succeeds sees the value set (a child registered in a loop that may run no time);
+    # unless that path forgot what the object holds (`setattr(model, name, ...)`, name unread)
+    forgot = FORGOTTEN in a or FORGOTTEN in b
+    out = {k: join(a.get(k), b.get(k)) if forgot or (k in a and k in b) else a[k] if k in a else b[k] for k in a.keys() | b.keys()}
     ia, ib = a.get(ITEMS), b.get(ITEMS)
     if isinstance(ia, TupleV) and isinstance(ib, TupleV):
         short, long = sorted((ia, ib), key=lambda t: len(t.items))

@@ -4601,6 +4601,36 @@ CASES: dict[str, str] = {
         model.load_state_dict(torch.load('{}.pkl'.format(best_epoch)))
         model.load_state_dict(torch.load('{}.pth'.format(best_epoch)))  # expect: DG010
         """,
+    "log-mel patches framed with np.lib.stride_tricks.as_strided from a float64 STFT stay float64 (torchvggish)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def frame(data, window_length, hop_length):
+            num_frames = 1 + (data.shape[0] - window_length) // hop_length
+            shape = (num_frames, window_length) + data.shape[1:]
+            strides = (data.strides[0] * hop_length,) + data.strides
+            return np.lib.stride_tricks.as_strided(data, shape=shape, strides=strides)
+        signal = np.sin(np.arange(4000) / 10.0)
+        frames = frame(signal, 400, 160) * np.hanning(400)
+        spec = np.abs(np.fft.rfft(frames, 512))
+        log_mel = np.log(np.dot(spec, np.ones((257, 64))) + 0.01)
+        patch = torch.from_numpy(log_mel[:96]).unsqueeze(0).unsqueeze(0)  # expect: DG004
+        nn.Conv2d(1, 8, 3)(patch)
+        """,
+    "an in-place update keeps the array's dtype: a float32 image minus a tuple of float means stays float32": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        img = np.zeros((8, 8, 3), dtype=np.uint8).astype(np.float32)
+        img /= 255.0
+        img -= (0.485, 0.456, 0.406)
+        img /= (0.229, 0.224, 0.225)
+        x = torch.from_numpy(img.transpose((2, 0, 1))).unsqueeze(0)
+        nn.Conv2d(3, 4, 1)(x)
+        wide = np.zeros((8, 8, 3), dtype=np.uint8) / 255.0
+        wide -= (0.485, 0.456, 0.406)
+        nn.Conv2d(3, 4, 1)(torch.from_numpy(wide.transpose((2, 0, 1))).unsqueeze(0))  # expect: DG004
+        """,
 }
 
 

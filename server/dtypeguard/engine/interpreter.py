@@ -225,7 +225,12 @@ class Interpreter(ResumeMixin, CallsMixin):
             right = self.eval(stmt.value, state)
             if isinstance(left, Tensor) and left.kind == "tensor":
                 self.inplace_op(left, right, _AUG_NAMES.get(type(stmt.op), ""), stmt)
-            self.assign(stmt.target, self.binop(left, right, stmt.op, stmt, state.autocast, state.ddtype.value), state)
+            made = self.binop(left, right, stmt.op, stmt, state.autocast, state.ddtype.value)
+            if isinstance(left, Tensor) and left.kind in ("ndarray", "tensor") and left.dtype and isinstance(made, Tensor) and made.kind == left.kind:
+                # `img -= self.mean`: an array or tensor is updated in place, its dtype and rank kept
+                # (a float64 mean does not widen a float32 image; a cast it cannot make raises)
+                made = replace(made, dtype=left.dtype, origin=left.origin, from_ints=left.from_ints, ndim=left.ndim if left.ndim is not None else made.ndim)
+            self.assign(stmt.target, made, state)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self.exec_import(stmt, state)
         elif isinstance(stmt, ast.If):

@@ -494,6 +494,7 @@ def join(a: Value | None, b: Value | None) -> Value | None:
             a.origin if dtype else None,
             a.dev_origin if a.device == b.device else None,
             site=a.site if dtype and a.site == b.site else None,  # (moved on one path only: still converted where it was made)
+            ndim=a.ndim if a.ndim == b.ndim else None,
         )
     numpy_side = next((v for v in (a, b) if isinstance(v, Tensor) and v.kind in ("npscalar", "ndarray")), None)
     if numpy_side is not None and _python_number(b if numpy_side is a else a):

@@ -166,6 +166,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("nanmean", "(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)", _reduction(floating(ND, "a")), "np.nanmean({a}, axis=0)"),
     ("average", "(a, axis=None, weights=None, returned=False, *, keepdims=False)", _reduction(floating(ND, "a", "")), "np.average({a}, axis=0)"),
     ("outer", "(a, b, out=None)", promote(ND, "a,b"), "np.outer({a}, {b})"),
+    ("lib.stride_tricks.as_strided", "(x, shape=None, strides=None, subok=False, writeable=True)", same(ND, "x"), "np.lib.stride_tricks.as_strided({v}, shape=(1,), strides=(0,))", "a strided view keeps the array's dtype"),
     ("lib.stride_tricks.sliding_window_view", "(x, window_shape, axis=None, *, subok=False, writeable=False)", same(ND, "x"), "np.lib.stride_tricks.sliding_window_view({v}, 2)", "a sliding window view keeps the array's dtype"),
     ("linalg.norm", "(x, ord=None, axis=None, keepdims=False)", _reduction(floating(ND, "x", "")), "np.linalg.norm({a}, axis=0)"),
     ("linalg.inv", "(a)", floating(ND, "a", ""), "np.linalg.inv({a} + np.eye(2, dtype={a}.dtype))"),

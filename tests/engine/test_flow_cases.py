@@ -4631,6 +4631,44 @@ CASES: dict[str, str] = {
         wide -= (0.485, 0.456, 0.406)
         nn.Conv2d(3, 4, 1)(torch.from_numpy(wide.transpose((2, 0, 1))).unsqueeze(0))  # expect: DG004
         """,
+    "fused=True added where the optimizer takes it and all parameters are floating, beside a configured foreach (konfai's get_optimizer)": """
+        import inspect
+        import torch
+        CONFIG = {"Optimizer": {"name": "Adam", "lr": 1e-3, "foreach": True}}
+        def get_optimizer(name, parameters, **kwargs):
+            optimizer_class = getattr(torch.optim, name)
+            signature = inspect.signature(optimizer_class)
+            if "fused" in signature.parameters and all(p.is_floating_point() for p in parameters):
+                kwargs["fused"] = True  # expect: DG016
+            return optimizer_class(parameters, **kwargs)
+        model = torch.nn.Linear(2, 2)
+        opt_cfg = dict(CONFIG["Optimizer"])
+        name = opt_cfg.pop("name")
+        get_optimizer(name, list(model.parameters()), **opt_cfg)
+        """,
+    "an experiment's override merged into the base config with dict.update turns on fused beside foreach (detectron-style merge)": """
+        import copy
+        import torch
+        BASE = {"SOLVER": {"LR": 1e-3, "FOREACH": True, "FUSED": False}}
+        def merge(base, override):
+            cfg = copy.deepcopy(base)
+            for section, values in override.items():
+                cfg[section].update(values)
+            return cfg
+        def build(cfg, model):
+            solver = cfg["SOLVER"]
+            kwargs = {"lr": solver["LR"], "foreach": solver["FOREACH"], "fused": solver["FUSED"]}  # expect: DG016
+            return torch.optim.AdamW(model.parameters(), **kwargs)
+        build(BASE, torch.nn.Linear(2, 2))
+        build(merge(BASE, {"SOLVER": {"FUSED": True}}), torch.nn.Linear(2, 2))
+        """,
+    "a JSON configuration written in the script is read (json.loads of a literal)": """
+        import json
+        import torch
+        CFG = json.loads('{"training": {"lr": 0.001, "fused": true, "foreach": true}}')
+        t = CFG["training"]
+        torch.optim.Adam(torch.nn.Linear(2, 2).parameters(), lr=t["lr"], fused=t["fused"], foreach=t["foreach"])  # expect: DG016
+        """,
 }
 
 

@@ -1023,6 +1023,8 @@ class CallsMixin(InterpreterParts):
             return ComplexArray(parts_dtype, Origin(self.index.span(node), why), arg0.ndim, "tensor", arg0.device)
         if name == "copy.deepcopy" and len(args) == 1:
             return self._deep_copy(arg0, state, 0)
+        if name == "json.loads" and len(args) == 1 and not kwargs and isinstance(arg0, Const) and isinstance(arg0.value, str) and len(arg0.value) <= 65536:
+            return _from_json(arg0.value)  # a configuration written in the script: its values
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
             return FilePath(args[-1].value.rsplit("/", 1)[-1])  # a file path whose name we know
         if name == "os.path.join" and node.args and isinstance(node.args[-1], ast.JoinedStr):
@@ -1141,6 +1143,15 @@ class CallsMixin(InterpreterParts):
         if name == "setattr" and len(args) == 3:
             self._set_attribute(args[0], args[1], args[2], state)
             return None
+        if name in ("all", "any") and len(args) == 1:
+            # `all(p.is_floating_point() for p in params)`: decided when every item's answer is known
+            answers = list(arg0.items) if isinstance(arg0, TupleV) else [arg0.item] if isinstance(arg0, Many) else None
+            truths = [bool(v.value) if type(v) is Const and (v.value is None or type(v.value) in (bool, int, float, str)) else None for v in answers] if answers is not None else [None]
+            if None in truths:
+                return None
+            if isinstance(arg0, Many):  # alike items, how many not known (none, perhaps)
+                return Const(True) if name == "all" and truths[0] else Const(False) if name == "any" and not truths[0] else None
+            return Const(all(truths) if name == "all" else any(truths))
         if name == "len":
             return Tensor("pyint")
         if name == "range" and args and all(number_kind(a) == "pyint" for a in args):
@@ -1983,6 +1994,18 @@ class CallsMixin(InterpreterParts):
             return _str_method(receiver, method, args)
         if isinstance(receiver, Const) and isinstance(receiver.value, str) and method == "format" and not kwargs:
             return _formatted_path(receiver.value, args)
+        if isinstance(receiver, DictV) and method == "update" and len(args) <= 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute, ast.Subscript)):
+            # `cfg[section].update(values)`: the dict now holds the new keys' values (a `**`
+            # or an argument whose keys are not known: which keys changed is not known)
+            given = args[0] if args else DictV((), ())
+            if isinstance(given, DictV) and None not in given.keys and None not in receiver.keys:
+                merged: dict[object, Value | None] = dict(zip(receiver.keys, receiver.items, strict=True))
+                merged.update(zip(given.keys, given.items, strict=True))
+                merged.update(kwargs)
+                self.assign(node.func.value, DictV(tuple(merged), tuple(merged.values())), state)
+            else:
+                self.assign(node.func.value, None, state)
+            return None
         if isinstance(receiver, DictV) and method in ("get", "pop") and args and isinstance(args[0], Const) and len(args) <= 2:
             # `cfg.get("precision", "fp32")`, `name = spec.pop("name")`: the value under a key the
             # dict is known to hold, or the default where it is known not to hold it
@@ -2313,6 +2336,8 @@ class CallsMixin(InterpreterParts):
             if isinstance(index, Tensor) and at is not None:  # `one_hot.scatter_(1, target, 1)`: the index must be int64/int32
                 # (the tensor indexed comes second: it must be on the index's device too)
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (index, t), None, (self.index.span(at),)))
+        if method in ("is_floating_point", "is_complex") and not args and not kwargs and t.dtype:
+            return Const(is_float(t.dtype) if method == "is_floating_point" else False)  # (complex tensors are ComplexArray)
         if method == "size" and not kwargs and len(args) <= 1:
             return Tensor("pyint") if args else shape_of(t)
         if method in _MASKED:
@@ -3431,6 +3456,27 @@ def _isinstance_npscalar(value: Tensor, names: list[str]) -> Value | None:
 
 
 _STR_METHODS = frozenset({"split", "strip", "lower", "upper", "startswith", "endswith", "replace"})
+
+
+def _from_json(text: str) -> Value | None:
+    """The value `json.loads` gives for a JSON text in the script (parsed as data: nothing runs)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+
+    def convert(obj: object, depth: int) -> Value | None:
+        if depth > 16:
+            return None
+        if isinstance(obj, dict):
+            return DictV(tuple(obj), tuple(convert(v, depth + 1) for v in obj.values()))
+        if isinstance(obj, list):
+            return TupleV(tuple(convert(v, depth + 1) for v in obj))
+        return Const(obj) if obj is None or isinstance(obj, (bool, int, float, str)) else None
+
+    return convert(data, 0)
 
 
 def _formatted_path(template: str, args: list[Value | None]) -> Value | None:

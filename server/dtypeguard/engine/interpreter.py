@@ -1011,7 +1011,7 @@ class Interpreter(ResumeMixin, CallsMixin):
                         continue  # falsy: `device or default` takes the default
                     last = i == len(values) - 1  # `scale or 1.0 / math.sqrt(d)` with scale None: the last one, whatever it is
                     return value if last or isinstance(value, (Device, Const, DType)) else None
-            return None
+            return _fold_boolop(node.op, values)  # `and` of known truths (`"fused" in sig.parameters and all(...)`)
         if isinstance(node, (ast.Compare, ast.BoolOp)):
             parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
             values = [self.eval(part, state) for part in parts]
@@ -1169,8 +1169,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             self.assign(gen.target, self.element_of(iterable, inner), inner)
         element = self.eval(node.elt, inner)
         state.heap = inner.heap  # comprehension effects (rare) are kept
-        if isinstance(element, (Tensor, TupleV, Ref, Many, DictV, Fact)) or (isinstance(element, Const) and isinstance(element.value, tuple)):
-            return Many(element)  # one object stands for all (`[nn.Linear(...) for _ in range(n)]`)
+        if isinstance(element, (Tensor, TupleV, Ref, Many, DictV, Fact)) or (isinstance(element, Const) and isinstance(element.value, (tuple, bool))):
+            return Many(element)  # one object stands for all (`[nn.Linear(...) for _ in range(n)]`, `p.is_floating_point() for p in ...`)
         # a list of unknown items is still a list: `torch.Tensor(ids)` of it has the default dtype
         return Many(None) if isinstance(node, ast.ListComp) else None
 
@@ -1501,7 +1501,7 @@ class Interpreter(ResumeMixin, CallsMixin):
 
 
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice", "bool", "hasattr"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice", "bool", "hasattr", "all", "any"})
 
 
 def _list_as_array(value: Value | None, other: Value | None) -> Value | None:
@@ -1657,6 +1657,19 @@ def _object_truth(value: Value | None, state: State) -> bool | None:
         if plain and klass.method("__bool__") is None and klass.method("__len__") is None:
             return True
     return None
+
+
+def _fold_boolop(op: ast.boolop, values: list[Value | None]) -> Value | None:
+    """`a and b` / `a or b` of constants whose truth is known, as Python gives it: the first
+    operand that decides, else the last (`"fused" in sig.parameters and all(...)`)."""
+    for value in values[:-1]:
+        truth = _truth(value) if type(value) is Const else None
+        if truth is None:
+            return None
+        if truth == isinstance(op, ast.Or):
+            return value  # (`x or ...` with x true, `x and ...` with x false)
+    last = values[-1] if values else None
+    return last if type(last) is Const else None
 
 
 def _truth(value: Const) -> bool | None:

@@ -34,6 +34,14 @@ FAILS_ON_CUDA = {
 }
 
 
+# A known limit of the emulation, kept visible: sparse COO tensors (pygcn's adjacency) cannot be moved to
+# the emulated device ("unsupported memory format option Preserve"), so verify with emulated CUDA reports
+# an error a real GPU would not. When the emulation learns sparse tensors, this test fails: remove the entry.
+EMULATION_CANNOT = {
+    "tests/realworld38/correct/ag_c04_pygcn_cora_sparse_adjacency_astype_float32.py": "memory format",
+}
+
+
 @pytest.fixture(scope="module")
 def workers() -> Iterator[tuple[WarmWorker, WarmWorker]]:
     cpu, emulated = WarmWorker(device="cpu"), WarmWorker(device="cuda-emulated")
@@ -58,6 +66,10 @@ def test_a_script_that_runs_on_the_cpu_runs_on_emulated_cuda(
         pytest.skip(f"not ok on the CPU either: {cpu.status}")
     emulated = run_verify(str(script), device="cuda-emulated", timeout=60, worker=emulated_worker)
     assert emulated.emulated is True
+    cannot = EMULATION_CANNOT.get(str(script.relative_to(ROOT)))
+    if cannot is not None:
+        assert emulated.status == "error" and cannot in (emulated.message or ""), (emulated.status, emulated.message)
+        return
     fails_at = FAILS_ON_CUDA.get(str(script.relative_to(ROOT)))
     if fails_at is not None:
         assert (emulated.status, emulated.line) == ("error", fails_at), (emulated.status, emulated.line, emulated.message)

@@ -126,6 +126,13 @@ def _row(value: Tensor) -> Tensor | None:
 CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()` ran on every path to here
 
 
+def function_apply(klass: Klass) -> Partial | None:
+    """`MyFunction.apply` of a `torch.autograd.Function`: calling it runs its `forward` (whose
+    context argument is not followed)."""
+    forward = klass.method("forward") if "torch.autograd.Function" in klass.bases else None
+    return Partial(forward, (Const(None),), ()) if forward is not None else None
+
+
 def _many(item: Value | None) -> Many:
     return Many(item)
 
@@ -353,9 +360,8 @@ class CallsMixin(InterpreterParts):
                 callee = self.sym(f"{receiver.name}.{method}")
             elif isinstance(receiver, Klass):
                 callee = receiver.method(method)
-                forward = receiver.method("forward") if method == "apply" and callee is None and "torch.autograd.Function" in receiver.bases else None
-                if forward is not None:
-                    callee = Partial(forward, (Const(None),), ())  # `SpecialSpmmFunction.apply(...)`: its forward runs (its context is not followed)
+                if method == "apply" and callee is None:
+                    callee = function_apply(receiver)  # `SpecialSpmmFunction.apply(...)`
                 if isinstance(callee, Func) and is_classmethod(callee):
                     callee = Bound(callee, receiver)  # `Model.from_pretrained(config)`: cls is the class
             elif isinstance(receiver, Super):

@@ -24,6 +24,7 @@ from dtypeguard.engine.call_effects import (
     SLICE,
     CallsMixin,
     complex_parts,
+    function_apply,
     is_classmethod,
     is_staticmethod,
     moved_attrs,
@@ -66,7 +67,6 @@ from dtypeguard.engine.values import (
     ParamGroup,
     ParamNames,
     Params,
-    Partial,
     PathObj,
     Ref,
     SomeParams,
@@ -1245,9 +1245,8 @@ class Interpreter(ResumeMixin, CallsMixin):
             if found:
                 return value
             method = base.method(attr)
-            forward = base.method("forward") if attr == "apply" and method is None and "torch.autograd.Function" in base.bases else None
-            if forward is not None:
-                return Partial(forward, (Const(None),), ())  # `apply = MyFunction.apply`: calling it runs its forward
+            if attr == "apply" and method is None:
+                return function_apply(base)  # `apply = MyFunction.apply`
             # `build = Model.from_pretrained` (an mmengine-style `type=` in a config dict): the
             # classmethod keeps its class, as Python binds it
             return Bound(method, base) if method is not None and is_classmethod(method) else method

@@ -38,6 +38,11 @@ class Span:
     end_col: int
     file: str = ""  # another file's path, for a place in a module the checked file imports; "" is the file itself
 
+    def line_ref(self) -> str:
+        """"line 42" in the checked file, "model.py:493" in a module it imports: a message that
+        says "at line 493" of a place in another file sends the reader to the wrong line."""
+        return f"{os.path.basename(self.file)}:{self.line}" if self.file else f"line {self.line}"
+
     def contains(self, line: int, col: int) -> bool:
         if (line, col) < (self.line, self.col):
             return False

@@ -249,6 +249,10 @@ class Script:
             related: list[Related] = []
             related_cells: list[int | None] = []
             for rel in finding.related:
+                if rel.span.file:  # a place in an imported module: its lines are that file's, not the cells'
+                    related.append(rel)
+                    related_cells.append(None)
+                    continue
                 where = self.cell_span(rel.span)
                 related.append(Related(where[1] if where else rel.span, self.rewrite_lines(rel.message)))
                 related_cells.append(where[0] if where else None)

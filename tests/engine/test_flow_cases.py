@@ -4669,6 +4669,118 @@ CASES: dict[str, str] = {
         t = CFG["training"]
         torch.optim.Adam(torch.nn.Linear(2, 2).parameters(), lr=t["lr"], fused=t["fused"], foreach=t["foreach"])  # expect: DG016
         """,
+    "a bare torch.load in the branch where CUDA is available, map_location='cpu' in its else (StarGAN v2's wing.py)": """
+        import torch
+        def load_pretrained(model, fname):
+            if torch.cuda.is_available():
+                checkpoint = torch.load(fname)
+            else:
+                checkpoint = torch.load(fname, map_location=torch.device('cpu'))
+            model.load_state_dict(checkpoint)
+        def load_other(model, fname):
+            if not torch.cuda.is_available():
+                state = torch.load(fname, map_location='cpu')
+            else:
+                state = torch.load(fname)
+            model.load_state_dict(state)
+        def after_the_branch(model, fname):
+            if torch.cuda.is_available():
+                model = model.cuda()
+            model.load_state_dict(torch.load(fname))  # expect: DG010
+        net = torch.nn.Linear(2, 2)
+        load_pretrained(net, "wing.ckpt")
+        load_other(net, "lpips.ckpt")
+        after_the_branch(net, "net.ckpt")
+        """,
+    "an identity moved to the GPU only when the input is there (PointNet's STN: if x.is_cuda: iden = iden.cuda())": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class STN3d(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 9)
+            def forward(self, x):
+                x = self.fc(x)
+                iden = torch.from_numpy(np.eye(3).flatten().astype(np.float32)).view(1, 9).repeat(x.shape[0], 1)
+                if x.is_cuda:
+                    iden = iden.cuda()
+                return x + iden
+        class Careless(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(3, 9)
+            def forward(self, x):
+                x = self.fc(x)
+                iden = torch.eye(3).flatten().view(1, 9)  # expect: DG009
+                return x + iden
+        device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+        STN3d().to(device)(torch.randn(4, 3).to(device))
+        STN3d()(torch.randn(4, 3))
+        Careless().to(device)(torch.randn(4, 3).to(device))
+        """,
+    "torch.arange(..., out=torch.cuda.LongTensor(n)) returns the out tensor, on the GPU (tacotron2's get_mask_from_lengths)": """
+        import torch
+        def get_mask_from_lengths(max_len):
+            return torch.arange(0, max_len, out=torch.cuda.LongTensor(max_len)) > 1
+        def cpu_mask(max_len):
+            return torch.arange(0, max_len, out=torch.zeros(max_len, dtype=torch.long)) > 1  # expect: DG009
+        scores = torch.randn(2, 5).cuda()
+        scores.masked_fill_(get_mask_from_lengths(5), 0.0)
+        scores.masked_fill_(cpu_mask(5), 0.0)
+        """,
+    "a model whose forward moves its input to its own device first (Wattile's LSTM: self.lstm(x.to(self.device)))": """
+        import torch
+        import torch.nn as nn
+        class Moves(nn.Module):
+            def __init__(self, device):
+                super().__init__()
+                self.device = device
+                self.lstm = nn.LSTM(3, 8, batch_first=True)
+                self.to(device)
+            def forward(self, x):
+                h0 = torch.zeros(1, x.size(0), 8).to(self.device)
+                out, _ = self.lstm(x.to(self.device), (h0, h0))
+                return out
+        class Trusts(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(3, 8, batch_first=True)
+            def forward(self, x):
+                out, _ = self.lstm(x)
+                return out
+        device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+        Moves(device)(torch.randn(2, 5, 3))
+        Trusts().to(device)(torch.randn(2, 5, 3))  # expect: DG009
+        """,
+    "integer counts pivoted into a store-by-month grid from a CSV are int64 or float64 (NaN for a missing month)": """
+        import pandas as pd
+        import torch
+        import torch.nn as nn
+        sales = pd.read_csv("sales.csv")
+        table = sales.pivot(index="store", columns="month", values="units")
+        x = torch.from_numpy(table.to_numpy())  # expect: DG004
+        nn.Linear(12, 1)(x)
+        prices = pd.DataFrame({"store": ["a", "b"], "month": [1, 1], "price": [1.5, 2.0]})
+        grid = prices.pivot(index="store", columns="month", values="price").to_numpy()
+        nn.Linear(1, 1)(torch.from_numpy(grid).float())
+        """,
+    "LabelEncoder labels iterated into records are NumPy integers, not Python ints (sentence-transformers' label type)": """
+        import torch
+        import torch.nn as nn
+        from sklearn.preprocessing import LabelEncoder
+        class Example:
+            def __init__(self, texts=None, label=0):
+                self.texts = texts
+                self.label = label
+        labels = LabelEncoder().fit_transform(["entail", "neutral", "contra", "entail"])
+        examples = []
+        for text, label in zip(["a", "b", "c", "d"], labels):
+            examples.append(Example(texts=[text], label=label))
+        label_type = torch.long if isinstance(examples[0].label, int) else torch.float
+        target = torch.tensor(examples[1].label, dtype=label_type)  # expect: DG006
+        nn.CrossEntropyLoss()(torch.randn(1, 3), target.view(-1))
+        """,
 }
 
 

@@ -171,3 +171,19 @@ def test_a_notebook_in_another_language_is_said_to_be_skipped(tmp_path: Path) ->
     path.write_text(json.dumps(nb))
     proc = run("check", str(path))
     assert proc.returncode == 0 and "kernel language is r, not Python" in proc.stderr
+
+
+def test_a_place_in_an_imported_module_keeps_its_own_file_and_line(tmp_path: Path) -> None:
+    """The related place of a root in `helpers.py` is that file's line, not the cell line that
+    happens to have the same number in the joined script (scan 7: tacotron2's inference.ipynb
+    showed utils.py:8 as "line 7 of cell 3", the notebook's `import sys`)."""
+    (tmp_path / "helpers.py").write_text("import torch\n\n\n\n\n\ndef make_mask(n):\n    mask = torch.ones(n, n)\n    return mask\n")
+    write_notebook(tmp_path / "nb.ipynb", [
+        "import torch\nfrom helpers import make_mask",
+        "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n\n\nx = torch.randn(4, 4).to(device)",
+        "y = x + make_mask(4)",
+    ])
+    out = run("check", "--no-cache", str(tmp_path / "nb.ipynb")).stdout
+    assert "DG009" in out, out
+    assert f"{tmp_path / 'helpers.py'}:8: the fix goes here" in out, out
+    assert "of cell 2: the fix goes here" not in out, out

@@ -115,6 +115,10 @@ def _row(value: Tensor) -> Tensor | None:
         return None
     if value.ndim is None and value.max_ndim is None and not value.collated and not value.moves:
         return value
+    if value.kind == "ndarray" and value.ndim == 1 and value.dtype:
+        # a 1-d array iterates over NumPy scalars (`np.int64`, not a Python int: `isinstance(label,
+        # int)` is False), what `LabelEncoder().fit_transform(...)` labels are in a loop
+        return replace(value, kind="npscalar", ndim=0, max_ndim=None, collated=False, moves=False, param=False)
     return replace(
         value,
         ndim=None if value.ndim is None else value.ndim - 1,
@@ -1303,7 +1307,13 @@ class CallsMixin(InterpreterParts):
                 # its lengths must be a CPU tensor (or a list), whatever the device of the data
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), "pack_padded_sequence", (lengths,), None, (self.index.span(at),)))
             return None
-        return self._call_torch_rest(name, parts, last, args, kwargs, node, state)
+        result = self._call_torch_rest(name, parts, last, args, kwargs, node, state)
+        if "out" in kwargs and parts[:2] != ["torch", "nn"]:
+            # `torch.arange(0, n, out=torch.cuda.LongTensor(n))` returns the `out` tensor, with its
+            # dtype and device (tacotron2's mask); an `out` not known leaves the result unknown
+            out = kwargs["out"]
+            return out if isinstance(out, Tensor) and out.kind == "tensor" else None
+        return result
 
     def _from_numpy(self, arg0: Value | None, node: ast.Call) -> Tensor:
         if True:
@@ -1961,6 +1971,13 @@ class CallsMixin(InterpreterParts):
         """`layers.append(Block(...))` in a loop: alike modules, one stands for all; an MLP grown
         as Linear, ReLU, Linear, ...: its Linear layers stand for it."""
         if self.container_element(TupleV((held, item)), state) is not None:
+            return held
+        a, b = state.heap.get(held.oid), state.heap.get(item.oid)
+        if isinstance(a, InstanceObj) and isinstance(b, InstanceObj) and a.cls == b.cls and a.attrs.keys() == b.attrs.keys():
+            # `examples.append(InputExample(texts=..., label=label))` in a loop: records of one
+            # class, one standing for all with what their fields share
+            if a.attrs != b.attrs:
+                state.heap[held.oid] = replace(a, attrs={k: v if v == b.attrs[k] else join(v, b.attrs[k]) for k, v in a.attrs.items()})
             return held
         return _layer_stand_in(held, item, state) or item
 

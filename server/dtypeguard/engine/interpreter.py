@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from dtypeguard.engine.call_effects import (
+    CUDA_REQUIRED,
     CUDA_TAGS,
     GROUP_FLAGS,
     SLICE,
@@ -382,9 +383,16 @@ class Interpreter(ResumeMixin, CallsMixin):
         known = _object_truth(test, state) if isinstance(stmt.test, (ast.Name, ast.Attribute)) else None
         if known is not None:  # `if self.transform:` holding an object, or None
             return self.exec_block(stmt.body if known else stmt.orelse, state)
-        device_test = _compares_to_device_name(stmt.test)
-        then = self.exec_block(stmt.body, state.copy())
-        other = self.exec_block(stmt.orelse, state.copy()) if stmt.orelse else state.copy() if device_test else state
+        device_test = _compares_to_device_name(stmt.test) or _tests_is_cuda(stmt.test)
+        gpu_side = _cuda_side(stmt.test)
+        then = state.copy()
+        if gpu_side is True:
+            then.globals[CUDA_REQUIRED] = Const(True)  # this branch runs only where there is a GPU
+        then = self.exec_block(stmt.body, then)
+        other = state.copy() if stmt.orelse or device_test or gpu_side is False else state
+        if gpu_side is False:
+            other.globals[CUDA_REQUIRED] = Const(True)
+        other = self.exec_block(stmt.orelse, other) if stmt.orelse else other
         if device_test:
             _blur_devices(then, other)
         return join_states(then, other)
@@ -553,7 +561,9 @@ class Interpreter(ResumeMixin, CallsMixin):
         what it does then (a registry decorator that builds the model at import time:
         `REGISTRY[name] = fn()`). The name keeps the function as written: what a wrapper returns
         (`def inner(*args): return fn(*args)`) calls through to it, and calling the function
-        itself keeps its arguments readable. Library decorators are not run."""
+        itself keeps its arguments readable. Library decorators are not run, nor those of an
+        imported module's functions (timm's `@register_model` on each of its hundreds of models
+        ran the registry's code once per model per importing file: most of a cold check's time)."""
         for node in reversed(stmt.decorator_list):
             head = node.func if isinstance(node, ast.Call) else node
             if not isinstance(head, ast.Name) or not isinstance(state.lookup(head.id), Func):
@@ -1187,6 +1197,8 @@ class Interpreter(ResumeMixin, CallsMixin):
                 return DType(base.dtype, origin=base.origin, site=base.site) if base.dtype and base.dtype != WIDE else None
             if attr == "device":
                 return Device(base.device) if base.device else None
+            if attr == "is_cuda" and base.kind == "tensor" and base.device in ("cpu", "cuda"):
+                return Const(base.device == "cuda")  # `if x.is_cuda: iden = iden.cuda()` on a CPU tensor: not taken
             if attr == "shape" and base.kind in ("tensor", "ndarray"):
                 return shape_of(base)
             if attr in ("T", "mT", "data", "real", "values") and base.kind in ("tensor", "ndarray"):
@@ -1687,6 +1699,34 @@ def _compares_to_device_name(test: ast.expr) -> bool:
         if any(isinstance(i, ast.Constant) and isinstance(i.value, str) and i.value.split(":")[0] in _DEVICE_NAMES for i in items):
             return True
     return False
+
+
+def _tests_is_cuda(test: ast.expr) -> bool:
+    """`if x.is_cuda:` / `if not x.is_cuda:`: the branch follows a tensor's device."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    return isinstance(test, ast.Attribute) and test.attr == "is_cuda"
+
+
+def _cuda_side(test: ast.expr) -> bool | None:
+    """Which branch of an `if` runs only on a machine with a GPU: True for the body of `if
+    torch.cuda.is_available():`, `if x.is_cuda:`, `if device.type == "cuda":` (and `... and
+    ...` of one), False for their `else` (the test negated), None when the test does not say."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        side = _cuda_side(test.operand)
+        return None if side is None else not side
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return True if any(_cuda_side(v) is True for v in test.values) else None
+    if isinstance(test, ast.Call) and not test.args and not test.keywords:
+        func = ast.unparse(test.func)
+        return True if func == "cuda.is_available" or func.endswith(".cuda.is_available") else None
+    if isinstance(test, ast.Attribute) and test.attr == "is_cuda":
+        return True
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
+        right = test.comparators[0]
+        if isinstance(right, ast.Constant) and right.value == "cuda" and isinstance(test.left, ast.Attribute) and test.left.attr == "type":
+            return isinstance(test.ops[0], ast.Eq)
+    return None
 
 
 def _blur_devices(a: State, b: State) -> None:

@@ -191,7 +191,7 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     # (an integer column that is both a layer's input and a class-index target), where
     # converting it at its creation would break the other use; and for one that arithmetic
     # with other tensors widens again on its way (`(frames.half() - mean) / std` is float32)
-    at_use = [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))] if (
+    at_use = [FixSpec("append_call", f"Convert where it is used ({use_span.line_ref()}): `.{method}()` ({why})", use_span, True, (("method", method),))] if (
         use_span is not None and value.site is not None and not value.site.file and not _encloses(use_span, value.site) and not _encloses(value.site, use_span)) else []
     if value.site is not None and origin is not None and origin.why.startswith(".") and origin.span != value.site and _encloses(origin.span, value.site):
         # `torch.from_numpy(mask).float()`: converting the inner call would be undone by the cast
@@ -214,7 +214,7 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
         if call.endswith(")") and "dtype" not in call and call.split("(")[0].strip().rsplit(".", 1)[-1] in _FACTORIES:
             return [FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", origin.span, True, (("name", "dtype"), ("value", torch_dtype)))]
     if use_span is not None:
-        return [FixSpec("append_call", f"Convert where it is used (line {use_span.line}): `.{method}()` ({why})", use_span, True, (("method", method),))]
+        return [FixSpec("append_call", f"Convert where it is used ({use_span.line_ref()}): `.{method}()` ({why})", use_span, True, (("method", method),))]
     return []
 
 

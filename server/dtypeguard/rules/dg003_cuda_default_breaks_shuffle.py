@@ -32,7 +32,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         generator = "torch.Generator(device='cuda')" if default.value == "cuda" else "torch.Generator(device=torch.get_default_device())"
         spans = list(dict.fromkeys(ld.span for ld in loaders))
         fixes = {
-            span: FixSpec("add_kwarg", "Pass `generator=torch.Generator(device='cuda')`" + (f" to the loader at line {span.line}" if setter else ""),
+            span: FixSpec("add_kwarg", "Pass `generator=torch.Generator(device='cuda')`" + (f" to the loader at {span.line_ref()}" if setter else ""),
                           span, True, (("name", "generator"), ("value", generator)))
             for span in spans
         }

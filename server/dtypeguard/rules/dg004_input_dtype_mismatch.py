@@ -57,7 +57,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         why = f"matches the model's {module.dtype}"
         follow = _model_dtype_expr(ctx, fw, x.site) if len(dtypes_at.get(fw.span, ())) > 1 else ""
         if follow:
-            why = f"the model at line {fw.span.line} is {' or '.join(sorted(dtypes_at[fw.span]))}, depending on the call"
+            why = f"the model at {fw.span.line_ref()} is {' or '.join(sorted(dtypes_at[fw.span]))}, depending on the call"
         fixes = convert_fix(ctx, x, use, module.dtype, why, follow)
         line = fw.span.line
         model_side = module.dtype != "float32" and x.dtype == "float32" and not module.chosen_dtype
@@ -85,6 +85,10 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue  # a float16 input to a float32 norm passes it; whether a layer after it refuses it is not known here
             error = said
             fails = f"fails with \"{said}\""
+            as_ints = layer_dtype_error(module.first_layer, "int64", module.dtype) if wide else None
+            if as_ints and as_ints != said:  # which of the two errors depends on the file's numbers
+                error = f"{said} (float64 data), or {as_ints} (int64 data)"
+                fails = f"fails with \"{said}\" (float64 data) or \"{as_ints}\" (int64 data)"
             if model_side:
                 message = (
                     f"the model's parameters become {dtype_words(module.dtype)} here but its input is {dtype_words(x.dtype)}: "
@@ -140,7 +144,7 @@ def _hidden_states(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
                 f"this initial hidden state is {dtype_words(h.dtype)} but the {layer}'s weights are {dtype_words(module.dtype)}"
             )
             yield RULE.finding(
-                f"{said}: the forward pass at line {fw.span.line} fails on CPU with \"{error}\"",
+                f"{said}: the forward pass at {fw.span.line_ref()} fails on CPU with \"{error}\"",
                 root,
                 related=related,
                 fixes=fixes,
@@ -245,7 +249,7 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if other.origin is not None:
             related.append(Related(other.origin.span, f"the other operand is {other.dtype}: {other.origin.why}"))
         yield RULE.finding(
-            f"this tensor is {dtype_words(odd.dtype)} but `{op.name}` at line {op.span.line} multiplies it with "
+            f"this tensor is {dtype_words(odd.dtype)} but `{op.name}` at {op.span.line_ref()} multiplies it with "
             f"{dtype_words(other.dtype)}: it fails with \"{error}\"",
             root,
             related=related,
@@ -273,7 +277,7 @@ def _weighted(ctx: Context, op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
     if x.origin is not None and x.origin.span != root:
         related.append(Related(x.origin.span, f"it becomes {x.dtype} here: {x.origin.why}"))
     yield RULE.finding(
-        f"this input is {dtype_words(x.dtype)} but the weight of `{op.name.rsplit('.', 1)[-1]}` at line {op.span.line} is "
+        f"this input is {dtype_words(x.dtype)} but the weight of `{op.name.rsplit('.', 1)[-1]}` at {op.span.line_ref()} is "
         f"{dtype_words(w.dtype)}: it fails with \"{error}\"",
         root,
         related=related,

@@ -59,7 +59,7 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if odd.origin is not None and odd.origin.span != root:
             related.append(Related(odd.origin.span, f"it becomes {odd.dtype} here: {odd.origin.why}"))
         yield RULE.finding(
-            f"this tensor is {dtype_words(odd.dtype)} but `{op.name}` at line {op.span.line} multiplies it with "
+            f"this tensor is {dtype_words(odd.dtype)} but `{op.name}` at {op.span.line_ref()} multiplies it with "
             f"{dtype_words(other.dtype)}: matmuls do not promote, so it fails with \"{error}\"",
             root,
             related=related,
@@ -99,7 +99,7 @@ def _indexing(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if idx.origin is not None and idx.origin.span != root:
             related.append(Related(idx.origin.span, f"the index becomes {idx.dtype} here: {idx.origin.why}"))
         yield RULE.finding(
-            f"this tensor is {dtype_words(idx.dtype)} but is used as an index at line {op.span.line}: it fails with \"{INDEX_ERROR}\"",
+            f"this tensor is {dtype_words(idx.dtype)} but is used as an index at {op.span.line_ref()}: it fails with \"{INDEX_ERROR}\"",
             root,
             related=related,
             fixes=convert_fix(ctx, idx, None, "int64", "indices must be integers") or _at_creation(ctx, idx, "int64", "indices must be integers"),
@@ -128,7 +128,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             seen.add(module.origin.span)
             error = "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor instead"
             yield RULE.finding(
-                f"this Sequential feeds the float output of one layer to an Embedding as its indices: the forward pass at line {fw.span.line} fails with \"{error}\" "
+                f"this Sequential feeds the float output of one layer to an Embedding as its indices: the forward pass at {fw.span.line_ref()} fails with \"{error}\" "
                 "(embed each column separately and concatenate the vectors)",
                 module.origin.span,
                 related=[*fails_here(module.origin.span, fw.span, error), Related(module.index_after_float, "this Embedding receives float vectors, not indices")],
@@ -149,7 +149,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             seen.add(root)
             fails = f"fails with \"{said}\"" if said else "fails: the layer needs floating-point input"
             yield RULE.finding(
-                f"integer input ({dtype_words(x.dtype)}) reaches a {module.dtype} layer: the forward pass at line {fw.span.line} {fails}",
+                f"integer input ({dtype_words(x.dtype)}) reaches a {module.dtype} layer: the forward pass at {fw.span.line_ref()} {fails}",
                 root,
                 related=[*fails_here(root, fw.span, said or "the layer needs floating-point input"), *related],
                 fixes=convert_fix(ctx, x, use, module.dtype, "features must be floating point"),
@@ -161,7 +161,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue
             seen.add(root)
             yield RULE.finding(
-                f"an Embedding needs integer indices but gets {dtype_words(x.dtype)}: the forward pass at line {fw.span.line} fails with \"{error}\"",
+                f"an Embedding needs integer indices but gets {dtype_words(x.dtype)}: the forward pass at {fw.span.line_ref()} fails with \"{error}\"",
                 root,
                 related=[*fails_here(root, fw.span, error), *related],
                 fixes=convert_fix(ctx, x, use, "int64", "embedding indices must be integers"),

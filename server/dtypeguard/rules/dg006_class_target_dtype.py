@@ -53,7 +53,7 @@ def _index_ops(ctx: Context) -> Iterator[Finding]:
         if index.origin is not None and index.origin.span != root:
             related.append(Related(index.origin.span, f"the index becomes {index.dtype} here: {index.origin.why}"))
         yield RULE.finding(
-            f"the index of `{op.name}` is {dtype_words(index.dtype)}: it fails at line {op.span.line} with \"{error}\"",
+            f"the index of `{op.name}` is {dtype_words(index.dtype)}: it fails at {op.span.line_ref()} with \"{error}\"",
             root,
             related=related,
             fixes=convert_fix(ctx, index, op.arg_spans[0] if op.arg_spans else None, "int64", "an index must be int64"),
@@ -92,7 +92,7 @@ def _targets(ctx: Context) -> Iterator[Finding]:
         error = f"expected target dtype to be Long or Byte, but got {_WORD.get(target.dtype, target.dtype)}"
         root = dtype_root(target, loss.span, prefer_cast=True, float_data=is_float(target.dtype))
         yield RULE.finding(
-            f"class-index targets are {dtype_words(target.dtype)}: {loss.name} at line {loss.span.line} fails with \"{error}\"",
+            f"class-index targets are {dtype_words(target.dtype)}: {loss.name} at {loss.span.line_ref()} fails with \"{error}\"",
             root,
             related=[*fails_here(root, loss.span, error), *related],
             fixes=convert_fix(ctx, target, loss.target_span, "int64", "class indices must be int64"),
@@ -131,7 +131,7 @@ def _weights(ctx: Context) -> Iterator[Finding]:
             related.append(Related(weight.origin.span, f"the weight becomes {weight.dtype} here: {weight.origin.why}"))
         yield RULE.finding(
             f"the class weights are {dtype_words(weight.dtype)} but the predictions are {dtype_words(out.dtype)}: "
-            f"{loss.name} at line {loss.span.line} fails with \"{error}\"",
+            f"{loss.name} at {loss.span.line_ref()} fails with \"{error}\"",
             root,
             related=related,
             fixes=convert_fix(ctx, weight, None, out.dtype or "float32", "class weights must match the predictions"),

@@ -41,7 +41,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         want = out_dtype if out_dtype and out_dtype.startswith(("float", "bfloat")) else "float32"
         root = dtype_root(target, loss.span, prefer_cast=True)
         yield RULE.finding(
-            f"{loss.name} targets are {dtype_words(target.dtype)}: the loss at line {loss.span.line} fails with \"{error}\"",
+            f"{loss.name} targets are {dtype_words(target.dtype)}: the loss at {loss.span.line_ref()} fails with \"{error}\"",
             root,
             related=[*fails_here(root, loss.span, error), *related],
             fixes=convert_fix(ctx, target, loss.target_span, want, "BCE targets must match the predictions' float dtype"),

@@ -34,7 +34,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         related = [Related(target.origin.span, f"the target becomes float64 here: {target.origin.why}")] if target.origin else []
         root = dtype_root(target, loss.span, prefer_cast=True, float_data=True)
         yield RULE.finding(
-            f"{what} float64 while the predictions are float32: {loss.name} at line {loss.span.line} silently computes in float64 "
+            f"{what} float64 while the predictions are float32: {loss.name} at {loss.span.line_ref()} silently computes in float64 "
             "(no error in current PyTorch, but the data pipeline is producing float64)",
             root,
             related=[Related(loss.span, "the loss is computed in float64 here"), *related] if root != loss.span else related,
@@ -58,7 +58,7 @@ def _swapped_finding(ctx: Context, at: Span, name: str, data: Tensor) -> Finding
     root = dtype_root(data, at, prefer_cast=True, float_data=True)
     return RULE.finding(
         f"the first argument of {name} (the targets, passed first) is float64 while the model's output is float32: "
-        f"the loss at line {at.line} silently computes in float64 (no error in current PyTorch, but the data pipeline is "
+        f"the loss at {at.line_ref()} silently computes in float64 (no error in current PyTorch, but the data pipeline is "
         "producing float64)",
         root,
         related=[Related(at, "the loss is computed in float64 here"), *related] if root != at else related,

@@ -50,6 +50,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue
             if position > 0 and module.cls.startswith("user:") and _lengths_only(ctx, module.cls[5:], position):
                 continue  # the script's own forward hands it only to `pack_padded_sequence` as lengths, which must be on the CPU
+            if module.cls.startswith("user:") and _moved_in_forward(ctx, module.cls[5:], position):
+                continue  # the script's own forward moves it first (`self.lstm(x.to(self.device))`)
             if fw.nested and position == 0 and x.dev_origin is None:
                 continue  # the outer call's input, reported there
             model_side = x.device in ("cuda", "auto") and module.device == "cpu"
@@ -92,6 +94,37 @@ def _lengths_only(ctx: Context, cls: str, position: int) -> bool:
     return bool(uses) and all(id(u) in as_lengths for u in uses)
 
 
+def _moved_in_forward(ctx: Context, cls: str, position: int) -> bool:
+    """Does the script's class `cls` move its `forward`'s parameter number `position` (after
+    `self`) to a device before anything else uses it: every use is `x.to(...)` / `x.cuda()`, or
+    the first one is `x = x.to(self.device)` (Wattile's LSTM: `self.lstm(x.to(self.device), ...)`)?
+    Then an input on the wrong device is the forward's own business, checked inside it."""
+    node = ctx.memo("forward-defs", lambda: _forward_defs(ctx)).get(cls)
+    if node is None:
+        return False
+    params = [a.arg for a in node.args.posonlyargs + node.args.args][1:]
+    if position >= len(params):
+        return False
+    name = params[position]
+    # a shape or dtype query (`x.size(0)`, `len(x)`) reads no data: it is not a use on a device
+    queries = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in _QUERIES}
+    queries |= {id(n.args[0]) for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and n.args}
+    uses = sorted(
+        (n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in queries),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    moves = {id(call.func.value) for call in ast.walk(node) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda")}
+    if not uses or id(uses[0]) not in moves:
+        return False
+    if all(id(u) in moves for u in uses):
+        return True
+    first = next((stmt for stmt in node.body if stmt.lineno <= uses[0].lineno <= (stmt.end_lineno or stmt.lineno)), None)
+    return isinstance(first, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in first.targets)
+
+
+_QUERIES = ("size", "shape", "dim", "ndim", "ndimension", "numel", "dtype", "device", "is_cuda")
+
+
 def _forward_defs(ctx: Context) -> dict[str, ast.FunctionDef]:
     out: dict[str, ast.FunctionDef] = {}
     for node in ast.walk(ctx.tree) if ctx.tree is not None else ():
@@ -113,7 +146,7 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
     where_data = "on the GPU when CUDA is available" if x.device == "auto" else f"on {x.device}"
     what = "this input" if position == 0 else "this tensor argument"
     message = (
-        f"the model is {where_model} but {what} stays {where_data}: the forward pass at line {fw.span.line} fails with "
+        f"the model is {where_model} but {what} stays {where_data}: the forward pass at {fw.span.line_ref()} fails with "
         "\"Expected all tensors to be on the same device\""
     )
     related = fails_here(root, fw.span, "Expected all tensors to be on the same device")
@@ -155,7 +188,7 @@ def _loss_targets(ctx: Context) -> Iterator[Finding]:
         if device_expr and loss.target_span is not None:
             fixes.append(FixSpec("to_device", f"Move the target to the predictions' device: `.to({device_expr})`", loss.target_span, True, (("device", device_expr),)))
         yield RULE.finding(
-            f"the predictions are {where_out} but this target stays {where_target}: {loss.name} at line {loss.span.line} fails with "
+            f"the predictions are {where_out} but this target stays {where_target}: {loss.name} at {loss.span.line_ref()} fails with "
             "\"Expected all tensors to be on the same device\"",
             root,
             related=related,
@@ -228,7 +261,7 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
                     (("name", "device"), ("value", follow)),
                 ))
         yield RULE.finding(
-            f"this tensor is {_where(odd.device)} but `{op.name}` at line {op.span.line} combines it with one {_where(other.device)}: "
+            f"this tensor is {_where(odd.device)} but `{op.name}` at {op.span.line_ref()} combines it with one {_where(other.device)}: "
             f"it fails with \"{error}\"",
             root,
             related=related,
@@ -257,7 +290,7 @@ def _lengths_on_gpu(op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
     if moved is not None and root == op.span:
         related.append(Related(moved.span, f"the lengths' device: {moved.why}"))
     yield RULE.finding(
-        f"the lengths given to `pack_padded_sequence` at line {op.span.line} are on the GPU{when}: it fails with "
+        f"the lengths given to `pack_padded_sequence` at {op.span.line_ref()} are on the GPU{when}: it fails with "
         f"\"{_LENGTHS_ERROR}\" (they must stay on the CPU: keep them out of `.to(device)`, or pass `lengths.cpu()`)",
         root,
         related=related,

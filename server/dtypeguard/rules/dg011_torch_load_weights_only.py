@@ -33,9 +33,9 @@ def check(ctx: Context) -> Iterator[Finding]:
         # the root cause is what the checkpoint is given: the entry that holds the refused object
         # (`"args": args,`), or the save of a whole object; the load is where it fails
         root = save.pickled_at or save.span
-        entry = f"the checkpoint entry at line {root.line}" if save.pickled_at else f"`torch.save` at line {root.line}"
+        entry = f"the checkpoint entry at {root.line_ref()}" if save.pickled_at else f"`torch.save` at {root.line_ref()}"
         yield RULE.finding(
-            f"{entry} pickles {save.saves_pickled}, which `torch.load` at line {load.span.line} refuses: it defaults to "
+            f"{entry} pickles {save.saves_pickled}, which `torch.load` at {load.span.line_ref()} refuses: it defaults to "
             "`weights_only=True` since PyTorch 2.6 and fails with \"Weights only load failed\"; save plain values "
             "(`vars(args)`, `float(x)`, `.tolist()`, a `state_dict()`) instead",
             root,
@@ -47,15 +47,15 @@ def check(ctx: Context) -> Iterator[Finding]:
             fixes=[
                 *([FixSpec(
                     "plain_number",
-                    f"Save the NumPy number as a Python number: `{'(...).item()' if save.plain == 'item' else save.plain + '(...)'}` at line {root.line}",
+                    f"Save the NumPy number as a Python number: `{'(...).item()' if save.plain == 'item' else save.plain + '(...)'}` at {root.line_ref()}",
                     root, True, (("func", save.plain),),
                 )] if save.plain and save.pickled_at else []),
                 *([FixSpec(
                     "allow_globals",
-                    f"Allow {', '.join(f'`{n}`' for n in save.allow)} for weights-only loading: `torch.serialization.add_safe_globals([...])` before line {load.span.line}",
+                    f"Allow {', '.join(f'`{n}`' for n in save.allow)} for weights-only loading: `torch.serialization.add_safe_globals([...])` before {load.span.line_ref()}",
                     load.call_end, True, (("names", ",".join(save.allow)),),
                 )] if save.allow else []),
-                FixSpec("add_kwarg", f"Add `weights_only=False` at line {load.span.line} (only for files you trust)", load.span, False, (("name", "weights_only"), ("value", "False"))),
+                FixSpec("add_kwarg", f"Add `weights_only=False` at {load.span.line_ref()} (only for files you trust)", load.span, False, (("name", "weights_only"), ("value", "False"))),
             ],
             note="Better: save `model.state_dict()` instead of the whole object, and load it into a freshly built model.",
         )

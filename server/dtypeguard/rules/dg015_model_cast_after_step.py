@@ -33,7 +33,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         if not any(step.opt.origin.span == opt.origin.span and step.time > cast.time for step in ctx.events.steps):
             continue  # no step after the conversion: the state is never used with the new dtype
-        had = f"loaded its state (line {opt.step_span.line})" if opt.state_loaded and opt.step_span else "already stepped"
+        had = f"loaded its state ({opt.step_span.line_ref()})" if opt.state_loaded and opt.step_span else "already stepped"
         where = "the optimizer's state was loaded here, in the parameters' dtype of that moment" if opt.state_loaded else "the optimizer stepped here"
         yield RULE.finding(
             f"the model is converted from {cast.before.dtype} to {cast.after.dtype} after {opt.cls} {had}: "
@@ -54,7 +54,7 @@ def _moved_after_state(ctx: Context, cast: ModuleCast) -> Finding | None:
         return None  # its state was made on the device the model goes back to (`.cpu()` to save, then `.to(device)`)
     if not stateful or not any(step.opt.origin.span == opt.origin.span and step.time > cast.time for step in ctx.events.steps):
         return None
-    had = f"loaded its state (line {opt.step_span.line})" if opt.state_loaded and opt.step_span else "already stepped"
+    had = f"loaded its state ({opt.step_span.line_ref()})" if opt.state_loaded and opt.step_span else "already stepped"
     where = "the optimizer's state was loaded here, on the parameters' device of that moment (the CPU)" if opt.state_loaded else "the optimizer stepped here, on the CPU"
     on = "CUDA" if cast.after.device == "cuda" else "CUDA (when this script finds a GPU)"
     return RULE.finding(

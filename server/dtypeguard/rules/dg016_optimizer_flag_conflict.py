@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 from dtypeguard.engine.events import GroupFlag, OptimizerStep
 from dtypeguard.engine.values import Const, Value
@@ -32,12 +31,12 @@ def check(ctx: Context) -> Iterator[Finding]:
                 # the caller's `foreach=True` keyword (passed on through `**kwargs`): drop it there
                 keyword = foreach_at is not None and re.fullmatch(r"foreach\s*=\s*True", ctx.snippet(foreach_at)) is not None
                 fixes = (
-                    [FixSpec("remove_kwarg", f"Remove `foreach=True` at line {foreach_at.line} (fused already batches the update)", foreach_at, True, (("name", "foreach"),))]
+                    [FixSpec("remove_kwarg", f"Remove `foreach=True` at {foreach_at.line_ref()} (fused already batches the update)", foreach_at, True, (("name", "foreach"),))]
                     if keyword and foreach_at is not None
                     else _foreach_off(ctx, foreach_at, "fused already batches the update")
                 )
                 yield RULE.finding(
-                    f"this sets the second of `fused=True` and `foreach=True`, which {new.opt.cls} at line {new.span.line} gets through "
+                    f"this sets the second of `fused=True` and `foreach=True`, which {new.opt.cls} at {new.span.line_ref()} gets through "
                     f"`**` and refuses: \"{error}\"",
                     root,
                     related=[Related.failing(new.span, error)],
@@ -69,7 +68,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 # dict that sets it: the fix goes into that dict
                 written, value = entry
                 yield RULE.finding(
-                    f"`capturable` is set to True here and reaches {new.opt.cls} at line {new.span.line}: its first `step()` {on} "
+                    f"`capturable` is set to True here and reaches {new.opt.cls} at {new.span.line_ref()}: its first `step()` {on} "
                     "fails (\"If capturable=True, params and state_steps must be on supported devices\"): capturable is for CUDA graphs",
                     written,
                     related=[Related(new.span, f"{new.opt.cls} is made here with the config's options")],
@@ -81,7 +80,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 # `**cfg.optimizer.kwargs` of a config module (`kwargs=AttrDict(lr=1e-3, capturable=True)`):
                 # the fix goes into that module's entry, shown there
                 yield RULE.finding(
-                    f"`capturable` is set to True here and reaches {new.opt.cls} at line {new.span.line} of {Path(new.span.file).name if new.span.file else 'the script'}: "
+                    f"`capturable` is set to True here and reaches {new.opt.cls} at {new.span.line_ref() if new.span.file else f'line {new.span.line} of the script'}: "
                     f"its first `step()` {on} fails (\"If capturable=True, params and state_steps must be on supported devices\"): capturable is for CUDA graphs",
                     elsewhere,
                     related=[Related(new.span, f"{new.opt.cls} is made here with the config's options")],
@@ -158,7 +157,7 @@ def _foreach_off(ctx: Context, at: Span | None, why: str) -> list[FixSpec]:
             old = ast.get_source_segment(ctx.text, value)
             if old is None or old == "False" or "\n" in old:
                 return []  # (written in a way this cannot name exactly: left to the user)
-            return [FixSpec("replace_expression", f"Pass `foreach=False` at line {at.line} ({why})", ctx.index.span(value), True, (("value", "False"), ("old", old)))]
+            return [FixSpec("replace_expression", f"Pass `foreach=False` at {at.line_ref()} ({why})", ctx.index.span(value), True, (("value", "False"), ("old", old)))]
     return []
 
 

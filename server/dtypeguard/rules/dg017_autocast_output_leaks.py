@@ -38,7 +38,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         related = fails_here(root, fw.span, error) if made else [Related(x.origin.span, "produced inside autocast here")] if x.origin else []
         yield RULE.finding(
             f"this {x.dtype} activation is produced inside `torch.autocast` and reaches a float32 layer outside it"
-            f"{f' (line {fw.span.line})' if made and made != fw.span else ''}: \"{error}\"",
+            f"{f' ({fw.span.line_ref()})' if made and made != fw.span else ''}: \"{error}\"",
             root,
             related=related,
             fixes=[

@@ -40,7 +40,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             related.append(Related(t.origin.span, f"the tensor is {t.dtype} here: {t.origin.why}"))
         made = f"this makes the tensor {dtype_words(t.dtype)} ({t.origin.why}), and " if root != op.span and t.origin is not None else ""
         yield RULE.finding(
-            f"{made}`{method}` at line {op.span.line} writes {float(value.value):g} into it, beyond {t.dtype}'s range "  # type: ignore[arg-type]
+            f"{made}`{method}` at {op.span.line_ref()} writes {float(value.value):g} into it, beyond {t.dtype}'s range "  # type: ignore[arg-type]
             f"(largest finite {FINFO[t.dtype]['max']:g}): it fails with \"{error}\"; "
             f"use `torch.finfo(<tensor>.dtype).{bound}` there (or `float('-inf')` for a mask)",
             root,

@@ -456,6 +456,23 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if isinstance(source, Tensor) and source.dtype in ("int64", "int32", "int16", "int8", "uint8"):
             return _make(kind, "float64", Origin(origin.span, entry.why or f"{_short(entry)} of integers gives float64"))
         return _make(kind, None, None)
+    if rule == "pivot":
+        # `df.pivot(index=..., columns=..., values="units")`: a grid of that column's values; a
+        # missing (index, column) pair is NaN, so integers come back int64 (every pair there) or
+        # float64 (some missing): pandas' int64-or-float64, the engine's WIDE
+        source = values[0] if values else None
+        chosen = bound.get("values")
+        if not isinstance(source, Tensor):
+            return _make(kind, None, None)
+        if isinstance(chosen, Const) and isinstance(chosen.value, str) and source.columns is not None:
+            dtype = dict(source.columns).get(chosen.value)
+        else:
+            dtype = source.dtype if source.columns is None or len({d for _, d in source.columns}) == 1 else None
+        if dtype in ("float64", "float32", "float16"):
+            return _make(kind, dtype, source.origin)
+        if dtype in ("int64", "int32", "int16", "int8", "uint8", WIDE):
+            return _make(kind, WIDE, Origin(origin.span, entry.why))
+        return _make(kind, None, None)
     if rule == "sum_frame":
         # a frame's sums (by column or by row): one float64/float32/int64 dtype in all columns
         # stays; anything else (bools, narrower ints, mixes) is not claimed

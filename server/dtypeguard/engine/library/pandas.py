@@ -47,6 +47,9 @@ METHODS: dict[str, Entry] = {
         *[(name, "(self, *args, **kwargs)", same(FR, "self"), f"pd.DataFrame({{{{'x': {{v}}}}}}).{name}({args}).to_numpy()") for name, args in _SAME_FRAME.items()],
         *[(name, "(self, axis=0, skipna=True, numeric_only=False, **kwargs)", Result("reduce", SE, arg="self"), f"pd.DataFrame({{{{'x': {{v}}, 'y': {{w}}}}}}).{name}().to_numpy()") for name in ("mean", "std")],
         ("sum", "(self, axis=0, skipna=True, numeric_only=False, min_count=0, **kwargs)", Result("sum_frame", SE, arg="self"), "pd.DataFrame({{'x': {v}, 'y': {w}}}).sum(axis=1).to_numpy()"),
+        ("pivot", "(self, *, columns, index=None, values=None)", Result("pivot", FR, arg="self"),
+         "pd.DataFrame({{'i': [0, 0, 1, 2], 'c': ['a', 'b', 'a', 'b'], 'x': {v}}}).pivot(index='i', columns='c', values='x').to_numpy()",
+         "`pivot` fills a missing (index, column) pair with NaN: integers come back int64 or float64"),
     ]),
     **table("Series", [
         ("to_numpy", "(self, dtype=None, copy=False, na_value=None)", same(ND, "self", "dtype"), "pd.Series({v}).to_numpy()"),

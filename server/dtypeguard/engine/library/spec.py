@@ -101,6 +101,7 @@ class Result:
     `default` (torch's default float dtype), `reduce` (a pandas frame's per-column mean/std:
     float32 columns stay float32, integer/bool/float64 columns give float64, others unknown),
     `sum_frame` (a frame's sums: one float64/float32/int64 dtype in all columns stays),
+    `pivot` (`df.pivot(..., values=col)`: float columns keep their dtype, integers give int64 or float64 (NaN for missing pairs)),
     `change` (`pct_change`, `shift`, `diff`: floats keep their dtype, integers give float64, bools
     unknown), `alike` (`np.meshgrid`: the inputs' dtype when they share one), `round` (`np.round`: numbers keep their dtype, bools give float16),
     `unknown`.

@@ -4781,6 +4781,93 @@ CASES: dict[str, str] = {
         target = torch.tensor(examples[1].label, dtype=label_type)  # expect: DG006
         nn.CrossEntropyLoss()(torch.randn(1, 3), target.view(-1))
         """,
+    "train() saves the best epoch, then calls test(), which loads it: the same run wrote the file (Chinese-Text-Classification)": """
+        import torch
+        import torch.nn as nn
+        def test(model, path):
+            model.load_state_dict(torch.load(path))
+        def train(model, path, device):
+            best = float('inf')
+            for epoch in range(3):
+                loss = model(torch.randn(4, 2).to(device)).sum()
+                if loss.item() < best:
+                    best = loss.item()
+                    torch.save(model.state_dict(), path)
+            test(model, path)
+        def evaluate(model, path):
+            model.load_state_dict(torch.load(path))  # expect: DG010
+        device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+        net = nn.Linear(2, 1).to(device)
+        train(net, "best.ckpt", device)
+        evaluate(net, "other.ckpt")
+        """,
+    "a literal command line with nargs options is followed: an option it does not give keeps its default (RAFT's --restore_ckpt)": """
+        import argparse
+        import torch
+        import torch.nn as nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--restore_ckpt', help="restore checkpoint")
+        parser.add_argument('--image_size', type=int, nargs='+', default=[384, 512])
+        parser.add_argument('--validation', type=str, nargs='+')
+        args = parser.parse_args(['--image_size', '128', '128', '--validation', 'chairs'])
+        device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+        model = nn.Linear(2, 2).to(device)
+        if args.restore_ckpt is not None:
+            model.load_state_dict(torch.load(args.restore_ckpt))
+        if args.validation is not None:
+            model.load_state_dict(torch.load("chairs.ckpt"))  # expect: DG010
+        """,
+    "the best checkpoint is a shutil.copyfile of the last one, which holds a NumPy accuracy (knowledge-distillation's save_checkpoint)": """
+        import os
+        import shutil
+        import numpy as np
+        import torch
+        def save_checkpoint(state, is_best, checkpoint):
+            filepath = os.path.join(checkpoint, 'last.pth.tar')
+            torch.save(state, filepath)
+            if is_best:
+                shutil.copyfile(filepath, os.path.join(checkpoint, 'best.pth.tar'))
+        def load_checkpoint(path, model):
+            if torch.cuda.is_available():
+                checkpoint = torch.load(path)
+            else:
+                checkpoint = torch.load(path, map_location='cpu')
+            model.load_state_dict(checkpoint['state_dict'])
+        model = torch.nn.Linear(2, 2)
+        val_acc = np.mean([0.5, 0.7])
+        save_checkpoint({'state_dict': model.state_dict(),
+                         'val_acc': val_acc},  # expect: DG011
+                        is_best=True, checkpoint='exp')
+        load_checkpoint(os.path.join('exp', 'best.pth.tar'), model)
+        """,
+    "type(cfg.optim) is AdamConfig of the script's own dataclasses picks the optimizer (deepspeech.pytorch's train)": """
+        from dataclasses import dataclass, field
+        from typing import Any
+        import torch
+        @dataclass
+        class SGDConfig:
+            learning_rate: float = 3e-4
+        @dataclass
+        class AdamConfig:
+            learning_rate: float = 3e-4
+            eps: float = 1e-8
+        @dataclass
+        class Config:
+            optim: Any = field(default_factory=SGDConfig)
+        def train(cfg):
+            model = torch.nn.Linear(4, 2).half()  # expect: DG014
+            if type(cfg.optim) is SGDConfig:
+                optimizer = torch.optim.SGD(model.parameters(), lr=cfg.optim.learning_rate)
+            elif type(cfg.optim) is AdamConfig:
+                optimizer = torch.optim.SGD(model.parameters(), lr=cfg.optim.learning_rate, momentum=0.9)
+            else:
+                raise ValueError("no optimizer")
+            scaler = torch.amp.GradScaler("cpu")
+            loss = model(torch.randn(3, 4).half()).float().sum()
+            scaler.scale(loss).backward()
+            scaler.step(optimizer)
+        train(Config(optim=AdamConfig(learning_rate=1e-4)))
+        """,
 }
 
 

@@ -1035,6 +1035,14 @@ class CallsMixin(InterpreterParts):
             return self._deep_copy(arg0, state, 0)
         if name == "json.loads" and len(args) == 1 and not kwargs and isinstance(arg0, Const) and isinstance(arg0.value, str) and len(arg0.value) <= 65536:
             return _from_json(arg0.value)  # a configuration written in the script: its values
+        if name in ("shutil.copyfile", "shutil.copy", "shutil.copy2") and len(node.args) == 2 and not node.keywords:
+            # `shutil.copyfile(last, best)` of a checkpoint this run saved: the copy holds what the
+            # save wrote (a later `torch.load(best)` reads that payload)
+            src, dst = _file_name(args[0]), _file_name(args[1])
+            written = [s for s in self.events.saves if src and s.file == src]
+            if written and dst:
+                self.events.saves.append(replace(written[-1], file=dst, path=_path_text(node, 1, "dst"), time=self.tick()))
+            return None
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
             return FilePath(args[-1].value.rsplit("/", 1)[-1])  # a file path whose name we know
         if name == "os.path.join" and node.args and isinstance(node.args[-1], ast.JoinedStr):
@@ -1226,6 +1234,10 @@ class CallsMixin(InterpreterParts):
             return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
         if name == "slice":
             return Sym(SLICE)  # `s = slice(a, b)`; `x[s]` keeps x's rank
+        if name == "type" and len(args) == 1 and isinstance(arg0, Ref):
+            obj = state.heap.get(arg0.oid)
+            if isinstance(obj, InstanceObj) and obj.klass is not None:
+                return obj.klass  # `type(cfg.optim) is AdamConfig`: the script's own class of an object it made
         if name == "hasattr" and len(args) == 2 and args[1] == Const("module") and isinstance(arg0, Ref):
             # `model.module if hasattr(model, "module") else model` (minGPT's, nanoGPT's DDP unwrap):
             # the analysis reads a DDP/DataParallel wrapper as the module itself, which has no `module`
@@ -1343,7 +1355,10 @@ class CallsMixin(InterpreterParts):
             file = _file_name(args[0] if args else kwargs.get("f"))
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
-            after_save = (isinstance(saved, SavedBy) and frame in saved.frames) or file.startswith(WRITTEN)  # (the very path a save of this run wrote)
+            running = {getattr(f, "name", "<lambda>") for f in self.call_stack}
+            # saved earlier by the function now loading, or by a function still running that called
+            # it (`train()` saves the best epoch, then calls `test()`, which loads it)
+            after_save = (isinstance(saved, SavedBy) and (frame in saved.frames or saved.frames[-1] in running)) or file.startswith(WRITTEN)
             after_cuda = state.globals.get(CUDA_REQUIRED) == Const(True)
             unpassed = self._default_none_from(node, "map_location", bound)
             if unpassed is not None:

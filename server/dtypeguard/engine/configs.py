@@ -4,8 +4,9 @@ Training scripts keep their dtype, device and optimizer settings in `parser.add_
 default=...)`: `--mixed_precision fp16`, `--adam_epsilon 1e-8`, `--device cuda`. A parser is
 recorded as the options it was given; `parse_args()` reading `sys.argv` gives each option's
 default as a `Configured` value (the run may pass others), `parse_args([...])` with literal
-strings gives exactly what argparse would. Anything this model does not follow (sub-parsers,
-`nargs`, custom actions, unknown tokens) leaves that option, or the whole result, unknown.
+strings gives exactly what argparse would (`nargs` options take their tokens as a list).
+Anything this model does not follow (sub-parsers, custom actions, unknown tokens) leaves that
+option, or the whole result, unknown.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class Option:
     kind: str  # int, float, str, or "" when the type is not one of those
     default: Value | None
     const: Value | None = None
+    nargs: str = ""  # "+", "*", "?" or a count: how many tokens the option takes
 
 
 def add_argument(options: tuple[Option, ...], args: list[Value | None], kwargs: dict[str, Value | None]) -> tuple[Option, ...]:
@@ -42,7 +44,9 @@ def add_argument(options: tuple[Option, ...], args: list[Value | None], kwargs: 
         dest = (longs[0] if longs else flags[0]).lstrip("-").replace("-", "_")
     action_kw = kwargs.get("action")
     action = action_kw.value if isinstance(action_kw, Const) and isinstance(action_kw.value, str) else "store" if action_kw is None else ""
-    if action not in ("store", "store_true", "store_false", "store_const") or "nargs" in kwargs:
+    nargs_kw = kwargs.get("nargs")
+    nargs = str(nargs_kw.value) if isinstance(nargs_kw, Const) and (nargs_kw.value in ("+", "*", "?") or type(nargs_kw.value) is int) else ""
+    if action not in ("store", "store_true", "store_false", "store_const") or ("nargs" in kwargs and (not nargs or action != "store")):
         action = ""
     type_kw = kwargs.get("type")
     kind = type_kw.name.rsplit(".", 1)[-1] if isinstance(type_kw, Sym) and type_kw.name.startswith("builtins.") else "str" if type_kw is None else ""
@@ -55,12 +59,12 @@ def add_argument(options: tuple[Option, ...], args: list[Value | None], kwargs: 
         default = Const(False) if action == "store_true" else Const(True) if action == "store_false" else Const(None)
     if not flags[0].startswith("-") and "default" not in kwargs:
         default = None  # a required positional: whatever the command line says
-    return (*tuple(o for o in options if o.dest != dest), Option(flags, dest, action, kind, default, kwargs.get("const")))
+    return (*tuple(o for o in options if o.dest != dest), Option(flags, dest, action, kind, default, kwargs.get("const"), nargs))
 
 
 def set_defaults(options: tuple[Option, ...], kwargs: dict[str, Value | None]) -> tuple[Option, ...]:
     known = {o.dest for o in options}
-    updated = tuple(Option(o.flags, o.dest, o.action, o.kind, kwargs[o.dest], o.const) if o.dest in kwargs else o for o in options)
+    updated = tuple(Option(o.flags, o.dest, o.action, o.kind, kwargs[o.dest], o.const, o.nargs) if o.dest in kwargs else o for o in options)
     extra = tuple(Option((), k, "", "", v) for k, v in kwargs.items() if k not in known)
     return updated + extra
 
@@ -100,6 +104,24 @@ def parse_args(options: tuple[Option, ...], argv: Value | None) -> dict[str, Val
                 return None
             values[option.dest] = Const(option.action == "store_true") if option.action != "store_const" else option.const
             i += 1
+            continue
+        if option.nargs and not eq:
+            # `--image_size 128 128` (nargs="+"): the tokens up to the next option, as a list
+            count = int(option.nargs) if option.nargs.isdigit() else None
+            taken: list[str] = []
+            i += 1
+            while i < len(tokens) and (count is None or len(taken) < count) and tokens[i] is not None and not str(tokens[i]).startswith("-"):
+                taken.append(str(tokens[i]))
+                i += 1
+                if option.nargs == "?":
+                    break
+            if (count is not None and len(taken) != count) or (option.nargs == "+" and not taken):
+                return None  # argparse would exit
+            if option.nargs == "?":
+                values[option.dest] = _convert(taken[0], option.kind) if taken else option.const if option.const is not None else Const(None)
+                continue
+            items = [_convert(t, option.kind) for t in taken]
+            values[option.dest] = TupleV(tuple(items)) if all(v is not None for v in items) else None
             continue
         if eq:
             values[option.dest] = _convert(inline, option.kind)

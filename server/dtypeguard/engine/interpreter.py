@@ -1512,7 +1512,7 @@ class Interpreter(ResumeMixin, CallsMixin):
 
 
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice", "bool", "hasattr", "all", "any"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice", "bool", "hasattr", "all", "any", "type"})
 
 
 def _list_as_array(value: Value | None, other: Value | None) -> Value | None:
@@ -1607,6 +1607,8 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
         other = right if isinstance(left, Const) and left.value is None else left if isinstance(right, Const) and right.value is None else None
         if isinstance(other, (Tensor, Ref, TupleV, Params, DType)):
             return Const(isinstance(ops[0], ast.IsNot))
+        if isinstance(left, Klass) and isinstance(right, Klass):
+            return Const((left.node is right.node) != isinstance(ops[0], ast.IsNot))  # `type(cfg) is SGDConfig`
     plain = [_plain(v) for v in values]
     if _UNKNOWN in plain:
         return None

@@ -765,7 +765,7 @@ class _Same:
 # a node's dump, kept while the node lives: parsed chunks are reused from keystroke to keystroke
 # and never changed, so the same function's tree is dumped once, not on every comparison
 _DUMPS: weakref.WeakKeyDictionary[ast.AST, str] = weakref.WeakKeyDictionary()
-_READ_BACK = ("array_saves", "torch_saves")  # Events lists the engine reads back (whole)
+_READ_BACK = ("array_saves", "torch_saves", "saves")  # Events lists the engine reads back (whole)
 
 
 def _mark(marks: dict[str, object], name: str) -> int:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
+from dtypeguard.engine.events import Events, TorchSave
 from dtypeguard.engine.values import WRITTEN, Const
-from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity
+from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
@@ -14,6 +16,25 @@ def check(ctx: Context) -> Iterator[Finding]:
     pickled = [s for s in ev.saves if s.saves_pickled]
     if not pickled or ev.safe_globals:  # allow-listed classes load fine with weights_only=True
         return
+    out: list[Finding] = []
+    at: dict[Span, int] = {}  # a root in the checked file -> its finding in `out`
+    for finding in _findings(ev, pickled):
+        if finding.span.file or finding.span not in at:
+            # (a root in an imported module is shown at each call of the checked file that
+            # reaches it: one finding each)
+            at.setdefault(finding.span, len(out))
+            out.append(finding)
+            continue
+        # one checkpoint entry read by several loads (a GPU branch and a CPU one): one finding,
+        # each load related where it fails, and each its own `weights_only=False` fix
+        first = out[at[finding.span]]
+        related = first.related + tuple(r for r in finding.related if r not in first.related)
+        fixes = first.fixes + tuple(f for f in finding.fixes if f not in first.fixes)
+        out[at[finding.span]] = replace(first, related=related, fixes=fixes)
+    yield from out
+
+
+def _findings(ev: Events, pickled: list[TorchSave]) -> Iterator[Finding]:
     for load in ev.loads:
         if load.splat or (isinstance(load.weights_only, Const) and load.weights_only.value is False):
             continue

@@ -4868,6 +4868,32 @@ CASES: dict[str, str] = {
             scaler.step(optimizer)
         train(Config(optim=AdamConfig(learning_rate=1e-4)))
         """,
+    "a class kept as a class attribute is called through cls (SuPar's cls.MODEL(**args)), and its Config object is pickled": """
+        import torch
+        import torch.nn as nn
+        class Config(object):
+            def __init__(self, **kwargs):
+                for name, value in kwargs.items():
+                    setattr(self, name, value)
+        class Model(nn.Module):
+            def __init__(self, n_words, n_embed=50):
+                super().__init__()
+                self.args = Config(n_words=n_words, n_embed=n_embed)
+                self.embed = nn.Embedding(n_words, n_embed)
+        class Parser(object):
+            MODEL = Model
+            def __init__(self, model):
+                self.model = model
+            @classmethod
+            def build(cls, **kwargs):
+                return cls(cls.MODEL(**kwargs))
+            def save(self, path):
+                torch.save({'args': self.model.args,  # expect: DG011
+                            'state_dict': self.model.state_dict()}, path)
+        parser = Parser.build(n_words=10, n_embed=4)
+        parser.save("model.pt")
+        state = torch.load("model.pt", map_location='cpu')
+        """,
 }
 
 

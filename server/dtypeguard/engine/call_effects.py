@@ -364,6 +364,9 @@ class CallsMixin(InterpreterParts):
                 callee = self.sym(f"{receiver.name}.{method}")
             elif isinstance(receiver, Klass):
                 callee = receiver.method(method)
+                if callee is None:
+                    found, held = receiver.field(method)
+                    callee = held if found and isinstance(held, Klass) else None  # `cls.MODEL(**args)`: a class kept as a class attribute
                 if method == "apply" and callee is None:
                     callee = function_apply(receiver)  # `SpecialSpmmFunction.apply(...)`
                 if isinstance(callee, Func) and is_classmethod(callee):

@@ -4894,6 +4894,23 @@ CASES: dict[str, str] = {
         parser.save("model.pt")
         state = torch.load("model.pt", map_location='cpu')
         """,
+    "a Lightning Trainer with the default accelerator runs on a GPU where there is one: a bare torch.load of its checkpoint may meet CUDA storages on a CPU-only machine": """
+        import torch
+        import lightning as L
+        def load_pretrained(path):
+            return torch.load(path)  # expect: DG010
+        def load_on_cpu(path):
+            return torch.load(path, map_location="cpu")
+        trainer = L.Trainer(max_epochs=1, accelerator="auto")
+        load_pretrained("n2v.ckpt")
+        load_on_cpu("n2v.ckpt")
+        """,
+    "a Lightning Trainer pinned to the CPU gives no sign of a GPU run": """
+        import torch
+        import lightning as L
+        trainer = L.Trainer(max_epochs=1, accelerator="cpu")
+        state = torch.load("n2v.ckpt")
+        """,
 }
 
 

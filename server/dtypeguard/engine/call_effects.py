@@ -1105,6 +1105,8 @@ class CallsMixin(InterpreterParts):
             # batches: lightning_fit does not model them); positional options are not read
             precision = kwargs.get("precision") if "precision" in kwargs else Const("32-true")
             device = None if args else _lightning_device(kwargs)
+            if device == Device("auto") and "_dg_index" not in node.__dict__:
+                self.events.uses_cuda_check = True  # `accelerator="auto"` (the default): the script runs on a GPU where there is one, else the CPU
             return Ref(self.alloc(state, InstanceObj("lightning:Trainer", None, {"precision": None if args else precision, "device": device})))
         if name == "argparse.ArgumentParser":
             return Ref(self.alloc(state, InstanceObj("argparse:ArgumentParser", None)))

@@ -367,6 +367,7 @@ def _neutralise(source: str, number: int, nonce: str, magics: dict[int, str]) ->
         return source, number, f"`%%{first.group(1)}` cell: not Python"
     out: list[str] = []
     continued = False
+    indent = ""
     for i, line in enumerate(lines):
         match = _MAGIC_LINE.match(line) or _HELP_LINE.match(line)
         assign = _ASSIGN_MAGIC.match(line)
@@ -374,14 +375,17 @@ def _neutralise(source: str, number: int, nonce: str, magics: dict[int, str]) ->
         if not is_magic:
             out.append(line)
             continue
-        continued = line.rstrip().endswith("\\")
+        if not continued:
+            # a line a trailing backslash continues (`!python train.py \` then indented options)
+            # belongs to the magic that started it: it takes that line's indent, not its own
+            indent = re.match(r"\s*", line).group(0)  # type: ignore[union-attr]
+        was_continued, continued = continued, line.rstrip().endswith("\\")
         magics[number] = line
         token = f"# dtypeguard-magic-{nonce} {number}"
         number += 1
-        if assign is not None and match is None:
+        if assign is not None and match is None and not was_continued:
             out.append(f"{assign.group(1)}None  {token}")
         else:
-            indent = re.match(r"\s*", line).group(0)  # type: ignore[union-attr]
             out.append(f"{indent}pass  {token}" if indent else token)
     return "\n".join(out), number, ""
 

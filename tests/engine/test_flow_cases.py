@@ -4911,6 +4911,22 @@ CASES: dict[str, str] = {
         trainer = L.Trainer(max_epochs=1, accelerator="cpu")
         state = torch.load("n2v.ckpt")
         """,
+    "an int32 path cast with .to(device=device, dtype=dtype) to a dtype not known is not int32 any more (glow-tts' maximum_path)": """
+        import numpy as np
+        import torch
+        def maximum_path(value, mask):
+            device, dtype = value.device, value.dtype
+            path = np.zeros(value.shape, dtype=np.int32)
+            return torch.from_numpy(path).to(device=device, dtype=dtype)
+        def kept_int(value):
+            path = np.zeros(value.shape, dtype=np.int32)
+            return torch.from_numpy(path).to(device=value.device)  # expect: DG005
+        import flows  # a module this analysis cannot read: its output's dtype is not known
+        logp = flows.decode(torch.randn(1, 2, 3))
+        attn = maximum_path(logp, torch.ones(1, 2, 3))
+        torch.matmul(attn.squeeze(0).transpose(0, 1), torch.randn(2, 4))
+        torch.matmul(kept_int(torch.randn(3, 2)), torch.randn(2, 4))
+        """,
 }
 
 

@@ -305,18 +305,39 @@ LOADED = load(path)
 
 def test_namespaces_and_plain_config_objects_are_allowlisted_and_load_with_weights_only() -> None:
     """DG011's safe fix allowlists exactly the refused classes (argparse's Namespace as the file
-    names it, the file's own plain class) before the load: the fixed script loads, still with
-    weights_only=True, and the comment above the load stays above both lines. (The script runs
-    in its own process: pickle finds `Cfg` in its `__main__`.)"""
+    names it, the file's own plain class) once at the top of the file, after the imports and the
+    class (the allowlist is process-wide; scan 8's Deformable-DETR had it put inside one of two
+    branches that load): the fixed script loads, still with weights_only=True, and the load is
+    untouched. (The script runs in its own process: pickle finds `Cfg` in its `__main__`.)"""
     for imp, namespace, allowed in (("argparse", "argparse.Namespace", "argparse.Namespace"), ("argparse as ap", "ap.Namespace", "ap.Namespace")):
         src = CHECKPOINT_WITH.format(imp=imp, namespace=namespace, extra="")
         assert _fixes(src, "DG011") == [("allow_globals", True), ("add_kwarg", False)]
         result = fix_all(src)
-        assert f"    # restore the run\n    torch.serialization.add_safe_globals([{allowed}, Cfg])\n    ckpt = torch.load(path)\n" in result.text
+        assert f"\n\n\ntorch.serialization.add_safe_globals([{allowed}, Cfg])\n\n\ndef save(path):\n" in result.text
+        assert "    # restore the run\n    ckpt = torch.load(path)\n" in result.text
         assert "weights_only" not in result.text and not [f for f in result.remaining if f.code == "DG011"]
         ran = subprocess.run([sys.executable, "-c", result.text + "print(LOADED)\n"], capture_output=True, text=True, timeout=120)
         assert ran.returncode == 0 and ran.stdout.strip() == "(0.001, 8)", ran.stderr[-2000:]
         assert fix_all(result.text).text == result.text
+
+
+def test_an_allowlist_in_one_branch_leaves_the_other_load_reported_and_the_fix_covers_both() -> None:
+    """A registration written in the `--frozen_weights` branch does not cover the `--resume`
+    load (DG011 stays, at the checkpoint entry); the fix's top-level allowlist covers both."""
+    src = (
+        "import argparse\nimport torch\nimport torch.nn as nn\n\n\n"
+        "def main(args):\n    model = nn.Linear(2, 2)\n"
+        "    if args.frozen_weights is not None:\n        torch.serialization.add_safe_globals([argparse.Namespace])\n"
+        "        model.load_state_dict(torch.load(args.frozen_weights, map_location='cpu')['model'])\n"
+        "    if args.resume:\n        model.load_state_dict(torch.load(args.resume, map_location='cpu')['model'])\n"
+        "    torch.save({'model': model.state_dict(), 'args': args}, 'checkpoint.pth')\n\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--frozen_weights', default=None)\nparser.add_argument('--resume', default='')\n"
+        "main(parser.parse_args())\n"
+    )
+    assert [(f.code, f.span.line) for f in check_source(src).findings] == [("DG011", 13)]
+    fixed = fix_all(src)
+    assert fixed.text.startswith("import argparse\nimport torch\nimport torch.nn as nn\n\ntorch.serialization.add_safe_globals([argparse.Namespace])\n\n\ndef main(args):")
+    assert not [f for f in fixed.remaining if f.code == "DG011"]
 
 
 def test_objects_with_their_own_pickling_get_no_allowlist_fix() -> None:

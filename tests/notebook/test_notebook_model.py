@@ -84,6 +84,23 @@ def test_magics_and_shell_lines_are_neutralised_without_moving_anything() -> Non
     assert script.split(script.text) == {}  # the magics come back as they were
 
 
+def test_a_shell_line_continued_by_backslashes_is_one_magic() -> None:
+    """`!python merge.py \\` with its options on indented lines (Chinese-LLaMA-Alpaca's and nerf_pl's
+    notebooks; IPython joins them into one shell call): no DG000 for the indented lines, at the top
+    level or inside a block, and the lines come back as written."""
+    cells = [
+        "import numpy as np\nimport torch\nfrom torch import nn",
+        "!python merge.py \\\n    --base_model llama \\\n    --output_dir out",
+        "for i in range(2):\n    !echo {i} \\\n        --flag\n    print(i)",
+        "model = nn.Linear(3, 1)\nmodel(torch.from_numpy(np.random.rand(4, 3)))",
+    ]
+    nb = check_cells(list(enumerate(cells)), None, None)
+    assert [(f.cell, f.finding.code) for f in nb.findings] == [(3, "DG004")]
+    script = nb.script
+    assert script is not None
+    assert script.split(script.text) == {}
+
+
 def test_a_non_python_cell_magic_is_left_out_and_a_broken_cell_gets_its_own_dg000() -> None:
     cells = [
         "import numpy as np\nimport torch\nfrom torch import nn",

@@ -128,6 +128,7 @@ def _row(value: Tensor) -> Tensor | None:
 
 
 CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()` ran on every path to here
+SAFE_GLOBALS = "<safe globals>"  # a pseudo-global: `torch.serialization.add_safe_globals(...)` ran on every path to here
 
 
 def function_apply(klass: Klass) -> Partial | None:
@@ -1365,12 +1366,13 @@ class CallsMixin(InterpreterParts):
             # it (`train()` saves the best epoch, then calls `test()`, which loads it)
             after_save = (isinstance(saved, SavedBy) and (frame in saved.frames or saved.frames[-1] in running)) or file.startswith(WRITTEN)
             after_cuda = state.globals.get(CUDA_REQUIRED) == Const(True)
+            allowed = state.globals.get(SAFE_GLOBALS) == Const(True)
             unpassed = self._default_none_from(node, "map_location", bound)
             if unpassed is not None:
                 given -= {"map_location"}  # `map_location=map_location` whose caller left it None
             self.events.loads.append(TorchLoad(
                 span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save,
-                unpassed[0] if unpassed else None, unpassed[1] if unpassed else "", after_cuda,
+                unpassed[0] if unpassed else None, unpassed[1] if unpassed else "", after_cuda, allowed,
             ))
             written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
             if written and all(v == written[0] for v in written) and "map_location" not in given:
@@ -1382,7 +1384,10 @@ class CallsMixin(InterpreterParts):
         if last == "autocast":
             return self.autocast_ctx(parts, args, kwargs)
         if name in ("torch.serialization.add_safe_globals", "torch.serialization.safe_globals"):
-            self.events.safe_globals = True
+            if "_dg_index" in node.__dict__:
+                self.events.safe_globals = True  # an imported module allowlists classes (when, is not followed): every load
+            else:
+                state.globals[SAFE_GLOBALS] = Const(True)  # from here on, on this path: loads after it allow those classes
             return None
         if last == "GradScaler":
             return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
@@ -2435,6 +2440,10 @@ class CallsMixin(InterpreterParts):
                 return t
             if any(a is None for a in args):
                 return Tensor("tensor", None, None)
+            if "dtype" in kwargs and kwargs["dtype"] is None:
+                dtype, origin = None, None  # `.to(device=device, dtype=dtype)` of a dtype not known (glow-tts' maximum_path): a cast to it
+            if "device" in kwargs and kwargs["device"] is None:
+                dev, dev_origin = None, None
             del changed_dtype, changed_dev
             from_ints = t.from_ints if dtype == t.dtype else bool(t.dtype and not is_float(t.dtype) and dtype and is_float(dtype) and not t.one_hot)  # .type(torch.FloatTensor) of labels
             return replace(t, dtype=dtype, device=dev, origin=origin, dev_origin=dev_origin, site=site if dtype == t.dtype or site is not t.site else None, columns=None, one_hot=t.one_hot and dtype == t.dtype, from_ints=from_ints)

@@ -168,6 +168,8 @@ class TorchLoad:
     unpassed_param: str = ""  # that function's parameter (`map_location`, or `device` in `load_cpk`)
     # on every path to it an unconditional `.cuda()` / `.to("cuda")` ran: the run has a GPU
     after_cuda: bool = False
+    # on every path to it the script allowlisted classes (`torch.serialization.add_safe_globals`)
+    allowed: bool = False
 
 
 @quick_init

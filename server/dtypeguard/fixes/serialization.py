@@ -1,6 +1,7 @@
 """The safe fix for a weights-only `torch.load` of a checkpoint that holds argparse Namespaces
 or plain objects of the file's own classes: allowlist exactly those classes with
-`torch.serialization.add_safe_globals([...])` right before the load. The load keeps
+`torch.serialization.add_safe_globals([...])` once at the top of the file (after the imports
+and those classes), or right before a load at the top level. The load keeps
 `weights_only=True` (no arbitrary code runs), and the script loads what it saved."""
 
 from __future__ import annotations
@@ -52,6 +53,20 @@ def allow_globals(parsed: Parsed, fix: FixSpec) -> str:
         raise NotApplicable("no class to allow")
     allow = _in_file_names(parsed, "torch.serialization.add_safe_globals")
     line = cst.parse_statement(f"{allow}([{', '.join(names)}])\n")
+    top = None if at_top else _top_level_slot(tree, fix.param("names").split(","))
+    if top is not None:
+        # the allowlist is process-wide: once at the top of the file, after the imports and the
+        # classes it names, it covers every load the run makes (a load in one branch only would
+        # leave another load, `--resume` beside `--frozen_weights`, failing)
+        module = parsed.module
+        body: list[cst.BaseStatement] = list(module.body)
+        after_class = top > 0 and isinstance(body[top - 1], cst.ClassDef)
+        line = line.with_changes(leading_lines=[cst.EmptyLine()] * (2 if after_class else 1))
+        following = body[top] if top < len(body) else None
+        if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and len(following.leading_lines) < 2:
+            missing = 2 - len(following.leading_lines)  # two blank lines between the call and the definition below it
+            body[top] = following.with_changes(leading_lines=[*[cst.EmptyLine()] * missing, *following.leading_lines])
+        return module.with_changes(body=[*body[:top], line, *body[top:]]).code
     body = list(block.body)
     index = next((i for i, s in enumerate(body) if s is stmt), None)
     if index is None:
@@ -63,6 +78,30 @@ def allow_globals(parsed: Parsed, fix: FixSpec) -> str:
     if isinstance(block, cst.Module):
         return block.with_changes(body=body).code
     return replace_node(parsed, block, block.with_changes(body=body))
+
+
+def _top_level_slot(tree: ast.Module, names: list[str]) -> int | None:
+    """Where a top-level `add_safe_globals` goes: after the last top-level import and the
+    definitions of the file's own classes it names. None when a top-level statement above that
+    point runs code (a call) that might load before it: then it goes right before the load."""
+    own = {n for n in names if n and "." not in n}
+    slot = 0
+    for i, stmt in enumerate(tree.body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) or (isinstance(stmt, ast.ClassDef) and stmt.name in own):
+            slot = i + 1
+    if own - {s.name for s in tree.body[:slot] if isinstance(s, ast.ClassDef)}:
+        return None
+    for stmt in tree.body[:slot]:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # the module's docstring
+        if isinstance(stmt, ast.ClassDef) and not any(isinstance(n, ast.Call) for b in stmt.body if not isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(b)):
+            continue
+        if not isinstance(stmt, ast.ClassDef) and not any(isinstance(n, ast.Call) for n in ast.walk(stmt)):
+            continue  # a constant (`PATH = "ckpt.pt"`)
+        return None
+    return slot
 
 
 def plain_number(parsed: Parsed, fix: FixSpec) -> str:

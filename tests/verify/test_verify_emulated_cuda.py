@@ -356,3 +356,27 @@ cpu_model(x)   # fails-here
     out = _run(tmp_path, worker, fails)
     assert out["status"] == "error" and SAME_DEVICE in str(out["message"]), out
     assert out["line"] == _line_of(fails)
+
+
+def test_data_parallel_scatters_and_gathers_on_the_emulated_device(tmp_path: Path, worker: WarmWorker) -> None:
+    """`nn.DataParallel(model).cuda()` (set 40's pytorch-pose): its scatter and gather are CUDA
+    copies a CPU build lacks (`torch._C._scatter`); a GPU run moves the CPU batch to cuda:0, runs
+    the module there and steps. A target left on the CPU still meets the output on the GPU."""
+    source = """
+import torch, torch.nn as nn
+model = nn.DataParallel(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+out = model(torch.randn(16, 4))
+assert out.device == torch.device("cuda:0")
+target = torch.randn(16, 2)
+loss = nn.functional.mse_loss(out, target)   # fails-here
+loss.backward()
+opt.step()
+"""
+    out = _run(tmp_path, worker, source)
+    assert out["status"] == "error" and out["line"] == _line_of(source), out
+    assert SAME_DEVICE in str(out["message"]), out
+    fixed = _run(tmp_path, worker, source.replace("target = torch.randn(16, 2)", "target = torch.randn(16, 2).cuda()"))
+    assert fixed["status"] == "ok", fixed
+    step = fixed["step"]
+    assert isinstance(step, dict) and step["param_devices"] == {"cuda:0": 4} and step["params_changed"] == 4, step

@@ -217,6 +217,7 @@ class _Emulation:
         _patch_defaults(torch, self)
         _patch_serialization(torch, self)
         _patch_modules(torch, self)
+        _patch_data_parallel(torch, self)
         _patch_amp(torch, self)
         _patch_unemulated(torch, self)
         self.mode = _make_mode(torch, self)()
@@ -1096,6 +1097,38 @@ def _patch_modules(torch, emu):
         original = getattr(Module, name, None)
         if original is not None:
             setattr(Module, name, swapping(original))
+
+
+def _patch_data_parallel(torch, emu):
+    """`nn.DataParallel` scatters its inputs and gathers its outputs with the CUDA copies of
+    `torch.nn.parallel.comm` (`torch._C._scatter`/`_gather`), which a CPU build lacks. What they
+    compute is chunking along `dim` and `.to(device)` of each chunk (and `cat` on the way back):
+    on the emulated device(s) that is done with the emulated tensors, as a GPU run does it."""
+    import torch.nn.parallel.comm as comm
+
+    def device_of(d):
+        if isinstance(d, torch.device):
+            return d
+        return torch.device("cpu") if d == -1 else torch.device("cuda", int(d)) if isinstance(d, int) else torch.device(d)
+
+    def scatter(tensor, devices=None, chunk_sizes=None, dim=0, streams=None, *, out=None):
+        if out is not None:
+            sizes = [o.size(dim) for o in out]
+            for o, chunk in zip(out, tensor.split(sizes, dim), strict=True):
+                o.copy_(chunk)
+            return tuple(out)
+        targets = [device_of(d) for d in devices]
+        chunks = tensor.chunk(len(targets), dim) if chunk_sizes is None else tensor.split(list(chunk_sizes), dim)
+        return tuple(chunk.contiguous().to(target) for chunk, target in zip(chunks, targets, strict=False))
+
+    def gather(tensors, dim=0, destination=None, *, out=None):
+        if out is not None:
+            return out.copy_(torch.cat([t.to(out.device) for t in tensors], dim))
+        target = device_of(destination) if destination is not None else torch.device("cuda", torch.cuda.current_device())
+        return torch.cat([t.to(target) for t in tensors], dim)
+
+    comm.scatter = scatter
+    comm.gather = gather
 
 
 # --------------------------------------------------------------------------- autocast/GradScaler

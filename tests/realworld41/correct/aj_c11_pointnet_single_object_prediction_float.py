@@ -293,7 +293,7 @@ def predict_one(pointnet, off_path, classes, device):
         outputs, __, __ = pointnet(inputs.transpose(1, 2))
         _, preds = torch.max(outputs.data, 1)
     inv = {v: k for k, v in classes.items()}
-    print("prediction:", preds.numpy(), inv[int(preds[0])])
+    print("prediction:", preds.cpu().numpy(), inv[int(preds[0])])
 
 
 def write_box_off(path, sx, sy, sz):

@@ -394,7 +394,7 @@ def test_thirty_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
 
 
 # Set 39 (adapted from public bug reports: EEG, skorch, darts, pytorch-forecasting, sentence-transformers, PyG,
-# careamics, SuPar, ...): 5/14 and 1 false alarm on its 7 correct scripts when it arrived; 8/14 after reading it (README)
+# careamics, SuPar, ...): 5/14 and 1 false alarm on its 7 correct scripts when it arrived; 9/14 after reading it (README)
 THIRTY_NINTH = score(Path(__file__).resolve().parents[1] / "realworld39")
 
 
@@ -402,7 +402,7 @@ def test_thirty_ninth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert THIRTY_NINTH["broken"] >= 14 and THIRTY_NINTH["correct"] >= 7
     assert THIRTY_NINTH["false_alarms"] == []
     hits, total = THIRTY_NINTH["root_hits"], THIRTY_NINTH["broken"]
-    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(THIRTY_NINTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.6, f"{hits}/{total}: " + "\n".join(THIRTY_NINTH["misses"])  # type: ignore[operator, arg-type]
 
 
 # Set 40 (repository training code: GANs, VAEs, OCR, speech, point clouds, super-resolution, style transfer,

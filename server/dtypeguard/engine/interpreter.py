@@ -561,9 +561,7 @@ class Interpreter(ResumeMixin, CallsMixin):
         what it does then (a registry decorator that builds the model at import time:
         `REGISTRY[name] = fn()`). The name keeps the function as written: what a wrapper returns
         (`def inner(*args): return fn(*args)`) calls through to it, and calling the function
-        itself keeps its arguments readable. Library decorators are not run, nor those of an
-        imported module's functions (timm's `@register_model` on each of its hundreds of models
-        ran the registry's code once per model per importing file: most of a cold check's time)."""
+        itself keeps its arguments readable. Library decorators are not run."""
         for node in reversed(stmt.decorator_list):
             head = node.func if isinstance(node, ast.Call) else node
             if not isinstance(head, ast.Name) or not isinstance(state.lookup(head.id), Func):

@@ -75,7 +75,7 @@ def _findings(ev: Events, pickled: list[TorchSave]) -> Iterator[Finding]:
                 )] if save.plain and save.pickled_at else []),
                 *([FixSpec(
                     "allow_globals",
-                    f"Allow {', '.join(f'`{n}`' for n in save.allow)} for weights-only loading: `torch.serialization.add_safe_globals([...])` before {load.span.line_ref()}",
+                    f"Allow {', '.join(f'`{n}`' for n in save.allow)} for weights-only loading: `torch.serialization.add_safe_globals([...])` once at the top of the file (before {load.span.line_ref()} when code above could load first)",
                     load.call_end, True, (("names", ",".join(save.allow)),),
                 )] if save.allow else []),
                 FixSpec("add_kwarg", f"Add `weights_only=False` at {load.span.line_ref()} (only for files you trust)", load.span, False, (("name", "weights_only"), ("value", "False"))),

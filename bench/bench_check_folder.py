@@ -2,10 +2,11 @@
 
 Each round runs, as subprocesses and in this order: a bare `ast.parse` of every file (one
 process, the baseline the targets are stated against), `ruff check --no-cache` (default rules
-and `--select ALL`), `dtypeguard check --no-cache --jobs 1`, a cold `check` (fresh cache folder,
+and `--select ALL`), `dtypeguard check --no-cache --jobs 1`, the same with the import memo off
+(`DTYPEGUARD_IMPORT_MEMO=0`, see `engine/import_memo.py`), a cold `check` (fresh cache folder,
 default jobs), and a warm re-run on that cache. Medians over the rounds are printed with their
 ratio to `ast.parse`; timings on a shared machine are noisy, so compare ratios of one run. The
-outputs of the four `check` runs must be byte-identical, or the script says so and exits 1.
+outputs of the five `check` runs must be byte-identical, or the script says so and exits 1.
 `--profile` also prints the start-up (python, imports) and where one cold in-process analysis
 spends its time (read, parse, interpret with the imported modules, rules, dependencies, output).
 
@@ -146,12 +147,13 @@ def main() -> int:
             times.setdefault(name, []).append(timed(cmd, env)[0])
         with tempfile.TemporaryDirectory() as cache:
             check = [py, "-m", "dtypeguard", "check", "--no-color", "--cache-dir", cache, folder]
-            for name, cmd in [
-                ("check --no-cache --jobs 1", [*check, "--no-cache", "--jobs", "1"]),
-                ("check cold (jobs = cores)", check),
-                ("check warm", check),
+            for name, cmd, memo in [
+                ("check --no-cache --jobs 1", [*check, "--no-cache", "--jobs", "1"], "1"),
+                ("  same, import memo off", [*check, "--no-cache", "--jobs", "1"], "0"),
+                ("check cold (jobs = cores)", check, "1"),
+                ("check warm", check, "1"),
             ]:
-                elapsed, out = timed(cmd, env)
+                elapsed, out = timed(cmd, {**env, "DTYPEGUARD_IMPORT_MEMO": memo})
                 times.setdefault(name, []).append(elapsed)
                 outputs.setdefault(name, out)
                 if out != outputs[name]:
@@ -163,7 +165,7 @@ def main() -> int:
         median = statistics.median(values)
         print(f"  {name:<28} {median:6.2f} s  {median / base:5.2f}x ast.parse   (runs: {', '.join(f'{v:.2f}' for v in values)})")
     distinct = {out for name, out in outputs.items() if name.startswith("check")}
-    print("  check output identical (no cache / cold / warm, 1 job / all cores):", "yes" if len(distinct) == 1 else "NO")
+    print("  check output identical (no cache / cold / warm, 1 job / all cores, import memo on / off):", "yes" if len(distinct) == 1 else "NO")
     if args.profile:
         profile(folder)
     return 0 if len(distinct) == 1 else 1

@@ -723,6 +723,8 @@ class CallsMixin(InterpreterParts):
 
     def _call_counts(self) -> dict[str, int]:
         """How many calls of each name the checked file writes (`f(...)`, `obj.f(...)`)."""
+        if self.importing:
+            self.own_file_read = True  # (an import that reads it is not kept: engine.import_memo)
         if self._calls_by_name is None:
             counts: dict[str, int] = {}
             for sub in ast.walk(self.tree):
@@ -1501,6 +1503,8 @@ class CallsMixin(InterpreterParts):
                 names += tuple(n for n in inner if n not in names)
             return names
         obj = state.heap.get(value.oid) if isinstance(value, Ref) else None
+        if self.importing:
+            self.own_file_read = True
         if isinstance(obj, InstanceObj) and (obj.cls == "argparse:Namespace" or _plain_class(obj.klass, self.tree.body)):
             own = "argparse.Namespace" if obj.cls == "argparse:Namespace" else obj.klass.node.name  # type: ignore[union-attr]
             inner = self.safe_globals_for(DictV(tuple(obj.attrs), tuple(obj.attrs.values())), state, depth + 1)
@@ -2284,6 +2288,7 @@ class CallsMixin(InterpreterParts):
             if fact.store and fact.name == arg.id:
                 if fact.value != value or fact.span.line > arg.lineno:
                     return None
+                self.own_file_read = self.own_file_read or bool(self.importing)
                 line = self.index.lines[fact.span.line - 1].lstrip() if fact.span.line <= len(self.index.lines) else ""
                 return None if line.startswith(("for ", "async for ")) else fact.span  # a loop header: the move goes at the use
         return None

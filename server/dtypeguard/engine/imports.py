@@ -13,6 +13,7 @@ can tell which file its root is in; `ModuleIndex` makes them.
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -156,7 +157,36 @@ def shared_added() -> int:
     return _shared.added if _shared is not None else 0
 
 
+def shared_memo() -> Memo | None:
+    """The memo of imports' effects while `shared_across_files` is on; None otherwise."""
+    return _shared.memo if _shared is not None else None
+
+
 _SHARED_TEXT_BUDGET = 6_000_000  # characters of module text whose trees are kept (a tree and its marks take about 80 bytes a character); the least recently used go first
+
+
+class Memo:
+    """What imports did, by the machine they started from (`engine.import_memo`): the most
+    recently kept `MEMO_ENTRIES`, older ones forgotten first."""
+
+    def __init__(self) -> None:
+        self.entries: dict[object, object] = {}
+        self.hits = 0
+        self.size = 0 if os.environ.get("DTYPEGUARD_IMPORT_MEMO") == "0" else MEMO_ENTRIES  # "0": off, to compare
+
+    def get(self, key: object) -> object | None:
+        found = self.entries.get(key)
+        if found is not None:
+            self.hits += 1
+        return found
+
+    def put(self, key: object, value: object) -> None:
+        self.entries[key] = value
+        while len(self.entries) > self.size:
+            del self.entries[next(iter(self.entries))]
+
+
+MEMO_ENTRIES = 256
 
 
 class _Shared:
@@ -165,6 +195,7 @@ class _Shared:
         self.modules: dict[tuple[str, str], tuple[ast.Module, ModuleIndex] | None] = {}
         self.size = 0  # characters of the texts kept
         self.added = 0
+        self.memo = Memo()
 
 
 _shared: _Shared | None = None

@@ -33,7 +33,16 @@ from dtypeguard.engine.call_effects import (
     uniform_module,
 )
 from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
-from dtypeguard.engine.imports import ModuleIndex, Reader, foreign, load, read_file, resolve
+from dtypeguard.engine.import_memo import ImportEffects, ImportMemoMixin
+from dtypeguard.engine.imports import (
+    ModuleIndex,
+    Reader,
+    foreign,
+    load,
+    read_file,
+    resolve,
+    shared_memo,
+)
 from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library import torch as torch_library
@@ -85,13 +94,20 @@ from dtypeguard.engine.values import (
 )
 from dtypeguard.findings import Span
 
+
+def _inert(stmt: ast.stmt) -> bool:
+    """An import or a docstring: a statement that makes no value the checked file holds besides
+    the modules it imports (what `engine.import_memo` calls a pure prefix)."""
+    return isinstance(stmt, (ast.Import, ast.ImportFrom)) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+
+
 MAX_STATEMENTS = 60_000  # work budget per file: beyond it, calls are no longer inlined
 
 
 _AUG_NAMES: dict[type, str] = {ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/="}
 
 
-class Interpreter(ResumeMixin, CallsMixin):
+class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
     def __init__(self, tree: ast.Module, index: LineIndex, path: str | None = None, reader: Reader | None = None) -> None:
         self.tree = tree
         self.index = index
@@ -129,6 +145,8 @@ class Interpreter(ResumeMixin, CallsMixin):
         self.uncalled: Uncalled | None = None  # for the next run (engine.resume.Uncalled)
         self.uncalled_reused = False
         self.in_uncalled = False  # analysing functions nobody called (their calls are inlined less deep)
+        self.pure_prefix = True  # only import statements of the checked file ran so far (engine.import_memo)
+        self.own_file_read = False  # an import's run read the checked file itself (not kept in the memo)
 
     # --- driver ----------------------------------------------------------------------------
 
@@ -198,10 +216,22 @@ class Interpreter(ResumeMixin, CallsMixin):
 
     def begin(self, stmt: ast.stmt, state: State) -> None:
         """The bookkeeping before each statement runs."""
+        if self.pure_prefix and not foreign(stmt):
+            if _inert(stmt):
+                return self._begin_inert(stmt, state)  # (not counted: the work budget is for what imports and code run)
+            self.pure_prefix = False
         self.statements += 1
         line = stmt.lineno
         if line not in self.facts.defaults_at and not foreign(stmt):
             self.facts.defaults_at[line] = (state.ddtype, state.ddevice)
+
+    def _begin_inert(self, stmt: ast.stmt, state: State) -> None:
+        """`begin` for the checked file's leading imports and docstrings. They are not counted
+        against the work budget, so what an import runs does not depend on how many import
+        lines came before it: the same import of the same modules runs the same in every file
+        (which `engine.import_memo` relies on)."""
+        if stmt.lineno not in self.facts.defaults_at:
+            self.facts.defaults_at[stmt.lineno] = (state.ddtype, state.ddevice)
 
     def exec_stmt(self, stmt: ast.stmt, state: State) -> State:
         if isinstance(stmt, ast.Expr):
@@ -345,6 +375,22 @@ class Interpreter(ResumeMixin, CallsMixin):
         unparsable file, or a file beyond the work budget gives None: unknown."""
         if path in self.modules:
             return self.modules[path]
+        key = self.memo_key(path, state)
+        memo = shared_memo()
+        kept = memo.get(key) if memo is not None and key is not None else None
+        if isinstance(kept, ImportEffects):
+            return self.memo_replay(kept, state)  # type: ignore[no-any-return]
+        before = self.memo_before(state) if key is not None else None
+        read_before, self.own_file_read = self.own_file_read, False
+        try:
+            result = self._import_module(path, state)
+        finally:
+            read_here, self.own_file_read = self.own_file_read, self.own_file_read or read_before
+        if key is not None and before is not None and not read_here:
+            self.memo_keep(key, before, state, result)
+        return result
+
+    def _import_module(self, path: str, state: State) -> Ref | None:
         self.modules[path] = None
         text = self.reader(path)
         if text is None or self.statements > MAX_STATEMENTS // 2:

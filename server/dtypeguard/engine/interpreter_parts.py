@@ -46,6 +46,9 @@ class InterpreterParts:
     module_globals: dict[str, Any]  # an imported file's path -> its globals (a Scope)
     modules: dict[str, Any]
     boundary: list[Span]
+    importing: int  # > 0 while another file's top level runs
+    pure_prefix: bool  # the checked file has run only imports so far (engine.import_memo)
+    own_file_read: bool  # something read the checked file itself while importing
 
     if TYPE_CHECKING:  # defined by the parts; declared here for the others that call them
 

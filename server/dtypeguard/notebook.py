@@ -76,6 +76,7 @@ class Cell:
     kind: str  # "code", "markdown", "raw"
     source: str
     execution_count: int | None = None
+    language: str = "python"  # a code cell's own language where an editor recorded one (VS Code's `metadata.vscode.languageId`)
 
 
 @dataclass
@@ -89,7 +90,7 @@ class NotebookFile:
 
     @property
     def code_cells(self) -> list[Cell]:
-        return [c for c in self.cells if c.kind == "code"]
+        return [c for c in self.cells if c.kind == "code" and c.language == "python"]  # (a shell or plain-text cell is not Python)
 
     def with_sources(self, sources: dict[int, str]) -> str:
         """The file's text with the given cells' sources replaced and nothing else changed
@@ -148,7 +149,11 @@ def read_notebook(text: str) -> NotebookFile:
         if not isinstance(source, str):
             raise NotebookError(f"not a valid notebook: the source of cell {index + 1} is not text")
         count = cell.get("execution_count")
-        cells.append(Cell(index, str(kind), source, count if isinstance(count, int) and not isinstance(count, bool) else None))
+        meta = cell.get("metadata")
+        vscode = meta.get("vscode") if isinstance(meta, dict) else None
+        own = vscode.get("languageId") if isinstance(vscode, dict) else None
+        lang = own.lower() if isinstance(own, str) and own else "python"
+        cells.append(Cell(index, str(kind), source, count if isinstance(count, int) and not isinstance(count, bool) else None, lang))
     language = "python"
     metadata = raw.get("metadata")
     if isinstance(metadata, dict):

@@ -4927,6 +4927,61 @@ CASES: dict[str, str] = {
         torch.matmul(attn.squeeze(0).transpose(0, 1), torch.randn(2, 4))
         torch.matmul(kept_int(torch.randn(3, 2)), torch.randn(2, 4))
         """,
+    "a GRUCell whose parameters' .data are another layer's tensors has that layer's device (Real-Time-Voice-Cloning's WaveRNN)": """
+        import torch
+        import torch.nn as nn
+        class WaveRNN(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.rnn1 = nn.GRU(4, 4, batch_first=True)
+            def cell(self, gru):
+                cell = nn.GRUCell(gru.input_size, gru.hidden_size)
+                cell.weight_hh.data = gru.weight_hh_l0.data
+                cell.weight_ih.data = gru.weight_ih_l0.data
+                return cell
+            def plain_cell(self, gru):
+                return nn.GRUCell(gru.input_size, gru.hidden_size)  # expect: DG009
+            def generate(self):
+                h = torch.zeros(1, 4).cuda()
+                x = torch.zeros(1, 4).cuda()
+                self.cell(self.rnn1)(x, h)
+                self.plain_cell(self.rnn1)(x, h)
+        model = WaveRNN()
+        if torch.cuda.is_available():
+            model = model.cuda()
+            model.generate()
+        """,
+    "a bare torch.load kept for a torch older than 2.6 does not run on this torch (pytorch_tabular's version gate)": """
+        import torch
+        import torch.nn as nn
+        class Data:
+            pass
+        torch.save(Data(), "cache.pt")
+        torch.save(Data(), "other.pt")  # expect: DG011
+        torch_version = torch.__version__
+        if torch_version < "2.6":
+            data = torch.load("cache.pt")
+        elif torch_version >= "2.6":
+            data = torch.load("cache.pt", weights_only=False)
+        if torch.__version__ >= "2.6.0+cu124":
+            again = torch.load("other.pt")
+        """,
+    "a saved LR scheduler state holds no tensor: its load needs no map_location (simpletransformers' scheduler.pt)": """
+        import os
+        import torch
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = torch.nn.Linear(4, 2).to(device)
+        optimizer = torch.optim.AdamW(model.parameters())
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: 0.9 ** s)
+        def resume(src):
+            scheduler.load_state_dict(torch.load(os.path.join(src, "scheduler.pt")))
+            optimizer.load_state_dict(torch.load(os.path.join(src, "optimizer.pt")))  # expect: DG010
+        def save(out):
+            torch.save(scheduler.state_dict(), os.path.join(out, "scheduler.pt"))
+            torch.save(optimizer.state_dict(), os.path.join(out, "optimizer.pt"))
+        resume("ckpt")
+        save("out")
+        """,
 }
 
 

@@ -618,6 +618,60 @@ def test_finfo_numbers_are_torchs() -> None:
         assert numbers == {"max": info.max, "min": info.min, "eps": info.eps, "tiny": info.tiny}, dtype
 
 
+def test_the_torch_version_the_tables_state_is_this_torchs() -> None:
+    """`if torch.__version__ < "2.6":` is decided for vocabulary.TORCH_VERSION; a version
+    comparison answers as `TorchVersion` does (versions, not strings: "2.13" > "2.6")."""
+    from dtypeguard.engine.library.vocabulary import TORCH_VERSION
+
+    assert ".".join(map(str, TORCH_VERSION)) == torch.__version__.split("+")[0]
+    assert (torch.__version__ < "2.6") is False and (torch.__version__ >= "2.6") is True  # (as strings: the other way)
+
+
+def test_every_lr_scheduler_state_holds_no_tensor() -> None:
+    """`torch.optim.lr_scheduler.<Class>(...)` is a `Scheduler` whose `state_dict()` holds no
+    tensor (values.Scheduler: a saved scheduler state needs no `map_location`): true of every
+    scheduler class of this torch, built and stepped, and its state loads weights-only."""
+    import inspect
+    import io
+
+    sched = torch.optim.lr_scheduler
+    classes = {n: c for n, c in vars(sched).items() if inspect.isclass(c) and issubclass(c, (sched.LRScheduler, sched.ReduceLROnPlateau)) and not n.startswith("_") and c not in (sched.LRScheduler, sched._LRScheduler)}
+
+    def opt() -> torch.optim.Optimizer:
+        return torch.optim.SGD([torch.nn.Parameter(torch.zeros(2))], lr=0.1, momentum=0.9)
+
+    made = {
+        "LambdaLR": lambda o: sched.LambdaLR(o, lambda s: 0.9**s), "MultiplicativeLR": lambda o: sched.MultiplicativeLR(o, lambda s: 0.9),
+        "StepLR": lambda o: sched.StepLR(o, 2), "MultiStepLR": lambda o: sched.MultiStepLR(o, [1, 2]), "ConstantLR": lambda o: sched.ConstantLR(o),
+        "LinearLR": lambda o: sched.LinearLR(o), "ExponentialLR": lambda o: sched.ExponentialLR(o, 0.9), "PolynomialLR": lambda o: sched.PolynomialLR(o),
+        "CosineAnnealingLR": lambda o: sched.CosineAnnealingLR(o, 4), "ReduceLROnPlateau": lambda o: sched.ReduceLROnPlateau(o),
+        "CyclicLR": lambda o: sched.CyclicLR(o, 0.01, 0.1), "OneCycleLR": lambda o: sched.OneCycleLR(o, 0.1, total_steps=10),
+        "CosineAnnealingWarmRestarts": lambda o: sched.CosineAnnealingWarmRestarts(o, 2),
+        "SequentialLR": lambda o: sched.SequentialLR(o, [sched.ConstantLR(o), sched.StepLR(o, 2)], [2]),
+        "ChainedScheduler": lambda o: sched.ChainedScheduler([sched.ConstantLR(o), sched.StepLR(o, 2)]),
+    }
+    assert set(classes) <= set(made), set(classes) - set(made)  # a new scheduler class: add it here
+
+    def tensors(value: object) -> list[object]:
+        if isinstance(value, torch.Tensor):
+            return [value]
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+        return [t for item in items for t in tensors(item)]
+
+    for name in classes:
+        o = opt()
+        s = made[name](o)
+        for _ in range(3):
+            o.step()
+            s.step(1.0) if name == "ReduceLROnPlateau" else s.step()
+        state = s.state_dict()
+        assert tensors(state) == [], name
+        buffer = io.BytesIO()
+        torch.save(state, buffer)
+        buffer.seek(0)
+        torch.load(buffer, weights_only=True)
+
+
 def test_optimizer_parameters_are_torchs() -> None:
     """`'fused' in inspect.signature(torch.optim.AdamW).parameters` is decided from a table
     (vocabulary.OPTIMIZER_PARAMETERS): it must say what this torch says, class by class."""

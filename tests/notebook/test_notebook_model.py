@@ -222,3 +222,20 @@ def test_raw_cells_are_not_code() -> None:
     raw = {"cell_type": "raw", "id": "r", "metadata": {}, "source": "torch.set_default_dtype(torch.float64)"}
     text = notebook_json(["import torch\nfrom torch import nn", "model = nn.Linear(2, 2)", raw])
     assert check_notebook(text).findings == []
+
+
+def test_a_code_cell_an_editor_marked_as_another_language_is_not_python() -> None:
+    """VS Code keeps a cell's own language in `metadata.vscode.languageId`: a shell script or
+    sample console output kept in a code cell (Time-Series-Library's tutorial) is not Python,
+    and a cell marked "python" is."""
+
+    def cell(language: str, source: str) -> dict[str, object]:
+        return {"cell_type": "code", "execution_count": None, "id": language, "metadata": {"vscode": {"languageId": language}}, "outputs": [], "source": source}
+
+    text = notebook_json([
+        "import numpy as np\nimport torch\nfrom torch import nn",
+        cell("shellscript", "python -u run.py \\\n  --task_name long_term_forecast \\\n  --is_training 1"),
+        cell("plaintext", "Epoch: 1 cost time: 30.09\nEpoch: 1, Steps: 264 | Train Loss: 0.49"),
+        cell("python", "x = torch.from_numpy(np.random.rand(4, 3))\nnn.Linear(3, 1)(x)"),
+    ])
+    assert [(f.cell, f.finding.code) for f in check_notebook(text).findings] == [(3, "DG004")]

@@ -77,6 +77,7 @@ from dtypeguard.engine.values import (
     Ref,
     SavedBy,
     ScalerObj,
+    Scheduler,
     SomeParams,
     StateDict,
     Super,
@@ -1352,7 +1353,7 @@ class CallsMixin(InterpreterParts):
         if parts[:2] == ["torch", "optim"] and len(parts) == 3 and last[:1].isupper() and last != "Optimizer":
             return self.make_optimizer(name, args, kwargs, node, state)
         if parts[:2] == ["torch", "optim"] and "lr_scheduler" in parts:
-            return None
+            return Scheduler(last) if last[:1].isupper() else None
         if parts[:3] == ["torch", "utils", "data"] or (len(parts) == 2 and last in ("TensorDataset", "DataLoader")):
             return self.call_data(last, args, kwargs, node, state)
         if last == "load" and len(parts) == 2:
@@ -2086,6 +2087,8 @@ class CallsMixin(InterpreterParts):
             if method == "values":
                 return Many(joined)
             return None
+        if isinstance(receiver, Scheduler):
+            return StateDict("cpu") if method == "state_dict" else None  # (numbers only: loads anywhere)
         if isinstance(receiver, Placed):
             if method == "state_dict":
                 return StateDict(receiver.device)

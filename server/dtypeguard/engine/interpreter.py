@@ -11,6 +11,7 @@ only appears on the second iteration (a cast after the first `step()`) is seen.
 from __future__ import annotations
 
 import ast
+import operator
 import re
 import weakref
 from collections.abc import Callable, Iterator
@@ -46,6 +47,7 @@ from dtypeguard.engine.imports import (
 from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library import torch as torch_library
+from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.library.apply import Strong, column_dtype
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex
@@ -927,6 +929,18 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         owner = self.eval(node.value, state)
         obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
         kept = obj.attrs.get(node.attr) if isinstance(obj, ModuleObj) else None
+        if isinstance(owner, Ref) and isinstance(obj, ModuleObj) and kept is None and obj.cls.startswith("torch.nn."):
+            # `cell.weight_hh.data = gru.weight_hh_l0.data` (WaveRNN's GRUCell for generation): the
+            # library layer's parameter is now that tensor, with its device and dtype; where those
+            # are not the layer's own, the layer's are no longer known
+            same_device = isinstance(value, Tensor) and value.device is not None and value.device == obj.device
+            same_dtype = isinstance(value, Tensor) and value.dtype is not None and value.dtype == obj.dtype
+            if not (same_device and same_dtype):
+                state.heap[owner.oid] = replace(
+                    obj, device=obj.device if same_device else None, device_origin=obj.device_origin if same_device else None,
+                    dtype=obj.dtype if same_dtype else None, dtype_origin=obj.dtype_origin if same_dtype else None,
+                )
+            return
         if not (isinstance(owner, Ref) and isinstance(obj, ModuleObj) and isinstance(kept, Tensor) and kept.param):
             return
         if isinstance(value, Tensor) and value.kind == "tensor" and value.dtype != kept.dtype:
@@ -1641,6 +1655,25 @@ def _number(value: Any) -> int | float:
     return cast("int | float", value)
 
 
+_VERSION_ORDER: dict[type, Callable[[tuple[int, ...], tuple[int, ...]], bool]] = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq, ast.NotEq: operator.ne,
+}
+
+
+def _version_of(value: Value | None) -> tuple[int, ...] | None:
+    """The release numbers of `torch.__version__` (the torch whose facts the tables state) or of
+    a version string ("2.6", "1.13.1+cu117"), padded to three; None for anything else."""
+    if value == Sym("torch.__version__"):
+        return vocab.TORCH_VERSION
+    if not (isinstance(value, Const) and isinstance(value.value, str)):
+        return None
+    found = re.match(r"(\d+(?:\.\d+)*)", value.value)
+    if found is None:
+        return None
+    numbers = tuple(int(n) for n in found.group(1).split("."))
+    return (*numbers, *(0,) * (3 - len(numbers)))
+
+
 def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | None:
     """`device != "cpu"` with `device` known to be "cpu": a known truth prunes a branch that
     cannot run. Equality and membership of plain constants, order of plain numbers; anything
@@ -1653,6 +1686,10 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
             return Const(isinstance(ops[0], ast.IsNot))
         if isinstance(left, Klass) and isinstance(right, Klass):
             return Const((left.node is right.node) != isinstance(ops[0], ast.IsNot))  # `type(cfg) is SGDConfig`
+    if len(values) == 2 and any(v == Sym("torch.__version__") for v in values):
+        first, second = (_version_of(v) for v in values)
+        decide = _VERSION_ORDER.get(type(ops[0]))  # `torch.__version__ < "2.6"`: a TorchVersion compares as a version
+        return Const(decide(first, second)) if decide is not None and first is not None and second is not None else None
     plain = [_plain(v) for v in values]
     if _UNKNOWN in plain:
         return None

@@ -190,6 +190,16 @@ class StateDict(Fact):
 
 @quick_init
 @dataclass(frozen=True)
+class Scheduler(Fact):
+    """`torch.optim.lr_scheduler.StepLR(opt, ...)`: a learning-rate scheduler. Its `state_dict()`
+    holds Python numbers, lists and dicts, no tensor (every torch scheduler class, checked by
+    tests/engine/test_library_conformance.py): a saved scheduler state loads on any machine."""
+
+    cls: str
+
+
+@quick_init
+@dataclass(frozen=True)
 class Partial(Fact):
     """`functools.partial(f, *args, **kwargs)`: calling it calls `f` with those arguments first
     (open_clip's `get_autocast`: `partial(torch.amp.autocast, device_type=..., dtype=...)`)."""

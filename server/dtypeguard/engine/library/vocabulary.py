@@ -126,6 +126,12 @@ THIRD_PARTY_OPTIMIZERS = frozenset({
 })
 
 
+# The torch whose facts these tables state (`torch.__version__` of the pinned dev/test torch; checked by
+# tests/engine/test_library_conformance.py). `if torch.__version__ < "2.6":` is decided for it: code kept
+# for an older torch (a bare `torch.load` where `weights_only` still defaulted to False) does not run.
+TORCH_VERSION = (2, 13, 0)
+
+
 # torch.optim's constructors' parameters in torch 2.13 (`inspect.signature(torch.optim.AdamW).parameters`:
 # nanoGPT's `fused_available = 'fused' in ...`), generated from the real classes; checked by
 # tests/engine/test_library_conformance.py

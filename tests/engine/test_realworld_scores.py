@@ -429,3 +429,17 @@ def test_forty_first_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FORTY_FIRST["false_alarms"] == []
     hits, total = FORTY_FIRST["root_hits"], FORTY_FIRST["broken"]
     assert hits / total >= 0.4, f"{hits}/{total}: " + "\n".join(FORTY_FIRST["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 42 (GitHub issue and pull-request threads with users' own code: DQN/ptan CartPole, car-colour CNN, RE-Net,
+# YOLOX, DeepLog, PyG GCN/NNConv, nerfstudio, TUD_RL; 10 broken + 7 correct, fewer than asked: most threads of
+# the other codes were already used by earlier sets): 6/10 and 0 false alarms when it arrived (engine 14d378b);
+# 6/10 after reading it (README)
+FORTY_SECOND = score(Path(__file__).resolve().parents[1] / "realworld42")
+
+
+def test_forty_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert FORTY_SECOND["broken"] >= 10 and FORTY_SECOND["correct"] >= 7
+    assert FORTY_SECOND["false_alarms"] == []
+    hits, total = FORTY_SECOND["root_hits"], FORTY_SECOND["broken"]
+    assert hits / total >= 0.55, f"{hits}/{total}: " + "\n".join(FORTY_SECOND["misses"])  # type: ignore[operator, arg-type]

@@ -4999,3 +4999,20 @@ def test_a_numpy_number_in_a_checkpoint_points_at_where_it_is_made() -> None:
     source = textwrap.dedent(CASES["a best accuracy joined through the epoch loop with a value read back on resume is still the NumPy metric it keeps"]).lstrip("\n")
     (finding,) = check_source(source, "case.py").findings
     assert [(r.span.line, r.message) for r in finding.related if "made here" in r.message] == [(8, "the NumPy number is made here: `np.mean` gives float64")]
+
+
+def test_one_root_failing_at_two_lines_is_one_finding_with_both_lines_related() -> None:
+    """RE-Net's int32 validation target reaches two loss calls: one finding at the root, each
+    failing line among its related places (two diagnostics on one range would be noise)."""
+    source = textwrap.dedent("""
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        target = torch.from_numpy(np.zeros(4, dtype=np.int32))
+        logits = torch.randn(4, 3)
+        loss_s = nn.CrossEntropyLoss()(logits, target)
+        loss_o = nn.CrossEntropyLoss()(logits, target)
+        """).lstrip("\n")
+    (finding,) = check_source(source, "case.py").findings
+    assert finding.code == "DG006" and finding.span.line == 4
+    assert sorted(r.span.line for r in finding.related if "fails here" in r.message) == [6, 7]

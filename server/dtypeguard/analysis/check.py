@@ -99,15 +99,20 @@ def apply_rules(
     """The rules over what an interpretation of `tree` recorded, suppressions read in `text`."""
     ctx = Context(events, facts, index, text, tree)
     findings: list[Finding] = []
-    seen: set[tuple[str, Span, str]] = set()
+    seen: dict[tuple[str, Span], int] = {}
     for rule in RULES:
         if not config.enabled(rule.code, path):
             continue
         for finding in rule.check(ctx):
-            key = (finding.code, finding.span, finding.message)
+            key = (finding.code, finding.span)
             if key in seen:
+                # one root, one finding: the same hazard failing at a second line (two loss
+                # calls on one int32 target) adds that line to the first finding's related places
+                first = findings[seen[key]]
+                extra = tuple(r for r in finding.related if r not in first.related)
+                findings[seen[key]] = replace(first, related=(*first.related, *extra))
                 continue
-            seen.add(key)
+            seen[key] = len(findings)
             override = config.severity_for(finding.code)
             if override:
                 finding = replace(finding, severity=Severity(override))

@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = _fix_notebook(path, text, before, config, args)
             errors += outcome[0]
             remaining += outcome[1]
+            unsafe_left += outcome[3]  # (the summary counts a notebook's unsafe-only findings too)
             if outcome[2]:
                 changed_files += 1
                 fixed.update(outcome[2])
@@ -234,9 +235,10 @@ def _verified(path: Path, fixed_text: str, args: argparse.Namespace) -> bool:
     return False
 
 
-def _fix_notebook(path: Path, text: str, before: Fingerprint, config: Config, args: argparse.Namespace) -> tuple[int, int, Counter[str]]:
-    """Fix one notebook: (errors, findings left to report, codes fixed). Only the changed
-    cells' sources are rewritten; outputs and metadata stay as they are."""
+def _fix_notebook(path: Path, text: str, before: Fingerprint, config: Config, args: argparse.Namespace) -> tuple[int, int, Counter[str], int]:
+    """Fix one notebook: (errors, findings left to report, codes fixed, how many of those left
+    have only an unsafe fix). Only the changed cells' sources are rewritten; outputs and
+    metadata stay as they are."""
     nb = fix_notebook(text, str(path), config, unsafe=args.unsafe_fixes)
     for where, finding, why in nb.not_applied:
         print(f"dtypeguard: {path}: {where}: {finding.code} fix not applied: {why}", file=sys.stderr)
@@ -258,11 +260,14 @@ def _fix_notebook(path: Path, text: str, before: Fingerprint, config: Config, ar
                 write_atomic(path, nb.text, before)
             except (OSError, ChangedOnDisk) as exc:
                 print(f"dtypeguard: {path}: {exc}", file=sys.stderr)
-                return errors + 1, 0, Counter()
+                return errors + 1, 0, Counter(), 0
+    unsafe_only = 0
     for f in nb.remaining:
         finding = f.finding
-        unsafe = " (an unsafe fix exists: --unsafe-fixes)" if any(not x.safe for x in finding.fixes) and not args.unsafe_fixes else ""
+        has_unsafe = any(not x.safe for x in finding.fixes) and not args.unsafe_fixes
+        unsafe_only += has_unsafe
+        unsafe = " (an unsafe fix exists: --unsafe-fixes)" if has_unsafe else ""
         where = f"cell {f.cell + 1}:" if f.cell >= 0 else ""
         print(f"{path}:{where}{finding.span.line}:{finding.span.col + 1}: {finding.code} {finding.message}{unsafe}")
     left += len(nb.remaining)
-    return errors, left, fixed
+    return errors, left, fixed, unsafe_only

@@ -4982,6 +4982,29 @@ CASES: dict[str, str] = {
         resume("ckpt")
         save("out")
         """,
+    "a list literal is a list and a stored function is not None (ptan's DQNAgent with its default preprocessor)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def default_preprocessor(states):
+            if isinstance(states, list):
+                np_states = np.expand_dims(states[0], 0)
+            else:
+                np_states = states
+            return torch.as_tensor(np_states)
+        def pair(items):
+            return isinstance(items, (list, tuple))
+        class Agent:
+            def __init__(self, model, preprocessor=default_preprocessor):
+                self.model, self.preprocessor = model, preprocessor
+            def __call__(self, states):
+                if self.preprocessor is not None:
+                    states = self.preprocessor(states)  # expect: DG004
+                return self.model(states)
+        agent = Agent(nn.Linear(4, 2))
+        agent([np.random.rand(4)])
+        assert pair((1, 2)) and pair([1])
+        """,
 }
 
 

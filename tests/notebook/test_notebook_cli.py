@@ -187,3 +187,15 @@ def test_a_place_in_an_imported_module_keeps_its_own_file_and_line(tmp_path: Pat
     assert "DG009" in out, out
     assert f"{tmp_path / 'helpers.py'}:8: the fix goes here" in out, out
     assert "of cell 2: the fix goes here" not in out, out
+
+
+def test_fix_counts_a_notebooks_unsafe_only_finding_as_such_in_its_summary(tmp_path: Path) -> None:
+    """A whole-model save (DG011, only an unsafe fix) left in a notebook: the closing count says
+    it has an unsafe fix, as the finding's own line does (scan 10 saw "without a fix")."""
+    nb = tmp_path / "save.ipynb"
+    write_notebook(nb, ["import torch\nfrom torch import nn", "model = nn.Linear(2, 2)\ntorch.save(model, 'm.pt')", "again = torch.load('m.pt')"])
+    before = nb.read_text()
+    proc = run("fix", str(nb))
+    assert "(an unsafe fix exists: --unsafe-fixes)" in proc.stdout
+    assert "1 finding left: 1 with only an unsafe fix" in proc.stderr, proc.stderr
+    assert nb.read_text() == before

@@ -3441,6 +3441,8 @@ def _builtin_type(value: Value | None) -> str | None:
         return "builtins.dict"
     if isinstance(value, FilePath) or (type(value) is Const and isinstance(value.value, str)):
         return "builtins.str"
+    if isinstance(value, TupleV) and value.builtin:
+        return f"builtins.{value.builtin}"  # a list or tuple literal of the script (`agent([state])`)
     return None
 
 
@@ -3482,7 +3484,9 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
     names = [c.name for c in (classes.items if isinstance(classes, TupleV) else (classes,)) if isinstance(c, Sym)]
     builtin = _builtin_type(value)
     if builtin is not None and names and all(n in _BUILTIN_TYPES for n in names):
-        return Const(builtin in names)  # `isinstance(source, dict)` of a config dict, or of a checkpoint's path
+        return Const(builtin in names)
+    if isinstance(value, TupleV) and {"builtins.list", "builtins.tuple"} <= set(names):
+        return Const(True)  # `isinstance(x, (list, tuple))` of a sequence the engine holds: one or the other  # `isinstance(source, dict)` of a config dict, or of a checkpoint's path
     if isinstance(value, Tensor) and value.kind == "npscalar" and names:
         return _isinstance_npscalar(value, names)
     if not isinstance(value, Tensor) or value.kind not in _KIND_CLASSES or not names:

@@ -1047,7 +1047,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 return (Configured if isinstance(operand, Configured) else Const)(not _truth(operand))
             return None
         if isinstance(node, (ast.Tuple, ast.List)):
-            return TupleV(tuple(self.eval(e, state) for e in node.elts))
+            return TupleV(tuple(self.eval(e, state) for e in node.elts), "list" if isinstance(node, ast.List) else "tuple")
         if isinstance(node, ast.Subscript):
             return self.eval_subscript(node, state)
         if isinstance(node, ast.IfExp):
@@ -1682,7 +1682,7 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
         # `self.labels is None` where labels is an array (or any object the engine made): False
         left, right = values
         other = right if isinstance(left, Const) and left.value is None else left if isinstance(right, Const) and right.value is None else None
-        if isinstance(other, (Tensor, Ref, TupleV, Params, DType)):
+        if isinstance(other, (Tensor, Ref, TupleV, Params, DType, Func, Klass)):  # (`self.preprocessor is not None` holding a function)
             return Const(isinstance(ops[0], ast.IsNot))
         if isinstance(left, Klass) and isinstance(right, Klass):
             return Const((left.node is right.node) != isinstance(ops[0], ast.IsNot))  # `type(cfg) is SGDConfig`

@@ -138,6 +138,7 @@ class Placed(Value):
 @dataclass(frozen=True)
 class TupleV(Value):
     items: tuple[Value | None, ...]
+    builtin: str = ""  # "list" / "tuple" for a literal the script writes (`isinstance(states, list)`); "" when not known
 
 
 @quick_init

@@ -27,7 +27,7 @@ from dtypeguard.check_results import Outcome, Reported
 from dtypeguard.config import Config, config_of, load_config
 from dtypeguard.engine.parse import decode_source, split_lines
 from dtypeguard.files import iter_python_files
-from dtypeguard.findings import Severity, Span, in_its_file
+from dtypeguard.findings import CALL_RUNS_IT, Severity, Span, in_its_file
 
 MAX_BYTES = 20 * 1024 * 1024
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -239,6 +239,9 @@ def _as_json(r: Reported) -> dict[str, Any]:
 _COLORS = {Severity.ERROR: "31", Severity.WARNING: "33", Severity.INFORMATION: "36", Severity.HINT: "2"}
 
 
+RELATED_SHOWN = 8  # related places printed under a finding in the text output
+
+
 def _print_text(reported: list[Reported], files: int, color: bool) -> None:
     def paint(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if color else text
@@ -255,12 +258,18 @@ def _print_text(reported: list[Reported], files: int, color: bool) -> None:
             print(f"    {f.span.line:>4} | {src}")
             width = (f.span.end_col if f.span.end_line == f.span.line else len(src)) - f.span.col
             print(f"         | {' ' * f.span.col}{paint('^' * max(width, 1), _COLORS[f.severity])}")
-        for k, rel in enumerate(f.related[:3]):
+        # the first three places, and every other place where it fails (one finding holds each
+        # line a root makes fail: a second loss call, a second load of the checkpoint)
+        shown = [k for k, rel in enumerate(f.related) if k < 3 or rel.fails or rel.message == CALL_RUNS_IT][:RELATED_SHOWN]
+        for k in shown:
+            rel = f.related[k]
             rel_cell = r.related_cells[k] if k < len(r.related_cells) else None
             where = f"line {rel.span.line} of cell {rel_cell}" if rel_cell is not None else f"line {rel.span.line}"
             if rel.span.file:
                 where = f"{_shown(rel.span.file)}:{rel.span.line}"  # in a file this one imports
             print(f"         = {where}: {rel.message}")
+        if len(f.related) > len(shown):
+            print(f"         = ... {len(f.related) - len(shown)} more place{'s' * (len(f.related) - len(shown) != 1)} (--format json lists every one)")
         safe = [x for x in f.fixes if x.safe]
         if safe:
             print(f"         fix: {safe[0].title} (dtypeguard fix)")

@@ -72,6 +72,7 @@ class Related:
 
 
 FAILS_HERE = "fails here"
+CALL_RUNS_IT = "fails inside the code this call runs"  # a call of the checked file that runs another file's failing line
 
 
 @quick_init

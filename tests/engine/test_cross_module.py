@@ -277,3 +277,42 @@ def test_a_device_chosen_in_a_module_of_the_project_makes_the_script_one_that_ru
     root = _project(tmp_path, {"device.py": device, "main.py": main, "other.py": main.replace("from device import device", "import device").replace(".to(device)", "")})
     assert _check(root / "main.py") == [(4, "DG010")]
     assert _check(root / "other.py") == []
+
+
+CKPT_UTILS = '''\
+import argparse
+import torch
+
+
+def save_model(model, args, path):
+    torch.save({"model": model.state_dict(), "args": args}, path)
+
+
+def auto_load_model(path):
+    return torch.load(path, map_location="cpu")
+'''
+CKPT_MAIN = '''\
+import argparse
+import torch
+import utils
+
+args = argparse.Namespace(lr=0.1)
+model = torch.nn.Linear(2, 2)
+utils.save_model(model, args, "checkpoint.pth")
+finetune = torch.load("checkpoint.pth", map_location="cpu")
+resumed = utils.auto_load_model("checkpoint.pth")
+'''
+
+
+def test_one_root_in_another_file_failing_twice_here_is_one_finding_that_names_both(tmp_path: Path) -> None:
+    """VideoMAE: the Namespace saved by utils.py fails the load at line 8 and the load inside
+    `auto_load_model`, called at line 9: one finding (one root, one fix), at the first, with the
+    other failing place and the call here that reaches it related; the text output shows both."""
+    root = _project(tmp_path, {"utils.py": CKPT_UTILS, "main.py": CKPT_MAIN})
+    main = root / "main.py"
+    [finding] = check_source(main.read_text(), str(main)).findings
+    assert (finding.code, finding.span.line) == ("DG011", 8)
+    assert ("utils.py", 10, True) in [(Path(r.span.file).name, r.span.line, r.fails) for r in finding.related if r.span.file]
+    assert any(r.span.line == 9 and not r.span.file and r.message == "fails inside the code this call runs" for r in finding.related)
+    text = subprocess.run([sys.executable, "-m", "dtypeguard", "check", "--no-color", "main.py"], cwd=root, capture_output=True, text=True, timeout=60).stdout
+    assert "= line 8: fails here" in text and "utils.py:10: fails here" in text and "= line 9: fails inside the code this call runs" in text, text

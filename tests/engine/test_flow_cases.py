@@ -5005,6 +5005,48 @@ CASES: dict[str, str] = {
         agent([np.random.rand(4)])
         assert pair((1, 2)) and pair([1])
         """,
+    "a transformers schedule factory makes a torch scheduler: its saved state needs no map_location (Hugging Face resume)": """
+        import os
+        import torch
+        from transformers import get_linear_schedule_with_warmup
+        from transformers.optimization import get_cosine_schedule_with_warmup
+        import transformers.optimization_extras as extras  # not a schedule factory of the table: unknown
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = torch.nn.Linear(4, 2).to(device)
+        optimizer = torch.optim.AdamW(model.parameters())
+        scheduler = get_linear_schedule_with_warmup(optimizer, 0, 10)
+        cosine = get_cosine_schedule_with_warmup(optimizer, 0, 10)
+        other = extras.make_schedule(optimizer)
+        def resume(src):
+            scheduler.load_state_dict(torch.load(os.path.join(src, "scheduler.pt")))
+            cosine.load_state_dict(torch.load(os.path.join(src, "cosine.pt")))
+            other.load_state_dict(torch.load(os.path.join(src, "other.pt")))  # expect: DG010
+        def save(out):
+            torch.save(scheduler.state_dict(), os.path.join(out, "scheduler.pt"))
+            torch.save(cosine.state_dict(), os.path.join(out, "cosine.pt"))
+            torch.save(other.state_dict(), os.path.join(out, "other.pt"))
+        resume("ckpt")
+        save("out")
+        """,
+    "a parameter left None decides `if optimizer and scheduler:`: its body does not run (simpletransformers' save_model(model=...))": """
+        import os
+        import torch
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = torch.nn.Linear(2, 2).to(device)
+        optimizer = torch.optim.AdamW(model.parameters())
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 2)
+        def save_model(output_dir, optimizer=None, scheduler=None, model=None):
+            if optimizer and scheduler and model.save_all:
+                torch.save(scheduler.state_dict(), os.path.join(output_dir, "scheduler.pt"))
+            if optimizer is None and model:
+                torch.save(model.state_dict(), os.path.join(output_dir, "model.pt"))
+        def resume(src):
+            scheduler.load_state_dict(torch.load(os.path.join(src, "scheduler.pt")))
+            model.load_state_dict(torch.load(os.path.join(src, "model.pt")))  # expect: DG010
+        save_model("out", optimizer, scheduler)
+        save_model("out", model=model)
+        resume("out")
+        """,
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
+import inspect
 import itertools
 import json
 import re
@@ -670,6 +671,51 @@ def test_every_lr_scheduler_state_holds_no_tensor() -> None:
         torch.save(state, buffer)
         buffer.seek(0)
         torch.load(buffer, weights_only=True)
+
+
+def test_every_transformers_schedule_factory_makes_a_tensorless_torch_scheduler() -> None:
+    """vocabulary.HF_SCHEDULERS: each factory, reached as `transformers.X` and as
+    `transformers.optimization.X`, returns a torch LR scheduler whose state holds no tensor and
+    loads weights-only (`get_scheduler` for every schedule name it takes with plain options)."""
+    import io
+
+    import transformers
+    from transformers import optimization
+
+    from dtypeguard.engine.library.vocabulary import HF_SCHEDULERS
+
+    sched = torch.optim.lr_scheduler
+
+    def opt() -> torch.optim.Optimizer:
+        return torch.optim.AdamW([torch.nn.Parameter(torch.zeros(2))], lr=0.1)
+
+    options = {"num_warmup_steps": 2, "num_training_steps": 10, "num_decay_steps": 3, "min_lr_rate": 0.1}
+    made = []
+    for name in sorted(HF_SCHEDULERS - {"get_scheduler"}):
+        factory = getattr(optimization, name)
+        assert getattr(transformers, name) is factory, name
+        params = inspect.signature(factory).parameters
+        o = opt()
+        made.append((name, factory(o, **{k: v for k, v in options.items() if k in params}), o))
+    assert transformers.get_scheduler is optimization.get_scheduler
+    extra = {"warmup_stable_decay": {"num_decay_steps": 3}, "cosine_with_min_lr": {"min_lr_rate": 0.1}, "cosine_warmup_with_min_lr": {"min_lr_rate": 0.1}}
+    for kind in transformers.SchedulerType:
+        if kind.value in ("greedy", "adafactor"):  # (not LR schedules of an ordinary optimizer: not claimed)
+            continue
+        o = opt()
+        made.append((f"get_scheduler({kind.value!r})", optimization.get_scheduler(kind, o, num_warmup_steps=2, num_training_steps=10,
+                                                                                   scheduler_specific_kwargs=extra.get(kind.value)), o))
+    for name, scheduler, o in made:
+        assert isinstance(scheduler, (sched.LRScheduler, sched.ReduceLROnPlateau)), name
+        for _ in range(3):
+            o.step()
+            scheduler.step(1.0) if isinstance(scheduler, sched.ReduceLROnPlateau) else scheduler.step()
+        buffer = io.BytesIO()
+        torch.save(scheduler.state_dict(), buffer)
+        buffer.seek(0)
+        state = torch.load(buffer, weights_only=True)
+        assert not any(isinstance(v, torch.Tensor) for v in state.values()), name
+    assert len(made) >= len(HF_SCHEDULERS)
 
 
 def test_optimizer_parameters_are_torchs() -> None:

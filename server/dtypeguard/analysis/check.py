@@ -18,7 +18,7 @@ from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
-from dtypeguard.findings import SUPPRESS_COMMENT, Finding, Related, Severity, Span
+from dtypeguard.findings import CALL_RUNS_IT, SUPPRESS_COMMENT, Finding, Related, Severity, Span
 from dtypeguard.rules import PARSE_ERROR, RULES
 from dtypeguard.rules.base import Context
 
@@ -161,12 +161,19 @@ def _anchor_here(finding: Finding, entered: Callable[[Span], Span | None] | None
         places = [*fails, finding.span, *(r.span for r in finding.related if r.span not in fails)]  # (a config module's entry runs at import; the optimizer it reaches, from a call here)
         call = next((c for c in (entered(s) for s in places) if c is not None), None)
         if call is not None:
-            here = Related(call, "fails inside the code this call runs")
+            here = Related(call, CALL_RUNS_IT)
     if here is None:
         return None
     where = f"{Path(finding.span.file).name}:{finding.span.line}"
     root = Related(finding.span, "the fix goes here")
-    rest = [r for r in finding.related if r is not here]
+    rest: list[Related] = []
+    for r in finding.related:
+        if r is here:
+            continue
+        rest.append(r)
+        call = entered(r.span) if entered is not None and r.fails and r.span.file else None
+        if call is not None and call != here.span and not call.file:
+            rest.append(Related(call, CALL_RUNS_IT))  # (the other place it fails, reached from here)
     return replace(finding, span=here.span, message=f"{finding.message} (root in {where})", related=(root, here, *rest) if here.fails else (root, *rest))
 
 

@@ -1102,6 +1102,8 @@ class CallsMixin(InterpreterParts):
             if last in ("random", "uniform", "gauss", "normalvariate", "betavariate"):
                 return Tensor("pyfloat")
             return None
+        if root == "transformers" and last in vocab.HF_SCHEDULERS and len(parts) <= 3 and parts[-2] in ("transformers", "optimization"):
+            return Scheduler()  # `get_linear_schedule_with_warmup(optimizer, ...)`: a LambdaLR
         if name in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator"):
             return Ref(self.alloc(state, InstanceObj("accelerate:Accelerator", None)))
         if name in LIGHTNING_TRAINERS:
@@ -1353,7 +1355,7 @@ class CallsMixin(InterpreterParts):
         if parts[:2] == ["torch", "optim"] and len(parts) == 3 and last[:1].isupper() and last != "Optimizer":
             return self.make_optimizer(name, args, kwargs, node, state)
         if parts[:2] == ["torch", "optim"] and "lr_scheduler" in parts:
-            return Scheduler(last) if last[:1].isupper() else None
+            return Scheduler() if last[:1].isupper() else None
         if parts[:3] == ["torch", "utils", "data"] or (len(parts) == 2 and last in ("TensorDataset", "DataLoader")):
             return self.call_data(last, args, kwargs, node, state)
         if last == "load" and len(parts) == 2:

@@ -426,7 +426,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             then = self.exec_block(stmt.body, state.copy())  # both run, for what they do wrong,
             other = self.exec_block(stmt.orelse, state.copy())
             return then if _truth(test) else other  # but the state after is the default's
-        if isinstance(test, Const) and type(test.value) in (bool, str, int, float):
+        if isinstance(test, Const) and (test.value is None or type(test.value) in (bool, str, int, float)):
             return self.exec_block(stmt.body if test.value else stmt.orelse, state)  # known (`if output_col:` given "income"): one branch runs
         known = _object_truth(test, state) if isinstance(stmt.test, (ast.Name, ast.Attribute)) else None
         if known is not None:  # `if self.transform:` holding an object, or None

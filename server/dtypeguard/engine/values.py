@@ -194,9 +194,8 @@ class StateDict(Fact):
 class Scheduler(Fact):
     """`torch.optim.lr_scheduler.StepLR(opt, ...)`: a learning-rate scheduler. Its `state_dict()`
     holds Python numbers, lists and dicts, no tensor (every torch scheduler class, checked by
-    tests/engine/test_library_conformance.py): a saved scheduler state loads on any machine."""
-
-    cls: str
+    tests/engine/test_library_conformance.py): a saved scheduler state loads on any machine. Which
+    class it is does not matter to any rule, so the schedulers of a script's branches are one value."""
 
 
 @quick_init

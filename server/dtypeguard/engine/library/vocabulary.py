@@ -132,6 +132,18 @@ THIRD_PARTY_OPTIMIZERS = frozenset({
 TORCH_VERSION = (2, 13, 0)
 
 
+# transformers' learning-rate schedule factories (`transformers.X` and `transformers.optimization.X`): each
+# returns a torch LR scheduler (a LambdaLR, or ReduceLROnPlateau) whose state holds no tensor, so a
+# `scheduler.pt` saved from one loads anywhere (Hugging Face fine-tuning scripts' resume). Checked against
+# transformers by tests/engine/test_library_conformance.py (built with an optimizer, stepped, saved, loaded).
+HF_SCHEDULERS = frozenset({
+    "get_constant_schedule", "get_constant_schedule_with_warmup", "get_cosine_schedule_with_warmup",
+    "get_cosine_with_hard_restarts_schedule_with_warmup", "get_cosine_with_min_lr_schedule_with_warmup",
+    "get_cosine_with_min_lr_schedule_with_warmup_lr_rate", "get_inverse_sqrt_schedule", "get_linear_schedule_with_warmup",
+    "get_polynomial_decay_schedule_with_warmup", "get_reduce_on_plateau_schedule", "get_wsd_schedule", "get_scheduler",
+})
+
+
 # torch.optim's constructors' parameters in torch 2.13 (`inspect.signature(torch.optim.AdamW).parameters`:
 # nanoGPT's `fused_available = 'fused' in ...`), generated from the real classes; checked by
 # tests/engine/test_library_conformance.py

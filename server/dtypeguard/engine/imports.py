@@ -186,7 +186,7 @@ class Memo:
             del self.entries[next(iter(self.entries))]
 
 
-MEMO_ENTRIES = 256
+MEMO_ENTRIES = 64  # (256: 2% faster on timm, +55 MB peak; 16: 5% slower)
 
 
 class _Shared:

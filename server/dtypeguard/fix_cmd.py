@@ -32,12 +32,17 @@ from dtypeguard.fixes.api import fix_all
 from dtypeguard.notebook import fix_notebook, is_notebook
 
 
+def _only_unsafe(finding: Finding, unsafe: bool) -> bool:
+    """Whether a finding left has an unsafe fix that this run did not apply."""
+    return any(not x.safe for x in finding.fixes) and not unsafe
+
+
 def report_remaining(path: Path, remaining: list[Finding], unsafe: bool, changed: bool) -> int:
     """Print the findings left; say which of them have only unsafe fixes, and how to apply them,
     so a user whose file did not change learns why. Returns how many have only unsafe fixes."""
     unsafe_only: list[Finding] = []
     for f in remaining:
-        has_unsafe = any(not x.safe for x in f.fixes) and not unsafe
+        has_unsafe = _only_unsafe(f, unsafe)
         if has_unsafe:
             unsafe_only.append(f)
         marker = " (an unsafe fix exists: --unsafe-fixes)" if has_unsafe else ""
@@ -264,7 +269,7 @@ def _fix_notebook(path: Path, text: str, before: Fingerprint, config: Config, ar
     unsafe_only = 0
     for f in nb.remaining:
         finding = f.finding
-        has_unsafe = any(not x.safe for x in finding.fixes) and not args.unsafe_fixes
+        has_unsafe = _only_unsafe(finding, args.unsafe_fixes)
         unsafe_only += has_unsafe
         unsafe = " (an unsafe fix exists: --unsafe-fixes)" if has_unsafe else ""
         where = f"cell {f.cell + 1}:" if f.cell >= 0 else ""

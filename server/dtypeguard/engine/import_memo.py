@@ -199,7 +199,6 @@ class ImportMemoMixin(InterpreterParts):
         self.module_globals.update({p: Scope(None, dict(flat)) for p, flat in effects.module_globals.items()})
         self.dependencies.update(effects.dependencies)
         for path, index in effects.module_indexes.items():
-            index.boundary = self.boundary  # (as `imports.load` does for a tree it reuses)
-            index.entered = {}
+            index.reuse(self.boundary)  # (as `imports.load` does for a tree it reuses)
             self.module_indexes[path] = index
         return effects.result

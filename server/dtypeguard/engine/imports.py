@@ -91,6 +91,11 @@ class ModuleIndex(LineIndex):
         self.boundary = boundary  # the checked file's calls being run (the interpreter's stack)
         self.entered: dict[Span, Span] = {}  # a span made here -> the checked file's call that ran it
 
+    def reuse(self, boundary: list[Span]) -> None:
+        """Serve another analysis (the next checked file): its stack, none of this one's entries."""
+        self.boundary = boundary
+        self.entered = {}
+
     def span(self, node: ast.AST) -> Span:
         s = LineIndex.own_span(self, node)
         made = Span(s.line, s.col, s.end_line, s.end_col, self.path)
@@ -126,8 +131,7 @@ def load(path: str, text: str, boundary: list[Span]) -> tuple[ast.Module, Module
         loaded = shared.modules.pop(key)
         shared.modules[key] = loaded  # the most recently used last
         if loaded is not None:
-            loaded[1].boundary = boundary
-            loaded[1].entered = {}
+            loaded[1].reuse(boundary)
         return loaded
     tree = parse(text)
     result = None

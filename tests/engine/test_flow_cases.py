@@ -5047,6 +5047,159 @@ CASES: dict[str, str] = {
         save_model("out", model=model)
         resume("out")
         """,
+    "a cast of the model after its trainable parameters were filtered casts them in place: GradScaler meets float16 (diffusers' LoRA scripts)": """
+        import torch
+        import torch.nn as nn
+        class LoRA(nn.Module):
+            def __init__(self, base):
+                super().__init__()
+                self.base = base
+                self.down = nn.Linear(4, 4, bias=False)
+            def forward(self, x):
+                return self.base(x) + self.down(x)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.q = nn.Linear(4, 4)
+            def forward(self, x):
+                return self.q(x)
+        net = Net()
+        net.requires_grad_(False)
+        net.q = LoRA(net.q)
+        trainable = [p for p in net.parameters() if p.requires_grad]
+        net.to(dtype=torch.float16)  # expect: DG014
+        opt = torch.optim.SGD(trainable, lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        loss = net(torch.randn(2, 4, dtype=torch.float16)).float().sum()
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        """,
+    'the same filter when the model was cast before float32 adapters were added: they stay float32, no finding': """
+        import torch
+        import torch.nn as nn
+        class LoRA(nn.Module):
+            def __init__(self, base):
+                super().__init__()
+                self.base = base
+                self.down = nn.Linear(4, 4, bias=False)
+            def forward(self, x):
+                return self.base(x) + self.down(x.float())
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.q = nn.Linear(4, 4)
+            def forward(self, x):
+                return self.q(x)
+        net = Net()
+        net.to(dtype=torch.float16)
+        net.requires_grad_(False)
+        net.q = LoRA(net.q)
+        trainable = [p for p in net.parameters() if p.requires_grad]
+        opt = torch.optim.SGD(trainable, lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        loss = net(torch.randn(2, 4, dtype=torch.float16)).float().sum()
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        print("ok")
+        """,
+    'a bare load under `if use_cuda:` (a name holding `torch.cuda.is_available()`, or `not args.no_cuda and` it) runs only with a GPU; under `if not use_cuda:` it runs on the CPU (Wav2Lip)': """
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--no-cuda", action="store_true")
+        args = parser.parse_args()
+        use_cuda = torch.cuda.is_available()
+        both = not args.no_cuda and torch.cuda.is_available()
+        model = torch.nn.Linear(2, 2).to("cuda" if use_cuda else "cpu")
+        def _load(path):
+            if use_cuda:
+                return torch.load(path)
+            return torch.load(path, map_location=lambda storage, loc: storage)
+        def _load_both(path):
+            if both:
+                return torch.load(path)
+            return torch.load(path, map_location="cpu")
+        def _load_cpu(path):
+            if not use_cuda:
+                return torch.load(path)  # expect: DG010
+            return torch.load(path, map_location="cuda")
+        model.load_state_dict(_load("a.pth"))
+        model.load_state_dict(_load_both("b.pth"))
+        model.load_state_dict(_load_cpu("c.pth"))
+        """,
+    'a bare load under `if device == "cuda":` with `device = "cuda" if torch.cuda.is_available() else "cpu"` runs only with a GPU; under `!=` on the CPU (Wav2Lip inference)': """
+        import torch
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = torch.nn.Linear(2, 2).to(device)
+        def _load(path):
+            if device == "cuda":
+                return torch.load(path)
+            return torch.load(path, map_location=lambda storage, loc: storage)
+        def _load_other(path):
+            if device != "cuda":
+                return torch.load(path)  # expect: DG010
+            return torch.load(path, map_location="cuda")
+        model.load_state_dict(_load("a.pth"))
+        model.load_state_dict(_load_other("b.pth"))
+        """,
+    "a list of ints indexed by an unknown int (a sampled action's `.item()`) is a Python int: NumPy makes the reward float64 (pensieve)": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        from torch.distributions import Categorical
+        BIT_RATES = [300, 750, 1200]
+        critic = torch.nn.Linear(3, 1)
+        rewards = []
+        action = 0
+        for _ in range(4):
+            reward = BIT_RATES[action] / 1000.0 - np.abs(BIT_RATES[action] - BIT_RATES[0]) / 1000.0
+            rewards.append(reward)
+            action = Categorical(torch.ones(3)).sample().item()
+        r = torch.tensor(rewards)  # expect: DG008
+        v = critic(torch.randn(4, 3)).squeeze(1)
+        loss = F.mse_loss(v, r)
+        """,
+    'a list of floats indexed by an unknown int is a Python float: torch.tensor of them is float32': """
+        import torch
+        import torch.nn.functional as F
+        from torch.distributions import Categorical
+        TARGETS = [0.5, 1.5, 2.5]
+        critic = torch.nn.Linear(3, 1)
+        i = Categorical(torch.ones(3)).sample().item()
+        values = [TARGETS[i]] * 4
+        r = torch.tensor(values)
+        v = critic(torch.randn(4, 3)).squeeze(1)
+        loss = F.mse_loss(v, r)
+        """,
+    '`kwargs.setdefault("weights_only", False)` before `torch.load(..., **kwargs)` is a weights_only=False load; a setdefault of another key leaves the default (BentoML\'s load_model)': """
+        import torch
+        def load_model(path, **torch_load_args):
+            torch_load_args.setdefault("weights_only", False)
+            return torch.load(path, map_location="cpu", **torch_load_args)
+        def load_strict(path, **kw):
+            kw.setdefault("map_location", "cpu")
+            return torch.load(path, **kw)
+        torch.save(torch.nn.Linear(2, 2), "m.pt")
+        m = load_model("m.pt")
+        torch.save(torch.nn.Linear(2, 2), "n.pt")  # expect: DG011
+        n = load_strict("n.pt")
+        """,
+    "`map` of a method over a tuple calls it on each item: a float64 buffer reaches the model (SB3's `tuple(map(self.to_torch, data))`)": """
+        import numpy as np
+        import torch
+        class Buffer:
+            def __init__(self):
+                self.obs = np.zeros((8, 3))  # expect: DG004
+                self.rewards = np.zeros(8, dtype=np.float32)
+            def to_torch(self, array):
+                return torch.as_tensor(array)
+            def sample(self):
+                return tuple(map(self.to_torch, (self.obs[:4], self.rewards[:4])))
+        critic = torch.nn.Linear(3, 1)
+        obs, rewards = Buffer().sample()
+        q = critic(obs)
+        loss = (q.squeeze(1) - rewards).pow(2).mean()
+        """,
 }
 
 

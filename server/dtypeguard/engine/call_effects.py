@@ -60,6 +60,7 @@ from dtypeguard.engine.values import (
     FilePath,
     FInfo,
     Func,
+    GpuTest,
     InstanceObj,
     Klass,
     LoaderObj,
@@ -1230,13 +1231,15 @@ class CallsMixin(InterpreterParts):
             return None
         if name == "filter" and len(args) == 2 and isinstance(args[1], Params):
             return args[1]  # `filter(lambda p: p.requires_grad, model.parameters())`
-        if name == "map" and len(args) == 2 and isinstance(arg0, Func) and isinstance(args[1], (TupleV, Many)):
-            # `trg_seq, gold = map(lambda x: x.to(device), patch_trg(...))`: the function over each item
+        if name == "map" and len(args) == 2 and isinstance(arg0, (Func, Bound)) and isinstance(args[1], (TupleV, Many)):
+            # `trg_seq, gold = map(lambda x: x.to(device), patch_trg(...))`: the function over each
+            # item (a method too: SB3's `tuple(map(self.to_torch, data))`)
+            func, first = (arg0.func, [arg0.self_value]) if isinstance(arg0, Bound) else (arg0, [])
             if isinstance(args[1], TupleV) and len(args[1].items) <= 16:
-                return TupleV(tuple(self.call_function(arg0, [item], {}, state) for item in args[1].items))
+                return TupleV(tuple(self.call_function(func, [*first, item], {}, state) for item in args[1].items))
             if isinstance(args[1], Many):
                 item = args[1].item if isinstance(args[1].item, Value) else None
-                return _many(self.call_function(arg0, [item], {}, state))
+                return _many(self.call_function(func, [*first, item], {}, state))
         if name == "next":
             return self.element_of(arg0, state)
         if name == "enumerate":
@@ -1309,7 +1312,7 @@ class CallsMixin(InterpreterParts):
         if name in ("torch.cuda.is_available", "torch.backends.mps.is_available", "torch.accelerator.is_available"):
             if "_dg_index" not in node.__dict__:  # the checked script's own choice, not a helper module's
                 self.events.uses_cuda_check = True
-            return None
+            return GpuTest() if name == "torch.cuda.is_available" else None  # (an accelerator may be mps)
         if name == "torch.get_default_dtype" and not args and state.ddtype.value:
             return DType(state.ddtype.value)  # the default in force at this point of the run
         if name == "torch.device":
@@ -1685,9 +1688,13 @@ class CallsMixin(InterpreterParts):
         module_oid = params.oid if isinstance(params, Params) else _group_owner(params, state)
         options = dict(kwargs)
         cls = name.rsplit(".", 1)[-1]
-        opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options, group_options=_group_flags(params))
-        oid = self.alloc(state, opt)
         listed_owner = _listed_owner(params) if module_oid is None else None
+        # (some of a module's parameters, listed or filtered: a cast of the module casts them)
+        some_of = listed_owner if listed_owner is not None else params.oid if isinstance(params, SomeParams) else None
+        owner = state.heap.get(some_of) if some_of is not None else None
+        listed_as = (owner.dtype, owner.cast_span) if isinstance(owner, ModuleObj) else (None, None)
+        opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options, group_options=_group_flags(params), listed_owner=some_of, listed_as=listed_as)
+        oid = self.alloc(state, opt)
         if module_oid is not None:
             self.optimizers_of.setdefault(module_oid, []).append(oid)
         elif listed_owner is not None:
@@ -2061,6 +2068,18 @@ class CallsMixin(InterpreterParts):
             else:
                 self.assign(node.func.value, None, state)
             return None
+        if isinstance(receiver, DictV) and method == "setdefault" and len(args) in (1, 2) and not kwargs and isinstance(args[0], Const) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute, ast.Subscript)):
+            # `torch_load_args.setdefault("weights_only", False)` (BentoML's load_model, whose
+            # `**torch_load_args` then reaches `torch.load`): the key's value now, added if absent
+            key = args[0].value
+            if key in receiver.keys:
+                return receiver.items[receiver.keys.index(key)]
+            if None in receiver.keys:
+                self.assign(node.func.value, None, state)  # a key not named here may be this one
+                return None
+            value = args[1] if len(args) > 1 else Const(None)
+            self.assign(node.func.value, DictV((*receiver.keys, key), (*receiver.items, value)), state)
+            return value
         if isinstance(receiver, DictV) and method in ("get", "pop") and args and isinstance(args[0], Const) and len(args) <= 2:
             # `cfg.get("precision", "fp32")`, `name = spec.pop("name")`: the value under a key the
             # dict is known to hold, or the default where it is known not to hold it
@@ -2583,7 +2602,7 @@ class CallsMixin(InterpreterParts):
         span = self.index.span(node)
         if isinstance(module, ModuleObj) and opt.module is not None:
             module = _unmixed(opt.module, module, state)
-        self.events.steps.append(OptimizerStep(span, self.tick(), opt, module if isinstance(module, ModuleObj) else None, scaler))
+        self.events.steps.append(OptimizerStep(span, self.tick(), opt, module if isinstance(module, ModuleObj) else None, scaler, _listed_now(opt, state)))
         if counts:
             device = opt.state_device if opt.stepped else module.device if isinstance(module, ModuleObj) else None
             state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span, state_device=device)
@@ -3259,6 +3278,22 @@ def _groups_device(params: Value | None) -> str | None:
         return None
     devices = {t.device for t in listed}
     return next(iter(devices)) if len(devices) == 1 else None
+
+
+def _listed_now(opt: OptimizerObj, state: State) -> tuple[str | None, Origin | None] | None:
+    """The dtype at its step of an optimizer's parameters that are some of one module's (listed
+    one by one, or filtered: `[p for p in unet.parameters() if p.requires_grad]`): the module's
+    one dtype when all its parts share it, since any subset then has it too and `Module.to`
+    casts parameters in place (a cast after the list was made reaches it). None: not decided
+    here (no cast since, the listing says); (None, None): cast since, to no one dtype."""
+    owner = state.heap.get(opt.listed_owner) if opt.listed_owner is not None else None
+    if not isinstance(owner, ModuleObj) or opt.listed_owner is None:
+        return None
+    cast = (owner.dtype, owner.cast_span) != opt.listed_as
+    owner = _unmixed(opt.listed_owner, owner, state)
+    if is_float(owner.dtype) and uniform_module(owner, state):
+        return owner.dtype, owner.dtype_origin  # (any of its parameters has it)
+    return (None, None) if cast else None
 
 
 def _listed_owner(params: Value | None) -> int | None:

@@ -124,6 +124,10 @@ class OptimizerStep:
     opt: OptimizerObj
     module: ModuleObj | None
     scaler: bool = False
+    # an optimizer over listed parameters of one module that was cast after the list was made
+    # (`unet.to(dtype=weight_dtype)` after `[p for n, p in unet.named_parameters() if "lora" in n]`):
+    # their dtype now (None: not known) and where it comes from; None when there was no such cast
+    listed: tuple[str | None, Origin | None] | None = None
 
 
 @quick_init

@@ -69,6 +69,7 @@ from dtypeguard.engine.values import (
     FilePath,
     FInfo,
     Func,
+    GpuTest,
     InstanceObj,
     Klass,
     LoaderObj,
@@ -433,6 +434,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return self.exec_block(stmt.body if known else stmt.orelse, state)
         device_test = _compares_to_device_name(stmt.test) or _tests_is_cuda(stmt.test)
         gpu_side = _cuda_side(stmt.test)
+        if gpu_side is None and isinstance(test, GpuTest):
+            gpu_side = True if test.on_true else False if test.on_false else None  # `if use_cuda:`
+        if gpu_side is None:
+            gpu_side = self._is_cuda_device(stmt.test, state)  # `if device == "cuda":`
         then = state.copy()
         if gpu_side is True:
             then.globals[CUDA_REQUIRED] = Const(True)  # this branch runs only where there is a GPU
@@ -444,6 +449,19 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if device_test:
             _blur_devices(then, other)
         return join_states(then, other)
+
+    def _is_cuda_device(self, test: ast.expr, state: State) -> bool | None:
+        """`device == "cuda"` (True) / `device != "cuda"` (False) where `device` holds a device
+        that is CUDA only on some machines (`"cuda" if torch.cuda.is_available() else "cpu"`):
+        it equals "cuda" only where there is a GPU. None for any other test."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))):
+            return None
+        sides = [test.left, test.comparators[0]]
+        named = [s for s in sides if not (isinstance(s, ast.Constant) and s.value == "cuda")]
+        if len(named) != 1:
+            return None
+        held = self.eval(named[0], state)
+        return isinstance(test.ops[0], ast.Eq) if isinstance(held, Device) and held.name == "auto" else None
 
     def exec_for(self, stmt: ast.For | ast.AsyncFor, state: State) -> State:
         iterable = self.eval(stmt.iter, state)
@@ -1045,6 +1063,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 return operand  # `~mask`: same dtype, device and rank
             if isinstance(node.op, ast.Not) and isinstance(operand, Const) and _truth(operand) is not None:
                 return (Configured if isinstance(operand, Configured) else Const)(not _truth(operand))
+            if isinstance(node.op, ast.Not) and isinstance(operand, GpuTest):
+                return GpuTest(operand.on_false, operand.on_true)
             return None
         if isinstance(node, (ast.Tuple, ast.List)):
             return TupleV(tuple(self.eval(e, state) for e in node.elts), "list" if isinstance(node, ast.List) else "tuple")
@@ -1079,6 +1099,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                         continue  # falsy: `device or default` takes the default
                     last = i == len(values) - 1  # `scale or 1.0 / math.sqrt(d)` with scale None: the last one, whatever it is
                     return value if last or isinstance(value, (Device, Const, DType)) else None
+            tests = [v for v in values if isinstance(v, GpuTest) and v.on_true]
+            if isinstance(node.op, ast.And) and tests:
+                return GpuTest(True, False)  # `not args.no_cuda and torch.cuda.is_available()`: true only with a GPU
             return _fold_boolop(node.op, values)  # `and` of known truths (`"fused" in sig.parameters and all(...)`)
         if isinstance(node, (ast.Compare, ast.BoolOp)):
             parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
@@ -1367,8 +1390,14 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             if base.items and all(isinstance(v, Const) for v in base.items) and kinds in ({float}, {int}):
                 return Many(Tensor("pyfloat" if kinds == {float} else "pyint"))
             return None
-        if isinstance(base, TupleV) and isinstance(index, Tensor) and index.kind == "pyint" and not isinstance(node.slice, ast.Slice):
-            return _alike(list(base.items), state)  # `ops[i]` with `i` unknown: any item, when they are alike
+        if isinstance(base, TupleV) and (index is None or (isinstance(index, Tensor) and index.kind == "pyint")) and not isinstance(node.slice, ast.Slice):
+            kinds = {type(v.value) for v in base.items if type(v) is Const}
+            if base.items and all(type(v) is Const for v in base.items) and kinds in ({float}, {int}):
+                # `VIDEO_BIT_RATE[bit_rate]` with the index unknown (a sampled action's `.item()`):
+                # one of the numbers, a Python number of their kind
+                return Tensor("pyfloat" if kinds == {float} else "pyint")
+            if index is not None:
+                return _alike(list(base.items), state)  # `ops[i]` with `i` unknown: any item, when they are alike
         if isinstance(base, Ref):
             obj = state.heap.get(base.oid)
             if isinstance(index, Const) and isinstance(index.value, str) and _dict_like(obj) and isinstance(obj, InstanceObj):

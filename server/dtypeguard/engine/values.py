@@ -227,6 +227,18 @@ class SavedBy(Fact):
 
 @quick_init
 @dataclass(frozen=True)
+class GpuTest(Fact):
+    """A truth that says whether the machine has a GPU: `torch.cuda.is_available()`, kept in a
+    name (`use_cuda = torch.cuda.is_available()`), negated or and-ed (`not args.no_cuda and
+    ...`): `on_true`, it is true only where there is one; `on_false`, it is false only there.
+    An `if` on it runs that branch only on a machine with a GPU (what DG010 asks of a bare load)."""
+
+    on_true: bool = True
+    on_false: bool = False
+
+
+@quick_init
+@dataclass(frozen=True)
 class RandomGen(Fact):
     """A `torch.Generator` (on `device`)."""
 
@@ -423,6 +435,11 @@ class OptimizerObj:
     state_device: str | None = None  # where its state was made: the parameters' device at the first step (or load)
     # flags set in a parameter group's dict (`{"params": ..., "capturable": True}`), any group
     group_options: dict[str, Value | None] = field(default_factory=dict)
+    # over parameters of one module listed one by one (`[p for n, p in unet.named_parameters() if
+    # "lora" in n]`): that module's heap id, and its dtype and last cast when the list was made
+    # (a cast of the module afterwards casts the listed parameters in place)
+    listed_owner: int | None = None
+    listed_as: tuple[str | None, Span | None] = (None, None)
 
 
 @quick_init

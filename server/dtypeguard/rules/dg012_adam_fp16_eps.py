@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dtypeguard.engine.events import OptimizerNew
 from dtypeguard.engine.library import vocabulary as vocab
-from dtypeguard.engine.values import Const, ModuleObj, Value
+from dtypeguard.engine.values import Const, ModuleObj, Origin, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, Rule
 from dtypeguard.rules.master_weights import master_weights_fix
@@ -21,8 +22,20 @@ def param_dtype_at_step(ctx: Context, index: int) -> tuple[str | None, ModuleObj
     new = ctx.events.optimizers[index]
     module = first_steps.get(new.opt.origin, new.module)
     if module is None:
-        return new.tensor_dtype, None  # `Adam([prompt])`: plain tensors, their dtype
+        return tensors_at_step(ctx, new)[0], None  # `Adam([prompt])`: plain tensors, their dtype
     return module.dtype, module
+
+
+def tensors_at_step(ctx: Context, new: OptimizerNew) -> tuple[str | None, Origin | None]:
+    """The dtype of an optimizer's listed tensors at its first step, and where it comes from:
+    as they were listed, unless their module was cast in between (`unet.to(dtype=weight_dtype)`
+    after `lora_layers = [p for n, p in unet.named_parameters() if "lora" in n]`)."""
+    for step in ctx.events.steps:
+        if step.opt.origin == new.opt.origin:
+            if step.listed is not None:
+                return step.listed
+            break
+    return new.tensor_dtype, new.tensor_origin
 
 
 def _first_steps(ctx: Context) -> dict[object, ModuleObj | None]:
@@ -55,8 +68,9 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         seen.add(new.span)
         related = [Related(module.dtype_origin.span, "the parameters become float16 here")] if module and module.dtype_origin else []
-        if module is None and new.tensor_origin is not None:
-            related = [Related(new.tensor_origin.span, f"the optimized tensor is float16 here: {new.tensor_origin.why}")]
+        tensor_origin = tensors_at_step(ctx, new)[1] if module is None else None
+        if tensor_origin is not None:
+            related = [Related(tensor_origin.span, f"the optimized tensor is float16 here: {tensor_origin.why}")]
         if part is not None:
             related = [Related(part, "some of the parameters become float16 here")]
         master = master_weights_fix(ctx, module) if part is None else None

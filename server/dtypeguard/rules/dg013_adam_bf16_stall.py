@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dtypeguard.engine.values import Const, Value
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, Rule
-from dtypeguard.rules.dg012_adam_fp16_eps import param_dtype_at_step
+from dtypeguard.rules.dg012_adam_fp16_eps import param_dtype_at_step, tensors_at_step
 from dtypeguard.rules.master_weights import master_weights_fix
 
 
@@ -29,8 +29,9 @@ def check(ctx: Context) -> Iterator[Finding]:
         else:
             root = new.span
             related = [Related(module.dtype_origin.span, "the parameters become bfloat16 here")] if module and module.dtype_origin else []
-            if module is None and new.tensor_origin is not None:
-                related = [Related(new.tensor_origin.span, f"the optimized tensor is bfloat16 here: {new.tensor_origin.why}")]
+            tensor_origin = tensors_at_step(ctx, new)[1] if module is None else None
+            if tensor_origin is not None:
+                related = [Related(tensor_origin.span, f"the optimized tensor is bfloat16 here: {tensor_origin.why}")]
         yield RULE.finding(
             f"{new.opt.cls} updates bfloat16 parameters: bfloat16 keeps 8 bits of mantissa: "
             f"{_rounds_away(new.opt.cls, new.opt.options)}",

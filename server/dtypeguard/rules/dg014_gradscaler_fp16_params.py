@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
 from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here
+from dtypeguard.rules.dg012_adam_fp16_eps import tensors_at_step
 from dtypeguard.rules.master_weights import master_weights_fix, part_fix
 
 
@@ -53,10 +54,13 @@ def _tensor_groups(ctx: Context, seen: set[object]) -> Iterator[Finding]:
     made = {new.opt.origin: new for new in ctx.events.optimizers}
     for step in ctx.events.steps:
         new = made.get(step.opt.origin)
-        if not step.scaler or step.module is not None or step.opt.origin in seen or new is None or new.tensor_dtype != "float16":
+        if not step.scaler or step.module is not None or step.opt.origin in seen or new is None:
+            continue
+        dtype, origin = tensors_at_step(ctx, new)
+        if dtype != "float16":
             continue
         seen.add(step.opt.origin)
-        root = new.tensor_origin.span if new.tensor_origin is not None else step.span
+        root = origin.span if origin is not None else step.span
         yield RULE.finding(
             _message(step.span.line, root != step.span),
             root,

@@ -157,7 +157,7 @@ def agent_rollout(net, net_env):
         state[0, 3, -1] = float(delay) / M_IN_K / BUFFER_NORM_FACTOR
         state[0, 4, :A_DIM] = torch.tensor(next_video_chunk_sizes) / M_IN_K / M_IN_K
         state[0, 5, -1] = min(video_chunk_remain, CHUNK_TIL_VIDEO_END_CAP) / float(CHUNK_TIL_VIDEO_END_CAP)
-        bit_rate = net.actionSelect(state)
+        bit_rate = net.actionSelect(state.to(net.device))  # (the actor is on net.device: a GPU where there is one)
         s_batch.append(state)
         a_batch.append(bit_rate)
     return s_batch[1:], a_batch[1:], r_batch, False

@@ -197,13 +197,15 @@ def _with_roots_elsewhere(files: list[Path], outcomes: list[Outcome | None], rep
     if not any(outcome is not None and outcome.elsewhere for outcome in outcomes):
         return reported
     checked = {folders.resolved(p): p for p in files}
+    own = {(r.path, r.finding.span, r.finding.code) for r in reported}  # (what that file reports itself)
     roots: dict[tuple[Path, Span, str], Reported] = {}
     for outcome in outcomes:
         for r in outcome.elsewhere if outcome is not None else ():
             shown = checked.get(r.path.resolve())
             if shown is not None:
                 finding = in_its_file(r.finding, str(r.path))
-                roots.setdefault((shown, finding.span, finding.code), replace(r, path=shown, finding=finding))
+                if (shown, finding.span, finding.code) not in own:
+                    roots.setdefault((shown, finding.span, finding.code), replace(r, path=shown, finding=finding))
     if not roots:
         return reported
     order = {p: i for i, p in enumerate(files)}

@@ -219,7 +219,8 @@ def test_a_hazard_inside_imported_code_that_a_call_here_runs_is_shown_at_that_ca
     """The model made here is halved and stepped by Adam in the imported trainer (as guided-diffusion's
     TrainLoop steps a model converted elsewhere, tests/realworld30 q01): shown here at the innermost call that ran that code, with
     the root in the other file; a `torch.load` without `map_location` in imported code stays that
-    file's own (whether its file came from a GPU does not depend on what this file passes)."""
+    file's own (whether its file came from a GPU does not depend on what this file passes; and
+    what it loads is not known to be weights, test below)."""
     root = _project(tmp_path, {
         "trainer.py": (
             "import torch\n\n\nclass TrainLoop:\n    def __init__(self, model):\n"
@@ -316,3 +317,35 @@ def test_one_root_in_another_file_failing_twice_here_is_one_finding_that_names_b
     assert any(r.span.line == 9 and not r.span.file and r.message == "fails inside the code this call runs" for r in finding.related)
     text = subprocess.run([sys.executable, "-m", "dtypeguard", "check", "--no-color", "main.py"], cwd=root, capture_output=True, text=True, timeout=60).stdout
     assert "= line 8: fails here" in text and "utils.py:10: fails here" in text and "= line 9: fails inside the code this call runs" in text, text
+
+
+def test_a_load_without_map_location_in_a_helper_the_script_calls_is_the_helpers_finding(tmp_path: Path) -> None:
+    """scan 11 (FastSpeech2): `utils/model.py`'s get_model loads a checkpoint without
+    `map_location`; train.py, which picks the CPU where there is no GPU, calls it. The finding
+    is the helper's (the fix goes there), shown in that file in a folder check, not in train.py;
+    a helper whose load runs at import, or that no script calls, is not reported from here; nor
+    a load of a file the helper's own class writes (a dataset's processed cache), nor one whose
+    value does not reach a `load_state_dict` (what it holds is not known to be weights)."""
+    helper = (
+        "import torch\n\n\ndef get_model(path, device):\n    model = torch.nn.Linear(2, 2).to(device)\n"
+        "    model.load_state_dict(torch.load(path))\n    return model\n"
+    )
+    train = "import torch\nfrom utils.model import get_model\n\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = get_model('ckpt.pt', device)\n"
+    root = _project(tmp_path, {"utils/__init__.py": "", "utils/model.py": helper, "train.py": train, "other.py": "import torch\nimport utils.model\n"})
+    result = check_source(train, str(root / "train.py"))
+    assert result.findings == []
+    [theirs] = result.elsewhere
+    assert (theirs.code, Path(theirs.span.file).name, theirs.span.line) == ("DG010", "model.py", 6)
+    assert "(when train.py runs it)" in theirs.message and not theirs.fixes
+    assert check_source((root / "other.py").read_text(), str(root / "other.py")).elsewhere == []
+    out = subprocess.run([sys.executable, "-m", "dtypeguard", "check", "--no-cache", "--format", "json", "."], cwd=root, capture_output=True, text=True, timeout=120)
+    found = sorted((f["path"], f["line"], f["code"]) for f in json.loads(out.stdout))
+    assert found == [(str(Path("utils/model.py")), 6, "DG010")], out.stderr
+    cache = (
+        "import os\nimport torch\n\n\nclass Points:\n    def __init__(self, path):\n        if not os.path.exists(path):\n"
+        "            torch.save(torch.zeros(3), path)\n        self.x = torch.load(path)\n\n\n"
+        "def get_table(fname):\n    return torch.load(fname)\n"
+    )
+    user = "import torch\nfrom cache import Points, get_table\n\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nx = Points('p.pt').x.to(device)\nt = get_table('t.pt')\n"
+    root = _project(tmp_path / "b", {"cache.py": cache, "user.py": user})
+    assert check_source(user, str(root / "user.py")).elsewhere == []

@@ -5200,6 +5200,37 @@ CASES: dict[str, str] = {
         q = critic(obs)
         loss = (q.squeeze(1) - rewards).pow(2).mean()
         """,
+    "nn.DataParallel moves the tensors of a dict it is called with to the module's GPU: only the model called without it meets CPU inputs (aster.pytorch's demo)": """
+        import torch
+        from torch import nn
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 3)
+            def forward(self, batch):
+                logits = self.fc(batch["images"])
+                return logits.gather(1, batch["targets"].long())
+        use_cuda = torch.cuda.is_available()
+        model = Head()
+        plain = Head()
+        if use_cuda:
+            model = nn.DataParallel(model.to("cuda"))
+            plain = plain.to("cuda")
+        batch = {"images": torch.randn(2, 4), "targets": torch.zeros(2, 1, dtype=torch.int64)}
+        out = model(batch)
+        alone = {"images": torch.randn(2, 4), "targets": torch.zeros(2, 1, dtype=torch.int64)}  # expect: DG009
+        other = plain(alone)
+        """,
+    'a model wrapped in nn.DataParallel only with several GPUs runs unwrapped on one: its CPU input meets the GPU there': """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2).to(device)
+        if torch.cuda.device_count() > 1:
+            model = nn.DataParallel(model)
+        x = torch.randn(3, 4)  # expect: DG009
+        out = model(x)
+        """,
 }
 
 

@@ -310,8 +310,41 @@ def test_the_cuda_default_trick_with_nothing_placed_goes_with_its_comment() -> N
 ])
 def test_the_cuda_default_trick_moves_nothing_it_cannot_move_whole(rest: str) -> None:
     """A model no plain assignment holds cannot be moved where it is made, and a tensor a torch
-    factory made on the CUDA default would stay behind on the CPU: the block then becomes the
-    setup block with no `.to(device)` anywhere, so everything stays together (on the CPU)."""
+    factory made on the CUDA default would stay behind on the CPU: the legacy calls then become
+    the two calls that keep the same defaults (`set_default_dtype`, `set_default_device`), with
+    no `.to(device)` anywhere, so everything stays together, on the GPU where there is one (an
+    explicit CPU/GPU `device` here once moved a GPU machine's run to the CPU)."""
     text = fix_all(_TRICK + rest).text
     assert ".to(device)" not in text and "set_default_tensor_type" not in text, text
-    assert 'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n' in text
+    assert 'if torch.cuda.is_available():\n    torch.set_default_dtype(torch.float32)\n    torch.set_default_device("cuda")\n' in text, text
+    assert not [f for f in check_source(text).findings if f.code == "DG002"]
+    exec(compile(text, "<fixed>", "exec"), {"__name__": "__main__"})
+
+
+def test_a_cuda_default_that_tensors_rely_on_is_kept_in_todays_calls() -> None:
+    """scan 12 (aster.pytorch): the model's decoder makes `torch.zeros(...)` on the CUDA default.
+    An explicit `device` would leave those on the CPU (8 new DG009 after the old fix), so the
+    legacy call becomes the two calls that keep both defaults; the setup block, where one is
+    added, goes after `import torch` even when `sys.path.append` comes first (the old fix put
+    `device = torch.device(...)` above the import: NameError)."""
+    src = (
+        "import sys\nsys.path.append('./')\n\nimport torch\nfrom torch import nn\n\n\n"
+        "class Decoder(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n\n"
+        "    def forward(self, x):\n        state = torch.zeros(x.size(0), 4)\n        return self.fc(x + state)\n\n\n"
+        "def main(use_cuda):\n    if use_cuda:\n        torch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+        "    model = Decoder()\n    return model(torch.randn(2, 4))\n\n\nmain(torch.cuda.is_available())\n"
+    )
+    result = fix_all(src)
+    assert "        torch.set_default_dtype(torch.float32)\n        torch.set_default_device(\"cuda\")\n" in result.text, result.text
+    assert "set_default_tensor_type" not in result.text
+    before = {(f.code, f.span.line) for f in check_source(src).findings}
+    assert {f.code for f in check_source(result.text).findings} <= {c for c, _ in before} - {"DG002"}
+    exec(compile(result.text, "<fixed>", "exec"), {"__name__": "__main__"})  # runs (on the CPU: the branch is not taken)
+
+
+def test_the_setup_block_goes_after_the_import_that_binds_torch() -> None:
+    src = "import sys\nsys.path.append('./')\nimport os\nimport torch\n\n\ndef main():\n    torch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+    text = fix_all(src).text
+    assert "set_default_tensor_type" not in text and "device = torch.device(" in text, text
+    assert text.index("import torch\n") < text.index("device = torch.device("), text
+    exec(compile(text, "<fixed>", "exec"), {"__name__": "__main__"})

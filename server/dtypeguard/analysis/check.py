@@ -117,16 +117,79 @@ def apply_rules(
             if override:
                 finding = replace(finding, severity=Severity(override))
             findings.append(finding)
-    anchored = [(f, here) for f in findings if (here := _anchor_here(f, entered)) is not None]
+    found = findings
+    anchored = [(f, here) for f in found if (here := _anchor_here(f, entered)) is not None]
     anchored = [(f, here) for f, here in anchored if not _suppressed(here, index)]
     findings = [here for _, here in anchored]
     elsewhere = [_theirs(f, path) for f, _ in anchored if f.span.file and path and others and f.span.file in others]
+    # a load without `map_location` in a project file that a call here ran (FastSpeech2's
+    # `utils/model.py` get_model, called by train.py, which runs on the CPU too): that file's
+    # finding, shown there, not here (see _NOT_ANCHORED_AT_CALLS)
+    elsewhere += [
+        _theirs(f, path) for f in found
+        if f.code in _NOT_ANCHORED_AT_CALLS and f.span.file and path and others and f.span.file in others
+        and entered is not None and entered(f.span) is not None and _anchor_here(f, entered) is None
+        and _loads_weights(f.span, others[f.span.file])
+    ]
     elsewhere = [f for f in elsewhere if not _suppressed(replace(f, related=()), others[f.span.file])] if others else []
     findings.sort(key=lambda f: (f.span, f.code))
     sites: dict[Span, str] = {}
     for new in events.optimizers:
         sites.setdefault(new.span, new.opt.cls)
     return CheckResult(findings, True, events, facts, index, sorted(sites.items()), elsewhere=sorted(elsewhere, key=lambda f: (f.span.file, f.span, f.code)))
+
+
+def _loads_weights(load: Span, index: LineIndex) -> bool:
+    """Whether a load in another file reads model weights that its own function puts into a
+    module (`model.load_state_dict(ckpt["model"])`, through the names it assigns on the way),
+    and the class (or else top-level function) around it writes no file with `torch.save`.
+    Weights are what a GPU run saves on the GPU; a dataset's processed tensors, a dictionary of
+    features or a cache the same code writes (a trainer's own resume checkpoint too) are files
+    whose devices this run did not see, so such a load is not reported from a caller."""
+    try:
+        tree = ast.parse("\n".join(index.lines))
+    except (SyntaxError, ValueError):
+        return False
+    around = [n for n in ast.walk(tree) if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno <= load.line <= (n.end_lineno or n.lineno)]
+    funcs = [n for n in around if not isinstance(n, ast.ClassDef)]
+    classes = [n for n in around if isinstance(n, ast.ClassDef)]
+    if not funcs:
+        return False
+    func = max(funcs, key=lambda n: n.lineno)
+    scope: ast.AST = max(classes, key=lambda n: n.lineno) if classes else min(funcs, key=lambda n: n.lineno)
+    if any(_is_torch_save(n) for n in ast.walk(scope)):
+        return False
+    call = next((n for n in ast.walk(func) if isinstance(n, ast.Call) and n.lineno == load.line and n.col_offset == load.col and _last(n.func) == "load"), None)
+    if call is None:
+        return False
+    into = [n for n in ast.walk(func) if isinstance(n, ast.Call) and _last(n.func) == "load_state_dict"]
+    if any(call in ast.walk(arg) for n in into for arg in n.args):
+        return True  # `model.load_state_dict(torch.load(path))`
+    tracked: set[str] = set()
+    for _ in range(4):  # names the loaded value flows into: `ckpt`, `pretrained = ckpt["w"]`, `sd.update(pretrained)`
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assign) and (call in ast.walk(node.value) or _mentions(node.value, tracked)):
+                tracked |= {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and any(_mentions(a, tracked) for a in node.args):
+                tracked.add(node.func.value.id)
+    return any(_mentions(arg, tracked) for n in into for arg in n.args)
+
+
+def _last(func: ast.expr) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _is_torch_save(node: ast.AST) -> bool:
+    """`torch.save(...)`, `th.save(...)`, `save(...)` (any `<name>.save` counts: erring towards
+    "this code writes files" only keeps a finding from being shown)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (isinstance(func, ast.Name) and func.id == "save") or (isinstance(func, ast.Attribute) and func.attr == "save" and isinstance(func.value, ast.Name))
 
 
 def _theirs(finding: Finding, path: str) -> Finding:

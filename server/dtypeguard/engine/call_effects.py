@@ -1598,7 +1598,12 @@ class CallsMixin(InterpreterParts):
         if parts[2] == "utils":
             return None
         if last in ("DataParallel", "DistributedDataParallel") or parts[2:4] == ["parallel", "DistributedDataParallel"]:
-            return args[0] if args else kwargs.get("module")  # a wrapper: the module's own dtype and device
+            wrapped = args[0] if args else kwargs.get("module")  # a wrapper: the module's own dtype and device
+            held = state.heap.get(wrapped.oid) if isinstance(wrapped, Ref) else None
+            if isinstance(wrapped, Ref) and isinstance(held, ModuleObj) and (last == "DataParallel" or "device_ids" in kwargs):
+                on_gpu = state.globals.get(CUDA_REQUIRED) == Const(True)
+                state.heap[wrapped.oid] = replace(held, scatters="gpu" if on_gpu or held.scatters == "gpu" else "always")
+            return wrapped
         cls = last
         origin = self.origin(node, f"nn.{cls}(...)")
         if cls in vocab.LOSSES:
@@ -1926,6 +1931,13 @@ class CallsMixin(InterpreterParts):
                 target = args[1] if len(args) > 1 else kwargs.get("target")
                 weight = obj.attrs.get("weight")
                 return self.loss_call(obj.loss, obj.cls.rsplit(".", 1)[-1], output, target, target_node, node, state, weight, obj.origin.span)
+            if obj.scatters and obj.device != "cpu":
+                # `nn.DataParallel(model)(input_dict)`: its scatter moves every tensor it is given
+                # to the first GPU, where the module is (with none, the module runs as it is); a
+                # module whose device is not known leaves its inputs' not known either
+                moved = Origin(self.index.span(node), "nn.DataParallel moves its inputs to the module's device")
+                args = [_scattered(a, obj.device, moved) for a in args]
+                kwargs = {k: _scattered(v, obj.device, moved) for k, v in kwargs.items()}
             return self.forward(ref.oid, obj, args, node, state, kwargs)
         if isinstance(obj, InstanceObj) and obj.klass is not None:
             call = obj.klass.method("__call__")
@@ -3278,6 +3290,20 @@ def _groups_device(params: Value | None) -> str | None:
         return None
     devices = {t.device for t in listed}
     return next(iter(devices)) if len(devices) == 1 else None
+
+
+def _scattered(value: Value | None, device: str | None, moved: Origin) -> Value | None:
+    """A DataParallel input as its scatter delivers it: tensors on `device`, inside lists,
+    tuples and dicts too; anything else as it was."""
+    if isinstance(value, Tensor) and value.kind == "tensor":
+        return replace(value, device=device, dev_origin=moved if device else None)
+    if isinstance(value, TupleV):
+        return replace(value, items=tuple(_scattered(v, device, moved) for v in value.items))
+    if isinstance(value, DictV):
+        return replace(value, items=tuple(_scattered(v, device, moved) for v in value.items))
+    if isinstance(value, Many):
+        return replace(value, item=_scattered(value.item, device, moved))
+    return value
 
 
 def _listed_now(opt: OptimizerObj, state: State) -> tuple[str | None, Origin | None] | None:

@@ -420,6 +420,12 @@ class ModuleObj:
     chosen_dtype: bool = False  # its dtype is a configured precision (`Trainer(precision="64-true")`), not a cast to undo
     mixed: bool = False  # as an optimizer sees it: its parameters are of several known dtypes, float16 among them
     methods: str = ""  # a script's class built on a torch container (`class Seq(nn.Sequential)` with a `fit`): its methods
+    # wrapped in `nn.DataParallel` (or DDP with `device_ids`), which is held as the module itself:
+    # a call moves its tensor inputs (in lists, tuples, dicts too) to the module's device first.
+    # "gpu": wrapped on a path that runs only with a GPU (`if args.cuda:` holding
+    # `torch.cuda.is_available()`), so a path without the wrapper is the CPU machine's;
+    # "always": wrapped on a path of any machine (`if torch.cuda.device_count() > 1:`)
+    scatters: str = ""
 
 
 @quick_init
@@ -581,6 +587,7 @@ def join_obj(a: HeapObj, b: HeapObj) -> HeapObj:
             dtype=a.dtype if a.dtype == b.dtype else None,
             device=join_device(a.device, b.device),
             attrs=_join_attrs(a.attrs, b.attrs),
+            scatters=a.scatters if a.scatters == b.scatters else "gpu" if "gpu" in (a.scatters, b.scatters) else "",
         )
     if isinstance(a, OptimizerObj) and isinstance(b, OptimizerObj):
         return replace(a, stepped=a.stepped or b.stepped, step_span=a.step_span or b.step_span)

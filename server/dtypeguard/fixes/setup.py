@@ -57,8 +57,14 @@ class _Plan:
         self.parsed = parsed
         self.tree = tree
         self.position = source.setup_position(tree)
-        self.index = parsed.index_after_line(self.position.after_line)
         found = source.torch_alias(tree)
+        binds = next((st for st in tree.body if isinstance(st, ast.Import) and any(a.name == "torch" or a.name.startswith("torch.") for a in st.names)), None)
+        if found is not None and binds is not None and tree.body.index(binds) >= self.position.index:
+            # `import sys; sys.path.append(...)` before `import torch` (aster.pytorch): the setup
+            # block uses the name, so it goes after the import that binds it
+            at = tree.body.index(binds)
+            self.position = source.SetupPosition(at + 1, binds.end_lineno or binds.lineno)
+        self.index = parsed.index_after_line(self.position.after_line)
         self.needs_import = found is None
         self.alias = found or "torch"
         self.device_name = source.module_device_name(tree)
@@ -294,6 +300,14 @@ def _chosen_types(expr: cst.BaseExpression) -> tuple[tuple[str, bool], tuple[str
     return named[0], named[1], cst.Module(body=[]).code_for_node(expr.test)
 
 
+def _named_type(expr: cst.BaseExpression) -> tuple[str, bool] | None:
+    """`"torch.cuda.FloatTensor"`: (its dtype, whether CUDA), for a string naming a legacy type."""
+    text = expr.evaluated_value if isinstance(expr, cst.SimpleString) else None
+    if not isinstance(text, str) or not text.startswith("torch.") or text.removeprefix("torch.").removeprefix("cuda.") not in LEGACY_TENSOR_TYPES:
+        return None
+    return LEGACY_TENSOR_TYPES[text.rsplit(".", 1)[1]][0], ".cuda." in text
+
+
 def replace_tensor_type_call(parsed: Parsed, fix: FixSpec) -> str:
     """`set_default_tensor_type(t)` with `t` chosen at run time (a legacy type or its name, CPU
     or CUDA) -> the two calls it stands for, reading dtype and device from `t` itself:
@@ -315,7 +329,10 @@ def replace_tensor_type_call(parsed: Parsed, fix: FixSpec) -> str:
     like = f"{alias}.empty(0).type({arg.strip()})"
     dtype_expr, device_expr = f"{like}.dtype", f'"cuda" if {like}.is_cuda else None'
     chosen = _chosen_types(call.args[0].value)
-    if chosen is not None:  # `"torch.cuda.FloatTensor" if use_cuda else "torch.FloatTensor"`: both named
+    named = _named_type(call.args[0].value)
+    if named is not None:  # `"torch.cuda.FloatTensor"`: its dtype and device, written out
+        dtype_expr, device_expr = f"{alias}.{named[0]}", '"cuda"' if named[1] else "None"
+    elif chosen is not None:  # `"torch.cuda.FloatTensor" if use_cuda else "torch.FloatTensor"`: both named
         (dtype_a, cuda_a), (dtype_b, cuda_b), test = chosen
         if dtype_a == dtype_b:
             dtype_expr = f"{alias}.{dtype_a}"

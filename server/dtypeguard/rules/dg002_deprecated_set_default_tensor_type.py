@@ -31,10 +31,20 @@ def check(ctx: Context) -> Iterator[Finding]:
         elif sd.prev_device.value == "cuda":
             message += "; here it also moves the default device back to the CPU (`torch.set_default_device('cpu')`)"
         fixes: list[FixSpec] = []
-        if dtype is not None and not back_to_cpu:  # an unknown type is not guessed
+        moves = _held_modules(ctx, sd) if cuda and dtype is not None and not back_to_cpu else None
+        if cuda and dtype is not None and moves is None and _plain(sd.arg):
+            # models held where `.to(device)` cannot reach them, or tensors made on the CUDA
+            # default (aster.pytorch's `torch.zeros(...)` in the model's decoder): an explicit
+            # device would leave them on the CPU, so the fix keeps the defaults, in today's calls
+            fixes.append(FixSpec(
+                "replace_tensor_type_call",
+                f"Replace with `torch.set_default_dtype(torch.{dtype})` and `torch.set_default_device(\"cuda\")` (the same defaults)",
+                sd.span,
+                not _legacy_constructors(ctx),
+            ))
+        elif dtype is not None and not back_to_cpu:  # an unknown type is not guessed
             params: tuple[tuple[str, str], ...] = (("dtype", dtype), ("cuda", "1" if cuda else ""))
             title = f"Replace with `torch.set_default_dtype(torch.{dtype})`"
-            moves = _held_modules(ctx, sd) if cuda else None
             if moves is not None:
                 # the explicit device the CUDA default stood for: a `device` name the models it
                 # placed move to (and the dtype line only where the default dtype changes)
@@ -42,8 +52,6 @@ def check(ctx: Context) -> Iterator[Finding]:
                 params += (("moves", ";".join(f"{m.line},{m.col},{m.end_line},{m.end_col}" for m in moves)), ("dtype_noop", "1" if same else ""))
                 lines = ", ".join(str(m.line) for m in moves)
                 title = ("Replace with" if same else f"{title} and") + " an explicit `device`" + (f", the model{'s' if len(moves) > 1 else ''} at line{'s' if len(moves) > 1 else ''} {lines} moved to it" if moves else "")
-            elif cuda:
-                title += " and an explicit `device`"
             fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, True, params))
         elif _plain(sd.arg):
             # a type chosen at run time: the drop-in pair of modern calls reads it (exact, but for

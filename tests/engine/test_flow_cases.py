@@ -5231,6 +5231,35 @@ CASES: dict[str, str] = {
         x = torch.randn(3, 4)  # expect: DG009
         out = model(x)
         """,
+    "a class with `__getitem__` and no `__iter__` is iterated by index; a memo dict still `{}` has no hit; a tensor is no list (AnomalyDetectionCVPR2018's FeaturesLoader)": """
+        import numpy as np
+        import torch
+        from torch import nn
+        def read(path, cache=None):
+            if cache is not None and path in cache:
+                return cache[path]
+            x = torch.tensor(np.ones((2, 4)))  # expect: DG004
+            if cache is not None:
+                cache[path] = x
+            return x
+        class Loader:
+            def __init__(self, paths):
+                self.paths = paths
+                self.cache = {}
+            def __len__(self):
+                return len(self.paths)
+            def __getitem__(self, i):
+                if i >= len(self.paths):
+                    raise IndexError(i)
+                return read(self.paths[i], self.cache)
+        def to_device(data, device):
+            if isinstance(data, (list, tuple)):
+                return [d.to(device) for d in data]
+            return data.to(device)
+        model = nn.Linear(4, 1)
+        for batch in Loader(["a", "b"]):
+            out = model(to_device(batch, "cpu"))
+        """,
 }
 
 

@@ -282,6 +282,10 @@ class CallsMixin(InterpreterParts):
                         step = obj.klass.method("__next__")
                         return self.call_function(step, [value], {}, state) if step is not None else None
                     return None if isinstance(made, Ref) else self.element_of(made, state)
+                if obj.klass.method("__getitem__") is not None:
+                    # no `__iter__` but a `__getitem__`: Python iterates it by index, 0, 1, ...
+                    # until IndexError or StopIteration (AnomalyDetectionCVPR2018's FeaturesLoader)
+                    return self.dataset_item(value, obj, state)
             return None
         if isinstance(value, Many):
             item = value.item
@@ -3554,7 +3558,9 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
         return _isinstance_npscalar(value, names)
     if not isinstance(value, Tensor) or value.kind not in _KIND_CLASSES or not names:
         return None
-    known = {n for group in _KIND_CLASSES.values() for n in group}
+    # (a tensor, array, frame or number is never a list, tuple, dict or str: `data_to_device`'s
+    # `isinstance(data, list)` branches of a batch tensor)
+    known = {n for group in _KIND_CLASSES.values() for n in group} | {"builtins.list", "builtins.tuple", "builtins.dict", "builtins.str"}
     if any(n not in known for n in names):
         return None  # a class we do not map (a subclass, an ABC): unknown
     return Const(any(n in _KIND_CLASSES[value.kind] for n in names))

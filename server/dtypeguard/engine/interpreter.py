@@ -1711,10 +1711,14 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
         # `self.labels is None` where labels is an array (or any object the engine made): False
         left, right = values
         other = right if isinstance(left, Const) and left.value is None else left if isinstance(right, Const) and right.value is None else None
-        if isinstance(other, (Tensor, Ref, TupleV, Params, DType, Func, Klass)):  # (`self.preprocessor is not None` holding a function)
+        if isinstance(other, (Tensor, Ref, TupleV, DictV, Params, DType, Func, Klass)):  # (`self.preprocessor is not None` holding a function)
             return Const(isinstance(ops[0], ast.IsNot))
         if isinstance(left, Klass) and isinstance(right, Klass):
             return Const((left.node is right.node) != isinstance(ops[0], ast.IsNot))  # `type(cfg) is SGDConfig`
+    if len(ops) == 1 and isinstance(ops[0], (ast.In, ast.NotIn)) and len(values) == 2 and isinstance(values[1], DictV) and not values[1].keys:
+        # `if path in cache: return cache[path]` with the cache still `{}`: not there yet (a
+        # memo's hit returns what a miss computed, so its branch adds nothing to know)
+        return Const(isinstance(ops[0], ast.NotIn))
     if len(values) == 2 and any(v == Sym("torch.__version__") for v in values):
         first, second = (_version_of(v) for v in values)
         decide = _VERSION_ORDER.get(type(ops[0]))  # `torch.__version__ < "2.6"`: a TorchVersion compares as a version

@@ -475,3 +475,16 @@ def test_forty_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FORTY_FOURTH["false_alarms"] == []
     hits, total = FORTY_FOURTH["root_hits"], FORTY_FOURTH["broken"]
     assert hits / total >= 0.4, f"{hits}/{total}: " + "\n".join(FORTY_FOURTH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 45 (half precision and default-dtype topics: pytorch-yolo-v3, COLD-Attack, Husformer, DreamPose; 4 broken +
+# 3 correct, far fewer than asked: nearly every public thread on these topics was already used): 0/4 and 2 false
+# alarms when it arrived (engine ecfe35a; both true: the deprecated set_default_tensor_type, which torch itself
+# warns about, in the correct script, which now uses today's calls)
+FORTY_FIFTH = score(Path(__file__).resolve().parents[1] / "realworld45")
+
+
+def test_forty_fifth_set_has_no_false_alarm() -> None:
+    assert FORTY_FIFTH["broken"] >= 4 and FORTY_FIFTH["correct"] >= 3
+    assert FORTY_FIFTH["false_alarms"] == []
+    assert FORTY_FIFTH["any_line_hits"] >= 2, "\n".join(FORTY_FIFTH["misses"])  # type: ignore[operator, arg-type]

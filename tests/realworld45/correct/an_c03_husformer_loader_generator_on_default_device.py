@@ -145,13 +145,13 @@ torch.manual_seed(args.seed)
 dataset = str.lower(args.dataset.strip())
 use_cuda = False
 
-torch.set_default_tensor_type('torch.FloatTensor')
+torch.set_default_dtype(torch.float32)  # (set_default_tensor_type is deprecated since 2.1: torch warns; same defaults)
 if torch.cuda.is_available():
     if args.no_cuda:
         print("WARNING: You have a CUDA device, so you should probably not run with --no_cuda")
     else:
         torch.cuda.manual_seed(args.seed)
-        torch.set_default_tensor_type('torch.cuda.FloatTensor')
+        torch.set_default_device('cuda')
         use_cuda = True
 
 print("Start loading the data....")

@@ -5260,6 +5260,38 @@ CASES: dict[str, str] = {
         for batch in Loader(["a", "b"]):
             out = model(to_device(batch, "cpu"))
         """,
+    "torch.where with a 0-dim tensor: it widens only a lower category (float16 stays float16; int64 with a float64 0-dim gives float64) (COLD-Attack's BLEU loss)": """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 4).half()
+        x = torch.randn(2, 4, dtype=torch.float16)
+        zero = torch.tensor(0.0)
+        y = torch.where(x > 0, zero, x)
+        out = model(y)
+        ids = torch.arange(8).view(2, 4)
+        half = torch.tensor(0.5, dtype=torch.float64)  # expect: DG004
+        z = torch.where(ids > 3, ids, half)
+        out2 = nn.Linear(4, 2)(z)
+        """,
+    "`hasattr` of an object of a plain class of the script's own is decided: the flow scheduler stops at its guard (sd-scripts' Huber snr schedule)": """
+        import torch
+        class FlowScheduler:
+            def __init__(self, n=1000):
+                self.timesteps = torch.linspace(1, n, n)
+        class DDPMScheduler:
+            def __init__(self, n=1000):
+                self.alphas_cumprod = torch.linspace(0.99, 0.01, n)
+        def snr_weight(scheduler, timesteps):
+            if not hasattr(scheduler, "alphas_cumprod"):
+                raise NotImplementedError("no snr schedule")
+            return torch.index_select(scheduler.alphas_cumprod, 0, timesteps)
+        t = (torch.rand(4) * 1000).to(torch.float32)
+        try:
+            snr_weight(FlowScheduler(), t)
+        except NotImplementedError:
+            pass
+        w = snr_weight(DDPMScheduler(), (torch.rand(4) * 1000).float())  # expect: DG006
+        """,
 }
 
 

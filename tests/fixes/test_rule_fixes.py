@@ -348,3 +348,21 @@ def test_the_setup_block_goes_after_the_import_that_binds_torch() -> None:
     assert "set_default_tensor_type" not in text and "device = torch.device(" in text, text
     assert text.index("import torch\n") < text.index("device = torch.device("), text
     exec(compile(text, "<fixed>", "exec"), {"__name__": "__main__"})
+
+
+def test_a_legacy_type_given_as_the_type_itself_is_written_out_and_legacy_constructors_make_it_unsafe() -> None:
+    """scan 13 (TabSurvey's DeepGBM): `set_default_tensor_type(torch.cuda.FloatTensor)` (the type,
+    not its name) becomes the two calls written out, not `torch.empty(0).type(...)` read back;
+    with a legacy `torch.Tensor(4, 4)` in the file, which `set_default_device` does not reach,
+    the fix is unsafe and says why."""
+    src = (
+        "import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.w = nn.Parameter(torch.Tensor(4, 4))\n        self.h = torch.zeros(4)\n\n\n"
+        "def main():\n    if torch.cuda.is_available():\n        torch.set_default_tensor_type(torch.cuda.FloatTensor)\n    return Net()\n\n\nmain()\n"
+    )
+    [finding] = [f for f in check_source(src).findings if f.code == "DG002"]
+    [fix] = finding.fixes
+    assert not fix.safe and "legacy" in fix.title, fix.title
+    assert fix_all(src).text == src  # (a plain `fix` applies safe fixes only)
+    text = fix_all(src, unsafe=True).text
+    assert '        torch.set_default_dtype(torch.float32)\n        torch.set_default_device("cuda")\n' in text, text

@@ -1262,6 +1262,19 @@ class CallsMixin(InterpreterParts):
             obj = state.heap.get(arg0.oid)
             if isinstance(obj, ModuleObj):
                 return Const("module" in obj.attrs)
+        if name == "hasattr" and len(args) == 2 and isinstance(args[1], Const) and isinstance(args[1].value, str) and isinstance(arg0, Ref):
+            held = state.heap.get(arg0.oid)
+            if isinstance(held, InstanceObj) and held.klass is not None and FORGOTTEN not in held.attrs:
+                # `hasattr(noise_scheduler, "alphas_cumprod")` on an object of a plain class of the
+                # script's own (no base but object, no `__getattr__`): its attributes so far, its
+                # class's methods and fields say it (sd-scripts' flow-matching scheduler has none)
+                klass, attr = held.klass, args[1].value
+                plain = all(isinstance(b, ast.Name) and b.id == "object" for b in klass.node.bases) and not klass.node.keywords
+                if attr in held.attrs or klass.method(attr) is not None or klass.field(attr)[0]:
+                    return Const(True)
+                dynamic = any((isinstance(n, ast.Attribute) and n.attr == "__dict__") or (isinstance(n, ast.Name) and n.id in ("setattr", "vars")) for n in ast.walk(klass.node))
+                if plain and not dynamic and klass.method("__getattr__") is None and klass.method("__getattribute__") is None:
+                    return Const(False)
         if name == "bool" and len(args) == 1 and isinstance(arg0, Const) and (arg0.value is None or type(arg0.value) in (bool, int, float, str)):
             return type(arg0)(bool(arg0.value))  # `bool(output_dict)` of a known value (a configured one stays configured)
         if name == "float":
@@ -2360,7 +2373,7 @@ class CallsMixin(InterpreterParts):
         if isinstance(source, DictV) and all(isinstance(k, str) for k in source.keys):
             attrs = {**obj.attrs, **{str(k): v for k, v in zip(source.keys, source.items, strict=True)}}
         else:
-            attrs = {k: None for k in obj.attrs}
+            attrs = {**{k: None for k in obj.attrs}, FORGOTTEN: None}  # (and which names it now has is not known)
         state.heap[owner.oid] = replace(obj, attrs=attrs)
 
     def _fill_value(self, t: Tensor, value: Value | None, method: str, node: ast.Call) -> None:

@@ -303,6 +303,9 @@ def _chosen_types(expr: cst.BaseExpression) -> tuple[tuple[str, bool], tuple[str
 def _named_type(expr: cst.BaseExpression) -> tuple[str, bool] | None:
     """`"torch.cuda.FloatTensor"`: (its dtype, whether CUDA), for a string naming a legacy type."""
     text = expr.evaluated_value if isinstance(expr, cst.SimpleString) else None
+    if isinstance(expr, cst.Attribute):  # `torch.cuda.FloatTensor`, the type itself
+        written = cst.Module(body=[]).code_for_node(expr)
+        text = written if written.startswith("torch.") else None
     if not isinstance(text, str) or not text.startswith("torch.") or text.removeprefix("torch.").removeprefix("cuda.") not in LEGACY_TENSOR_TYPES:
         return None
     return LEGACY_TENSOR_TYPES[text.rsplit(".", 1)[1]][0], ".cuda." in text

@@ -36,11 +36,14 @@ def check(ctx: Context) -> Iterator[Finding]:
             # models held where `.to(device)` cannot reach them, or tensors made on the CUDA
             # default (aster.pytorch's `torch.zeros(...)` in the model's decoder): an explicit
             # device would leave them on the CPU, so the fix keeps the defaults, in today's calls
+            legacy = _legacy_constructors(ctx)
             fixes.append(FixSpec(
                 "replace_tensor_type_call",
-                f"Replace with `torch.set_default_dtype(torch.{dtype})` and `torch.set_default_device(\"cuda\")` (the same defaults)",
+                f"Replace with `torch.set_default_dtype(torch.{dtype})` and `torch.set_default_device(\"cuda\")` "
+                + ("(the same defaults, except for the legacy `torch.Tensor(...)`-style constructors here, which "
+                   "`set_default_device` does not reach: they would make CPU tensors)" if legacy else "(the same defaults)"),
                 sd.span,
-                not _legacy_constructors(ctx),
+                not legacy,
             ))
         elif dtype is not None and not back_to_cpu:  # an unknown type is not guessed
             params: tuple[tuple[str, str], ...] = (("dtype", dtype), ("cuda", "1" if cuda else ""))

@@ -40,6 +40,7 @@ class Strong:
     dtype: str
     origin: Origin | None = None
     from_ints: bool = False
+    zero_dim: bool = False  # a 0-dim torch tensor: it widens only a lower category (see promote_operands)
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,8 @@ def _operand(value: Value | None, numpy: bool) -> Strong | Weak | None:
     (an array NumPy infers: strong), or unknown (None)."""
     if isinstance(value, Tensor):
         if value.kind in ARRAY_KINDS or value.kind == "npscalar":
-            return Strong(value.dtype, value.origin, value.from_ints) if value.dtype else None
+            zero = value.kind == "tensor" and value.ndim == 0 and not numpy
+            return Strong(value.dtype, value.origin, value.from_ints, zero) if value.dtype else None
         if value.kind == "pyfloat":
             return Weak("float")
         if value.kind == "pyint":
@@ -101,13 +103,21 @@ def promote_operands(ops: list[Strong | Weak], numpy: bool, default: str | None)
             float_dtype = "float64" if numpy else default
             return Strong(float_dtype) if float_dtype else None
         return Strong("int64" if "int" in kinds else "bool")
-    result = strong[0]
-    for op in strong[1:]:
-        dtype = table.get((result.dtype, op.dtype))
-        if dtype is None:
+    dims = [op for op in strong if not op.zero_dim]
+    zeros = [op for op in strong if op.zero_dim]
+    if dims and zeros:
+        # torch: 0-dim tensors come after dimensioned ones, as Python numbers do: they decide
+        # the result only when of a higher category (`torch.where(m, half_x, torch.tensor(0.0))`
+        # stays float16; an int64 tensor with a float64 0-dim one gives float64)
+        high, low = _fold(dims, table), _fold(zeros, table)
+        if high is None or low is None:
             return None
-        if dtype != result.dtype:
-            result = op if dtype == op.dtype else Strong(dtype)
+        result = low if _category(low.dtype) > _category(high.dtype) else high
+    else:
+        folded = _fold(strong, table)
+        if folded is None:
+            return None
+        result = folded
     for w in weak:
         if w.kind == "float":
             row = promotion.NUMPY_WITH_PYFLOAT if numpy else promotion.TORCH_WITH_PYFLOAT
@@ -123,6 +133,21 @@ def promote_operands(ops: list[Strong | Weak], numpy: bool, default: str | None)
         elif w.kind == "int" and result.dtype == "bool":
             result = Strong("int64")
     return result
+
+
+def _fold(ops: list[Strong], table: dict[tuple[str, str], str]) -> Strong | None:
+    result = ops[0]
+    for op in ops[1:]:
+        dtype = table.get((result.dtype, op.dtype))
+        if dtype is None:
+            return None
+        if dtype != result.dtype:
+            result = op if dtype == op.dtype else Strong(dtype)
+    return result
+
+
+def _category(dtype: str) -> int:
+    return 2 if is_float(dtype) else 0 if dtype == "bool" else 1
 
 
 def infer_dtype(value: Value | None, numpy: bool, default: str | None) -> str | None:

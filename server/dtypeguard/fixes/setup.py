@@ -333,8 +333,10 @@ def replace_tensor_type_call(parsed: Parsed, fix: FixSpec) -> str:
     dtype_expr, device_expr = f"{like}.dtype", f'"cuda" if {like}.is_cuda else None'
     chosen = _chosen_types(call.args[0].value)
     named = _named_type(call.args[0].value)
-    if named is not None:  # `"torch.cuda.FloatTensor"`: its dtype and device, written out
-        dtype_expr, device_expr = f"{alias}.{named[0]}", '"cuda"' if named[1] else "None"
+    if named is not None:  # `"torch.cuda.FloatTensor"`: its dtype and device, written out; the
+        # device where there is one (on a CPU-only machine the legacy CUDA type raises instead)
+        dtype_expr = f"{alias}.{named[0]}"
+        device_expr = f'"cuda" if {alias}.cuda.is_available() else "cpu"' if named[1] else "None"
     elif chosen is not None:  # `"torch.cuda.FloatTensor" if use_cuda else "torch.FloatTensor"`: both named
         (dtype_a, cuda_a), (dtype_b, cuda_b), test = chosen
         if dtype_a == dtype_b:

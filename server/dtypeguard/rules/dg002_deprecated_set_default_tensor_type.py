@@ -32,18 +32,19 @@ def check(ctx: Context) -> Iterator[Finding]:
             message += "; here it also moves the default device back to the CPU (`torch.set_default_device('cpu')`)"
         fixes: list[FixSpec] = []
         moves = _held_modules(ctx, sd) if cuda and dtype is not None and not back_to_cpu else None
-        if cuda and dtype is not None and moves is None and _plain(sd.arg):
-            # models held where `.to(device)` cannot reach them, or tensors made on the CUDA
-            # default (aster.pytorch's `torch.zeros(...)` in the model's decoder): an explicit
-            # device would leave them on the CPU, so the fix keeps the defaults, in today's calls
-            legacy = _legacy_constructors(ctx)
+        if cuda and dtype is not None and moves is None and _plain(sd.arg) and not _legacy_constructors(ctx) and _default_device_tensors(ctx, elsewhere=True):
+            # tensors made on the CUDA default in another file (aster.pytorch's `torch.zeros(...)`
+            # in lib/'s decoder): no edit here moves them, and an explicit device would leave
+            # them on the CPU, so the fix keeps the defaults, in today's calls. (Made here, the
+            # setup block below and the next round's `.to(device)` fixes move them; legacy
+            # `torch.Tensor(...)` constructors ignore `set_default_device`: those files too.)
             fixes.append(FixSpec(
                 "replace_tensor_type_call",
-                f"Replace with `torch.set_default_dtype(torch.{dtype})` and `torch.set_default_device(\"cuda\")` "
-                + ("(the same defaults, except for the legacy `torch.Tensor(...)`-style constructors here, which "
-                   "`set_default_device` does not reach: they would make CPU tensors)" if legacy else "(the same defaults)"),
+                f"Replace with `torch.set_default_dtype(torch.{dtype})` and `torch.set_default_device(\"cuda\" if "
+                "torch.cuda.is_available() else \"cpu\")` (the same defaults where there is a GPU; without one, the CPU, where the "
+                "CUDA type raises)",
                 sd.span,
-                not legacy,
+                True,
             ))
         elif dtype is not None and not back_to_cpu:  # an unknown type is not guessed
             params: tuple[tuple[str, str], ...] = (("dtype", dtype), ("cuda", "1" if cuda else ""))
@@ -55,6 +56,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                 params += (("moves", ";".join(f"{m.line},{m.col},{m.end_line},{m.end_col}" for m in moves)), ("dtype_noop", "1" if same else ""))
                 lines = ", ".join(str(m.line) for m in moves)
                 title = ("Replace with" if same else f"{title} and") + " an explicit `device`" + (f", the model{'s' if len(moves) > 1 else ''} at line{'s' if len(moves) > 1 else ''} {lines} moved to it" if moves else "")
+            elif cuda:
+                title += " and an explicit `device`"
             fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, True, params))
         elif _plain(sd.arg):
             # a type chosen at run time: the drop-in pair of modern calls reads it (exact, but for
@@ -93,9 +96,10 @@ def _held_modules(ctx: Context, sd: SetDefault) -> list[Span] | None:
     return sorted(set(held.values()))
 
 
-def _default_device_tensors(ctx: Context) -> bool:
+def _default_device_tensors(ctx: Context, elsewhere: bool = False) -> bool:
     """Some tensor the script names or computes with was made by a torch factory on a non-CPU
-    default device (a model's outputs are where the model is: they move with it)."""
+    default device (a model's outputs are where the model is: they move with it); with
+    `elsewhere`, made in another file of the project."""
     values: list[Value | None] = [fact.value for fact in ctx.facts.values]
     for forward in ctx.events.forwards:
         values += [*forward.inputs, *forward.kw_inputs]
@@ -105,6 +109,7 @@ def _default_device_tensors(ctx: Context) -> bool:
         values += [loss.output, loss.target]
     return any(
         isinstance(v, Tensor) and not v.moves and v.device in ("cuda", "auto") and v.dev_origin is not None and "follows the default device" in v.dev_origin.why
+        and (not elsewhere or bool(v.dev_origin.span.file))
         for v in values
     )
 

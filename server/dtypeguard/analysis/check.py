@@ -18,6 +18,7 @@ from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.imports import Reader
 from dtypeguard.engine.interpreter import Interpreter
 from dtypeguard.engine.parse import LineIndex, ParseFailure, parse
+from dtypeguard.engine.source import call_name
 from dtypeguard.findings import CALL_RUNS_IT, SUPPRESS_COMMENT, Finding, Related, Severity, Span
 from dtypeguard.rules import PARSE_ERROR, RULES
 from dtypeguard.rules.base import Context
@@ -117,19 +118,17 @@ def apply_rules(
             if override:
                 finding = replace(finding, severity=Severity(override))
             findings.append(finding)
-    found = findings
-    anchored = [(f, here) for f in found if (here := _anchor_here(f, entered)) is not None]
-    anchored = [(f, here) for f, here in anchored if not _suppressed(here, index)]
+    placed = [(f, _anchor_here(f, entered)) for f in findings]
+    anchored = [(f, here) for f, here in placed if here is not None and not _suppressed(here, index)]
     findings = [here for _, here in anchored]
     elsewhere = [_theirs(f, path) for f, _ in anchored if f.span.file and path and others and f.span.file in others]
     # a load without `map_location` in a project file that a call here ran (FastSpeech2's
     # `utils/model.py` get_model, called by train.py, which runs on the CPU too): that file's
     # finding, shown there, not here (see _NOT_ANCHORED_AT_CALLS)
     elsewhere += [
-        _theirs(f, path) for f in found
-        if f.code in _NOT_ANCHORED_AT_CALLS and f.span.file and path and others and f.span.file in others
-        and entered is not None and entered(f.span) is not None and _anchor_here(f, entered) is None
-        and _loads_weights(f.span, others[f.span.file])
+        _theirs(f, path) for f, here in placed
+        if here is None and f.code in _NOT_ANCHORED_AT_CALLS and f.span.file and path and others and f.span.file in others
+        and entered is not None and entered(f.span) is not None and _loads_weights(f.span, others[f.span.file])
     ]
     elsewhere = [f for f in elsewhere if not _suppressed(replace(f, related=()), others[f.span.file])] if others else []
     findings.sort(key=lambda f: (f.span, f.code))
@@ -159,10 +158,10 @@ def _loads_weights(load: Span, index: LineIndex) -> bool:
     scope: ast.AST = max(classes, key=lambda n: n.lineno) if classes else min(funcs, key=lambda n: n.lineno)
     if any(_is_torch_save(n) for n in ast.walk(scope)):
         return False
-    call = next((n for n in ast.walk(func) if isinstance(n, ast.Call) and n.lineno == load.line and n.col_offset == load.col and _last(n.func) == "load"), None)
+    call = next((n for n in ast.walk(func) if isinstance(n, ast.Call) and n.lineno == load.line and n.col_offset == load.col and call_name(n) == "load"), None)
     if call is None:
         return False
-    into = [n for n in ast.walk(func) if isinstance(n, ast.Call) and _last(n.func) == "load_state_dict"]
+    into = [n for n in ast.walk(func) if isinstance(n, ast.Call) and call_name(n) == "load_state_dict"]
     if any(call in ast.walk(arg) for n in into for arg in n.args):
         return True  # `model.load_state_dict(torch.load(path))`
     tracked: set[str] = set()
@@ -173,10 +172,6 @@ def _loads_weights(load: Span, index: LineIndex) -> bool:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and any(_mentions(a, tracked) for a in node.args):
                 tracked.add(node.func.value.id)
     return any(_mentions(arg, tracked) for n in into for arg in n.args)
-
-
-def _last(func: ast.expr) -> str:
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:

@@ -3511,6 +3511,12 @@ _KIND_CLASSES = {
 }
 
 
+# the classes `isinstance` of a value of a known kind is decided against: its own, and the builtin
+# containers and str, which no tensor, array, frame or number is (`data_to_device`'s
+# `isinstance(data, list)` branches of a batch tensor)
+_KINDS_DECIDED = frozenset({n for group in _KIND_CLASSES.values() for n in group} | {"builtins.list", "builtins.tuple", "builtins.dict", "builtins.str"})
+
+
 _BUILTIN_TYPES = frozenset({"builtins.dict", "builtins.str", "builtins.list", "builtins.tuple", "builtins.int", "builtins.float", "builtins.bool"})
 
 
@@ -3571,10 +3577,7 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
         return _isinstance_npscalar(value, names)
     if not isinstance(value, Tensor) or value.kind not in _KIND_CLASSES or not names:
         return None
-    # (a tensor, array, frame or number is never a list, tuple, dict or str: `data_to_device`'s
-    # `isinstance(data, list)` branches of a batch tensor)
-    known = {n for group in _KIND_CLASSES.values() for n in group} | {"builtins.list", "builtins.tuple", "builtins.dict", "builtins.str"}
-    if any(n not in known for n in names):
+    if any(n not in _KINDS_DECIDED for n in names):
         return None  # a class we do not map (a subclass, an ABC): unknown
     return Const(any(n in _KIND_CLASSES[value.kind] for n in names))
 

@@ -122,6 +122,23 @@ def test_a_double_model_from_a_module_import_and_a_cuda_default_set_by_a_config_
     assert (4, "DG003") in _check(root / "loader.py")
 
 
+def test_a_star_import_brings_the_modules_public_names_and_its_torch(tmp_path: Path) -> None:
+    """pytorch-deeplab-xception (scan 14): `torch` comes into train.py only through
+    `from modeling.deeplab import *`, so its `torch.load` is torch's; `__all__` limits the names."""
+    root = _project(tmp_path, {
+        "modeling.py": "import torch\nfrom torch import nn\n\ndef build():\n    return nn.Linear(4, 2).double()\n",
+        "listed.py": "import torch\nfrom torch import nn\n__all__ = ['build']\n\ndef build():\n    return nn.Linear(4, 2).double()\n",
+        "train.py": (
+            "import argparse\nfrom modeling import *\nparser = argparse.ArgumentParser()\nparser.add_argument('--resume', default=None)\n"
+            "args = parser.parse_args()\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = build()\n"
+            "out = model(torch.rand(3, 4))\nif args.resume is not None:\n    checkpoint = torch.load(args.resume)\n"
+        ),
+        "only_listed.py": "import numpy as np\nfrom listed import *\nmodel = build()\nout = model(torch.rand(3, 4))\n",
+    })
+    assert _check(root / "train.py") == [(8, "DG004"), (10, "DG010")]
+    assert _check(root / "only_listed.py") == []  # `torch` is not in `__all__`: `torch.rand` is not known here
+
+
 def test_relative_imports_in_a_package_and_its_main_block_not_run(tmp_path: Path) -> None:
     root = _project(tmp_path, {
         "pkg/__init__.py": "",

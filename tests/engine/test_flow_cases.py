@@ -5292,6 +5292,142 @@ CASES: dict[str, str] = {
             pass
         w = snr_weight(DDPMScheduler(), (torch.rand(4) * 1000).float())  # expect: DG006
         """,
+    # ai03 (disentangling-vae): a module of the script's own whose layers come from a class it
+    # is given (`encoder(n)`) is still a module: `.to(float16)` makes every floating parameter float16
+    "a cast of a module built from a class it is given casts its parameters": """
+        import torch
+        from torch import nn, optim
+        class EncoderB(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.l = nn.Linear(n, 2)
+        class VAE(nn.Module):
+            def __init__(self, encoder, n):
+                super().__init__()
+                self.encoder = encoder(n)
+        def init_specific_model(n, dtype=torch.float32):
+            return VAE(EncoderB, n).to(dtype)
+        model = init_specific_model(3, dtype=torch.float16)
+        optimizer = optim.Adam(model.parameters(), lr=1e-3)  # expect: DG012
+        """,
+    # ao05 (the PyTorch quickstart): a sample taken from a Dataset is data, moved where it is
+    # used; the `torch.rand` inside the (re-typed torchvision) dataset is not where the fix goes
+    "a Dataset item left on the CPU is reported where it is taken, not where the dataset made it": """
+        import torch
+        from torch import nn
+        from torch.utils.data import Dataset
+        class FashionMNIST(Dataset):
+            def __init__(self):
+                self.data = torch.rand(10, 4)
+                self.targets = torch.randint(0, 3, (10,))
+            def __len__(self):
+                return 10
+            def __getitem__(self, idx):
+                return self.data[idx], int(self.targets[idx])
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 3).to(device)
+        test_data = FashionMNIST()
+        x = test_data[0][0]  # expect: DG009
+        pred = model(x)
+        """,
+    # ao01 (fastai course22 #99): pandas 2's get_dummies makes bool columns; beside a float
+    # column a frame's `.values` is an object array, which torch refuses whatever dtype= says
+    "bool indicator columns beside a float column make an object array torch refuses": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        df = pd.read_csv("train.csv")
+        df.fillna(0, inplace=True)
+        df["LogFare"] = np.log(df["Fare"] + 1)
+        df = pd.get_dummies(df, columns=["Sex", "Pclass"])
+        cols = ["Age", "LogFare"] + ["Sex_male", "Sex_female", "Pclass_1"]
+        t_indep = torch.tensor(df[cols].values, dtype=torch.float)  # expect: DG004
+        t_ok = torch.tensor(df[cols].to_numpy(dtype=np.float32))
+        t_flags = torch.tensor(df[["Sex_male", "Pclass_1"]].values)
+        t_unknown = torch.tensor(df[["Age", "Sex_male"]].values, dtype=torch.float)
+        t_cast = torch.tensor(df[cols].values.astype(np.float32))
+        """,
+    "indicator columns with a dtype, or named by another prefix, are not bool": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        df = pd.read_csv("train.csv")
+        df["LogFare"] = np.log(df["Fare"] + 1)
+        a = pd.get_dummies(df, columns=["Sex"], dtype=float)
+        t_a = torch.tensor(a[["LogFare", "Sex_male"]].values)
+        b = pd.get_dummies(df, columns=["Sex"], prefix="s")
+        t_b = torch.tensor(b[["Age", "LogFare"]].values)
+        c = pd.get_dummies(df, columns=["Sex"])
+        t_c = torch.tensor(c[["Age", "LogFare"]].values)
+        """,
+    # Bert-Chinese-Text-Classification-Pytorch (scan 14): a cache of a whole object of the
+    # script's own class is not what loads that read a dict's items read back
+    "a load that reads a mapping does not read a saved object of the script's own class": """
+        import os
+        import torch
+        class Corpus:
+            def __init__(self, words):
+                self.words = words
+        def from_pretrained(path):
+            vocab_dict = torch.load(path)
+            for key, value in vocab_dict.items():
+                print(key, value)
+        def get_corpus(datadir):
+            fn = os.path.join(datadir, "cache.pt")
+            corpus = Corpus(["a", "b"])
+            torch.save(corpus, fn)
+            return corpus
+        get_corpus("data")
+        from_pretrained(os.environ["VOCAB"])
+        """,
+    "a load that reads keys the saved dict does not write reads another file": """
+        import os
+        import numpy as np
+        import torch
+        best = np.mean([0.5, 0.75])
+        torch.save({"epoch": 3, "best": best}, os.environ["OUT"])  # expect: DG011
+        ids = torch.load(os.environ["IDS"])
+        names = ids["names"]
+        ckpt = torch.load(os.environ["RESUME"])
+        start = ckpt["epoch"]
+        """,
+    # deeplab's coco.py: the ids file is read back only where an earlier run saved it (a list of ints)
+    "a load of the path a later branch writes without spelling it reads that list": """
+        import os
+        import numpy as np
+        import torch
+        def ids_of(ids_file):
+            if os.path.exists(ids_file):
+                ids = torch.load(ids_file)
+            else:
+                ids = [1, 2, 3]
+                torch.save(ids, ids_file)
+            return ids
+        ids_of(os.environ["IDS"])
+        best = np.float64(0.5)
+        torch.save({"best": best}, "best.pt")
+        """,
+    # nerf_pl (repos8, reached once star imports were followed): a positional encoding module
+    # holds only a plain tensor of frequencies, iterated into 0-dim tensors that meet any device
+    "a module holding no weights meets inputs on any device": """
+        import torch
+        from torch import nn
+        class Embedding(nn.Module):
+            def __init__(self, n_freqs):
+                super().__init__()
+                self.funcs = [torch.sin, torch.cos]
+                self.freq_bands = 2 ** torch.linspace(0, n_freqs - 1, n_freqs)
+            def forward(self, x):
+                out = [x]
+                for freq in self.freq_bands:
+                    for func in self.funcs:
+                        out += [func(freq * x)]
+                return torch.cat(out, -1)
+        embed = Embedding(4)
+        fine = nn.Linear(27, 4).cuda()
+        xyz = torch.rand(8, 3).cuda()
+        y = fine(embed(xyz))
+        """,
 }
 
 

@@ -27,7 +27,9 @@ import torch
 
 from dtypeguard.analysis import check_source
 from dtypeguard.engine import library
+from dtypeguard.engine.call_effects import CONVERTERS
 from dtypeguard.engine.library.spec import Entry
+from dtypeguard.engine.library.vocabulary import LEGACY_TENSOR_TYPES
 from dtypeguard.engine.values import Const, Many, Tensor
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,6 +173,11 @@ MECHANICS = [
     ("arrays divided", "{a} / {b}"),
     ("values and indices", "torch.max(torch.ones(2, 2), 1)[1]"),
     ("csv column", "pd.read_csv(csv_path)['n'].to_numpy()"),
+    ("csv column plus an int", "(pd.read_csv(csv_path)['n'] + 1).to_numpy()"),
+    ("csv column times a float", "(pd.read_csv(csv_path)['n'] * 0.5).to_numpy()"),
+    ("log of a csv column", "np.asarray(np.log(pd.read_csv(csv_path)['n'] + 1))"),
+    ("indicator columns beside another column", "pd.get_dummies(pd.DataFrame({{'x': {v}, 's': ['a', 'b', 'a', 'b']}}), columns=['s'])[['x', 's_a']].to_numpy()"),
+    ("indicator columns of a csv frame", "pd.get_dummies(pd.read_csv(csv_path), columns=['k'])[['k_3', 'k_4']].to_numpy()"),
     ("csv columns", "pd.read_csv(csv_path)[['n', 'k']].values"),
     ("csv with a dtype", "pd.read_csv(csv_path, dtype=np.float32).to_numpy()"),
     ("csv with a dtype per column", "pd.read_csv(csv_path, dtype={{'n': 'int32'}})['n'].to_numpy()"),
@@ -235,6 +242,23 @@ def test_interpreter_mechanics_match_the_real_libraries() -> None:
     wrong, known, _ = _run(MECHANICS)
     assert wrong == [], "\n".join(wrong)
     assert not [name for name, _ in MECHANICS if not known.get(name)], known
+
+
+def test_torch_refuses_numpy_object_arrays_in_every_conversion_the_engine_flags() -> None:
+    """DG004 reports `torch.tensor(df[cols].values)` of bool columns beside number columns: the
+    frame's `.values` is an object array (pandas) and every conversion the engine flags refuses
+    it (torch), whatever `dtype=` asks for; a number dtype first converts fine."""
+    array = pd.DataFrame({"x": [0.5, 1.5], "s": [True, False]}).to_numpy()
+    assert array.dtype == np.dtype(object)
+    for name in sorted(CONVERTERS | set(LEGACY_TENSOR_TYPES)):
+        convert = getattr(torch, name, None)
+        if convert is None:
+            continue
+        with pytest.raises(TypeError, match=r"can't convert np\.ndarray of type numpy\.object_"):
+            convert(array)
+    with pytest.raises(TypeError, match=r"numpy\.object_"):
+        torch.tensor(array, dtype=torch.float32)
+    assert torch.tensor(array.astype("float32")).dtype == torch.float32
 
 
 def test_frame_attributes_cover_every_pandas_attribute() -> None:

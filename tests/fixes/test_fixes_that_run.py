@@ -433,18 +433,56 @@ LOADED = (ckpt["acc"], ckpt["epoch"], ckpt["rank1"])
 
 def test_numpy_numbers_in_a_checkpoint_become_python_numbers_where_they_are_put_in() -> None:
     """DG011's safe fix at the root: the NumPy number an entry holds is saved as the Python number
-    it stands for (`float(...)` of a float64 mean, `int(...)` of an argmax, `.item()` where
-    the dtype is not known), in a dict display and in `state["epoch"] = ...`; the fixed script
+    it stands for (`float(...)` of a float64 mean, `int(...)` of an argmax, `np.asarray(...).item()`
+    where the dtype is not known), in a dict display and in `state["epoch"] = ...`; the fixed script
     loads with weights_only=True and reads the same numbers."""
     src = NUMPY_METRIC.format(unknown="np.cumsum(np.load(os.environ['CMC']))")
     assert _fixes(src, "DG011")[0] == ("plain_number", True)
     result = fix_all(src)
-    assert '"acc": float(acc), "rank1": rank1.item()}' in result.text and 'state["epoch"] = int(best_epoch)' in result.text, result.text
+    assert '"acc": float(acc), "rank1": np.asarray(rank1).item()}' in result.text and 'state["epoch"] = int(best_epoch)' in result.text, result.text
     assert not [f for f in result.remaining if f.code == "DG011"]
     runnable = result.text.replace("np.cumsum(np.load(os.environ['CMC']))", "np.cumsum(np.array([0.5, 0.25]))")
     ran = subprocess.run([sys.executable, "-c", runnable + "print(LOADED)\n"], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0 and ran.stdout.strip() == "(0.5, 1, 0.5)", ran.stderr[-2000:]
     assert fix_all(result.text).text == result.text
+
+
+BEST_OF_A_FLOAT_AND_A_METRIC = '''\
+import os
+import sys
+import tempfile
+
+import numpy as np
+import torch
+from torch import nn
+
+
+def validate(scores):
+    return np.mean(np.asarray(scores, dtype=os.environ.get("DTYPE", "float64")))
+
+
+path = os.path.join(tempfile.mkdtemp(), "best.pt")
+model = nn.Linear(4, 2)
+best_pred = 0.0
+if "--val" in sys.argv:
+    best_pred = max(best_pred, validate([0.5, 0.75]))
+torch.save({"state_dict": model.state_dict(), "best_pred": best_pred}, path)
+ckpt = torch.load(path)
+print(ckpt["best_pred"])
+'''
+
+
+def test_a_best_value_that_is_a_python_float_or_a_numpy_metric_is_saved_as_a_number_on_both_paths() -> None:
+    """Scan 14 (pytorch-deeplab-xception): `best_pred` is 0.0 without validation and a NumPy
+    metric with it; `.item()` would fail on the float, `np.asarray(...).item()` saves the Python
+    number on both paths and the weights-only load reads it."""
+    result = fix_all(BEST_OF_A_FLOAT_AND_A_METRIC)
+    assert '"best_pred": np.asarray(best_pred).item()}' in result.text, result.text
+    for args in ([], ["--val"]):
+        ran = subprocess.run([sys.executable, "-c", result.text, *args], capture_output=True, text=True, timeout=120)
+        assert ran.returncode == 0 and ran.stdout.strip() in ("0.0", "0.625"), ran.stderr[-2000:]
+    before = subprocess.run([sys.executable, "-c", BEST_OF_A_FLOAT_AND_A_METRIC, "--val"], capture_output=True, text=True, timeout=120)
+    assert before.returncode != 0 and "Weights only load failed" in before.stderr
 
 
 HALF_MODEL_NORMALISED_INPUT = '''\

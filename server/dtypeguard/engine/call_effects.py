@@ -40,9 +40,11 @@ from dtypeguard.engine.library.stdlib import DATETIME_MAKERS
 from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
 from dtypeguard.engine.values import (
     BATCH_WHY,
+    DATA_WHYS,
     FLOAT_DTYPES,
     FORGOTTEN,
     INT_DTYPES,
+    ITEM_WHY,
     ITEMS,
     LIGHTNING_TRAINERS,
     WIDE,
@@ -311,7 +313,8 @@ class CallsMixin(InterpreterParts):
         getitem = obj.klass.method("__getitem__")
         if getitem is None:
             return None
-        return self.call_function(getitem, [ref, Tensor("pyint")], {}, state)  # the loader passes an int index
+        item = self.call_function(getitem, [ref, Tensor("pyint")], {}, state)  # the loader passes an int index
+        return _data_item(item)
 
     def collate(self, element: Value | None) -> Value | None:
         """`default_collate`: arrays become tensors of the same dtype, Python floats float64."""
@@ -666,7 +669,15 @@ class CallsMixin(InterpreterParts):
             file = f"{WRITTEN}{span.line}:{span.col}"
             state.bind(at.id, FilePath(file))
         allow = self.safe_globals_for(arg0, state) if what else None
-        self.events.saves.append(TorchSave(span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry, allow or (), plain or "", refused.origin if plain and isinstance(refused, Tensor) else None))
+        keys = tuple(str(k) for k in arg0.keys) if isinstance(arg0, DictV) and all(isinstance(k, str) for k in arg0.keys) else None
+        held = state.heap.get(arg0.oid) if isinstance(arg0, Ref) else None
+        whole = isinstance(held, ModuleObj) or (
+            isinstance(held, InstanceObj) and held.klass is not None and not any(held.klass.method(m) for m in ("__getitem__", "items", "keys", "get"))
+        )
+        self.events.saves.append(TorchSave(
+            span, self.tick(), what == "a whole nn.Module", what, path, saved, file, tagged, entry, allow or (), plain or "",
+            refused.origin if plain and isinstance(refused, Tensor) else None, keys, whole,
+        ))
         if file or path:
             self.events.torch_saves.append((file or path, arg0))
         if (file or path) and not tagged:
@@ -1320,6 +1331,12 @@ class CallsMixin(InterpreterParts):
         arg0 = args[0] if args else None
         if last in ("set_default_dtype", "set_default_device", "set_default_tensor_type") and len(parts) == 2:
             return self.set_default(last, arg0, node, state)
+        if len(parts) == 2 and (last in CONVERTERS or last in vocab.LEGACY_TENSOR_TYPES) and isinstance(arg0, Tensor) and arg0.kind == "ndarray" and arg0.dtype == "object":
+            # torch converts no NumPy object array, whatever `dtype=` asks for ("can't convert
+            # np.ndarray of type numpy.object_"): the conversion fails, its result is not known
+            given = (self.index.span(node.args[0]),) if node.args else ()
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), OBJECT_ARRAY, (arg0,), None, given))
+            return Tensor("tensor", None, None)
         if name == "torch.accelerator.current_accelerator":
             # the accelerator's device (cuda, mps, xpu) when there is one, else None (`.to(None)`
             # keeps the tensor where it is: the CPU): "auto"
@@ -2599,8 +2616,6 @@ class CallsMixin(InterpreterParts):
                 device_expr=device_expr,
                 attrs=moved_attrs(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
             )
-            if obj.first_layer == "" and obj.cls.startswith("user:") and obj.dtype is None:
-                after = replace(after, dtype=None)
             state.heap[oid] = after
             self._cast_children(after, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None, state)
             owners = (state.heap.get(o) for o in self.optimizers_of.get(oid, ()))
@@ -2856,6 +2871,23 @@ def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str |
                 site=cast.span if recast and cast is not None else value.site,
             )
     return out
+
+
+CONVERTERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor"})
+OBJECT_ARRAY = "object array to tensor"  # a `TensorOp`: torch is given a NumPy object array
+
+
+def _data_item(value: Value | None) -> Value | None:
+    """What a Dataset gives (`test_data[0]`, one loader step's sample): its CPU tensors are data,
+    moved where they are used (`x.to(device)` before the forward), however the Dataset made them:
+    a `torch.rand` in its `__init__` (a re-typed torchvision dataset) is not where the fix goes."""
+    if isinstance(value, TupleV):
+        return TupleV(tuple(_data_item(i) for i in value.items))
+    if isinstance(value, DictV):
+        return replace(value, items=tuple(_data_item(i) for i in value.items))
+    if isinstance(value, Tensor) and value.kind == "tensor" and value.device == "cpu" and value.dev_origin is not None and not value.dev_origin.why.startswith(DATA_WHYS):
+        return replace(value, dev_origin=Origin(value.dev_origin.span, f"{ITEM_WHY} (from the data created here)"))
+    return value
 
 
 def _batch_origin(origin: Origin | None) -> Origin | None:

@@ -196,6 +196,11 @@ class TorchSave:
     plain: str = ""
     # where the refused NumPy number was made (`np.mean(accs)` in the evaluation helper), when known
     made: Origin | None = None
+    # what a load of the file reads back: a dict with these string keys (None: not known), or an
+    # object of a class of the script's own that is no mapping (`whole`): a load that reads keys
+    # the save does not write, or reads a whole object as a mapping, reads another file
+    keys: tuple[str, ...] | None = None
+    whole: bool = False
 
 
 @dataclass

@@ -48,7 +48,7 @@ from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library import torch as torch_library
 from dtypeguard.engine.library import vocabulary as vocab
-from dtypeguard.engine.library.apply import Strong, column_dtype
+from dtypeguard.engine.library.apply import OTHER, Strong, column_dtype, lookup_column
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex
 from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
@@ -331,6 +331,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         namespace = self.import_module(found, state) if found is not None else None
         for alias in stmt.names:
             if alias.name == "*":
+                if namespace is not None:
+                    self._import_star(namespace, state)
                 continue
             name = alias.asname or alias.name
             sub = None
@@ -352,6 +354,23 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 state.bind(name, self.sym(f"{stmt.module}.{alias.name}"))
             else:
                 state.bind(name, None)  # our own module, which could not be run (a cycle)
+
+    def _import_star(self, namespace: Ref, state: State) -> None:
+        """`from modeling.deeplab import *`: the module's `__all__`, or its public globals (the
+        `torch` it imported too, which the importing file then calls)."""
+        obj = state.heap.get(namespace.oid)
+        if not isinstance(obj, InstanceObj):
+            return
+        listed = obj.attrs.get("__all__")
+        if isinstance(listed, TupleV) and all(isinstance(i, Const) and isinstance(i.value, str) for i in listed.items):
+            names = [str(i.value) for i in listed.items if isinstance(i, Const)]
+        elif "__all__" in obj.attrs:
+            return  # an `__all__` this analysis cannot read: which names come is not known
+        else:
+            names = [n for n in obj.attrs if isinstance(n, str) and not n.startswith("_")]
+        for name in names:
+            if name in obj.attrs:
+                state.bind(name, obj.attrs[name])
 
     def entered_from(self, span: Span) -> Span | None:
         """The checked file's call that ran the imported code at `span` (first time it ran)."""
@@ -890,18 +909,22 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if isinstance(index, Const) and isinstance(index.value, str):
             if names is None:
                 return replace(df, kind="series", columns=None)  # a one-dtype frame: any column has it
-            dtype = names.get(index.value)
-            why = dict(df.column_origins).get(index.value) or Origin(self.index.span(node), f"the column {index.value!r} is {dtype}")
-            if df.ndim == 1 and index.value in names:
+            assert df.columns is not None
+            has, dtype, entry = lookup_column(df.columns, index.value)
+            why = dict(df.column_origins).get(entry) or Origin(self.index.span(node), f"the column {index.value!r} is {dtype}")
+            if df.ndim == 1 and has:
                 return _row_field(df, dtype, why)
-            return Tensor("series", dtype, "cpu", why if dtype else None) if index.value in names else None
+            return Tensor("series", dtype, "cpu", why if dtype else None) if has else None
         if isinstance(index, TupleV) and all(isinstance(i, Const) and isinstance(i.value, str) for i in index.items):
-            if names is None:
+            if df.columns is None:
                 return df
-            chosen = tuple((str(i.value), names.get(str(i.value))) for i in index.items if isinstance(i, Const))
-            if any(name not in names for name, _ in chosen):
+            origins = dict(df.column_origins)
+            found = [(str(i.value), lookup_column(df.columns, str(i.value))) for i in index.items if isinstance(i, Const)]
+            if not all(has for _, (has, _d, _e) in found):
                 return None
-            return library_frame(chosen, [Strong(d) if d else None for _, d in chosen], self.origin(node, ""))
+            chosen = tuple((name, d) for name, (_h, d, _e) in found)
+            parts = [Strong(d, origins.get(e)) if d and d != WIDE else None for _, (_h, d, e) in found]
+            return library_frame(chosen, parts, self.origin(node, ""))
         rows = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2 and df.dtype:
             # `df.iloc[:, :-1]` / `df.iloc[:, -1]`: some columns of a one-dtype frame keep its dtype
@@ -984,7 +1007,15 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         """`df["col"] = ...` adds or replaces a column (the name is rebound to the new frame)."""
         if df.columns is None and df.dtype and df.dtype != WIDE and isinstance(index, Const) and isinstance(index.value, str):
             part = column_dtype(value)  # columns we cannot name, all of one dtype: a column of it keeps it
-            return df if part is not None and part.dtype == df.dtype else replace(df, dtype=None, origin=None)
+            if part is not None and part.dtype == df.dtype:
+                return df
+        if df.columns is None and isinstance(index, Const) and isinstance(index.value, str):
+            # the columns we cannot name (of the frame's dtype, when they share one), and this one
+            added = column_dtype(value)
+            partial = ((OTHER, df.dtype), (index.value, added.dtype if added else None))
+            made = library_frame(partial, [Strong(df.dtype) if df.dtype and df.dtype != WIDE else None, added], self.origin(node, ""))
+            origins = (*df.column_origins, *(((OTHER, df.origin),) if df.origin is not None and df.dtype else ()))
+            return replace(made, column_origins=origins) if isinstance(made, Tensor) and origins else made
         names_set = _column_names(index)
         if names_set is not None and len(names_set) > 1:
             # `df[num_cols] = df[num_cols].fillna(...)`: each named column takes the value's dtype
@@ -1000,8 +1031,6 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 cols[name] = part.dtype if part else None
             columns = tuple(cols.items())
             return library_frame(columns, [Strong(d) if d else None for _, d in columns], self.origin(node, ""))
-        if df.columns is None and isinstance(index, Const) and isinstance(index.value, str):
-            return replace(df, dtype=None, origin=None)  # still a frame, of columns we cannot all name
         if df.columns is None or not (isinstance(index, Const) and isinstance(index.value, str)):
             return None
         part = column_dtype(value)
@@ -1454,6 +1483,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             # a pandas Series or one-dtype frame computes as its NumPy array does (same dtype
             # rules), and stays what it was
             kind = "frame" if any(v.kind == "frame" for v in pandas) else "series"
+            wide = _wide_with_number(left, right, op)
+            if wide is not None:
+                return replace(pandas[0], kind=kind, dtype=wide, origin=pandas[0].origin if wide == WIDE else self.origin(node, "int64 or float64 data with a Python float gives float64"), columns=None)
             as_array = [replace(v, kind="ndarray", columns=None) if isinstance(v, Tensor) and v.kind in ("series", "frame") else v for v in (left, right)]
             out = self.binop(as_array[0], as_array[1], op, node, autocast, default)
             return replace(out, kind=kind, ndim=1 if kind == "series" else 2) if isinstance(out, Tensor) and out.kind == "ndarray" else out
@@ -2063,6 +2095,20 @@ def _patches_location_tag(node: ast.expr) -> bool:
         )
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
     return name == "patch" and bool(args) and isinstance(args[0], ast.Constant) and args[0].value == "torch.serialization.location_tag"
+
+
+def _wide_with_number(left: Value | None, right: Value | None, op: ast.operator) -> str | None:
+    """`df["Fare"] + 1` on a column read from a file (int64 or float64): a Python int keeps
+    either (the result is still int64 or float64), a Python float or true division gives
+    float64; None for anything else."""
+    wide = next((v for v in (left, right) if isinstance(v, Tensor) and v.kind in ("series", "frame") and v.dtype == WIDE), None)
+    other = right if wide is left else left
+    if wide is None or not isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)):
+        return None
+    kind = number_kind(other) if isinstance(other, (Const, Tensor)) else None
+    if kind == "pyint" and not isinstance(op, ast.Div):
+        return WIDE
+    return "float64" if kind in ("pyint", "pyfloat") else None
 
 
 def _picks_columns(index: ast.expr) -> bool:

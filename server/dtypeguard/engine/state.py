@@ -87,10 +87,16 @@ def fold_scopes(a: Scope[T], b: Scope[T], merge: object) -> Scope[T]:
     elif a.parent is not None and a.parent is b.parent:
         base, keys = a.parent, set(a.vars) | set(b.vars)
     else:
+        # no common parent (a chain flattened at MAX_DEPTH, or an earlier fold like this one):
+        # every key is compared, but most entries are the very same objects, kept as they are
         fa, fb = a.flat(), b.flat()
         out: dict[object, T] = {}
-        for key in fa.keys() | fb.keys():
-            out[key] = merge_fn(fa.get(key, _MISSING), fb.get(key, _MISSING))  # type: ignore[operator]
+        for key, va in fa.items():
+            vb = fb.get(key, _MISSING)
+            out[key] = va if va is vb else merge_fn(va, vb)  # type: ignore[operator]
+        for key, vb in fb.items():
+            if key not in fa:
+                out[key] = merge_fn(_MISSING, vb)  # type: ignore[operator]
         return Scope(None, out)
     for key in keys:
         base.vars[key] = merge_fn(a.get(key, _MISSING), b.get(key, _MISSING))  # type: ignore[operator, arg-type]

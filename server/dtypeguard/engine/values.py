@@ -17,6 +17,8 @@ FLOAT_DTYPES = ("float64", "float32", "float16", "bfloat16")
 INT_DTYPES = ("int64", "int32", "int16", "int8", "uint8", "bool")
 WIDE = "int64|float64"  # pandas' numbers as read from a file: one of the two, never float32
 BATCH_WHY = "DataLoader batches are built on the CPU"  # a device origin that is moved where used
+ITEM_WHY = "a Dataset item is made on the CPU"  # the same, for one item taken from a Dataset
+DATA_WHYS = (BATCH_WHY, ITEM_WHY)  # device origins of data: moved where it is used, not where it is made
 _FLOAT_RANK = {"bfloat16": 1, "float16": 1, "float32": 2, "float64": 3}
 
 

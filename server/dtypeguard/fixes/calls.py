@@ -87,7 +87,7 @@ def _in_file_names(parsed: Parsed, value: str) -> str:
     torch as T`); a file that binds no name to torch (`from torch import tensor`) cannot take
     it, so the fix is not applicable there. `numpy.float32` likewise (`np.float32`)."""
     if value.startswith("numpy."):
-        return _numpy_alias(parsed) + value[len("numpy"):]
+        return numpy_alias(parsed) + value[len("numpy"):]
     if not value.startswith("torch."):
         return value
     tree = source.parse_quiet(parsed.module.code)
@@ -99,7 +99,7 @@ def _in_file_names(parsed: Parsed, value: str) -> str:
     return alias + value[len("torch"):]
 
 
-def _numpy_alias(parsed: Parsed) -> str:
+def numpy_alias(parsed: Parsed) -> str:
     """The name the file binds to numpy at top level (`np` after `import numpy as np`)."""
     tree = source.parse_quiet(parsed.module.code)
     for stmt in tree.body if tree is not None else []:

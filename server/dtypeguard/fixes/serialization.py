@@ -13,8 +13,8 @@ import libcst as cst
 from dtypeguard.engine import source
 from dtypeguard.findings import FixSpec
 from dtypeguard.fixes.base import NotApplicable, replace_node
-from dtypeguard.fixes.calls import _in_file_names
-from dtypeguard.fixes.cst import Parsed, parenthesized
+from dtypeguard.fixes.calls import _in_file_names, numpy_alias
+from dtypeguard.fixes.cst import Parsed
 from dtypeguard.fixes.lowprec import _statement_of
 
 
@@ -136,6 +136,11 @@ def plain_number(parsed: Parsed, fix: FixSpec) -> str:
     called = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else value.func.attr.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) else ""
     if called == func:
         raise NotApplicable(f"the entry already calls `{func}`")
-    if func == "item":  # a NumPy scalar of any dtype: `.item()` gives its Python number
-        return replace_node(parsed, value, cst.Call(func=cst.Attribute(value=parenthesized(value), attr=cst.Name("item"))))
+    if func == "item":
+        # a NumPy scalar of a dtype not known here, and perhaps a Python number on another path
+        # (`best_pred = 0.0`, then a NumPy metric when validation runs): `np.asarray(x).item()`
+        # gives the Python number in both cases, where `x.item()` fails on a float
+        numpy = numpy_alias(parsed)
+        wrapped = cst.Call(func=cst.Attribute(value=cst.Name(numpy), attr=cst.Name("asarray")), args=[cst.Arg(value=value)])
+        return replace_node(parsed, value, cst.Call(func=cst.Attribute(value=wrapped, attr=cst.Name("item"))))
     return replace_node(parsed, value, cst.Call(func=cst.Name(func), args=[cst.Arg(value=value)]))

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.parse import LineIndex
-from dtypeguard.engine.values import BATCH_WHY, WIDE, Tensor, Value
+from dtypeguard.engine.values import DATA_WHYS, WIDE, Tensor, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 
 T = TypeVar("T")
@@ -340,7 +340,7 @@ def device_root(value: Tensor, fallback: Span) -> Span:
     made_here = origin is not None and any(w in origin.why for w in ("follows the default device", "ignores the default device", "as a plain attribute"))
     moved_to_cpu = origin is not None and value.device == "cpu" and origin.why in (".to(cpu)", ".cpu()")  # moved to the CPU on purpose, then used on the GPU
     made_here = made_here or moved_to_cpu
-    if origin is None or origin.why.startswith(BATCH_WHY) or not made_here:
+    if origin is None or origin.why.startswith(DATA_WHYS) or not made_here:
         return fallback
     return origin.span
 

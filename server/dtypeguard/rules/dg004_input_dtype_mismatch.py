@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from dtypeguard.engine.call_effects import MATMUL, WEIGHTED
+from dtypeguard.engine.call_effects import MATMUL, OBJECT_ARRAY, WEIGHTED
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, Tensor, TupleV, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
@@ -106,6 +106,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield RULE.finding(message, root, related=related, fixes=fixes)
     yield from _hidden_states(ctx, seen)
     yield from _matmuls(ctx, seen)
+    yield from _object_arrays(ctx, seen)
 
 
 
@@ -211,6 +212,29 @@ def _inplace(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         yield RULE.finding(
             f"`{op.name.strip('.()') if op.name.startswith('.') else op.name}` updates an {t.dtype} tensor in place but {what}: "
             f"it fails with \"{error}\" (make the result a new tensor, or convert one side first)",
+            op.span,
+            related=related,
+            fixes=fixes,
+        )
+
+
+_OBJECT_ERROR = "can't convert np.ndarray of type numpy.object_"
+
+
+def _object_arrays(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """torch converts no NumPy object array (bool columns beside number columns make one of a
+    frame's `.values`, since pandas 2's `get_dummies` makes bool columns): the conversion is
+    where it fails and where the fix goes, a number dtype for the array."""
+    for op in ctx.events.ops:
+        if op.name != OBJECT_ARRAY or op.span in seen:
+            continue
+        seen.add(op.span)
+        array = op.inputs[0] if op.inputs and isinstance(op.inputs[0], Tensor) else None
+        related = [Related(array.origin.span, f"the array is an object array: {array.origin.why}")] if array is not None and array.origin is not None and array.origin.span != op.span else []
+        fixes = [FixSpec("append_call", "Give torch numbers: `.astype('float32')` on the array", op.arg_spans[0], True, (("method", "astype"), ("arg", "'float32'")))] if op.arg_spans else []
+        yield RULE.finding(
+            f"this converts a NumPy object array, which torch refuses whatever `dtype=` asks for: it fails with \"{_OBJECT_ERROR}\" "
+            "(bool columns beside number columns make a frame's `.values` an object array: convert to a number dtype first)",
             op.span,
             related=related,
             fixes=fixes,
@@ -401,6 +425,9 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\nimg = torch.zeros(1, 3, 32, 32, dtype=torch.uint8)  # <-\nconv(img)\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nlstm = nn.LSTM(4, 8, 2, batch_first=True)\nx = torch.randn(3, 5, 4)\nh0 = torch.tensor(np.random.randn(2, 3, 8))  # <-\nc0 = torch.zeros(2, 3, 8)\nout, _ = lstm(x, (h0, c0))\n",
             "import torch\nimport torch.nn as nn\ngru = nn.GRU(4, 8).double()  # <-\nx = torch.randn(5, 3, 4, dtype=torch.float64)\nout, h = gru(x, torch.zeros(1, 3, 8))\n",
+            # pandas 2's `get_dummies` makes bool columns: beside a float column, `.values` is an object array
+            "import numpy as np\nimport pandas as pd\nimport torch\ndf = pd.read_csv('titanic.csv')\ndf['LogFare'] = np.log(df['Fare'] + 1)\ndf = pd.get_dummies(df, columns=['Sex'])\n"
+            "X = torch.tensor(df[['LogFare', 'Sex_male']].values, dtype=torch.float)  # <-\n",
         ],
         good=[
             "import numpy as np\nimport torch\nimport torch.nn as nn\nlstm = nn.LSTM(4, 8, 2, batch_first=True)\nx = torch.randn(3, 5, 4)\nh0 = torch.tensor(np.random.randn(2, 3, 8), dtype=torch.float32)\nc0 = torch.zeros(2, 3, 8)\nout, _ = lstm(x, (h0, c0))\n",
@@ -416,6 +443,8 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\ntorch.set_default_dtype(torch.float64)\nmodel = nn.Linear(3, 1)\nmodel(torch.randn(2, 3))\n",
             "import numpy as np\nimport torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 1)\n    def forward(self, x):\n        return self.fc(x.float())\nNet()(torch.from_numpy(np.random.rand(4, 3)))\n",
             "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    model(torch.randn(2, 3).double())\n",
+            "import numpy as np\nimport pandas as pd\nimport torch\ndf = pd.read_csv('titanic.csv')\ndf['LogFare'] = np.log(df['Fare'] + 1)\ndf = pd.get_dummies(df, columns=['Sex'])\n"
+            "X = torch.tensor(df[['LogFare', 'Sex_male']].to_numpy(dtype=np.float32))\nS = torch.tensor(df[['Sex_male', 'Sex_female']].values)\n",
         ],
     ),
 )

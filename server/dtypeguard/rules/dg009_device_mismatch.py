@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from dtypeguard.engine import source
 from dtypeguard.engine.events import Forward, TensorOp
-from dtypeguard.engine.values import BATCH_WHY, ModuleObj, Tensor, TupleV, Value
+from dtypeguard.engine.values import DATA_WHYS, FORGOTTEN, ModuleObj, Ref, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
@@ -41,6 +41,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         module = fw.module
         if not fw.inputs or (module.dtype is None and not module.first_layer):
             continue
+        if module.cls.startswith("user:") and not _holds_weights(module):
+            continue  # no parameters, buffers or layers: what its forward does with its input is checked inside it
         for position, x in _tensors(fw.inputs + fw.kw_inputs):
             if not _mismatch(module.device, x.device) or position in fw.maybe_causal:
                 continue
@@ -69,6 +71,16 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _loss_targets(ctx)
     yield from _loss_weights(ctx)
     yield from _ops(ctx, seen)
+
+
+def _holds_weights(module: ModuleObj) -> bool:
+    """Does a module of the script's own hold anything that lives on a device: a layer, a
+    parameter or a buffer (or attributes this analysis forgot)? NeRF's `Embedding` holds only
+    a plain tensor of frequencies, iterated into 0-dim tensors that meet any device."""
+    return FORGOTTEN in module.attrs or any(
+        isinstance(v, Ref) or (isinstance(v, Tensor) and (v.param or v.moves)) or (isinstance(v, TupleV) and any(isinstance(i, Ref) for i in v.items))
+        for v in module.attrs.values()
+    )
 
 
 _PACKERS = ("pack_padded_sequence",)
@@ -210,7 +222,7 @@ def _loss_weights(ctx: Context) -> Iterator[Finding]:
         error = "Expected all tensors to be on the same device"
         root, where = loss.weight_at, "where the loss is built"
         made = weight.dev_origin
-        if loss.weight_at == loss.span and made is not None and made.span.line != loss.span.line and not made.why.startswith(BATCH_WHY):
+        if loss.weight_at == loss.span and made is not None and made.span.line != loss.span.line and not made.why.startswith(DATA_WHYS):
             # a functional loss given a weight made elsewhere (`pos_weight=self.pos_weight`): it is
             # a constant, moved once where it is made rather than at every call
             root, where = made.span, "where it is made"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
-from dtypeguard.engine.events import Events, TorchSave
+from dtypeguard.engine.events import TorchSave
 from dtypeguard.engine.values import WRITTEN, Const
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import Context, ErrorPattern, Rule
@@ -18,7 +19,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         return
     out: list[Finding] = []
     at: dict[Span, int] = {}  # a root in the checked file -> its finding in `out`
-    for finding in _findings(ev, pickled):
+    for finding in _findings(ctx, pickled):
         if finding.span.file or finding.span not in at:
             # (a root in an imported module is shown at each call of the checked file that
             # reaches it: one finding each)
@@ -34,7 +35,8 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from out
 
 
-def _findings(ev: Events, pickled: list[TorchSave]) -> Iterator[Finding]:
+def _findings(ctx: Context, pickled: list[TorchSave]) -> Iterator[Finding]:
+    ev = ctx.events
     for load in ev.loads:
         if all(v.allowed for v in ev.loads if v.span == load.span):
             continue  # after `add_safe_globals([...])` on every path (which classes, is not checked)
@@ -42,7 +44,12 @@ def _findings(ev: Events, pickled: list[TorchSave]) -> Iterator[Finding]:
             continue
         if "weights_only" in load.keywords and not isinstance(load.weights_only, Const):
             continue
-        same_path = [s for s in ev.saves if s.path and s.path == load.path and s.file == load.file]
+        # the same path as written (and the same file name, or one this run wrote without spelling
+        # it: `torch.save(new_ids, ids_file)` after `if os.path.exists(ids_file): torch.load(ids_file)`)
+        same_path = [
+            s for s in ev.saves
+            if s.path and s.path == load.path and (s.file == load.file or (s.file.startswith(WRITTEN) and s.span.file == load.span.file))
+        ]
         before = [s for s in same_path if s.time < load.time]
         if before and before[-1].saves_pickled:
             pass  # the last save of this path before the load pickled objects: that is what it reads
@@ -50,6 +57,8 @@ def _findings(ev: Events, pickled: list[TorchSave]) -> Iterator[Finding]:
             continue  # it reads back what this file saved without pickled objects (the same path as written)
         # a name written as an f-string ("expr:...") may name any file: only known names rule a save out
         matching = [s for s in pickled if not _named(s.file) or not _named(load.file) or s.file == load.file]
+        read = _reads(ctx, load.span)
+        matching = [s for s in matching if _readable(s, read)]
         if not matching:
             continue  # this load reads a file the script saved without pickled objects
         save = before[-1] if before and before[-1].saves_pickled else matching[0]
@@ -70,7 +79,7 @@ def _findings(ev: Events, pickled: list[TorchSave]) -> Iterator[Finding]:
             fixes=[
                 *([FixSpec(
                     "plain_number",
-                    f"Save the NumPy number as a Python number: `{'(...).item()' if save.plain == 'item' else save.plain + '(...)'}` at {root.line_ref()}",
+                    f"Save the NumPy number as a Python number: `{'np.asarray(...).item()' if save.plain == 'item' else save.plain + '(...)'}` at {root.line_ref()}",
                     root, True, (("func", save.plain),),
                 )] if save.plain and save.pickled_at else []),
                 *([FixSpec(
@@ -82,6 +91,50 @@ def _findings(ev: Events, pickled: list[TorchSave]) -> Iterator[Finding]:
             ],
             note="Better: save `model.state_dict()` instead of the whole object, and load it into a freshly built model.",
         )
+
+
+_MAPPING = ("items", "keys", "values", "get")
+
+
+def _reads(ctx: Context, at: Span) -> tuple[frozenset[str], bool] | None:
+    """How the checked file reads what the `torch.load` at `at` returns: the string keys it
+    subscripts (`ckpt["epoch"]`), and whether it reads it as a mapping at all (keys, `.items()`);
+    None where that is not readable here (a load in another file, or a value passed on)."""
+    if at.file or ctx.tree is None:
+        return None
+    call = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and n.lineno == at.line and n.col_offset == at.col), None)
+    if call is None:
+        return None
+    scope: ast.AST = ctx.tree
+    name = ""
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= at.line <= (node.end_lineno or node.lineno):
+            scope = node  # (the innermost: ast.walk visits outer functions first)
+        if isinstance(node, ast.Assign) and node.value is call and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+    keys: set[str] = set()
+    mapping = False
+    for node in ast.walk(scope):
+        base = node.value if isinstance(node, (ast.Subscript, ast.Attribute)) else None
+        if base is None or not (base is call or (name and isinstance(base, ast.Name) and base.id == name)):
+            continue
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            keys.add(node.slice.value)
+            mapping = True
+        elif isinstance(node, ast.Attribute) and node.attr in _MAPPING:
+            mapping = True
+    return frozenset(keys), mapping
+
+
+def _readable(save: TorchSave, read: tuple[frozenset[str], bool] | None) -> bool:
+    """Could the load read what `save` wrote? Not when it reads a key the saved dict does not
+    have, nor when it reads a saved object of the script's own class as a mapping."""
+    if read is None:
+        return True
+    keys, mapping = read
+    if save.whole and mapping:
+        return False
+    return save.keys is None or keys <= set(save.keys)
 
 
 def _named(file: str) -> bool:

@@ -14,6 +14,7 @@ from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library.spec import Entry
 from dtypeguard.engine.values import (
     FLOAT_DTYPES,
+    INT_DTYPES,
     WIDE,
     Const,
     DictV,
@@ -245,21 +246,49 @@ def _joined_ndim(name: str, items: list[Value | None] | None) -> int | None:
     return _JOINED_RANK[name](rank) if rank is not None and rank >= 1 else None
 
 
-def _dummies_of_frame(data: Tensor, encoded: object, origin: Origin) -> Value | None:
+def _dummies_of_frame(data: Tensor, encoded: object, sep: object, origin: Origin) -> Value | None:
     """`pd.get_dummies(df, columns=["sex"])`: the other columns stay as they were, the encoded
-    ones become bool indicator columns whose names are not known here. Without `columns=`, the
-    text columns are encoded and the numbers kept: a column of unknown dtype may be either."""
-    assert data.columns is not None
+    ones become bool indicator columns named `sex_<value>` (the values are not known here: one
+    `DUMMIES` entry per encoded column stands for them). Without `columns=`, the text columns
+    are encoded and the numbers kept: a column of unknown dtype may be either."""
+    made_bool = Origin(origin.span, "`pd.get_dummies` makes bool indicator columns")
     if isinstance(encoded, TupleV) and all(isinstance(i, Const) and isinstance(i.value, str) for i in encoded.items):
-        names = {i.value for i in encoded.items if isinstance(i, Const)}
-        kept = [(n, d) for n, d in data.columns if n not in names]
-        made: tuple[tuple[str, str | None], ...] = (*kept, (OTHER, "bool"))
-    elif encoded is None or encoded == Const(None):
+        names = [str(i.value) for i in encoded.items if isinstance(i, Const)]
+        joiner = sep.value if isinstance(sep, Const) and isinstance(sep.value, str) else None
+        kept: list[tuple[str, str | None]] = [(n, d) for n, d in data.columns if n not in names] if data.columns is not None else [(OTHER, data.dtype)]
+        dummies: list[tuple[str, str | None]]
+        if joiner is not None:
+            dummies = [(f"{DUMMIES}{n}{joiner}", "bool") for n in names]
+        else:  # (named by a `prefix=`: the columns nobody named are the indicators, if no others are left)
+            complete = data.columns is not None and OTHER not in dict(data.columns)
+            dummies = [(OTHER, "bool" if complete else None)]
+            kept = [(n, d) for n, d in kept if n != OTHER]
+        made: tuple[tuple[str, str | None], ...] = (*kept, *dummies)
+    elif data.columns is not None and (encoded is None or encoded == Const(None)):
         numbers = [(n, d) for n, d in data.columns if d is not None]
         made = (*numbers, (OTHER, None)) if len(numbers) < len(data.columns) else tuple(numbers)
     else:
         return _make("frame", None, None)
-    return frame(made, [Strong(d) if d else None for _, d in made], Origin(origin.span, "`pd.get_dummies` keeps the other columns and adds bool ones"))
+    parts = [Strong(d, made_bool if d == "bool" else None) if d and d != WIDE else None for _, d in made]
+    out = frame(made, parts, Origin(origin.span, "`pd.get_dummies` keeps the other columns and adds bool ones"))
+    if isinstance(out, Tensor):
+        out = replace(out, column_origins=(*data.column_origins, *((n, made_bool) for n, d in made if n.startswith(DUMMIES))))
+    return out
+
+
+def lookup_column(columns: tuple[tuple[str, str | None], ...], name: str) -> tuple[bool, str | None, str]:
+    """A frame's column by name: (whether the frame may have it, its dtype, the entry that
+    stands for it). A `DUMMIES` entry stands for the indicator columns of its prefix, `OTHER`
+    for the columns nobody named (of its dtype, when all of them share one)."""
+    named = dict(columns)
+    if name in named:
+        return True, named[name], name
+    for entry, dtype in columns:
+        if entry.startswith(DUMMIES) and name.startswith(entry[len(DUMMIES):]):
+            return True, dtype, entry
+    if OTHER in named:
+        return True, named[OTHER], OTHER
+    return False, None, ""
 
 
 def _created_ndim(bound: dict[str, object]) -> int | None:
@@ -462,8 +491,8 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         data = values[0] if values else None
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
             return _make(kind, "bool", Origin(origin.span, entry.why))
-        if isinstance(data, Tensor) and data.kind == "frame" and data.columns is not None:
-            return _dummies_of_frame(data, bound.get("columns"), origin)
+        if isinstance(data, Tensor) and data.kind == "frame" and (data.columns is not None or isinstance(bound.get("columns"), TupleV)):
+            return _dummies_of_frame(data, bound.get("columns"), bound.get("prefix_sep", Const("_")) if bound.get("prefix", Const(None)) == Const(None) else None, origin)
         return _make(kind, None, None)
     if rule == "keep32":
         # SciPy's filters: float32 data stays float32, any other number becomes float64
@@ -530,6 +559,12 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if kind == "ndarray" and not sequence and values and all(_scalar(v) for v in values):
             kind = "npscalar"  # a ufunc of numbers gives a NumPy scalar (`np.log10(rms)`: np.float64, which widens arrays)
         names = result.arg.split(",") if result.arg else []
+        given = [v for v in seq if v is not None and v != Const(None)]
+        if rule in ("float", "ufunc") and numpy and given and any(isinstance(v, Tensor) and v.dtype == WIDE for v in given) and all(
+            (isinstance(v, Tensor) and v.dtype == WIDE) or isinstance(_operand(v, numpy), Weak) for v in given
+        ):
+            # `np.log(df["Fare"] + 1)`: int64 or float64 columns, float64 either way
+            return _make(kind, "float64", Origin(origin.span, f"{_short(entry)} of int64 or float64 data gives float64"))
         for i, value in enumerate(seq):
             if value is None and not sequence:
                 if i < len(names) and names[i] in bound and bound[names[i]] is None:
@@ -601,7 +636,13 @@ def frame(columns: tuple[tuple[str, str | None], ...] | None, parts: list[Strong
     why: Origin | None = None
     from_ints = False
     known = [p for p in parts if p is not None]
-    if parts and len(known) == len(parts) and not (len({p.dtype for p in known}) > 1 and "bool" in {p.dtype for p in known}):
+    kinds = {p.dtype for p in known}
+    if "bool" in kinds and kinds - {"bool"} and kinds <= {"bool", *FLOAT_DTYPES, *INT_DTYPES}:
+        # pandas has no common number type for bools and numbers: `.values` is an object array
+        # (whatever the columns not known here are), which torch refuses
+        flag = next((p.origin for p in known if p.dtype == "bool" and p.origin is not None), None)
+        dtype, why = "object", Origin((flag or origin).span, f"{flag.why if flag else 'bool columns'}, and bool columns beside number columns make the frame's `.values` an object array")
+    elif parts and len(known) == len(parts) and not (len(kinds) > 1 and "bool" in kinds):
         joined = promote_operands(list(known), True, None)
         if joined is not None:
             dtype, from_ints = joined.dtype, joined.from_ints
@@ -613,6 +654,7 @@ def frame(columns: tuple[tuple[str, str | None], ...] | None, parts: list[Strong
 
 
 OTHER = "<other columns>"  # a frame's columns nobody named: one entry, so the frame's dtype stays unknown unless it is known
+DUMMIES = "<indicators>"  # an entry for `pd.get_dummies`' columns of one prefix: "<indicators>sex_" stands for sex_female, sex_male, ...
 
 
 def _column_dtypes(given: DictV, data: object, env: Env, origin: Origin) -> Value | None:

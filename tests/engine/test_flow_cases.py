@@ -5428,6 +5428,112 @@ CASES: dict[str, str] = {
         xyz = torch.rand(8, 3).cuda()
         y = fine(embed(xyz))
         """,
+    # ap01 (minimalRL DDPG): the action is a Python float plus a NumPy float64 noise sample, a
+    # NumPy float64; kept in a deque replay buffer, the batch `torch.tensor(a_lst)` is float64
+    "a replay buffer deque keeps NumPy float64 actions that make a float64 batch": """
+        import collections
+        import random
+        import numpy as np
+        import torch
+        from torch import nn
+        class ReplayBuffer:
+            def __init__(self):
+                self.buffer = collections.deque(maxlen=1000)
+            def put(self, transition):
+                self.buffer.append(transition)
+            def sample(self, n):
+                a_lst = []
+                for s, a in random.sample(self.buffer, n):
+                    a_lst.append([a])
+                return torch.tensor(a_lst)  # expect: DG004
+        memory = ReplayBuffer()
+        mu = nn.Linear(3, 1)
+        critic = nn.Linear(1, 4)
+        for t in range(10):
+            s = np.zeros(3)
+            a = mu(torch.from_numpy(s).float()).item() + np.random.normal(size=1)[0]
+            memory.put((s, a))
+        q = critic(memory.sample(4))
+        """,
+    "a float action plus a Python number stays a Python float": """
+        import collections
+        import random
+        import numpy as np
+        import torch
+        from torch import nn
+        memory = collections.deque(maxlen=1000)
+        mu = nn.Linear(3, 1)
+        critic = nn.Linear(1, 4)
+        for t in range(10):
+            a = mu(torch.from_numpy(np.zeros(3)).float()).item() + 0.1
+            memory.append(a)
+        q = critic(torch.tensor([[a] for a in random.sample(memory, 4)]))
+        """,
+    # ap02 (InceptionTime): a Sequential whose first stage is the script's own Reshape runs its
+    # stages, so the float64 windows meet the first Conv1d inside the next stage
+    "a Sequential starting with a module of the script's own runs its stages": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from sklearn.preprocessing import StandardScaler
+        class Reshape(nn.Module):
+            def __init__(self, shape):
+                super().__init__()
+                self.shape = shape
+            def forward(self, x):
+                return x.view(-1, *self.shape)
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv1d(3, 8, 5)
+            def forward(self, x):
+                return self.conv(x)
+        X = StandardScaler().fit_transform(np.random.rand(64, 3))
+        net = nn.Sequential(Reshape((3, 16)), Block(), nn.AdaptiveAvgPool1d(1))
+        out = net(torch.as_tensor(X.reshape(-1, 3, 16)))  # expect: DG004
+        ok = net(torch.as_tensor(X.reshape(-1, 3, 16), dtype=torch.float32))
+        """,
+    # spotlight (scan 15): `cpu(tensor)` returns `tensor.cpu()` when it is on the GPU, and the
+    # tensor itself (then on the CPU) otherwise: `.numpy()` of what it returns is fine
+    "a tensor tested with is_cuda is on that side's device in each branch": """
+        import torch
+        def cpu(tensor):
+            if tensor.is_cuda:
+                return tensor.cpu()
+            else:
+                return tensor
+        def leave(tensor):
+            if not tensor.is_cuda:
+                return tensor
+            return tensor
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        net = torch.nn.Linear(3, 1).to(device)
+        out = net(torch.rand(4, 3).to(device))
+        arr = cpu(out).detach().numpy()
+        bad = leave(out).detach().numpy()  # expect: DG009
+        """,
+    # Graph-WaveNet (scan 15): the best epoch's file, one of those this run saved in its loop,
+    # named by the same pattern (`args.save + "_epoch_" + str(...) + ...`)
+    "a load of a file named like the ones this run saved in its loop reads what it wrote": """
+        import argparse
+        import numpy as np
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--save", default="./garage/metr")
+        args = parser.parse_args()
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(3, 1).to(device)
+        def main():
+            his_loss = []
+            for i in range(1, 4):
+                loss = float(np.random.rand())
+                his_loss.append(loss)
+                torch.save(model.state_dict(), args.save + "_epoch_" + str(i) + "_" + str(round(loss, 2)) + ".pth")
+            bestid = np.argmin(his_loss)
+            model.load_state_dict(torch.load(args.save + "_epoch_" + str(bestid + 1) + "_" + str(round(his_loss[bestid], 2)) + ".pth"))
+            other = torch.load(args.save + "_exp_" + str(bestid) + ".pth")  # expect: DG010
+        main()
+        """,
 }
 
 

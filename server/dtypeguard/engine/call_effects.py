@@ -685,6 +685,9 @@ class CallsMixin(InterpreterParts):
             # functions running now are those for which "a few lines later" holds)
             frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
             state.globals[f"<saved {file or path}>"] = SavedBy(frames)
+            template = _path_template(at)
+            if template:
+                state.globals[f"<saved like {template}>"] = SavedBy(frames)
             if file.startswith(WRITTEN) and path:
                 state.globals[f"<saved {path}>"] = SavedBy(frames)  # (a load that names the same variable)
 
@@ -1033,6 +1036,10 @@ class CallsMixin(InterpreterParts):
             if last == "dict":
                 return _dict_call(args, kwargs, node, self.index.span)
             return self.call_builtin(last, args, state)
+        if name == "collections.deque" and not _has_splat(node):
+            # a replay buffer (`deque(maxlen=buffer_limit)`, then `append(transition)`): a list of
+            # what is appended, as `[]` is (which end it drops does not change the items' kinds)
+            return self.call_builtin("list", args[:1], state)
         if name in ("collections.OrderedDict", "easydict.EasyDict", "addict.Dict", "munch.Munch"):
             # (an OrderedDict's order is a dict's too; the others read their keys as attributes)
             return _dict_call(args, kwargs, node, self.index.span)
@@ -1403,6 +1410,11 @@ class CallsMixin(InterpreterParts):
             file = _file_name(args[0] if args else kwargs.get("f"))
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
+            if saved is None:
+                # `args.save + "_epoch_" + str(bestid + 1) + ...` after the loop that saved
+                # `args.save + "_epoch_" + str(i) + ...`: one of the files this run wrote
+                template = _path_template(node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "f"), None))
+                saved = state.globals.get(f"<saved like {template}>") if template else None
             running = {getattr(f, "name", "<lambda>") for f in self.call_stack}
             # saved earlier by the function now loading, or by a function still running that called
             # it (`train()` saves the best epoch, then calls `test()`, which loads it)
@@ -1999,6 +2011,9 @@ class CallsMixin(InterpreterParts):
             return None  # this forward raises; nothing flows on from it
         if isinstance(arg0, Tensor) and arg0.kind == "tensor" and module.dtype is not None and {module.device, arg0.device} in ({"cuda", "cpu"}, {"auto", "cpu"}):
             return None  # devices differ: it raises (on a GPU machine); DG009 reports it here
+        staged = self._through_stages(module, arg0, node, state)
+        if staged is not None:
+            return staged
         if module.first_layer == "passthrough":
             if isinstance(arg0, Tensor) and module.cls.removeprefix("torch.nn.") in _RANK_CHANGING_PASSTHROUGH:
                 return replace(arg0, ndim=_module_rank(module, arg0.ndim, state))
@@ -2029,6 +2044,32 @@ class CallsMixin(InterpreterParts):
             dtype, origin = state.autocast, self.origin(node, f"{module.cls.removeprefix('torch.')} inside autocast gives {state.autocast}")
         ndim = _module_rank(module, arg0.ndim, state) if isinstance(arg0, Tensor) and arg0.ndim else None
         return Tensor("tensor", dtype, module.device, origin, module.device_origin, autocast=bool(state.autocast), ndim=ndim)
+
+    def _through_stages(self, module: ModuleObj, arg0: Value | None, node: ast.Call, state: State) -> Value | None:
+        """`nn.Sequential(Reshape(...), InceptionBlock(...), ...)`: a Sequential whose input first
+        meets a module of the script's own says nothing by itself about what its input may be;
+        its stages run one after the other, each seeing what the one before gave."""
+        items = module.attrs.get(ITEMS)
+        if module.cls != "torch.nn.Sequential" or module.first_layer != "" or self.forward_depth >= 4 or not isinstance(arg0, Tensor):
+            return None
+        if not isinstance(items, TupleV) or not items.items:
+            return None
+        stages = [(i.oid, state.heap.get(i.oid)) for i in items.items if isinstance(i, Ref)]
+        if len(stages) != len(items.items) or not all(isinstance(child, ModuleObj) for _, child in stages):
+            return None
+        if not any(child.cls.startswith("user:") for _, child in stages if isinstance(child, ModuleObj)):
+            return None
+        out: Value | None = arg0
+        self.forward_depth += 1
+        try:
+            for oid, child in stages:
+                assert isinstance(child, ModuleObj)
+                out = self.forward(oid, child, [out], node, state)
+                if out is None:
+                    break
+        finally:
+            self.forward_depth -= 1
+        return out
 
     def loss_call(
         self, kind: str, name: str, output: Value | None, target: Value | None, target_node: ast.expr | None, node: ast.Call, state: State,
@@ -2925,6 +2966,31 @@ def _first_stage(items: list[Value | None], state: State) -> ModuleObj | None:
             continue
         return child if child.first_layer else None
     return None
+
+
+def _path_template(at: ast.expr | None) -> str:
+    """A file name built by `+` from text and values (`args.save + "_epoch_" + str(i) + ".pth"`)
+    as a pattern: its text and the names it starts from kept, each computed part a `*`. "" for
+    anything else, or a pattern with no text of its own."""
+    parts: list[str] = []
+
+    def walk(node: ast.expr) -> bool:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return walk(node.left) and walk(node.right)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            parts.append(repr(node.value))
+        elif isinstance(node, (ast.Name, ast.Attribute)) and not parts:
+            parts.append(ast.unparse(node))  # the folder or prefix it starts from
+        else:
+            parts.append("*")
+        return True
+
+    if at is None or not (isinstance(at, ast.BinOp) and isinstance(at.op, ast.Add)):
+        return ""
+    walk(at)
+    if "*" not in parts or not any(p.startswith(("'", '"')) for p in parts):
+        return ""
+    return " + ".join(parts)
 
 
 def _path_text(node: ast.Call, position: int, keyword: str) -> str:

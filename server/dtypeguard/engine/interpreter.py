@@ -460,14 +460,26 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         then = state.copy()
         if gpu_side is True:
             then.globals[CUDA_REQUIRED] = Const(True)  # this branch runs only where there is a GPU
+        narrowed = _is_cuda_name(stmt.test)
+        if narrowed is not None:
+            self._narrow_device(narrowed[0], "cuda" if narrowed[1] else "cpu", then)
         then = self.exec_block(stmt.body, then)
-        other = state.copy() if stmt.orelse or device_test or gpu_side is False else state
+        other = state.copy() if stmt.orelse or device_test or gpu_side is False or narrowed is not None else state
+        if narrowed is not None:
+            self._narrow_device(narrowed[0], "cpu" if narrowed[1] else "cuda", other)
         if gpu_side is False:
             other.globals[CUDA_REQUIRED] = Const(True)
         other = self.exec_block(stmt.orelse, other) if stmt.orelse else other
-        if device_test:
+        if device_test and not (then.dead or other.dead):  # (after `if not x.is_cuda: return x`, x is on the GPU)
             _blur_devices(then, other)
         return join_states(then, other)
+
+    def _narrow_device(self, name: str, device: str, state: State) -> None:
+        """In a branch of `if tensor.is_cuda:`, a tensor on the GPU only when there is one is on
+        that side's device (spotlight's `cpu(tensor)` returns `tensor.cpu()` or the CPU tensor)."""
+        held = state.lookup(name)
+        if isinstance(held, Tensor) and held.kind == "tensor" and held.device == "auto":
+            state.bind(name, replace(held, device=device))
 
     def _is_cuda_device(self, test: ast.expr, state: State) -> bool | None:
         """`device == "cuda"` (True) / `device != "cuda"` (False) where `device` holds a device
@@ -1550,7 +1562,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         return None
 
     def _binop_tensors(self, a: Tensor, b: Tensor, op: ast.operator, node: ast.AST, default: str | None = None) -> Value | None:
-        kind = "tensor" if "tensor" in (a.kind, b.kind) else ("ndarray" if "ndarray" in (a.kind, b.kind) else a.kind)
+        kinds = (a.kind, b.kind)
+        # (a NumPy scalar with a Python number is a NumPy scalar: `a.item() + noise[0]`, NEP 50)
+        kind = "tensor" if "tensor" in kinds else "ndarray" if "ndarray" in kinds else "npscalar" if "npscalar" in kinds else a.kind
         if kind in ("ndarray", "npscalar") and "tensor" not in (a.kind, b.kind) and {a.kind, b.kind} & {"pyfloat", "pyint"}:
             return self._numpy_with_python_number(a if b.kind in ("pyfloat", "pyint") else b, b if b.kind in ("pyfloat", "pyint") else a, op, node)
         if a.kind == "tensor" and b.kind in ("npscalar", "pyfloat"):
@@ -1874,6 +1888,16 @@ def _cuda_side(test: ast.expr) -> bool | None:
         right = test.comparators[0]
         if isinstance(right, ast.Constant) and right.value == "cuda" and isinstance(test.left, ast.Attribute) and test.left.attr == "type":
             return isinstance(test.ops[0], ast.Eq)
+    return None
+
+
+def _is_cuda_name(test: ast.expr) -> tuple[str, bool] | None:
+    """`if x.is_cuda:` (x, True) / `if not x.is_cuda:` (x, False) on a plain name; None otherwise."""
+    positive = True
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, positive = test.operand, False
+    if isinstance(test, ast.Attribute) and test.attr == "is_cuda" and isinstance(test.value, ast.Name):
+        return test.value.id, positive
     return None
 
 

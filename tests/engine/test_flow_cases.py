@@ -5534,6 +5534,46 @@ CASES: dict[str, str] = {
             other = torch.load(args.save + "_exp_" + str(bestid) + ".pth")  # expect: DG010
         main()
         """,
+    # aq01 (array-api-compat #245): code written once against the array API picks torch for
+    # torch inputs (`any(isinstance(a, torch.Tensor) for a in arrays)` over the arguments it is
+    # given), solves in NumPy float64 and wraps the result with `xp.asarray`: a float64 tensor
+    "an array-API namespace chosen from the arguments wraps a float64 solve as a float64 tensor": """
+        import numpy as np
+        import torch
+        def get_namespace(*arrays):
+            if any(isinstance(a, torch.Tensor) for a in arrays):
+                return torch
+            return np
+        def fit(X, y):
+            xp = get_namespace(X, y)
+            coef = np.linalg.solve(np.asarray(X.T @ X, dtype=np.float64), np.asarray(X.T @ y, dtype=np.float64))
+            return xp.asarray(coef)  # expect: DG004
+        X = torch.randn(16, 3)
+        coef = fit(X, X @ torch.ones(3))
+        pred = X @ coef
+        ok = X @ torch.asarray(np.linalg.solve(np.eye(3, dtype=np.float32), np.ones(3, dtype=np.float32)))
+        """,
+    # udacity deep-learning-v2-pytorch (scan 16): on the side of a GPU test that runs only where
+    # there is no GPU, "cuda when available" is the CPU
+    "a tensor moved back under a GPU test is on the CPU on both sides": """
+        import numpy as np
+        import torch
+        from torch import nn
+        train_on_gpu = torch.cuda.is_available()
+        net = nn.Linear(4, 3)
+        if train_on_gpu:
+            net.cuda()
+        x = torch.rand(2, 4)
+        if train_on_gpu:
+            x = x.cuda()
+        p = net(x)
+        if train_on_gpu:
+            p = p.cpu()
+        top = np.argmax(p.detach().numpy())
+        preds = p.detach().numpy() if not train_on_gpu else p.detach().cpu().numpy()
+        q = net(x)
+        also = q.detach().numpy() if train_on_gpu else 0  # expect: DG009
+        """,
 }
 
 

@@ -1336,6 +1336,9 @@ class CallsMixin(InterpreterParts):
         self, name: str, parts: list[str], last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State
     ) -> Value | None:
         arg0 = args[0] if args else None
+        if name == "torch.asarray":
+            # (the array-API spelling of `torch.as_tensor`: the same dtypes, device and sharing)
+            name, parts, last = "torch.as_tensor", ["torch", "as_tensor"], "as_tensor"
         if last in ("set_default_dtype", "set_default_device", "set_default_tensor_type") and len(parts) == 2:
             return self.set_default(last, arg0, node, state)
         if len(parts) == 2 and (last in CONVERTERS or last in vocab.LEGACY_TENSOR_TYPES) and isinstance(arg0, Tensor) and arg0.kind == "ndarray" and arg0.dtype == "object":

@@ -463,10 +463,14 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         narrowed = _is_cuda_name(stmt.test)
         if narrowed is not None:
             self._narrow_device(narrowed[0], "cuda" if narrowed[1] else "cpu", then)
+        if gpu_side is False:
+            _cpu_side(then)  # `if not train_on_gpu:` runs only where "cuda when available" is the CPU
         then = self.exec_block(stmt.body, then)
-        other = state.copy() if stmt.orelse or device_test or gpu_side is False or narrowed is not None else state
+        other = state.copy() if stmt.orelse or device_test or gpu_side is not None or narrowed is not None else state
         if narrowed is not None:
             self._narrow_device(narrowed[0], "cpu" if narrowed[1] else "cuda", other)
+        if gpu_side is True:
+            _cpu_side(other)
         if gpu_side is False:
             other.globals[CUDA_REQUIRED] = Const(True)
         other = self.exec_block(stmt.orelse, other) if stmt.orelse else other
@@ -1115,7 +1119,20 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             test = self.eval(node.test, state)
             if type(test) is Const and isinstance(test.value, bool):
                 return _choice(self.eval(node.body if test.value else node.orelse, state))
-            a, b = self.eval(node.body, state), self.eval(node.orelse, state)
+            gpu_side = _cuda_side(node.test)
+            if gpu_side is None and isinstance(test, GpuTest):
+                gpu_side = True if test.on_true else False if test.on_false else None
+            if gpu_side is not None:
+                # `p.numpy() if not train_on_gpu else p.cpu().numpy()`: the side that runs only
+                # without a GPU sees "cuda when available" as the CPU
+                cpu = state.copy()
+                _cpu_side(cpu)
+                on_cpu = self.eval(node.orelse if gpu_side else node.body, cpu)
+                state.heap = cpu.heap
+                on_gpu = self.eval(node.body if gpu_side else node.orelse, state)
+                a, b = (on_gpu, on_cpu) if gpu_side else (on_cpu, on_gpu)
+            else:
+                a, b = self.eval(node.body, state), self.eval(node.orelse, state)
             if isinstance(test, Configured) and _truth(test) is not None:
                 return _choice(a if _truth(test) else b)
             number = number_kind(a), number_kind(b)
@@ -1285,6 +1302,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             unrolled = self._list_comp_unrolled(node, state)
             if unrolled is not None and any(isinstance(v, (Tensor, Ref)) for v in unrolled.items):
                 return unrolled
+            if unrolled is not None and unrolled.items and all(type(v) is Const and type(v.value) is bool for v in unrolled.items):
+                return unrolled  # the answers of a known short tuple (`any(isinstance(a, torch.Tensor) for a in arrays)`)
         inner = state.copy()
         if inner.locals is None:
             inner.locals = {}
@@ -1889,6 +1908,28 @@ def _cuda_side(test: ast.expr) -> bool | None:
         if isinstance(right, ast.Constant) and right.value == "cuda" and isinstance(test.left, ast.Attribute) and test.left.attr == "type":
             return isinstance(test.ops[0], ast.Eq)
     return None
+
+
+def _cpu_side(state: State) -> None:
+    """Code that runs only on a machine without a GPU (the `else` of `if train_on_gpu:`): there,
+    a tensor or device that is "cuda when available" is on the CPU (udacity's `p = p.cpu()` under
+    `if train_on_gpu:` leaves `p` on the CPU on both sides)."""
+    def narrowed(value: Value | None) -> Value | None:
+        if isinstance(value, Tensor) and value.kind == "tensor" and value.device == "auto":
+            return replace(value, device="cpu")
+        if isinstance(value, Device) and value.name == "auto":
+            return Device("cpu")
+        return None
+
+    if state.locals is not None:
+        for name, value in list(state.locals.items()):
+            new = narrowed(value)
+            if new is not None:
+                state.locals[name] = new
+    for key, held in state.globals.items():
+        new = narrowed(held)
+        if new is not None:
+            state.globals[key] = new
 
 
 def _is_cuda_name(test: ast.expr) -> tuple[str, bool] | None:

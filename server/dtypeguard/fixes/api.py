@@ -122,6 +122,9 @@ class FixAllResult:
     remaining: list[Finding] = field(default_factory=list)
     not_applied: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why)
     rounds: int = 0
+    # findings rooted in another file this analysis ran (a helper's `torch.load` when this script
+    # calls it): shown in that file by a folder `check`, not fixed from here
+    elsewhere: list[Finding] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -258,4 +261,4 @@ def fix_all(text: str, path: str | None = None, config: Config | None = None, un
         text, result = new_text, new_result
         applied += [f for f, _, _ in accepted]
     not_applied = [(f, failed[_key(f, fix)]) for f in result.findings for fix in f.fixes if _key(f, fix) in failed and (fix.safe or unsafe)]
-    return FixAllResult(text, applied, list(result.findings), not_applied, rounds)
+    return FixAllResult(text, applied, list(result.findings), not_applied, rounds, list(result.elsewhere))

@@ -495,13 +495,14 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
             return _dummies_of_frame(data, bound.get("columns"), bound.get("prefix_sep", Const("_")) if bound.get("prefix", Const(None)) == Const(None) else None, origin)
         return _make(kind, None, None)
     if rule == "keep32":
-        # SciPy's filters: float32 data stays float32, any other number becomes float64
-        source = values[0] if values else None
-        if isinstance(source, Tensor) and source.dtype == "float32":
-            return _make(kind, "float32", source.origin)
-        if isinstance(source, Tensor) and source.dtype and source.dtype != WIDE and source.kind in ARRAY_KINDS:
-            return _make(kind, "float64", Origin(origin.span, entry.why or f"{_short(entry)} gives float64"))
-        return _make(kind, None, None)
+        # SciPy's filters and NumPy's linalg: float32 data stays float32, any other number
+        # (or float32 met by any other) becomes float64
+        sources = [v for v in values if v is not None]
+        if not sources or not all(isinstance(v, Tensor) and v.kind in ARRAY_KINDS and v.dtype and v.dtype != WIDE for v in sources):
+            return _make(kind, None, None)
+        if all(isinstance(v, Tensor) and v.dtype == "float32" for v in sources):
+            return _make(kind, "float32", sources[0].origin if isinstance(sources[0], Tensor) else None)
+        return _make(kind, "float64", Origin(origin.span, entry.why or f"{_short(entry)} gives float64"))
     if rule == "change":
         # `Series.pct_change()`: float data keeps its dtype, integers give float64, bools an object array
         source = values[0] if values else None

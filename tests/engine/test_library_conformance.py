@@ -261,6 +261,14 @@ def test_torch_refuses_numpy_object_arrays_in_every_conversion_the_engine_flags(
     assert torch.tensor(array.astype("float32")).dtype == torch.float32
 
 
+def test_one_hot_takes_only_int64_class_indices_as_dg006_says() -> None:
+    """DG006 reports `F.one_hot` of class indices that are not int64 with torch's own words."""
+    for dtype in (torch.float32, torch.float64, torch.int32, torch.int16, torch.uint8, torch.bool):
+        with pytest.raises(RuntimeError, match=r"one_hot is only applicable to index tensor of type LongTensor\."):
+            torch.nn.functional.one_hot(torch.zeros(3, dtype=dtype), 4)
+    assert torch.nn.functional.one_hot(torch.zeros(3, dtype=torch.int64), 4).dtype == torch.int64
+
+
 def test_frame_attributes_cover_every_pandas_attribute() -> None:
     """`df.name` reads a column only where pandas has no attribute of that name: a missing one
     would make the engine read a column where pandas calls a method."""

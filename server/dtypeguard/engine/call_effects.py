@@ -541,8 +541,14 @@ class CallsMixin(InterpreterParts):
                 made = replace(made, dev_origin=placed.dev_origin)
         if state.autocast and short in library.AUTOCAST_LOWERED:
             return self.autocast_lowered(short, operands, made, node, state.autocast)
-        if entry.name == "torch.nn.functional.one_hot" and isinstance(made, Tensor):
-            made = replace(made, one_hot=True, from_ints=False)
+        if entry.name == "torch.nn.functional.one_hot":
+            # its class indices must be int64, exactly (int32, uint8 and floats all fail)
+            labels = bound.get("tensor")
+            given = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "tensor"), None)
+            if isinstance(labels, Tensor) and labels.kind == "tensor" and labels.dtype and labels.dtype != "int64" and given is not None:
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), ONE_HOT, (labels,), None, (self.index.span(given),)))
+            if isinstance(made, Tensor):
+                made = replace(made, one_hot=True, from_ints=False)
         return made
 
     def _unique_parts(self, bound: dict[str, object], node: ast.Call) -> Value | None:
@@ -2918,6 +2924,7 @@ def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str |
 
 
 CONVERTERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor"})
+ONE_HOT = "F.one_hot()"  # a `TensorOp`: `F.one_hot` given class indices that are not int64
 OBJECT_ARRAY = "object array to tensor"  # a `TensorOp`: torch is given a NumPy object array
 
 

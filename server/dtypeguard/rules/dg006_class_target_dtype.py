@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.call_effects import INDEX_METHODS
+from dtypeguard.engine.call_effects import INDEX_METHODS, ONE_HOT
 from dtypeguard.engine.events import LossCall
 from dtypeguard.engine.values import WIDE, Tensor, is_float
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity, Span
@@ -37,14 +37,20 @@ def _index_ops(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()
     for op in ctx.events.ops:
         method = op.name.removeprefix("torch")[1:-2] if op.name.startswith((".", "torch.")) and op.name.endswith("()") else ""
-        if method not in INDEX_METHODS or not op.inputs:
+        if op.name == ONE_HOT and op.inputs:
+            index = tensor(op.inputs[0])  # (recorded only when it is not int64)
+            error = "one_hot is only applicable to index tensor of type LongTensor."
+        elif method not in INDEX_METHODS or not op.inputs:
             continue
-        index = tensor(op.inputs[0])
-        if index is None or index.dtype is None or not (is_float(index.dtype) or index.dtype == "bool"):
+        else:
+            index = tensor(op.inputs[0])
+            if index is None or index.dtype is None or not (is_float(index.dtype) or index.dtype == "bool"):
+                continue
+            base = method.rstrip("_")
+            kernel = "scatter" if base.startswith("scatter") else base
+            error = f"{kernel}(): Expected dtype int32 or int64 for index" if base in ("index_select", "index_add", "index_copy", "index_fill") else f"{kernel}(): Expected dtype int32/int64 for index"
+        if index is None or index.dtype is None:
             continue
-        base = method.rstrip("_")
-        kernel = "scatter" if base.startswith("scatter") else base
-        error = f"{kernel}(): Expected dtype int32 or int64 for index" if base in ("index_select", "index_add", "index_copy", "index_fill") else f"{kernel}(): Expected dtype int32/int64 for index"
         root = dtype_root(index, op.span, prefer_cast=True)
         if root in seen:
             continue  # the same index fails first at its first use: nothing after it runs
@@ -53,7 +59,8 @@ def _index_ops(ctx: Context) -> Iterator[Finding]:
         if index.origin is not None and index.origin.span != root:
             related.append(Related(index.origin.span, f"the index becomes {index.dtype} here: {index.origin.why}"))
         yield RULE.finding(
-            f"the index of `{op.name}` is {dtype_words(index.dtype)}: it fails at {op.span.line_ref()} with \"{error}\"",
+            f"the {'class indices given to `F.one_hot`' if op.name == ONE_HOT else f'index of `{op.name}`'} {'are' if op.name == ONE_HOT else 'is'} {dtype_words(index.dtype)}: "
+            f"it fails at {op.span.line_ref()} with \"{error}\"",
             root,
             related=related,
             fixes=convert_fix(ctx, index, op.arg_spans[0] if op.arg_spans else None, "int64", "an index must be int64"),
@@ -207,6 +214,9 @@ RULE = Rule(
     check=check,
     examples=RuleExamples(
         bad=[
+            # a segmentation mask cast to float like the image, then one-hot encoded (a Dice loss in multiclass mode)
+            "import numpy as np\nimport torch\nimport torch.nn.functional as F\nmask = np.random.randint(0, 4, size=(2, 8, 8))\n"
+            "y = torch.from_numpy(mask.astype('float32'))  # <-\noh = F.one_hot(y.view(2, -1), 4)\n",
             # one-hot int64 rows shaped like the logits: read as class probabilities, which must be float
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4, dtype=np.int64)[np.random.randint(0, 4, 8)])  # <-\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
             'import numpy as np\nimport torch\nmasks = np.random.randint(0, 4, size=(8, 16, 16))\nlabels = torch.from_numpy(masks).float()  # <-\npred = torch.rand(8, 4, 16, 16).softmax(1)\none_hot = torch.zeros_like(pred)\none_hot.scatter_(1, labels.unsqueeze(1), 1)\n',
@@ -218,6 +228,8 @@ RULE = Rule(
             "import torch\nfrom torch import nn\ncrit = nn.CrossEntropyLoss()\nmodel = nn.Linear(5, 3)\ny = torch.randint(0, 3, (8,)).float()  # <-\nloss = crit(model(torch.randn(8, 5)), y)\n",
         ],
         good=[
+            "import numpy as np\nimport torch\nimport torch.nn.functional as F\nmask = np.random.randint(0, 4, size=(2, 8, 8))\n"
+            "y = torch.from_numpy(mask.astype('float32'))\noh = F.one_hot(y.long().view(2, -1), 4)\n",
             "import numpy as np\nimport torch\nfrom torch import nn\nmodel = nn.Linear(3, 4)\ny = torch.from_numpy(np.eye(4, dtype=np.int64)[np.random.randint(0, 4, 8)]).argmax(1)\nloss = nn.CrossEntropyLoss()(model(torch.randn(8, 3)), y)\n",
             'import numpy as np\nimport torch\nmasks = np.random.randint(0, 4, size=(8, 16, 16))\nlabels = torch.from_numpy(masks)\npred = torch.rand(8, 4, 16, 16).softmax(1)\none_hot = torch.zeros_like(pred).scatter_(1, labels.unsqueeze(1), 1)\n',
             "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, Dataset\nclass Soft(Dataset):\n    def __init__(self):\n        self.x = np.random.rand(16, 4).astype(np.float32)\n        self.y = np.random.rand(16, 3).astype(np.float32)\n    def __len__(self):\n        return 16\n    def __getitem__(self, i):\n        return self.x[i], self.y[i]\nmodel = nn.Linear(4, 3)\nfor x, y in DataLoader(Soft(), batch_size=4):\n    nn.CrossEntropyLoss()(model(x), y)\n",

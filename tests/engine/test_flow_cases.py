@@ -5372,6 +5372,8 @@ CASES: dict[str, str] = {
             vocab_dict = torch.load(path)
             for key, value in vocab_dict.items():
                 print(key, value)
+            for key in torch.load(path + ".extra").keys():
+                print(key)
         def get_corpus(datadir):
             fn = os.path.join(datadir, "cache.pt")
             corpus = Corpus(["a", "b"])

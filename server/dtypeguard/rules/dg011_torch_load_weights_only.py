@@ -102,16 +102,10 @@ def _reads(ctx: Context, at: Span) -> tuple[frozenset[str], bool] | None:
     None where that is not readable here (a load in another file, or a value passed on)."""
     if at.file or ctx.tree is None:
         return None
-    call = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and n.lineno == at.line and n.col_offset == at.col), None)
-    if call is None:
+    found = ctx.memo("dg011-load-calls", lambda: _load_calls(ctx.tree)).get((at.line, at.col))
+    if found is None:
         return None
-    scope: ast.AST = ctx.tree
-    name = ""
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= at.line <= (node.end_lineno or node.lineno):
-            scope = node  # (the innermost: ast.walk visits outer functions first)
-        if isinstance(node, ast.Assign) and node.value is call and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
+    call, scope, name = found
     keys: set[str] = set()
     mapping = False
     for node in ast.walk(scope):
@@ -124,6 +118,27 @@ def _reads(ctx: Context, at: Span) -> tuple[frozenset[str], bool] | None:
         elif isinstance(node, ast.Attribute) and node.attr in _MAPPING:
             mapping = True
     return frozenset(keys), mapping
+
+
+def _load_calls(tree: ast.Module | None) -> dict[tuple[int, int], tuple[ast.Call, ast.AST, str]]:
+    """The file's `load(...)` calls by position (where a `torch.load` is recorded): the call, the innermost
+    function around it (or the module), and the name it is assigned to ("" when none). One walk
+    per check."""
+    out: dict[tuple[int, int], tuple[ast.Call, ast.AST, str]] = {}
+    if tree is None:
+        return out
+    named: dict[int, str] = {}
+    stack: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
+    while stack:
+        node, scope = stack.pop()
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            named[id(node.value)] = node.targets[0].id
+        func = node.func if isinstance(node, ast.Call) else None
+        if isinstance(node, ast.Call) and ((isinstance(func, ast.Attribute) and func.attr == "load") or (isinstance(func, ast.Name) and func.id == "load")):
+            out[(node.lineno, node.col_offset)] = (node, scope, "")  # (`torch.load(...)`, `load(...)`; not `torch.load(p).items()` around it)
+        inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else scope
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return {at: (call, scope, named.get(id(call), "")) for at, (call, scope, _) in out.items()}
 
 
 def _readable(save: TorchSave, read: tuple[frozenset[str], bool] | None) -> bool:

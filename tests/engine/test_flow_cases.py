@@ -5576,6 +5576,26 @@ CASES: dict[str, str] = {
         q = net(x)
         also = q.detach().numpy() if train_on_gpu else 0  # expect: DG009
         """,
+    # ag02 (minimalRL DQN with a shaped CartPole reward): class attributes set by tuple assignment,
+    # a state unpacked into NumPy float64 scalars, `abs()` of them: the reward is float64
+    "a reward computed from an unpacked float64 state and class constants is float64": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        class CartPole:
+            gravity, x_threshold = 9.8, 2.4
+            def reset(self):
+                self.state = np.random.RandomState(0).uniform(low=-0.05, high=0.05, size=(4,))
+                return np.array(self.state)
+        def shaped_reward(env, s):
+            x, x_dot, theta, theta_dot = s
+            return (env.x_threshold - abs(x)) / env.x_threshold - 0.8
+        env = CartPole()
+        s = env.reset()
+        r = torch.tensor([[shaped_reward(env, s)]])  # expect: DG008
+        q = torch.nn.Linear(4, 1)(torch.from_numpy(s).float())
+        loss = F.smooth_l1_loss(q, r)
+        """,
 }
 
 

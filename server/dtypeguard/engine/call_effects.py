@@ -1234,6 +1234,8 @@ class CallsMixin(InterpreterParts):
             return self.sym(f"{args[0].name}.{args[1].value}")  # `getattr(torch, "float64")`
         if name == "abs" and len(args) == 1 and isinstance(args[0], ComplexArray):
             return complex_parts(args[0], "abs")
+        if name == "abs" and len(args) == 1 and isinstance(args[0], Tensor) and args[0].kind in ("npscalar", "ndarray", "tensor", "series", "frame"):
+            return args[0]  # `abs(x)` of a NumPy number, an array or a tensor: its own dtype and device
         if name in ("min", "max", "abs", "round") and args:
             arg0 = args[0]
             if len(args) == 1 and isinstance(arg0, TupleV):

@@ -758,6 +758,13 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                     self.functions.append(func)  # (another file's uncalled methods are that file's to check)
             elif isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
                 fields[item.targets[0].id] = self.eval(item.value, state)
+            elif (
+                isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Tuple)
+                and all(isinstance(e, ast.Name) for e in item.targets[0].elts)
+            ):
+                # `gravity, masscart, tau = 9.8, 1.0, 0.02` (gym's CartPole): one class attribute each
+                names = [e.id for e in item.targets[0].elts if isinstance(e, ast.Name)]
+                fields.update(zip(names, self.unpack(self.eval(item.value, state), len(names)), strict=True))
             elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                 annotated.append(item.target.id)
                 factory = _default_factory(item.value)
@@ -1062,6 +1069,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
     def unpack(self, value: Value | None, count: int) -> list[Value | None]:
         if isinstance(value, Tensor) and value.kind in ("tensor", "ndarray") and value.dtype is not None:
             row = replace(value, ndim=value.ndim - 1 if value.ndim else None, max_ndim=None)
+            if value.kind == "ndarray" and value.ndim == 1:
+                row = replace(row, kind="npscalar")  # `x, x_dot, theta, theta_dot = state`: NumPy scalars
             return [row] * count  # `gi, gj = gij.T`: rows of the same dtype and device
         if isinstance(value, TupleV):
             if len(value.items) == count:

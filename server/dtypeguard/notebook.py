@@ -58,6 +58,9 @@ _MAGIC_LINE = re.compile(r"^(\s*)([%!?].*)$")
 _ASSIGN_MAGIC = re.compile(r"^(\s*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*)([%!].*)$")
 _HELP_LINE = re.compile(r"^(\s*)([A-Za-z_][\w.]*\s*\?\??)\s*$")
 _CELL_MAGIC = re.compile(r"^\s*%%(\w+)")
+# IPython's automagic: a line magic written without `%` (`pip install x`, `cd data`), which the
+# kernel runs when the line is not Python (checked by compiling it alone)
+_AUTOMAGIC = re.compile(r"^(\s*)((?:pip|conda|mamba|cd|ls|pwd|mkdir|cat|cp|mv|rm|env|load_ext|matplotlib|run|time|timeit)\s+\S.*)$")
 _LINE_REF = re.compile(r"\bline (\d+)\b")
 
 
@@ -374,7 +377,7 @@ def _neutralise(source: str, number: int, nonce: str, magics: dict[int, str]) ->
     continued = False
     indent = ""
     for i, line in enumerate(lines):
-        match = _MAGIC_LINE.match(line) or _HELP_LINE.match(line)
+        match = _MAGIC_LINE.match(line) or _HELP_LINE.match(line) or _automagic(line)
         assign = _ASSIGN_MAGIC.match(line)
         is_magic = continued or match is not None or assign is not None or (i == 0 and first is not None)
         if not is_magic:
@@ -393,6 +396,19 @@ def _neutralise(source: str, number: int, nonce: str, magics: dict[int, str]) ->
         else:
             out.append(f"{indent}pass  {token}" if indent else token)
     return "\n".join(out), number, ""
+
+
+def _automagic(line: str) -> re.Match[str] | None:
+    """`pip install torch` in a cell: IPython runs it as `%pip install torch` (automagic is on
+    by default) because it is not Python; a line that is Python (`ls = []`) stays Python."""
+    match = _AUTOMAGIC.match(line)
+    if match is None:
+        return None
+    try:
+        compile(line.strip(), "<cell line>", "exec")
+    except SyntaxError:
+        return match
+    return None
 
 
 def build_script(

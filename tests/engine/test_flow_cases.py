@@ -5596,6 +5596,40 @@ CASES: dict[str, str] = {
         q = torch.nn.Linear(4, 1)(torch.from_numpy(s).float())
         loss = F.smooth_l1_loss(q, r)
         """,
+    # pointMLP (scan 17): `assert torch.cuda.is_available()` first, so what follows runs with a GPU
+    "after asserting a GPU, a load without map_location runs where the GPU is": """
+        import torch
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        def main(path):
+            assert torch.cuda.is_available(), "Please ensure codes are executed in cuda."
+            checkpoint = torch.load(path)
+            return checkpoint
+        main("best.pth")
+        """,
+    "without the GPU assertion the load is reported": """
+        import torch
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        def main(path):
+            checkpoint = torch.load(path)  # expect: DG010
+            return checkpoint
+        main("best.pth")
+        """,
+    # Restormer (scan 17): `np.float32(load_img(f)) / 255.` is a float32 image array; adding
+    # float64 noise in place keeps it float32
+    "noise added in place to a float32 image keeps it float32": """
+        import cv2
+        import numpy as np
+        import torch
+        from torch import nn
+        def load_img(path):
+            return cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2RGB)
+        model = nn.Conv2d(3, 3, 3)
+        img = np.float32(load_img("x.png")) / 255.
+        img += np.random.normal(0, 0.1, img.shape)
+        out = model(torch.from_numpy(img).permute(2, 0, 1).unsqueeze(0))
+        noisy = np.float32(load_img("x.png")) / 255. + np.random.normal(0, 0.1, (8, 8, 3))  # expect: DG004
+        out2 = model(torch.from_numpy(noisy).permute(2, 0, 1).unsqueeze(0))
+        """,
 }
 
 

@@ -3,7 +3,10 @@ clear "cannot parse" finding, within a time proportional to its size."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -109,3 +112,28 @@ def test_function_with_nested_generator_is_not_a_generator() -> None:
         "model = nn.Linear(3, 1)\nmodel(load())\nfor xb in batches():\n    model(xb)\n"
     )
     assert [(f.code, f.span.line) for f in check_source(src).findings] == [("DG004", 7), ("DG004", 10)]
+
+
+def test_joins_keep_an_order_that_does_not_follow_the_hash_seed() -> None:
+    """Scan 17 (Restormer): which layer a joined module names as where its float32 parameters come
+    from changed with PYTHONHASHSEED, because joins walked `a.keys() | b.keys()` (a set). Joined
+    attributes, locals and scopes keep the first side's order, then the second's new keys."""
+    probe = (
+        "from dtypeguard.engine.values import _join_attrs\n"
+        "from dtypeguard.engine.state import Scope, fold_scopes, _merge_values, _join_locals\n"
+        "a = {f'layer{i}': None for i in range(12)}\n"
+        "b = {f'block{i}': None for i in range(12)}\n"
+        "p = Scope()\n"
+        "x, y = p.child(), p.child()\n"
+        "x.vars.update(a); y.vars.update(b)\n"
+        "print(list(_join_attrs(a, b)), list(_join_locals(a, b)), list(fold_scopes(x, y, _merge_values).vars))\n"
+    )
+    seen = set()
+    for seed in ("0", "1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=env)
+        assert out.returncode == 0, out.stderr
+        seen.add(out.stdout)
+    assert len(seen) == 1, seen
+    expected = [*(f"layer{i}" for i in range(12)), *(f"block{i}" for i in range(12))]
+    assert str(expected) in next(iter(seen))

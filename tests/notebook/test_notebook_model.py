@@ -101,6 +101,20 @@ def test_a_shell_line_continued_by_backslashes_is_one_magic() -> None:
     assert script.split(script.text) == {}
 
 
+def test_automagic_lines_are_magics_and_python_lines_of_those_names_stay_python() -> None:
+    """llama-recipes (scan 17): `pip install ...` without `!` or `%` is IPython's automagic (the
+    kernel runs it as `%pip`), not a parse error; `ls = ...` is Python and stays Python."""
+    cells = [
+        "pip install torch numpy\nimport numpy as np\nimport torch\nfrom torch import nn",
+        "cd data\nls = [1, 2]\nmodel = nn.Linear(3, 1)\nmodel(torch.from_numpy(np.random.rand(4, 3)))",
+    ]
+    nb = check_cells(list(enumerate(cells)), None, None)
+    assert [(f.cell, f.finding.code, f.finding.span.line) for f in nb.findings] == [(1, "DG004", 4)]
+    script = nb.script
+    assert script is not None
+    assert script.split(script.text) == {}
+
+
 def test_a_non_python_cell_magic_is_left_out_and_a_broken_cell_gets_its_own_dg000() -> None:
     cells = [
         "import numpy as np\nimport torch\nfrom torch import nn",

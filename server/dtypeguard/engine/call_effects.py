@@ -723,7 +723,10 @@ class CallsMixin(InterpreterParts):
         if dtype.lib != "numpy":
             return None
         arg = args[0] if args else None
-        kind = "ndarray" if isinstance(arg, (Tensor, TupleV)) and not (isinstance(arg, Tensor) and arg.kind in ("pyfloat", "npscalar")) else "npscalar"
+        number = isinstance(arg, Const) or (isinstance(arg, Tensor) and arg.kind in ("pyfloat", "pyint", "npscalar"))
+        # of a value not known (`np.float32(utils.load_img(f)) / 255.`, an image): an array of that
+        # dtype, which in-place arithmetic keeps (a scalar would take the other operand's width)
+        kind = "npscalar" if number or (not args and not node.keywords) else "ndarray"
         return Tensor(kind, dtype.name, "cpu", self.origin(node, f"np.{dtype.name}(...)"))
 
     def _through_wrapper(self, func: Func, result: Value | None, node: ast.Call) -> Value | None:

@@ -299,7 +299,14 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 self.eval(stmt.exc, state)
             state.dead = True
         elif isinstance(stmt, ast.Assert):
-            self.eval(stmt.test, state)
+            test = self.eval(stmt.test, state)
+            side = _cuda_side(stmt.test)
+            if side is None and isinstance(test, GpuTest):
+                side = True if test.on_true else False if test.on_false else None
+            if side is True:
+                state.globals[CUDA_REQUIRED] = Const(True)  # `assert torch.cuda.is_available()`: what runs on has a GPU
+            elif side is False:
+                _cpu_side(state)
         elif isinstance(stmt, ast.Match):
             subject = self.eval(stmt.subject, state)
             del subject
@@ -1959,7 +1966,7 @@ def _blur_devices(a: State, b: State) -> None:
         pairs.append((a.locals, b.locals))  # type: ignore[arg-type]
     pairs.append((a.globals.vars, b.globals.vars))
     for va, vb in pairs:
-        for key in va.keys() | vb.keys():
+        for key in dict.fromkeys([*va, *vb]):
             x = va.get(key) if key in va else (b.lookup(key) if isinstance(key, str) else None)
             y = vb.get(key) if key in vb else (a.lookup(key) if isinstance(key, str) else None)
             if isinstance(x, Tensor) and isinstance(y, Tensor) and x.device != y.device:

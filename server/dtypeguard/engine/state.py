@@ -80,12 +80,13 @@ def fold_scopes(a: Scope[T], b: Scope[T], merge: object) -> Scope[T]:
     merge_fn = merge  # (va | _MISSING, vb | _MISSING) -> value
     if a is b:
         return a
+    keys: list[object]  # (in order: a set's would follow the hash seed)
     if a.parent is b:
-        base, keys = b, set(a.vars)
+        base, keys = b, list(a.vars)
     elif b.parent is a:
-        base, keys = a, set(b.vars)
+        base, keys = a, list(b.vars)
     elif a.parent is not None and a.parent is b.parent:
-        base, keys = a.parent, set(a.vars) | set(b.vars)
+        base, keys = a.parent, list(dict.fromkeys([*a.vars, *b.vars]))
     else:
         # no common parent (a chain flattened at MAX_DEPTH, or an earlier fold like this one):
         # every key is compared, but most entries are the very same objects, kept as they are
@@ -184,7 +185,7 @@ def _join_locals(a: dict[str, Value | None], b: dict[str, Value | None]) -> dict
         return a
     # a function's local bound on one path only: a read of it on the other raises
     # (UnboundLocalError), so every read that succeeds sees the bound value
-    return {key: _merge_values(a[key], b[key]) if key in a and key in b else a[key] if key in a else b[key] for key in a.keys() | b.keys()}
+    return {key: _merge_values(a[key], b[key]) if key in a and key in b else a[key] if key in a else b[key] for key in dict.fromkeys([*a, *b])}
 
 
 def _join_default(a: Default, b: Default, device: bool) -> Default:

@@ -607,7 +607,7 @@ def _join_attrs(a: dict[str, Value | None], b: dict[str, Value | None]) -> dict[
     # read that succeeds sees the value set (a child registered in a loop that may run no time);
     # unless that path forgot what the object holds (`setattr(model, name, ...)`, name unread)
     forgot = FORGOTTEN in a or FORGOTTEN in b
-    out = {k: join(a.get(k), b.get(k)) if forgot or (k in a and k in b) else a[k] if k in a else b[k] for k in a.keys() | b.keys()}
+    out = {k: join(a.get(k), b.get(k)) if forgot or (k in a and k in b) else a[k] if k in a else b[k] for k in dict.fromkeys([*a, *b])}  # (in order: a set's order follows the hash seed)
     ia, ib = a.get(ITEMS), b.get(ITEMS)
     if isinstance(ia, TupleV) and isinstance(ib, TupleV):
         short, long = sorted((ia, ib), key=lambda t: len(t.items))

@@ -300,9 +300,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             state.dead = True
         elif isinstance(stmt, ast.Assert):
             test = self.eval(stmt.test, state)
-            side = _cuda_side(stmt.test)
-            if side is None and isinstance(test, GpuTest):
-                side = True if test.on_true else False if test.on_false else None
+            side = _gpu_side(stmt.test, test)
             if side is True:
                 state.globals[CUDA_REQUIRED] = Const(True)  # `assert torch.cuda.is_available()`: what runs on has a GPU
             elif side is False:
@@ -459,9 +457,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if known is not None:  # `if self.transform:` holding an object, or None
             return self.exec_block(stmt.body if known else stmt.orelse, state)
         device_test = _compares_to_device_name(stmt.test) or _tests_is_cuda(stmt.test)
-        gpu_side = _cuda_side(stmt.test)
-        if gpu_side is None and isinstance(test, GpuTest):
-            gpu_side = True if test.on_true else False if test.on_false else None  # `if use_cuda:`
+        gpu_side = _gpu_side(stmt.test, test)
         if gpu_side is None:
             gpu_side = self._is_cuda_device(stmt.test, state)  # `if device == "cuda":`
         then = state.copy()
@@ -1135,9 +1131,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             test = self.eval(node.test, state)
             if type(test) is Const and isinstance(test.value, bool):
                 return _choice(self.eval(node.body if test.value else node.orelse, state))
-            gpu_side = _cuda_side(node.test)
-            if gpu_side is None and isinstance(test, GpuTest):
-                gpu_side = True if test.on_true else False if test.on_false else None
+            gpu_side = _gpu_side(node.test, test)
             if gpu_side is not None:
                 # `p.numpy() if not train_on_gpu else p.cpu().numpy()`: the side that runs only
                 # without a GPU sees "cuda when available" as the CPU
@@ -1946,6 +1940,15 @@ def _cpu_side(state: State) -> None:
         new = narrowed(held)
         if new is not None:
             state.globals[key] = new
+
+
+def _gpu_side(test: ast.expr, value: Value | None) -> bool | None:
+    """`_cuda_side` of a test, or of the value it evaluated to: a name bound to a GPU test
+    (`if use_cuda:`, `if not train_on_gpu:`)."""
+    side = _cuda_side(test)
+    if side is None and isinstance(value, GpuTest):
+        side = True if value.on_true else False if value.on_false else None
+    return side
 
 
 def _is_cuda_name(test: ast.expr) -> tuple[str, bool] | None:

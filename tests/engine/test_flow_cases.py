@@ -5630,6 +5630,40 @@ CASES: dict[str, str] = {
         noisy = np.float32(load_img("x.png")) / 255. + np.random.normal(0, 0.1, (8, 8, 3))  # expect: DG004
         out2 = model(torch.from_numpy(noisy).permute(2, 0, 1).unsqueeze(0))
         """,
+    # znxlwm generative-model-collections (scan 16): `--gpu_mode` (default True) guards both the
+    # `.cuda()` calls and the CPU-side `.numpy()`; the `else` runs only where the option is off
+    "the other branch of an option runs without what the option's default branch moved": """
+        import argparse
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--gpu_mode", type=bool, default=True)
+        args = parser.parse_args()
+        class GAN:
+            def __init__(self, args):
+                self.gpu_mode = args.gpu_mode
+                self.G = nn.Linear(62, 10)
+                if self.gpu_mode:
+                    self.G.cuda()
+                self.z = torch.rand(8, 62)
+                if self.gpu_mode:
+                    self.z = self.z.cuda()
+            def show(self):
+                samples = self.G(self.z)
+                if self.gpu_mode:
+                    samples = samples.cpu().data.numpy()
+                else:
+                    samples = samples.data.numpy()
+                return samples
+            def show_wrong(self, cpu):
+                samples = self.G(self.z)
+                if cpu:
+                    samples = samples.data.numpy()  # expect: DG009
+                return samples
+        gan = GAN(args)
+        gan.show()
+        gan.show_wrong(args.gpu_mode)
+        """,
 }
 
 

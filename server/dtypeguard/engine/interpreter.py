@@ -145,6 +145,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         self.number_writes: list[tuple[int, list[tuple[object, ...]]]] = []  # loops in their first round: (call depth, numbers changed)
         # loops over a module's parameters that replace each one's `.data`: (the loop variable, the values written, where)
         self.data_writes: list[tuple[str, list[tuple[Value | None, Span]]]] = []
+        # a command-line option's test (`self.gpu_mode`, its source) -> where the branches its default runs are
+        self.option_runs: dict[str, list[Span]] = {}
         self.uncalled: Uncalled | None = None  # for the next run (engine.resume.Uncalled)
         self.uncalled_reused = False
         self.in_uncalled = False  # analysing functions nobody called (their calls are inlined less deep)
@@ -448,9 +450,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return state if foreign(stmt) else self.exec_block(stmt.body, state)  # an imported file's main block does not run
         test = self.eval(stmt.test, state)
         if isinstance(test, Configured) and _truth(test) is not None:
-            then = self.exec_block(stmt.body, state.copy())  # both run, for what they do wrong,
-            other = self.exec_block(stmt.orelse, state.copy())
-            return then if _truth(test) else other  # but the state after is the default's
+            return self._exec_option_if(stmt, bool(_truth(test)), state)
         if isinstance(test, Const) and (test.value is None or type(test.value) in (bool, str, int, float)):
             return self.exec_block(stmt.body if test.value else stmt.orelse, state)  # known (`if output_col:` given "income"): one branch runs
         known = _object_truth(test, state) if isinstance(stmt.test, (ast.Name, ast.Attribute)) else None
@@ -480,6 +480,23 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if device_test and not (then.dead or other.dead):  # (after `if not x.is_cuda: return x`, x is on the GPU)
             _blur_devices(then, other)
         return join_states(then, other)
+
+    def _exec_option_if(self, stmt: ast.If, default: bool, state: State) -> State:
+        """`if args.gpu_mode:` on an option's default: both branches run, for what they do wrong,
+        but the state after is the default's. The branch the default does not take runs where
+        the option has another value, so a device set by code only the default runs (`if
+        self.gpu_mode: self.G.cuda()` earlier) is not known there (znxlwm's `else:
+        samples.data.numpy()` beside `if self.gpu_mode: samples.cpu()...`)."""
+        key = _option_key(stmt.test)
+        taken, skipped = (stmt.body, stmt.orelse) if default else (stmt.orelse, stmt.body)
+        if key is not None and taken:
+            self.option_runs.setdefault(key, []).append(self.index.span_between(taken[0], taken[-1]))
+        ran = self.exec_block(taken, state.copy())
+        other = state.copy()
+        if key is not None and key in self.option_runs:
+            _forget_devices_set_in(self.option_runs[key], other)
+        self.exec_block(skipped, other)
+        return ran
 
     def _narrow_device(self, name: str, device: str, state: State) -> None:
         """In a branch of `if tensor.is_cuda:`, a tensor on the GPU only when there is one is on
@@ -1940,6 +1957,41 @@ def _cpu_side(state: State) -> None:
         new = narrowed(held)
         if new is not None:
             state.globals[key] = new
+
+
+def _option_key(test: ast.expr) -> str | None:
+    """The option a test reads (`args.cuda`, `self.gpu_mode`, `not opt.cpu`), by its source."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, (ast.Name, ast.Attribute)):
+        return ast.unparse(test)
+    return None
+
+
+def _forget_devices_set_in(extents: list[Span], state: State) -> None:
+    """Tensors and modules whose device was set inside one of `extents` have an unknown device."""
+    def inside(origin: Origin | None) -> bool:
+        return origin is not None and any(
+            origin.span.file == e.file and e.line <= origin.span.line <= e.end_line for e in extents
+        )
+
+    def forgotten(value: Value | None) -> Value | None:
+        if isinstance(value, Tensor) and value.device is not None and inside(value.dev_origin):
+            return replace(value, device=None, dev_origin=None)
+        return None
+
+    if state.locals is not None:
+        for name, value in list(state.locals.items()):
+            new = forgotten(value)
+            if new is not None:
+                state.locals[name] = new
+    for key, held in list(state.globals.items()):
+        new = forgotten(held)
+        if new is not None:
+            state.globals[key] = new
+    for oid, obj in list(state.heap.items()):
+        if isinstance(obj, ModuleObj) and obj.device is not None and inside(obj.device_origin):
+            state.heap[oid] = replace(obj, device=None, device_origin=None)
 
 
 def _gpu_side(test: ast.expr, value: Value | None) -> bool | None:

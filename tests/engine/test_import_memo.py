@@ -119,6 +119,21 @@ from registry import create
 model = create("block")
 out = model(torch.zeros(2, 4, dtype=torch.float32))
 """,
+    # an optional import guarded by try/except and a constant: still only imports, so replayed
+    "train_e.py": """\
+import torch
+try:
+    import wandb
+except ImportError:
+    wandb = None
+HAS_WANDB = False
+import cfg
+import layers
+from registry import create
+
+model = create("double_block")
+out = model(torch.zeros(2, 4, dtype=torch.float32))
+""",
 }
 
 
@@ -189,3 +204,18 @@ def test_the_default_dtype_an_import_set_is_replayed(tmp_path: Path) -> None:
 
 def test_the_language_server_never_shares() -> None:
     assert shared_memo() is None
+
+
+def test_optional_imports_in_try_blocks_keep_the_prefix_pure(tmp_path: Path) -> None:
+    """`try: import wandb` / `except ImportError: wandb = None` before the project's imports (timm's
+    `try: from typing import Literal`): the imports after it are replayed, with the same findings."""
+    _project(tmp_path)
+    train_e = tmp_path / "train_e.py"
+    alone = _alone(train_e)
+    assert alone  # (float64 layers from cfg's default, fed float32)
+    with shared_across_files():
+        memo = shared_memo()
+        assert memo is not None
+        runs = [_seen(check_source(train_e.read_text(), str(train_e)).findings) for _ in range(2)]
+        assert memo.hits >= 1
+    assert runs == [alone] * 2

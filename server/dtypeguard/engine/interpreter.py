@@ -99,9 +99,18 @@ from dtypeguard.findings import Span
 
 
 def _inert(stmt: ast.stmt) -> bool:
-    """An import or a docstring: a statement that makes no value the checked file holds besides
-    the modules it imports (what `engine.import_memo` calls a pure prefix)."""
-    return isinstance(stmt, (ast.Import, ast.ImportFrom)) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+    """An import, a docstring, `pass`, a name bound to a constant (`wandb = None`), or a `try:`
+    of nothing else (`try: from typing import Literal` / `except ImportError: ...`): a statement
+    that makes no object the checked file holds besides the modules it imports (what
+    `engine.import_memo` calls a pure prefix)."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+        return True
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
+        return all(isinstance(t, ast.Name) for t in stmt.targets)
+    if isinstance(stmt, ast.Try):
+        blocks = [stmt.body, stmt.orelse, stmt.finalbody, *(h.body for h in stmt.handlers)]
+        return all(h.name is None for h in stmt.handlers) and all(_inert(s) for block in blocks for s in block)
+    return False
 
 
 MAX_STATEMENTS = 60_000  # work budget per file: beyond it, calls are no longer inlined

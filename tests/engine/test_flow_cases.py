@@ -5664,6 +5664,58 @@ CASES: dict[str, str] = {
         gan.show()
         gan.show_wrong(args.gpu_mode)
         """,
+    # set 15 r24 (unsloth PR 4005): the PEFT init casts only the trained parameters to float16
+    "a cast of the trained parameters only makes the optimizer's parameters float16": """
+        import torch
+        import torch.nn as nn
+        class LoRALinear(nn.Module):
+            def __init__(self, base):
+                super().__init__()
+                self.base = base.requires_grad_(False)
+                self.lora_A = nn.Linear(base.in_features, 4, bias=False)
+                self.lora_B = nn.Linear(4, base.out_features, bias=False)
+            def forward(self, x):
+                return self.base(x) + self.lora_B(self.lora_A(x))
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(32, 32)
+            def forward(self, h):
+                return self.proj(h.half()).float()
+        model = Head()
+        model.proj = LoRALinear(model.proj)
+        for param in model.parameters():
+            if param.requires_grad:
+                param.data = param.data.to(torch.float16)  # expect: DG014
+        model.proj.base.to(torch.float16)
+        optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        loss = model(torch.randn(8, 32)).sum()
+        scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
+        """,
+    # a model made float16, its trained head made float32 again, the float16 body frozen: the
+    # scaler sees only float32 gradients (ran on torch 2.13: no error)
+    "a float16 body that is frozen gives a scaler no float16 gradients": """
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Linear(4, 4)
+                self.head = nn.Linear(4, 2)
+            def forward(self, x):
+                return self.head(self.body(x.half()).float())
+        model = Net()
+        model.half()
+        model.head.float()
+        model.body.requires_grad_(False)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("cpu")
+        loss = model(torch.randn(2, 4)).sum()
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        """,
 }
 
 

@@ -2681,7 +2681,7 @@ class CallsMixin(InterpreterParts):
     def _cast_children(self, obj: ModuleObj, dtype: str | None, device: str | None, state: State) -> None:
         """Submodules follow `.half()`/`.to(...)` of their parent, and remember it as their origin:
         an optimizer over `model.head.parameters()` is over float16 parameters after `model.half()`."""
-        for value in _held_refs(obj):
+        for value in held_refs(obj):
             child = state.heap.get(value.oid)
             if isinstance(child, ModuleObj):
                 cast = Origin(obj.cast_span, f"the module is cast to {dtype} at line {obj.cast_span.line}") if dtype and obj.cast_span is not None else None
@@ -3195,13 +3195,13 @@ def _post_order(oid: int, state: State, depth: int = 0, seen: set[int] | None = 
         return []
     seen.add(oid)
     out: list[int] = []
-    for value in _held_refs(obj):
+    for value in held_refs(obj):
         if isinstance(state.heap.get(value.oid), ModuleObj):
             out += _post_order(value.oid, state, depth + 1, seen)
     return [*out, oid]
 
 
-def _held_refs(obj: ModuleObj) -> list[Ref]:
+def held_refs(obj: ModuleObj) -> list[Ref]:
     """The objects a module holds: its attributes and a container's items (its submodules among them)."""
     held = obj.attrs.get(ITEMS)
     return [v for v in (*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())) if isinstance(v, Ref)]
@@ -3212,10 +3212,25 @@ def _tree_dtypes(oid: int, state: State, depth: int = 0) -> set[str]:
     obj = state.heap.get(oid)
     if not isinstance(obj, ModuleObj) or depth > 8:
         return set()
-    found = {obj.dtype} if obj.dtype and is_float(obj.dtype) and _owns_params(obj) else set()
-    for value in _held_refs(obj):
+    found = {obj.dtype} if obj.dtype and is_float(obj.dtype) and owns_params(obj) else set()
+    for value in held_refs(obj):
         if value.oid != oid:
             found |= _tree_dtypes(value.oid, state, depth + 1)
+    return found
+
+
+def _trained_dtypes(oid: int, state: State, seen: set[int]) -> set[str | None]:
+    """The dtypes of the parameters of a module's parts that are not frozen (None: a part whose
+    dtype is not known); the frozen parts (`requires_grad_(False)`) are left out."""
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 200:
+        return set()
+    seen.add(oid)
+    if obj.frozen:
+        return set()
+    found: set[str | None] = {obj.dtype} if owns_params(obj) else set()
+    for value in held_refs(obj):
+        found |= _trained_dtypes(value.oid, state, seen)
     return found
 
 
@@ -3225,6 +3240,13 @@ def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
     if module.half_part is None and module.dtype != "float16":
         # `model[0].half()`, `model.encoder.half()` after the model was built: a float16 part now
         module = replace(module, half_part=_tree_half_part(oid, state, module.cast_span))
+    if module.half_part is not None or module.dtype == "float16":
+        trained = _trained_dtypes(oid, state, set())
+        if trained and None not in trained and "float16" not in trained:
+            # `model.half()`, then the trained head made float32 again and the body frozen: the
+            # float16 parameters get no gradients, so a scaler never sees float16 ones
+            only = next(iter(trained)) if len(trained) == 1 else None
+            return replace(module, dtype=only, half_part=None, mixed=False)
     tree = _tree_dtypes(oid, state)
     if module.dtype is not None and len(tree) > 1:
         module = replace(module, dtype=None, mixed="float16" in tree)
@@ -3244,7 +3266,7 @@ def _recast_parts(oid: int, module: ModuleObj, state: State) -> ModuleObj:
     with. Its dtype is then left unknown here: the nested calls of its forward meet the cast
     layers and are checked on their own, at the line torch raises from. Parts of several dtypes
     leave it as it was."""
-    if module.dtype is None or not (module.cls.startswith("user:") or not _owns_params(module)):
+    if module.dtype is None or not (module.cls.startswith("user:") or not owns_params(module)):
         return module
     tree = _tree_dtypes(oid, state)
     if not tree or tree == {module.dtype}:
@@ -3254,7 +3276,7 @@ def _recast_parts(oid: int, module: ModuleObj, state: State) -> ModuleObj:
     return replace(module, dtype=None, dtype_origin=None)
 
 
-def _owns_params(obj: ModuleObj) -> bool:
+def owns_params(obj: ModuleObj) -> bool:
     """Whether a module has parameters of its own, not only in its submodules: a torch layer
     does, a container (`nn.Sequential`, `nn.ModuleList`, `nn.ModuleDict`) does not; a class
     of the script's own only where an attribute holds a parameter."""
@@ -3265,18 +3287,23 @@ def _owns_params(obj: ModuleObj) -> bool:
     return any(isinstance(v, Tensor) and v.param for v in obj.attrs.values())
 
 
-def _part_of_dtype(oid: int, dtype: str, state: State, depth: int = 0) -> ModuleObj | None:
-    """The first submodule, at any depth, whose own parameters are of `dtype` (where it was cast)."""
+def _part_of_dtype(oid: int, dtype: str, state: State) -> ModuleObj | None:
+    """The first submodule, at any depth, whose own parameters are of `dtype` (where it was
+    cast): a trained one first (the frozen base's cast is not where a scaler's fix goes)."""
+    return _first_part_of_dtype(oid, dtype, state, trained=True) or _first_part_of_dtype(oid, dtype, state, trained=False)
+
+
+def _first_part_of_dtype(oid: int, dtype: str, state: State, trained: bool, depth: int = 0) -> ModuleObj | None:
     obj = state.heap.get(oid)
     if not isinstance(obj, ModuleObj) or depth > 8:
         return None
-    for value in _held_refs(obj):
+    for value in held_refs(obj):
         child = state.heap.get(value.oid)
-        if value.oid == oid or not isinstance(child, ModuleObj):
+        if value.oid == oid or not isinstance(child, ModuleObj) or (trained and child.frozen):
             continue
         if child.dtype == dtype and child.dtype_origin is not None:
             return child
-        found = _part_of_dtype(value.oid, dtype, state, depth + 1)
+        found = _first_part_of_dtype(value.oid, dtype, state, trained, depth + 1)
         if found is not None:
             return found
     return None
@@ -3289,7 +3316,7 @@ def _tree_half_part(oid: int, state: State, whole: Span | None, depth: int = 0) 
     obj = state.heap.get(oid)
     if not isinstance(obj, ModuleObj) or depth > 8:
         return None
-    for value in _held_refs(obj):
+    for value in held_refs(obj):
         child = state.heap.get(value.oid)
         if value.oid == oid or not isinstance(child, ModuleObj) or child.frozen:
             continue
@@ -3308,7 +3335,7 @@ def _chosen_precision(oid: int, why: Origin, state: State, depth: int = 0) -> No
     if not isinstance(obj, ModuleObj) or depth > 8:
         return
     state.heap[oid] = replace(obj, cast_span=None, dtype_origin=why, chosen_dtype=True)
-    for value in _held_refs(obj):
+    for value in held_refs(obj):
         _chosen_precision(value.oid, why, state, depth + 1)
 
 

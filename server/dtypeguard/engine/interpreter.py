@@ -27,10 +27,12 @@ from dtypeguard.engine.call_effects import (
     CallsMixin,
     complex_parts,
     function_apply,
+    held_refs,
     is_classmethod,
     is_staticmethod,
     moved_attrs,
     own_nodes,
+    owns_params,
     uniform_module,
 )
 from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
@@ -112,6 +114,8 @@ def _inert(stmt: ast.stmt) -> bool:
         return all(h.name is None for h in stmt.handlers) and all(_inert(s) for block in blocks for s in block)
     return False
 
+
+TRAINED_CAST = "each trained parameter's `.data` is replaced"  # the origin of a cast of the parameters not frozen
 
 MAX_STATEMENTS = 60_000  # work budget per file: beyond it, calls are no longer inlined
 
@@ -550,9 +554,63 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 self.data_writes.pop()
         if owner is not None:
             walked = self.eval(owner, after)
-            if not self._data_replaced(walked, writes, after):
+            trainable = _trainable_only(stmt)
+            if not (self._trainable_data_replaced(walked, writes, after) if trainable else self._data_replaced(walked, writes, after)):
                 self._forget_dtypes(walked, after)
         return after
+
+    def _trained_cast_kept(self, gen: ast.comprehension, params: Params, state: State) -> bool:
+        """`[p for p in model.parameters() if p.requires_grad]` after `if p.requires_grad: p.data
+        = p.data.half()` over the same model: the parameters it lists are those the cast made
+        float16 (which ones are frozen need not be known), so they are the model's as the
+        optimizer sees them (its float16 part is where they became float16)."""
+        test = gen.ifs[0] if len(gen.ifs) == 1 else None
+        if not (isinstance(test, ast.Attribute) and test.attr == "requires_grad" and isinstance(test.value, ast.Name) and isinstance(gen.target, ast.Name) and test.value.id == gen.target.id):
+            return False
+        return self._has_trained_cast(params.oid, state, set())
+
+    def _has_trained_cast(self, oid: int, state: State, seen: set[int]) -> bool:
+        obj = state.heap.get(oid)
+        if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 200:
+            return False
+        seen.add(oid)
+        if obj.dtype in ("float16", "bfloat16") and obj.dtype_origin is not None and obj.dtype_origin.why.startswith(TRAINED_CAST):
+            return True
+        return any(self._has_trained_cast(ref.oid, state, seen) for ref in held_refs(obj))
+
+    def _trainable_data_replaced(self, value: Value | None, writes: list[tuple[Value | None, Span]], state: State) -> bool:
+        """`for p in model.parameters(): if p.requires_grad: p.data = p.data.to(torch.float16)`
+        (unsloth's PEFT init): the trained parameters become that dtype and the frozen ones
+        (`requires_grad_(False)`) keep theirs, so the parts not frozen are cast, each from that
+        line. False when the dtype or the parts are not known."""
+        dtypes = {w.dtype if isinstance(w, Tensor) and w.kind == "tensor" else None for w, _ in writes}
+        dtype = dtypes.pop() if len(dtypes) == 1 else None
+        if not isinstance(value, Ref) or not isinstance(state.heap.get(value.oid), ModuleObj) or not is_float(dtype):
+            return False
+        assert dtype is not None
+        span = writes[0][1]
+        origin = Origin(span, f"{TRAINED_CAST} by a {dtype} tensor at line {span.line}")
+        return self._cast_trained(value.oid, dtype, span, origin, state, set())
+
+    def _cast_trained(self, oid: int, dtype: str, span: Span, origin: Origin, state: State, seen: set[int]) -> bool:
+        obj = state.heap.get(oid)
+        if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 200:
+            return False
+        seen.add(oid)
+        if obj.frozen:
+            return True
+        known = True
+        for ref in held_refs(obj):
+            if isinstance(state.heap.get(ref.oid), ModuleObj):
+                known = self._cast_trained(ref.oid, dtype, span, origin, state, seen) and known
+        if owns_params(obj):
+            if obj.dtype is None:
+                return False
+            state.heap[oid] = replace(
+                obj, dtype=dtype, dtype_origin=origin, cast_span=span, half_part=span if dtype == "float16" else None,
+                attrs=moved_attrs(obj.attrs, dtype, None, origin),
+            )
+        return known
 
     def _data_replaced(self, value: Value | None, writes: list[tuple[Value | None, Span]], state: State) -> bool:
         """`for p in model.parameters(): p.data = torch.from_numpy(chunk)`: every parameter's data
@@ -1346,7 +1404,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         for gen in node.generators:
             iterable = self.eval(gen.iter, inner)
             if isinstance(iterable, Params) and len(node.generators) == 1 and _picks_target(node.elt, gen.target):
-                if gen.ifs and self.index.freezes:
+                if gen.ifs and self.index.freezes and not self._trained_cast_kept(gen, iterable, state):
                     # a filter over parameters some of which are frozen: which ones is unknown,
                     # unless the whole model has one low-precision dtype (any subset has it too)
                     owner = state.heap.get(iterable.oid)
@@ -2178,6 +2236,23 @@ def _walked_module(stmt: ast.For | ast.AsyncFor) -> ast.expr | None:
     return None
 
 
+def _trainable_only(stmt: ast.For | ast.AsyncFor) -> bool:
+    """`for p in model.parameters(): if p.requires_grad: p.data = ...`: the loop's whole body is
+    one test of the parameter's `requires_grad` whose body replaces its `.data`."""
+    it, target = stmt.iter, stmt.target
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "parameters" and isinstance(target, ast.Name)):
+        return False
+    if len(stmt.body) != 1 or not isinstance(stmt.body[0], ast.If) or stmt.body[0].orelse:
+        return False
+    test = stmt.body[0].test
+    if not (isinstance(test, ast.Attribute) and test.attr == "requires_grad" and isinstance(test.value, ast.Name) and test.value.id == target.id):
+        return False
+    return any(
+        isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "data" and isinstance(t.value, ast.Name) and t.value.id == target.id for t in node.targets)
+        for node in stmt.body[0].body
+    )
+
+
 def _replaced_data(stmt: ast.For | ast.AsyncFor) -> str | None:
     """`for p in model.parameters(): ... p.data = ...` with the assignment straight in the body
     (so every parameter gets it; under an `if`, only some do): the loop variable, else None."""
@@ -2185,6 +2260,8 @@ def _replaced_data(stmt: ast.For | ast.AsyncFor) -> str | None:
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "parameters" and isinstance(stmt.target, ast.Name)):
         return None
     name = stmt.target.id
+    if _trainable_only(stmt):
+        return name  # (its writes are those of the trained parameters)
     for node in stmt.body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "data" and isinstance(t.value, ast.Name) and t.value.id == name for t in node.targets):
             return name

@@ -5716,6 +5716,35 @@ CASES: dict[str, str] = {
         scaler.scale(loss).backward()
         scaler.step(opt)
         """,
+    # set 44 af10 (attention-is-all-you-need's train_epoch): a lambda defined in the function that
+    # calls it reads that function's `device` parameter
+    "a lambda reads the locals of the function it is defined in": """
+        import torch
+        def get_subsequent_mask(seq):
+            len_s = seq.size(1)
+            return (1 - torch.triu(torch.ones((1, len_s, len_s)), diagonal=1)).bool()  # expect: DG009
+        def patch_trg(trg):
+            return trg[:, :-1], trg[:, 1:]
+        def train_epoch(batches, device):
+            for trg in batches:
+                trg_seq, gold = map(lambda x: x.to(device), patch_trg(trg))
+                mask = (trg_seq != 1).unsqueeze(-2) & get_subsequent_mask(trg_seq)
+        dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        train_epoch([torch.randint(4, 40, (8, 12))], dev)
+        """,
+    # the nested function's own parameter and its own local shadow the caller's
+    "a nested function's own names shadow the caller's": """
+        import torch
+        def run(x, device):
+            def to_cpu(device):
+                return x.to(device)
+            def moved():
+                device = "cpu"
+                return x.to(device)
+            a = to_cpu("cpu") + torch.ones(3)
+            b = moved() + torch.ones(3)
+        run(torch.ones(3), torch.device("cuda" if torch.cuda.is_available() else "cpu"))
+        """,
 }
 
 

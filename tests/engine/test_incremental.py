@@ -553,7 +553,10 @@ def test_typing_in_a_function_main_calls_ends_early_after_its_call() -> None:
         assert _normal(result) == _normal(check_source(version)), typed[:k]
         if result.parsed:  # (half-typed code does not: nothing runs)
             ended.append(checker.entry_converged_at)
-    assert ended.count(3) >= len(ended) - 3, ended  # `block_1()` is main's statement 2: stopped before statement 3
+    # `block_1()` is main's statement 2: stopped before statement 3, except where the edit adds
+    # or removes a value record that the rest reads back (block_2's nested `main` sees its
+    # caller's locals, and where a name was bound is looked up in those records)
+    assert ended.count(3) >= len(ended) - 4, ended
 
 
 @pytest.mark.parametrize("layout", ["chunks", "main"])

@@ -823,6 +823,12 @@ class CallsMixin(InterpreterParts):
         params = self.bind_params(node.args, args, kwargs, state)
         if params_override:
             params.update(params_override)
+        if state.locals is not None and self.call_stack and _nested_in(node, self.call_stack[-1]):
+            # a function defined in the calling one sees its locals (`map(lambda x: x.to(device),
+            # batch)` in `train_epoch(..., device)`): those it reads and does not bind itself
+            for name in _free_names(node):
+                if name not in params and name in state.locals:
+                    params[name] = state.locals[name]
         from dtypeguard.engine.state import State as _State
 
         home = node.__dict__.get("_dg_index")  # a function of an imported file sees that file's globals
@@ -2710,6 +2716,47 @@ class CallsMixin(InterpreterParts):
 # Per-node caches, weak: a language server analyses new trees on every keystroke, and an entry
 # must not keep an old tree alive (nor outlive it and be found again by a recycled id()).
 _GENERATORS: weakref.WeakKeyDictionary[ast.AST, bool] = weakref.WeakKeyDictionary()
+_FREE_NAMES: weakref.WeakKeyDictionary[ast.AST, tuple[str, ...]] = weakref.WeakKeyDictionary()
+
+
+def _nested_in(node: ast.AST, outer: ast.AST) -> bool:
+    """Whether a function's definition lies inside another function's body (same tree)."""
+    if node is outer or not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return False
+    if node.__dict__.get("_dg_index") is not outer.__dict__.get("_dg_index"):
+        return False  # (another file's)
+    line, end = getattr(outer, "lineno", 0), getattr(outer, "end_lineno", None) or 0
+    return line < getattr(node, "lineno", 0) <= end
+
+
+def _free_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> tuple[str, ...]:
+    """The names a function reads but neither binds nor declares global: what it takes from the
+    function it is defined in (Python's free variables, nested functions' ones included)."""
+    cached = _FREE_NAMES.get(node)
+    if cached is not None:
+        return cached
+    spec = node.args
+    bound = {a.arg for a in [*spec.posonlyargs, *spec.args, *spec.kwonlyargs, *([spec.vararg] if spec.vararg else []), *([spec.kwarg] if spec.kwarg else [])]}
+    read: dict[str, None] = {}
+    body = [node.body] if isinstance(node, ast.Lambda) else node.body
+    for sub in body:
+        for inner in ast.walk(sub if isinstance(sub, ast.AST) else ast.Expr(sub)):
+            if isinstance(inner, ast.Name):
+                if isinstance(inner.ctx, ast.Load):
+                    read[inner.id] = None
+                else:
+                    bound.add(inner.id)
+            elif isinstance(inner, ast.Global):
+                bound.update(inner.names)
+            elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(inner.name)
+            elif isinstance(inner, ast.arg):
+                bound.add(inner.arg)  # (a nested function's or lambda's parameters)
+            elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+                bound.update((a.asname or a.name).split(".")[0] for a in inner.names)
+    names = tuple(n for n in read if n not in bound)
+    _FREE_NAMES[node] = names
+    return names
 
 
 def _is_generator(node: ast.FunctionDef | ast.AsyncFunctionDef, index: LineIndex) -> bool:

@@ -6,6 +6,7 @@ real-world sets (tests/realworld*/) with the shortest code that shows each patte
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -5745,6 +5746,29 @@ CASES: dict[str, str] = {
             b = moved() + torch.ones(3)
         run(torch.ones(3), torch.device("cuda" if torch.cuda.is_available() else "cpu"))
         """,
+    # normalizing-flows examples/vae.py (scan 18): `model.__init__(flows)` re-creates the layers on
+    # the CPU, then `model = model.to(device)` moves them all again before the forward
+    "a move of a module to where it is moves the parts re-created since": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        class Outer(nn.Module):
+            def __init__(self, inner):
+                super().__init__()
+                self.f1 = nn.Linear(4, 4)
+                self.inner = inner
+            def forward(self, x):
+                return self.inner(self.f1(x))
+        inner = nn.Linear(4, 4)
+        model = Outer(inner).to(device)
+        for run in range(2):
+            model.__init__(inner)
+            model = model.to(device)
+            out = model(torch.randn(8, 4).to(device))
+        model.f1 = nn.Linear(4, 4)
+        model.to(device)
+        out = model(torch.randn(8, 4).to(device))
+        """,
 }
 
 
@@ -5779,3 +5803,26 @@ def test_one_root_failing_at_two_lines_is_one_finding_with_both_lines_related() 
     (finding,) = check_source(source, "case.py").findings
     assert finding.code == "DG006" and finding.span.line == 4
     assert sorted(r.span.line for r in finding.related if "fails here" in r.message) == [6, 7]
+
+
+def test_a_numpy_array_in_a_checkpoint_is_advised_to_be_saved_as_a_tensor(tmp_path: Path) -> None:
+    """torchdiffeq's latent_ode (scan 18) saves `orig_ts`, a float64 array, and reads it back as an
+    array: `.tolist()` would break that; a tensor loads with `weights_only=True` and `.numpy()`
+    gives the array back (checked here with the real torch)."""
+    import numpy as np
+    import torch
+
+    source = textwrap.dedent("""
+        import numpy as np
+        import torch
+        ts = np.linspace(0, 1, 5)
+        torch.save({"ts": ts}, "ckpt.pt")
+        ckpt = torch.load("ckpt.pt")
+        """).lstrip("\n")
+    (finding,) = check_source(source, "case.py").findings
+    assert finding.code == "DG011" and "save it as a tensor (`torch.from_numpy(x)`, and `.numpy()` after loading)" in finding.message
+    path = tmp_path / "ckpt.pt"
+    ts = np.linspace(0, 1, 5)
+    torch.save({"ts": torch.from_numpy(ts)}, path)
+    back = torch.load(path)["ts"].numpy()
+    assert back.dtype == ts.dtype and (back == ts).all()

@@ -2678,7 +2678,9 @@ class CallsMixin(InterpreterParts):
                 attrs=moved_attrs(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
             )
             state.heap[oid] = after
-            self._cast_children(after, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device else None, state)
+            # (a move to where the module is still moves its parts: one re-created since, by
+            # `model.__init__(...)` or `model.f1 = nn.Linear(...)`, is elsewhere)
+            self._cast_children(after, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, state)
             owners = (state.heap.get(o) for o in self.optimizers_of.get(oid, ()))
             stepped = tuple(o for o in owners if isinstance(o, OptimizerObj) and o.stepped)
             self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped))

@@ -68,8 +68,7 @@ def _findings(ctx: Context, pickled: list[TorchSave]) -> Iterator[Finding]:
         entry = f"the checkpoint entry at {root.line_ref()}" if save.pickled_at else f"`torch.save` at {root.line_ref()}"
         yield RULE.finding(
             f"{entry} pickles {save.saves_pickled}, which `torch.load` at {load.span.line_ref()} refuses: it defaults to "
-            "`weights_only=True` since PyTorch 2.6 and fails with \"Weights only load failed\"; save plain values "
-            "(`vars(args)`, `float(x)`, `.tolist()`, a `state_dict()`) instead",
+            f"`weights_only=True` since PyTorch 2.6 and fails with \"Weights only load failed\"; {_instead(save.saves_pickled)}",
             root,
             related=[
                 *([Related(save.span, "saved here")] if save.pickled_at and save.span.line != root.line else []),
@@ -91,6 +90,14 @@ def _findings(ctx: Context, pickled: list[TorchSave]) -> Iterator[Finding]:
             ],
             note="Better: save `model.state_dict()` instead of the whole object, and load it into a freshly built model.",
         )
+
+
+def _instead(pickled: str) -> str:
+    """What to save instead: an array as a tensor (code that reads it back as an array keeps
+    working after `.numpy()`; a list would not do array arithmetic), anything else as plain values."""
+    if "NumPy array" in pickled:
+        return "save it as a tensor (`torch.from_numpy(x)`, and `.numpy()` after loading) instead"
+    return "save plain values (`vars(args)`, `float(x)`, `.tolist()`, a `state_dict()`) instead"
 
 
 _MAPPING = ("items", "keys", "values", "get")

@@ -5769,6 +5769,64 @@ CASES: dict[str, str] = {
         model.to(device)
         out = model(torch.randn(8, 4).to(device))
         """,
+    # set 49 ar03 (torch-sim #27): the per-system accumulator takes the model's float32 while the
+    # per-atom power is float64; scatter_add_ does not convert (a Python value, or one dtype, is fine)
+    "an accumulator made float32 takes float64 values by scatter_add_": """
+        import numpy as np
+        import torch
+        positions = torch.tensor(np.random.rand(6, 3))
+        batch = torch.tensor([0, 0, 0, 1, 1, 1])
+        power = (positions * positions).sum(dim=1)
+        acc = torch.zeros(2, dtype=torch.float32)  # expect: DG004
+        acc.scatter_add_(dim=0, index=batch, src=power)
+        same = torch.zeros(2, dtype=power.dtype)
+        same.scatter_add_(0, batch, power)
+        hot = torch.zeros(6, 2).scatter_(1, batch.unsqueeze(1), 1.0)
+        """,
+    # set 49 ar02 (litgpt #53): lit-llama's EmptyInitOnDevice, a TorchFunctionMode that fills the
+    # factories' dtype and device: the model is float16 and on `device`
+    "a function mode that fills dtype and device makes the block's defaults": """
+        import torch
+        import torch.nn as nn
+        class EmptyInitOnDevice(torch.overrides.TorchFunctionMode):
+            def __init__(self, device=None, dtype=None):
+                self.device = device
+                self.dtype = dtype
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                kwargs = kwargs or {}
+                if self.device is not None and kwargs.get("device") is None:
+                    kwargs["device"] = self.device
+                if self.dtype is not None and kwargs.get("dtype") is None:
+                    kwargs["dtype"] = self.dtype
+                return func(*args, **kwargs)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        with EmptyInitOnDevice(device=device, dtype=torch.float32):
+            kept = nn.Linear(8, 8)
+        out = kept(torch.randn(2, 8).to(device))
+        scaler = torch.amp.GradScaler(device.type)
+        with EmptyInitOnDevice(device=device, dtype=torch.float16):  # expect: DG014
+            model = nn.Linear(8, 8)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        with torch.autocast(device.type, dtype=torch.float16):
+            loss = model(torch.randn(2, 8).to(device)).float().sum()
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        """,
+    # set 49 ar06 (captum #1325): a frame from a dict, indicator columns put beside it with
+    # `pd.concat(axis=1)`, columns dropped by name: numbers and bools make an object array
+    "indicator columns concatenated beside number columns make an object array": """
+        import numpy as np
+        import pandas as pd
+        import torch
+        rng = np.random.default_rng(0)
+        df = pd.DataFrame({"survived": rng.integers(0, 2, 10), "sex": rng.choice(["female", "male"], 10), "fare": rng.uniform(5, 260, 10)})
+        df = pd.concat([df, pd.get_dummies(df["sex"]), pd.get_dummies(df["sex"], prefix="s")], axis=1)
+        df = df.drop(["sex"], axis=1)
+        labels = torch.from_numpy(df["survived"].to_numpy())
+        data = df.drop(["survived"], axis=1).to_numpy()
+        features = torch.from_numpy(data).float()  # expect: DG004
+        ok = torch.from_numpy(df.drop(["survived"], axis=1).to_numpy(dtype=np.float32))
+        """,
 }
 
 

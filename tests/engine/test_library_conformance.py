@@ -764,3 +764,38 @@ def test_optimizer_parameters_are_torchs() -> None:
     assert len(OPTIMIZER_PARAMETERS) >= 10
     for name, params in OPTIMIZER_PARAMETERS.items():
         assert params == tuple(inspect.signature(getattr(torch.optim, name)).parameters), name
+
+
+def test_methods_that_write_a_source_refuse_another_dtype_with_the_words_dg004_gives() -> None:
+    """Every method in `SOURCE_METHODS` refuses a source of another dtype on the real torch, in
+    both directions, with the error DG004 quotes; and the engine reports each one."""
+    from dtypeguard.engine.call_effects import SOURCE_METHODS
+    from dtypeguard.rules.dg004_input_dtype_mismatch import _source_errors
+
+    names = {torch.float32: "float32", torch.float64: "float64"}
+    for method, (position, keyword) in SOURCE_METHODS.items():
+        for into, source in ((torch.float32, torch.float64), (torch.float64, torch.float32)):
+            target = torch.zeros(3, dtype=into)
+            values = torch.ones(3, dtype=source)
+            index = torch.tensor([0, 1, 2])
+            mask = torch.ones(3, dtype=torch.bool)
+            args: list[object] = [mask] if method.startswith("masked") else [index] if method == "put_" else [0, index]
+            assert len(args) == position, method
+            call = [*args, values, "sum"] if method.startswith("scatter_reduce") else [*args, values]
+            with pytest.raises(RuntimeError) as refused:
+                getattr(target, method)(*call)
+            assert str(refused.value).startswith(_source_errors(method, names[into], names[source])), (method, str(refused.value))
+            extra = {"reduce": "sum"} if method.startswith("scatter_reduce") else {}
+            with pytest.raises(RuntimeError):  # (the keyword the engine reads is torch's name for it)
+                getattr(target, method)(*args, **{keyword: values}, **extra)
+        shown = "[0]" if method == "put_" else "torch.ones(3, dtype=torch.bool)" if method.startswith("masked") else "0, idx"
+        extra = ', "sum"' if method.startswith("scatter_reduce") else ""
+        source_text = f"""
+import torch
+idx = torch.tensor([0, 1, 2])
+acc = torch.zeros(3)
+vals = torch.ones(3, dtype=torch.float64)
+acc.{method}({shown if method != "put_" else "idx"}, vals{extra})
+"""
+        codes = [(f.code, f.span.line) for f in check_source(source_text, "case.py").findings]
+        assert ("DG004", 4) in codes, (method, codes)

@@ -582,6 +582,18 @@ class CallsMixin(InterpreterParts):
             made = replace(made, ndim=nested_depth(args[0]) if args and isinstance(args[0], (TupleV, Const, Many)) else None)
         return made
 
+    def _source_operand(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> None:
+        """`acc.scatter_add_(0, index, src)`, `out.index_add_(0, idx, source)`: the tensor written
+        into and the one whose values it takes must have one dtype (torch does not promote
+        here); recorded when both are known tensors."""
+        position, name = SOURCE_METHODS[method]
+        source = args[position] if len(args) > position else kwargs.get(name)
+        at = node.args[position] if len(node.args) > position else next((k.value for k in node.keywords if k.arg == name), None)
+        if not (isinstance(source, Tensor) and source.kind == "tensor" and source.dtype and t.kind == "tensor" and t.dtype) or at is None:
+            return
+        if source.dtype != t.dtype and WIDE not in (source.dtype, t.dtype):
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"{SOURCE_OP}.{method}()", (t, source), None, (self.index.span(at),)))
+
     def _index_operand(self, short: str, bound: dict[str, object], node: ast.Call) -> None:
         """`torch.gather(state, 1, beam_idx)`: the index must be int64/int32, as in the method form."""
         index, source = bound.get("index"), bound.get("input")
@@ -1694,6 +1706,9 @@ class CallsMixin(InterpreterParts):
             dtype = dtype_kw if not honours else state.ddtype.value
             device = device_kw if "device" in kwargs else state.ddevice.value
             d_origin = Origin(origin.span, f"nn.{cls} weights follow the default dtype ({dtype})" + (f", set at line {state.ddtype.span.line}" if state.ddtype.span else "")) if honours else origin
+            if honours and state.ddtype.span is not None and state.ddtype.call.startswith("with "):
+                # made inside `with EmptyInitOnDevice(dtype=torch.float16):`: that block chose the dtype
+                d_origin = Origin(state.ddtype.span, f"nn.{cls} weights follow the default dtype ({dtype}) of `{state.ddtype.call}` at line {state.ddtype.span.line}")
             dev_origin = Origin(origin.span, f"nn.{cls} was created on the default device ({_device_words(device)})") if "device" not in kwargs else origin
             obj = ModuleObj(
                 f"torch.nn.{cls}", origin, dtype if cls in vocab.LAYER_KINDS else None, device, d_origin, dev_origin,
@@ -2505,7 +2520,7 @@ class CallsMixin(InterpreterParts):
             if isinstance(made, Tensor) and t.kind == "npscalar" and made.kind == "ndarray":
                 made = replace(made, kind="npscalar")
             if isinstance(made, Tensor) and made.kind == "frame" and t.columns is not None:
-                made = _frame_after(t, made, method, kwargs, here)
+                made = _frame_after(t, made, method, {**kwargs, **{k: v for k, v in bound.items() if isinstance(v, Value)}}, here)
             return made
         if t.kind != "tensor":
             return None
@@ -2520,6 +2535,8 @@ class CallsMixin(InterpreterParts):
             if isinstance(index, Tensor) and at is not None:  # `one_hot.scatter_(1, target, 1)`: the index must be int64/int32
                 # (the tensor indexed comes second: it must be on the index's device too)
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (index, t), None, (self.index.span(at),)))
+        if method in SOURCE_METHODS:
+            self._source_operand(t, method, args, kwargs, node)
         if method in ("is_floating_point", "is_complex") and not args and not kwargs and t.dtype:
             return Const(is_float(t.dtype) if method == "is_floating_point" else False)  # (complex tensors are ComplexArray)
         if method == "size" and not kwargs and len(args) <= 1:
@@ -2921,6 +2938,15 @@ INPLACE_ARITHMETIC = frozenset({"add_", "sub_", "mul_", "div_", "clamp_", "clip_
 # Tensor methods whose second argument is an index tensor that must be int64 or int32
 _MASKED = frozenset({"masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_", "masked_select"})
 NEW_FACTORIES = frozenset({"new_zeros", "new_ones", "new_empty", "new_full", "new_tensor"})
+# methods that write another tensor's values into this one (its position, its keyword): both
+# must have one dtype (tests/engine/test_library_conformance.py runs each on the real torch)
+SOURCE_METHODS: dict[str, tuple[int, str]] = {
+    "scatter": (2, "src"), "scatter_": (2, "src"), "scatter_add": (2, "src"), "scatter_add_": (2, "src"),
+    "scatter_reduce": (2, "src"), "scatter_reduce_": (2, "src"), "index_add": (2, "source"), "index_add_": (2, "source"),
+    "index_copy": (2, "source"), "index_copy_": (2, "source"), "put_": (1, "source"), "masked_scatter": (1, "source"),
+    "masked_scatter_": (1, "source"),
+}
+SOURCE_OP = "<source dtype>"  # a TensorOp name prefix: (the tensor written into, the source)
 INDEX_METHODS = frozenset({"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "gather", "index_select", "index_add", "index_add_", "index_copy", "index_copy_", "index_fill", "index_fill_"})
 WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
 _DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device
@@ -3099,6 +3125,8 @@ def _frame_after(before: Tensor, made: Tensor, method: str, kwargs: dict[str, Va
         return replace(made, columns=tuple((n, made.dtype) for n, _ in columns)) if made.dtype else made
     if method == "drop":
         gone = kwargs.get("columns")
+        if gone is None and kwargs.get("axis") in (Const(1), Const("columns")):
+            gone = kwargs.get("labels")  # `df.drop(["name", "ticket"], axis=1)`
         names = [i.value for i in gone.items if isinstance(i, Const)] if isinstance(gone, TupleV) else [gone.value] if isinstance(gone, Const) else None
         if names is None:
             return replace(made, columns=None) if made.dtype is None else made

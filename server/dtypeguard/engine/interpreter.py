@@ -726,7 +726,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 log.append((*entry, both if isinstance(both, Tensor) and both.kind in ("ndarray", "npscalar") else None))
 
     def exec_with(self, stmt: ast.With | ast.AsyncWith, state: State) -> State:
-        saved_autocast, saved_device = state.autocast, state.ddevice
+        saved_autocast, saved_device, saved_dtype = state.autocast, state.ddevice, state.ddtype
         tags = any(_patches_location_tag(item.context_expr) or self._tagging_manager(item.context_expr, state) for item in stmt.items)
         if tags:
             return self._with_cuda_tags(stmt, state)
@@ -736,13 +736,37 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 state.autocast = ctx.dtype if ctx.on else None
             elif isinstance(ctx, Device):
                 state.ddevice = replace(state.ddevice, value=ctx.name, span=self.index.span(item.context_expr), call="with torch.device(...)")
+            elif isinstance(ctx, Ref):
+                self._enter_function_mode(ctx, item.context_expr, state)
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, None, state)
         state = self.exec_block(stmt.body, state)
         if state.autocast and not saved_autocast:
             self._made_in_block(stmt, state)
-        state.autocast, state.ddevice = saved_autocast, saved_device
+        state.autocast, state.ddevice, state.ddtype = saved_autocast, saved_device, saved_dtype
         return state
+
+    def _enter_function_mode(self, ctx: Ref, node: ast.expr, state: State) -> None:
+        """`with EmptyInitOnDevice(device=..., dtype=torch.float16):` (lit-llama's utility): a
+        `TorchFunctionMode` of the script's own whose `__torch_function__` fills the factories'
+        `kwargs["dtype"]` / `kwargs["device"]` from attributes makes those the defaults in the
+        block; a mode whose effect is not read that way leaves them unknown there."""
+        obj = state.heap.get(ctx.oid)
+        klass = obj.klass if isinstance(obj, InstanceObj) else None
+        if klass is None or not any(b.rsplit(".", 1)[-1] in _FUNCTION_MODES for b in klass.bases):
+            return
+        span = self.index.span(node)
+        call = f"with {klass.node.name}(...)"
+        filled = _mode_fills(klass.method("__torch_function__"))
+        dtype = obj.attrs.get(filled["dtype"]) if "dtype" in filled and isinstance(obj, InstanceObj) else None
+        device = obj.attrs.get(filled["device"]) if "device" in filled and isinstance(obj, InstanceObj) else None
+        if "dtype" in filled and dtype != Const(None):
+            state.ddtype = replace(state.ddtype, value=dtype.name if isinstance(dtype, DType) else None, span=span, call=call)
+        if "device" in filled and device != Const(None):
+            state.ddevice = replace(state.ddevice, value=device.name if isinstance(device, Device) else None, span=span, call=call)
+        if not filled:
+            state.ddtype = replace(state.ddtype, value=None, span=span, call=call)
+            state.ddevice = replace(state.ddevice, value=None, span=span, call=call)
 
     def _decorated(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, func: Func, state: State) -> Value:
         """A decorator of the script's own runs when the function is defined, as in Python, for
@@ -1048,7 +1072,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             if (isinstance(second, Const) and type(second.value) is int) or (isinstance(second, Tensor) and second.kind == "pyint"):
                 return replace(picked, kind="series", ndim=1)
             return None
-        if names is None and df.dtype and isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Name, ast.List, ast.ListComp)):
+        located = isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr in ("iloc", "loc")
+        uniform = names is None or (df.columns is not None and len({d for _, d in df.columns}) == 1 and not located)
+        if uniform and df.dtype and isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Name, ast.List, ast.ListComp)):
             return df  # `df[feat_cols]` of a one-dtype frame: whichever columns (or rows), that dtype
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr in ("iloc", "loc") and _one_int(index):
             return replace(df, ndim=1)  # `df.iloc[i]`: one row, its fields by column name
@@ -2024,6 +2050,24 @@ def _cpu_side(state: State) -> None:
         new = narrowed(held)
         if new is not None:
             state.globals[key] = new
+
+
+_FUNCTION_MODES = frozenset({"TorchFunctionMode", "TorchDispatchMode"})
+
+
+def _mode_fills(func: Func | None) -> dict[str, str]:
+    """The factory keywords a mode's `__torch_function__` fills from its own attributes
+    (`kwargs["dtype"] = self.dtype`): keyword -> attribute name."""
+    found: dict[str, str] = {}
+    if func is None or isinstance(func.node, ast.Lambda):
+        return found
+    for node in ast.walk(func.node):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)):
+            continue
+        key, value = node.targets[0].slice, node.value
+        if isinstance(key, ast.Constant) and key.value in ("dtype", "device") and isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+            found[key.value] = value.attr
+    return found
 
 
 def _option_key(test: ast.expr) -> str | None:

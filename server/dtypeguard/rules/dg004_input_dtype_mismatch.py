@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from dtypeguard.engine.call_effects import MATMUL, OBJECT_ARRAY, WEIGHTED
+from dtypeguard.engine.call_effects import MATMUL, OBJECT_ARRAY, SOURCE_OP, WEIGHTED
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, Tensor, TupleV, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
@@ -107,6 +107,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _hidden_states(ctx, seen)
     yield from _matmuls(ctx, seen)
     yield from _object_arrays(ctx, seen)
+    yield from _source_dtypes(ctx, seen)
 
 
 
@@ -215,6 +216,50 @@ def _inplace(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             op.span,
             related=related,
             fixes=fixes,
+        )
+
+
+def _source_errors(method: str, into: str, source: str) -> str:
+    """torch 2.13's words for `method` with a tensor of dtype `into` taking a `source` one."""
+    a, b = _TORCH_NAME.get(into, into), _TORCH_NAME.get(source, source)
+    if method.startswith("scatter"):
+        return "scatter(): Expected self.dtype to be equal to src.dtype"
+    if method.startswith("index_add"):
+        return f"index_add_(): self ({a}) and source ({b}) must have the same scalar type"
+    if method.startswith("index_copy"):
+        return f"index_copy_(): self and source expected to have the same dtype, but got (self) {a} and (source) {b}"
+    if method.startswith("masked_scatter"):
+        return f"masked_scatter: expected self and source to have same dtypes but got{a} and {b}"
+    return f"put_(): self and source expected to have the same dtype, but got self.dtype = {a} and source.dtype = {b}"
+
+
+def _source_dtypes(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`acc.scatter_add_(0, index, src)` with `acc` made float32 and `src` float64: torch does
+    not promote the values written in. The tensor written into is where the fix goes when the
+    script made it here with a dtype of its choosing (torch-sim's `torch.zeros(n, dtype=dtype)`,
+    fixed to `dtype=src.dtype`); else the source's origin; related: where it fails."""
+    for op in ctx.events.ops:
+        if not op.name.startswith(SOURCE_OP) or len(op.inputs) != 2:
+            continue
+        into, source = tensor(op.inputs[0]), tensor(op.inputs[1])
+        if into is None or source is None or into.dtype is None or source.dtype is None:
+            continue
+        method = op.name[len(SOURCE_OP) + 1 : -2]
+        error = _source_errors(method, into.dtype, source.dtype)
+        root = into.origin.span if into.origin is not None and not into.origin.span.file else source.origin.span if source.origin is not None and not source.origin.span.file else op.span
+        if root in seen:
+            continue
+        seen.add(root)
+        related = fails_here(root, op.span, error)
+        if into.origin is not None and into.origin.span != root:
+            related.append(Related(into.origin.span, f"the tensor written into is {into.dtype} here: {into.origin.why}"))
+        if source.origin is not None and source.origin.span != root:
+            related.append(Related(source.origin.span, f"the values written in are {source.dtype} here: {source.origin.why}"))
+        yield RULE.finding(
+            f"`.{method}()` writes {dtype_words(source.dtype)} values into a {dtype_words(into.dtype)} tensor, and torch does not convert them: "
+            f"it fails with \"{error}\" (make both one dtype: create this one with the source's dtype, or convert the source)",
+            root,
+            related=related,
         )
 
 

@@ -486,11 +486,19 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
             why = f"NumPy makes {dtype} from Python {numbers}"  # `np.array([reward])`: the array's dtype is decided here
         return _make(kind, dtype, single.origin if keep else Origin(origin.span, why) if dtype else None)  # type: ignore[union-attr]
     if rule == "columns":
+        axis = bound.get("axis")
+        if isinstance(values[0] if values else None, TupleV) and axis in (Const(1), Const("columns")):
+            return _side_by_side(values[0], origin)  # type: ignore[arg-type]
         return _columns(kind, values[0] if values else None, bound.get("columns"), origin)
     if rule == "dummies":
         data = values[0] if values else None
         if (isinstance(data, Tensor) and data.kind == "series") or _items(data) is not None:
-            return _make(kind, "bool", Origin(origin.span, entry.why))
+            made = _make(kind, "bool", Origin(origin.span, entry.why))
+            prefix, sep = bound.get("prefix", Const(None)), bound.get("prefix_sep", Const("_"))
+            # its columns: `embark_C`, ... under a prefix; named by the values (`female`, `male`) without one
+            named = isinstance(prefix, Const) and isinstance(prefix.value, str) and isinstance(sep, Const) and isinstance(sep.value, str)
+            entry_name = f"{DUMMIES}{prefix.value}{sep.value}" if isinstance(prefix, Const) and isinstance(sep, Const) and named else OTHER
+            return replace(made, columns=((entry_name, "bool"),)) if isinstance(made, Tensor) and (named or prefix == Const(None)) else made
         if isinstance(data, Tensor) and data.kind == "frame" and (data.columns is not None or isinstance(bound.get("columns"), TupleV)):
             return _dummies_of_frame(data, bound.get("columns"), bound.get("prefix_sep", Const("_")) if bound.get("prefix", Const(None)) == Const(None) else None, origin)
         return _make(kind, None, None)
@@ -672,6 +680,25 @@ def _column_dtypes(given: DictV, data: object, env: Env, origin: Origin) -> Valu
         columns[str(key)] = env.dtype_of(item, numpy=True) if isinstance(item, Value) else None
     named = tuple(columns.items())
     return frame(named, [Strong(d) if d else None for _, d in named], Origin(origin.span, "the frame's column dtypes"))
+
+
+def _side_by_side(frames: TupleV, origin: Origin) -> Value | None:
+    """`pd.concat([df, pd.get_dummies(df["sex"]), ...], axis=1)`: the frames' columns side by
+    side (a frame whose columns are not known makes them unknown; the columns nobody named,
+    in several frames, are one entry of their common dtype)."""
+    columns: list[tuple[str, str | None]] = []
+    for item in frames.items:
+        if not (isinstance(item, Tensor) and item.kind == "frame" and item.columns is not None):
+            return _make("frame", None, None)
+        columns.extend(item.columns)
+    others = [d for n, d in columns if n == OTHER]
+    merged = [(n, d) for n, d in columns if n != OTHER]
+    if others:
+        merged.append((OTHER, others[0] if len(set(others)) == 1 else None))
+    parts = [Strong(d, Origin(origin.span, "`pd.get_dummies` makes bool indicator columns") if d == "bool" else None) if d and d != WIDE else None for _, d in merged]
+    made = frame(tuple(merged), parts, origin)
+    origins = tuple(o for item in frames.items if isinstance(item, Tensor) for o in item.column_origins)
+    return replace(made, column_origins=origins) if isinstance(made, Tensor) else made
 
 
 def _columns(kind: str, data: object, names: object, origin: Origin) -> Value | None:

@@ -5827,6 +5827,66 @@ CASES: dict[str, str] = {
         features = torch.from_numpy(data).float()  # expect: DG004
         ok = torch.from_numpy(df.drop(["survived"], axis=1).to_numpy(dtype=np.float32))
         """,
+    # Popular-RL-Algorithms (scan 19): the device named by concatenation, `"cuda:" + str(device_idx)`
+    "a device named by a concatenated string is that device": """
+        import torch
+        import torch.nn as nn
+        device_idx = 0
+        device = torch.device("cuda:" + str(device_idx) if torch.cuda.is_available() else "cpu")
+        class QNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)
+            def forward(self, x):
+                return self.fc(x)
+        q = QNet().to(device)
+        def save_model(path):
+            torch.save(q.state_dict(), path + "_q")
+        def load_model(path):
+            q.load_state_dict(torch.load(path + "_q"))  # expect: DG010
+        save_model("./model/sac")
+        load_model("./model/sac")
+        """,
+    # simclr-pytorch (scan 19): a parser of the script's own class built on ArgumentParser gives
+    # an argparse.Namespace, which a weights-only load refuses in the checkpoint
+    "a subclass of ArgumentParser parses into a Namespace": """
+        import argparse
+        import torch
+        import torch.nn as nn
+        class ExParser(argparse.ArgumentParser):
+            def add_common(self):
+                self.add_argument("--lr", type=float, default=0.1)
+        parser = ExParser()
+        parser.add_common()
+        parser.add_argument("--ckpt", default="")
+        args = parser.parse_args()
+        model = nn.Linear(3, 3)
+        if args.ckpt != "":
+            ckpt = torch.load(args.ckpt, map_location="cpu")
+            model.load_state_dict(ckpt["state_dict"])
+        ckpt = {"state_dict": model.state_dict(), "hparams": args}  # expect: DG011
+        torch.save(ckpt, "checkpoint.pth.tar")
+        """,
+    # pytorch-retinanet visualize.py (scan 19): `--dataset` has no default, and the chain on it
+    # ends in `raise`: the script goes on only with a value given, so what follows is analysed
+    "an option whose default raises goes on with the values that do not": """
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--dataset", help="coco or csv")
+        parser.add_argument("--model")
+        args = parser.parse_args()
+        if args.dataset == "coco":
+            n = 80
+        elif args.dataset == "csv":
+            n = 3
+        else:
+            raise ValueError("Dataset type not understood (must be csv or coco), exiting.")
+        model = torch.nn.Linear(4, n)
+        model.load_state_dict(torch.load(args.model))  # expect: DG010
+        if torch.cuda.is_available():
+            model = model.cuda()
+        """,
 }
 
 

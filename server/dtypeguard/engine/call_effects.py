@@ -952,6 +952,9 @@ class CallsMixin(InterpreterParts):
         origin = self.origin(node, f"{klass.node.name}(...)")
         if klass.is_module:
             obj: ModuleObj | InstanceObj = ModuleObj(f"user:{klass.node.name}", origin, created_time=self.time)
+        elif "argparse.ArgumentParser" in klass.bases:
+            # simclr-pytorch's `class ExParser(argparse.ArgumentParser)`: a parser (its own methods too)
+            obj = InstanceObj("argparse:ArgumentParser", klass)
         else:
             obj = InstanceObj(klass.node.name, klass, is_dataset=klass.is_dataset)
         oid = self.alloc(state, obj)
@@ -1231,6 +1234,10 @@ class CallsMixin(InterpreterParts):
             if isinstance(arg0, Many):  # alike items, how many not known (none, perhaps)
                 return Const(True) if name == "all" and truths[0] else Const(False) if name == "any" and not truths[0] else None
             return Const(all(truths) if name == "all" else any(truths))
+        if name == "str":
+            # `"cuda:" + str(device_idx)`: the text of a constant (anything else: not known)
+            text = len(args) == 1 and type(arg0) is Const and type(arg0.value) in (int, str, bool)
+            return Const(str(arg0.value)) if text and isinstance(arg0, Const) else None
         if name == "len":
             return Tensor("pyint")
         if name == "range" and args and all(number_kind(a) == "pyint" for a in args):
@@ -2266,7 +2273,8 @@ class CallsMixin(InterpreterParts):
                 func = obj.klass.method(method)
                 if func is not None:
                     return self.call_function(func, args if is_staticmethod(func) else [receiver, *args], kwargs, state)
-                return None
+                if obj.cls != "argparse:ArgumentParser":
+                    return None
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
                 return self.parser_method(receiver, obj, method, args, kwargs, state)
             if isinstance(obj, InstanceObj) and obj.cls == "lightning:Trainer" and method == "fit":

@@ -508,7 +508,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         other = state.copy()
         if key is not None and key in self.option_runs:
             _forget_devices_set_in(self.option_runs[key], other)
-        self.exec_block(skipped, other)
+        other = self.exec_block(skipped, other)
+        if ran.dead and not other.dead:
+            return other  # the default stops here (`else: raise ValueError("--dataset must be ...")`): runs go on with another value
         return ran
 
     def _narrow_device(self, name: str, device: str, state: State) -> None:
@@ -1623,6 +1625,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             as_array = [replace(v, kind="ndarray") if isinstance(v, Tensor) else v for v in (left, right)]
             out = self.binop(as_array[0], as_array[1], op, node, autocast, default)
             return replace(out, kind="sparse", ndim=2) if isinstance(out, Tensor) and out.kind == "ndarray" and out.dtype else None
+        if isinstance(op, ast.Add) and type(left) is Const and type(right) is Const and isinstance(left.value, str) and isinstance(right.value, str):
+            return Const(left.value + right.value) if len(left.value) + len(right.value) <= 256 else None  # `"cuda:" + str(idx)`
         if isinstance(op, ast.Add) and isinstance(right, Const) and isinstance(right.value, str) and not isinstance(left, (Const, Tensor)):
             # `path + '/' + 'checkpoint.pth'` under a folder not known: a file of that name
             if "/" in right.value:
@@ -1784,7 +1788,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
 
 
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice", "bool", "hasattr", "all", "any", "type"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice", "bool", "hasattr", "all", "any", "type", "str"})
 
 
 def _list_as_array(value: Value | None, other: Value | None) -> Value | None:

@@ -5887,6 +5887,55 @@ CASES: dict[str, str] = {
         if torch.cuda.is_available():
             model = model.cuda()
         """,
+    # set 49 ar04 (transformers #30703): built on the meta device, loaded with assign=True, the
+    # rotary embedding's non-persistent buffer is still meta when the model is moved
+    "a meta-built module moved with a buffer no checkpoint holds": """
+        import torch
+        import torch.nn as nn
+        class Rotary(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                inv_freq = 1.0 / (10000 ** (torch.arange(0, dim, 2).float() / dim))
+                self.register_buffer("inv_freq", inv_freq, persistent=False)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+                self.rot = Rotary(8)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        sd = Net().state_dict()
+        with torch.device("meta"):  # expect: DG009
+            model = Net()
+        model.load_state_dict(sd, assign=True)
+        model.to(device)
+        """,
+    # the same without a non-persistent buffer: every tensor comes from the checkpoint; and
+    # `to_empty` makes real (empty) tensors
+    "a meta-built module fully loaded with assign=True, or made real with to_empty, moves": """
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+                self.register_buffer("scale", torch.ones(8))
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        sd = Net().state_dict()
+        with torch.device("meta"):
+            model = Net()
+            other = Net().to(torch.bfloat16)
+        model.load_state_dict(sd, assign=True)
+        model.to(device)
+        other.to_empty(device=device)
+        other.to(device)
+        """,
+    "a meta-built module moved before anything was loaded": """
+        import torch
+        import torch.nn as nn
+        with torch.device("meta"):  # expect: DG009
+            model = nn.Sequential(nn.Linear(8, 8), nn.ReLU())
+        model.cpu()
+        """,
 }
 
 
@@ -5944,3 +5993,15 @@ def test_a_numpy_array_in_a_checkpoint_is_advised_to_be_saved_as_a_tensor(tmp_pa
     torch.save({"ts": torch.from_numpy(ts)}, path)
     back = torch.load(path)["ts"].numpy()
     assert back.dtype == ts.dtype and (back == ts).all()
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n.startswith("a meta-built module")])
+def test_meta_device_cases_fail_in_torch_exactly_when_marked(name: str) -> None:
+    """The meta-device cases run on the real torch: the marked ones raise "Cannot copy out of
+    meta tensor", the unmarked one runs."""
+    source = textwrap.dedent(CASES[name]).lstrip("\n")
+    if expected(source):
+        with pytest.raises(NotImplementedError, match="Cannot copy out of meta tensor"):
+            exec(compile(source, name, "exec"), {})
+    else:
+        exec(compile(source, name, "exec"), {})

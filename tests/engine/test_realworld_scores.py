@@ -535,7 +535,7 @@ def test_forty_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
 # Set 49 (dgl MoNet coordinates, litgpt's EmptyInitOnDevice float16 adapter with a GradScaler, torch-sim's
 # float32 accumulator taking float64 power, a meta-device Llama's rotary buffer, a quantized model fed floats,
 # captum's Titanic object array; 6 broken + 6 correct): 0/6 root, 1/6 any line, 1 false alarm when it arrived
-# (engine a8a3cdc); 2/6 root, 3/6 any line, 0 false alarms after the changes it led to
+# (engine a8a3cdc); 3/6 root, 4/6 any line, 0 false alarms after the changes it led to
 FORTY_NINTH = score(Path(__file__).resolve().parents[1] / "realworld49")
 
 
@@ -543,4 +543,4 @@ def test_forty_ninth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FORTY_NINTH["broken"] >= 6 and FORTY_NINTH["correct"] >= 6
     assert FORTY_NINTH["false_alarms"] == []
     hits, total = FORTY_NINTH["root_hits"], FORTY_NINTH["broken"]
-    assert hits / total >= 0.33, f"{hits}/{total}: " + "\n".join(FORTY_NINTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(FORTY_NINTH["misses"])  # type: ignore[operator, arg-type]

@@ -1717,6 +1717,8 @@ class CallsMixin(InterpreterParts):
                 # made inside `with EmptyInitOnDevice(dtype=torch.float16):`: that block chose the dtype
                 d_origin = Origin(state.ddtype.span, f"nn.{cls} weights follow the default dtype ({dtype}) of `{state.ddtype.call}` at line {state.ddtype.span.line}")
             dev_origin = Origin(origin.span, f"nn.{cls} was created on the default device ({_device_words(device)})") if "device" not in kwargs else origin
+            if "device" not in kwargs and device == "meta" and state.ddevice.span is not None:
+                dev_origin = _meta_block(state)
             obj = ModuleObj(
                 f"torch.nn.{cls}", origin, dtype if cls in vocab.LAYER_KINDS else None, device, d_origin, dev_origin,
                 input_kind, first, created_time=self.time, honours_default=honours and cls in vocab.LAYER_KINDS,
@@ -1915,7 +1917,7 @@ class CallsMixin(InterpreterParts):
                 # a factory: made on the default device (ddim's antithetic `t = torch.randint(...)`
                 # left on the CPU); not where a data source makes batches (the missing move is
                 # where they are taken, as for a DataLoader's)
-                dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else ""))
+                dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else "")) if not (dev == "meta" and state.ddevice.span) else _meta_block(state)
             return Tensor("tensor", int_dtype, dev, self.origin(node, f"torch.{last} returns int64"), dev_origin, ndim=_int_factory_ndim(last, args, kwargs))
         if len(parts) == 2 and isinstance(arg0, Tensor) and _returns_indices(last, args[1:], kwargs):
             return _values_and_indices(arg0, last, args[1:], kwargs)
@@ -1953,7 +1955,7 @@ class CallsMixin(InterpreterParts):
             dev, dev_origin = "cpu", self.origin(node, "the legacy torch.Tensor constructor ignores the default device")
         else:
             dev = state.ddevice.value
-            dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else ""))
+            dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else "")) if not (dev == "meta" and state.ddevice.span) else _meta_block(state)
         if explicit is not None:
             source = arg0.dtype if isinstance(arg0, Tensor) else infer_dtype(arg0, False, "default")
             from_ints = bool(source and source != "default" and not is_float(source) and is_float(explicit))
@@ -2636,6 +2638,9 @@ class CallsMixin(InterpreterParts):
             buffer = args[1] if len(args) > 1 else kwargs.get("tensor")
             attrs = dict(obj.attrs)
             attrs[args[0].value] = replace(buffer, moves=True) if isinstance(buffer, Tensor) else None
+            persistent = args[2] if len(args) > 2 else kwargs.get("persistent", Const(True))
+            if persistent == Const(False):
+                attrs[NOT_SAVED + args[0].value] = Const(True)  # (no state_dict holds it: `load_state_dict` leaves it)
             state.heap[oid] = replace(obj, attrs=attrs)
             return None
         if method in ("add_module", "register_module") and len(args) == 2 and isinstance(args[1], Ref):
@@ -2654,6 +2659,14 @@ class CallsMixin(InterpreterParts):
             for sub in _post_order(oid, state):
                 self.call_function(args[0], [Ref(sub)], {}, state)
             return ref
+        if method == "load_state_dict":
+            assign = args[2] if len(args) > 2 else kwargs.get("assign", Const(False))
+            source = args[0] if args else kwargs.get("state_dict")
+            if assign == Const(True):
+                # the checkpoint's tensors replace the parameters and saved buffers (where they were
+                # made: meta ones become real); a non-persistent buffer stays what it was
+                self._assigned(oid, source.device if isinstance(source, StateDict) else None, state, set())
+            return None
         if method in ("train", "eval", "zero_grad", "share_memory", "apply"):
             return ref
         new_dtype: str | None = obj.dtype
@@ -2690,6 +2703,12 @@ class CallsMixin(InterpreterParts):
             if func is not None:
                 return self.call_function(func, args if is_staticmethod(func) else [ref, *args], kwargs, state)
             return None
+        if device_set and method != "to_empty" and new_device != "meta" and not self.in_uncalled:
+            left = _meta_left(oid, state, set())
+            if left is not None:
+                # torch cannot move a meta tensor to a real device (it has no data): `Module.to` raises
+                # (a dtype cast, `.to(torch.bfloat16)`, stays on the meta device and is fine)
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), META_MOVE, (Tensor("tensor", None, "meta", None, left),), None))
         if changed:
             after = replace(
                 obj,
@@ -2710,6 +2729,21 @@ class CallsMixin(InterpreterParts):
             stepped = tuple(o for o in owners if isinstance(o, OptimizerObj) and o.stepped)
             self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped))
         return ref
+
+    def _assigned(self, oid: int, device: str | None, state: State, seen: set[int]) -> None:
+        """`load_state_dict(sd, assign=True)`: each module's parameters and saved buffers are now
+        the checkpoint's tensors, on its device (None: not known); non-persistent buffers stay."""
+        obj = state.heap.get(oid)
+        if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 300:
+            return
+        seen.add(oid)
+        attrs = dict(obj.attrs)
+        for name, value in obj.attrs.items():
+            if isinstance(value, Tensor) and value.moves and value.device == "meta" and NOT_SAVED + name not in obj.attrs:
+                attrs[name] = replace(value, device=device, dev_origin=None)
+        state.heap[oid] = replace(obj, attrs=attrs, device=device if obj.device == "meta" else obj.device, device_origin=None if obj.device == "meta" else obj.device_origin)
+        for ref in held_refs(obj):
+            self._assigned(ref.oid, device, state, seen)
 
     def _cast_children(self, obj: ModuleObj, dtype: str | None, device: str | None, state: State) -> None:
         """Submodules follow `.half()`/`.to(...)` of their parent, and remember it as their origin:
@@ -2954,6 +2988,8 @@ SOURCE_METHODS: dict[str, tuple[int, str]] = {
     "index_copy": (2, "source"), "index_copy_": (2, "source"), "put_": (1, "source"), "masked_scatter": (1, "source"),
     "masked_scatter_": (1, "source"),
 }
+NOT_SAVED = "<not in state_dict>"  # a module attribute prefix: the buffer of that name is non-persistent
+META_MOVE = "<meta move>"  # a TensorOp: a module still holding meta tensors moved with .to()/.cuda()/.cpu()
 SOURCE_OP = "<source dtype>"  # a TensorOp name prefix: (the tensor written into, the source)
 INDEX_METHODS = frozenset({"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "gather", "index_select", "index_add", "index_add_", "index_copy", "index_copy_", "index_fill", "index_fill_"})
 WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
@@ -3370,6 +3406,32 @@ def owns_params(obj: ModuleObj) -> bool:
     if not obj.cls.startswith("user:"):
         return True
     return any(isinstance(v, Tensor) and v.param for v in obj.attrs.values())
+
+
+def _meta_block(state: State) -> Origin:
+    """The origin of a tensor made on the meta device by default: the `with torch.device("meta")`
+    (or `set_default_device`) that chose it, where building on real devices is the fix."""
+    assert state.ddevice.span is not None
+    return Origin(state.ddevice.span, f"made on the meta device (no data) under `{state.ddevice.call}` at line {state.ddevice.span.line}")
+
+
+def _meta_left(oid: int, state: State, seen: set[int]) -> Origin | None:
+    """Where a tensor of a module (a layer's parameters, a buffer), at any depth, was made on
+    the meta device and is still there; None when none is known to be."""
+    obj = state.heap.get(oid)
+    if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 300:
+        return None
+    seen.add(oid)
+    if obj.device == "meta" and owns_params(obj):
+        return obj.device_origin or obj.origin
+    for value in obj.attrs.values():
+        if isinstance(value, Tensor) and value.kind == "tensor" and value.moves and value.device == "meta":
+            return value.dev_origin or value.origin or obj.origin
+    for ref in held_refs(obj):
+        found = _meta_left(ref.oid, state, seen)
+        if found is not None:
+            return found
+    return None
 
 
 def _part_of_dtype(oid: int, dtype: str, state: State) -> ModuleObj | None:

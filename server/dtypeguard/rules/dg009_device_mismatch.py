@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine import source
+from dtypeguard.engine.call_effects import META_MOVE
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import DATA_WHYS, FORGOTTEN, ModuleObj, Ref, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
@@ -33,6 +34,33 @@ def _tensors(inputs: tuple[Value | None, ...]) -> list[tuple[int, Tensor]]:
         items = value.items if isinstance(value, TupleV) else (value,)
         out += [(i, t) for t in (tensor(item) for item in items) if t is not None]
     return out
+
+
+_META_ERROR = "Cannot copy out of meta tensor; no data!"
+
+
+def _meta_moves(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """A module built on the meta device (`with torch.device("meta"):`), moved with `.to()`
+    while a tensor of it is still there (never loaded, or a non-persistent buffer no checkpoint
+    holds, left by `load_state_dict(..., assign=True)`): meta tensors have no data to copy."""
+    for op in ctx.events.ops:
+        if op.name != META_MOVE or not op.inputs or not isinstance(op.inputs[0], Tensor) or op.inputs[0].dev_origin is None:
+            continue
+        origin = op.inputs[0].dev_origin
+        root = origin.span if not origin.span.file else op.span
+        if root in seen:
+            continue
+        seen.add(root)
+        related = fails_here(root, op.span, _META_ERROR)
+        if root != origin.span:
+            related.append(Related(origin.span, f"the tensor is on the meta device: {origin.why}"))
+        yield RULE.finding(
+            f"the module built here keeps a tensor on the meta device (no data), and `.to()` at line {op.span.line} "
+            f"fails with \"{_META_ERROR}\": build it on a real device, or move it with `to_empty()` and fill in "
+            "what no checkpoint holds (non-persistent buffers)",
+            root,
+            related=related,
+        )
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -71,6 +99,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _loss_targets(ctx)
     yield from _loss_weights(ctx)
     yield from _ops(ctx, seen)
+    yield from _meta_moves(ctx, seen)
 
 
 def _holds_weights(module: ModuleObj) -> bool:
@@ -473,6 +502,8 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(3, 1).to(device)\nx = torch.randn(4, 3, device=device)\ny = torch.randn(4, 1)  # <-\nloss = F.mse_loss(model(x), y)\n",
             "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\nmodel = nn.Linear(3, 1)\nmodel.cuda()\nloader = DataLoader(TensorDataset(torch.randn(8, 3), torch.randn(8, 1)), batch_size=4)\nfor xb, yb in loader:\n    pred = model(xb)  # <-\n",
             "import torch\nimport torch.nn as nn\ndef to_gpu(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\nmodel = to_gpu(nn.Linear(3, 1))\nmodel(torch.randn(4, 3))  # <-\n",
+            # built on the meta device and moved before anything was loaded (ran on torch 2.13)
+            "import torch\nimport torch.nn as nn\nwith torch.device('meta'):  # <-\n    model = nn.Sequential(nn.Linear(8, 8), nn.ReLU())\nmodel.cpu()\n",
         ],
         good=[
             # a causal CPU mask: the Transformer stack finds it causal and drops it (ran on an H200)
@@ -488,6 +519,8 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\nmodel(torch.randn(4, 3))\n",
             "import torch\nimport torch.nn as nn\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nmodel = nn.Linear(3, 1).to(device)\nmodel(torch.randn(4, 3, device=device))\n",
             "import torch\nimport torch.nn as nn\ndef build(debug):\n    m = nn.Linear(3, 1)\n    if debug:\n        return m\n    return m\nmodel = build(False)\nmodel(torch.randn(4, 3))\n",
+            # every tensor replaced by the checkpoint's (assign=True): nothing is left on the meta device
+            "import torch\nimport torch.nn as nn\nsd = nn.Linear(8, 8).state_dict()\nwith torch.device('meta'):\n    model = nn.Linear(8, 8)\nmodel.load_state_dict(sd, assign=True)\nmodel.to('cpu')\n",
         ],
     ),
 )

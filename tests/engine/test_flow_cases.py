@@ -5936,6 +5936,29 @@ CASES: dict[str, str] = {
             model = nn.Sequential(nn.Linear(8, 8), nn.ReLU())
         model.cpu()
         """,
+    # set 50 as01 (ema-pytorch #36): the EMA copy stays float32 while the model is cast to bfloat16;
+    # lerp does not convert (a 0-dim weight of another dtype is taken)
+    "an EMA lerp of float32 weights toward bfloat16 ones": """
+        import copy
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(4, 4)
+        ema = copy.deepcopy(model)
+        model = model.to(torch.bfloat16)  # expect: DG004
+        with torch.no_grad():
+            for e, p in zip(ema.parameters(), model.parameters()):
+                e.lerp_(p, 0.01)
+            w = torch.zeros(4)
+            w.lerp_(torch.ones(4), torch.tensor(0.5, dtype=torch.float64))
+        """,
+    # set 50 as04 (tt-xla #3793): `torch.histc` of the expert ids made int32 on the CPU
+    "a histogram of integer ids on the CPU": """
+        import torch
+        expert_ids = torch.randint(0, 8, (32,))
+        histc_input = expert_ids.int()  # expect: DG005
+        counts = torch.histc(histc_input, bins=8, min=0, max=7)
+        ok = torch.histc(expert_ids.float(), bins=8, min=0, max=7)
+        """,
 }
 
 

@@ -799,3 +799,26 @@ acc.{method}({shown if method != "put_" else "idx"}, vals{extra})
 """
         codes = [(f.code, f.span.line) for f in check_source(source_text, "case.py").findings]
         assert ("DG004", 4) in codes, (method, codes)
+
+
+def test_lerp_and_histc_refusals_are_torchs() -> None:
+    """`lerp` refuses an `end` of another dtype (0-dim too) and a `weight` tensor of another dtype
+    with a dimension, but takes a 0-dim weight; `histc` has no integer CPU kernel: as DG004 and
+    DG005 say, in torch's words."""
+    from dtypeguard.rules.dg004_input_dtype_mismatch import _source_errors
+
+    names = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.bfloat16: "bfloat16"}
+    for a, b in itertools.permutations(names, 2):
+        x = torch.zeros(3, dtype=a)
+        for end in (torch.ones(3, dtype=b), torch.tensor(1.0, dtype=b)):
+            with pytest.raises(RuntimeError) as refused:
+                torch.lerp(x, end, 0.5)
+            assert str(refused.value) == _source_errors("lerp", names[a], names[b], "end")
+        with pytest.raises(RuntimeError) as refused:
+            x.lerp(x, torch.full((3,), 0.5, dtype=b))
+        assert str(refused.value) == _source_errors("lerp", names[a], names[b], "weight")
+        assert x.lerp(x, torch.tensor(0.5, dtype=b)).dtype == a
+    for dtype, word in ((torch.int64, "Long"), (torch.int32, "Int")):
+        with pytest.raises(NotImplementedError, match=f"\"histogram_cpu\" not implemented for '{word}'"):
+            torch.histc(torch.tensor([1, 2, 3], dtype=dtype), bins=3)
+    assert torch.histc(torch.tensor([1.0, 2.0]), bins=3).dtype == torch.float32

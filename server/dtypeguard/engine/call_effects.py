@@ -530,6 +530,12 @@ class CallsMixin(InterpreterParts):
                 return None  # mixed dtypes: it raises (DG004/DG005 report it here); nothing flows on
         if short in INDEX_METHODS:
             self._index_operand(short, bound, node)
+        if entry.name == "torch.lerp":
+            source = bound.get("input")
+            if isinstance(source, Tensor):
+                self._lerp_operands(source, bound.get("end"), bound.get("weight"), node)  # type: ignore[arg-type]
+        if entry.name == "torch.histc":
+            self._histc_input(bound.get("input"), node)
         if entry.name == "numpy.unique":
             return self._unique_parts(bound, node)
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
@@ -593,6 +599,27 @@ class CallsMixin(InterpreterParts):
             return
         if source.dtype != t.dtype and WIDE not in (source.dtype, t.dtype):
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"{SOURCE_OP}.{method}()", (t, source), None, (self.index.span(at),)))
+
+    def _lerp_operands(self, t: Tensor, end: Value | None, weight: Value | None, node: ast.Call, method: str = "lerp") -> None:
+        """`ema.lerp_(param, 1 - beta)`, `torch.lerp(a, b, weight=w)`: `end` must have the input's
+        dtype (a 0-dim one too), and so must a tensor `weight` of one or more dimensions; torch
+        does not promote here (tests/engine/test_library_conformance.py)."""
+        if t.kind != "tensor" or not t.dtype or t.dtype == WIDE:
+            return
+        for name, other in (("end", end), ("weight", weight)):
+            if not (isinstance(other, Tensor) and other.kind == "tensor" and other.dtype and other.dtype != WIDE and other.dtype != t.dtype):
+                continue
+            if name == "weight" and not (other.ndim is not None and other.ndim >= 1):
+                continue  # (a 0-dim weight of another dtype is taken)
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"{SOURCE_OP}.{method}():{name}", (t, other), None))
+            return
+
+    def _histc_input(self, t: object, node: ast.Call) -> None:
+        """`torch.histc` of an integer tensor on the CPU: no kernel ("histogram_cpu" not
+        implemented for 'Int'); recorded for a tensor known to be integral and on the CPU (or on
+        it where there is no GPU)."""
+        if isinstance(t, Tensor) and t.kind == "tensor" and t.dtype and is_int(t.dtype) and t.device in ("cpu", "auto"):
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), HISTC_INT, (t,), None))
 
     def _index_operand(self, short: str, bound: dict[str, object], node: ast.Call) -> None:
         """`torch.gather(state, 1, beam_idx)`: the index must be int64/int32, as in the method form."""
@@ -2547,6 +2574,10 @@ class CallsMixin(InterpreterParts):
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f".{method}()", (index, t), None, (self.index.span(at),)))
         if method in SOURCE_METHODS:
             self._source_operand(t, method, args, kwargs, node)
+        if method in ("lerp", "lerp_"):
+            self._lerp_operands(t, args[0] if args else kwargs.get("end"), args[1] if len(args) > 1 else kwargs.get("weight"), node, method)
+        if method == "histc":
+            self._histc_input(t, node)
         if method in ("is_floating_point", "is_complex") and not args and not kwargs and t.dtype:
             return Const(is_float(t.dtype) if method == "is_floating_point" else False)  # (complex tensors are ComplexArray)
         if method == "size" and not kwargs and len(args) <= 1:
@@ -2990,7 +3021,8 @@ SOURCE_METHODS: dict[str, tuple[int, str]] = {
 }
 NOT_SAVED = "<not in state_dict>"  # a module attribute prefix: the buffer of that name is non-persistent
 META_MOVE = "<meta move>"  # a TensorOp: a module still holding meta tensors moved with .to()/.cuda()/.cpu()
-SOURCE_OP = "<source dtype>"  # a TensorOp name prefix: (the tensor written into, the source)
+SOURCE_OP = "<source dtype>"
+HISTC_INT = "<histc of integers>"  # a TensorOp: torch.histc of an integer tensor on the CPU  # a TensorOp name prefix: (the tensor written into, the source)
 INDEX_METHODS = frozenset({"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "gather", "index_select", "index_add", "index_add_", "index_copy", "index_copy_", "index_fill", "index_fill_"})
 WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
 _DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device

@@ -219,8 +219,14 @@ def _inplace(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         )
 
 
-def _source_errors(method: str, into: str, source: str) -> str:
-    """torch 2.13's words for `method` with a tensor of dtype `into` taking a `source` one."""
+_C10_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int"}
+
+
+def _source_errors(method: str, into: str, source: str, operand: str = "") -> str:
+    """torch 2.13's words for `method` with a tensor of dtype `into` taking a `source` one
+    (`operand`: lerp's `end` or `weight`)."""
+    if method.startswith("lerp"):
+        return f"expected dtype {_C10_NAME.get(into, into)} for `{operand or 'end'}` but got dtype {_C10_NAME.get(source, source)}"
     a, b = _TORCH_NAME.get(into, into), _TORCH_NAME.get(source, source)
     if method.startswith("scatter"):
         return "scatter(): Expected self.dtype to be equal to src.dtype"
@@ -244,23 +250,33 @@ def _source_dtypes(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         into, source = tensor(op.inputs[0]), tensor(op.inputs[1])
         if into is None or source is None or into.dtype is None or source.dtype is None:
             continue
-        method = op.name[len(SOURCE_OP) + 1 : -2]
-        error = _source_errors(method, into.dtype, source.dtype)
-        root = into.origin.span if into.origin is not None and not into.origin.span.file else source.origin.span if source.origin is not None and not source.origin.span.file else op.span
+        method, _, operand = op.name[len(SOURCE_OP) + 1 :].partition("():")
+        error = _source_errors(method, into.dtype, source.dtype, operand)
+        own = [t.origin.span for t in ((source, into) if method.startswith("lerp") else (into, source)) if t.origin is not None and not t.origin.span.file]
+        # (an accumulator written into is made for the op: its dtype is where the fix goes; a lerp's
+        # `end`/`weight` is the operand whose dtype differs from the tensor interpolated)
+        root = own[0] if own else op.span
         if root in seen:
             continue
         seen.add(root)
         related = fails_here(root, op.span, error)
         if into.origin is not None and into.origin.span != root:
-            related.append(Related(into.origin.span, f"the tensor written into is {into.dtype} here: {into.origin.why}"))
+            role = "the tensor interpolated" if method.startswith("lerp") else "the tensor written into"
+            related.append(Related(into.origin.span, f"{role} is {into.dtype} here: {into.origin.why}"))
         if source.origin is not None and source.origin.span != root:
-            related.append(Related(source.origin.span, f"the values written in are {source.dtype} here: {source.origin.why}"))
-        yield RULE.finding(
-            f"`.{method}()` writes {dtype_words(source.dtype)} values into a {dtype_words(into.dtype)} tensor, and torch does not convert them: "
-            f"it fails with \"{error}\" (make both one dtype: create this one with the source's dtype, or convert the source)",
-            root,
-            related=related,
-        )
+            role = f"its `{operand}`" if method.startswith("lerp") else "the values written in"
+            related.append(Related(source.origin.span, f"{role} is {source.dtype} here: {source.origin.why}" if method.startswith("lerp") else f"{role} are {source.dtype} here: {source.origin.why}"))
+        if method.startswith("lerp"):
+            message = (
+                f"`{method}` interpolates a {dtype_words(into.dtype)} tensor with a {dtype_words(source.dtype)} `{operand}`, and torch does not "
+                f"convert it: it fails with \"{error}\" (make both one dtype: convert one side first)"
+            )
+        else:
+            message = (
+                f"`.{method}()` writes {dtype_words(source.dtype)} values into a {dtype_words(into.dtype)} tensor, and torch does not convert them: "
+                f"it fails with \"{error}\" (make both one dtype: create this one with the source's dtype, or convert the source)"
+            )
+        yield RULE.finding(message, root, related=related)
 
 
 _OBJECT_ERROR = "can't convert np.ndarray of type numpy.object_"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dtypeguard.engine.call_effects import MATMUL
+from dtypeguard.engine.call_effects import HISTC_INT, MATMUL
 from dtypeguard.engine.values import Tensor, is_float, is_int
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
@@ -118,10 +118,32 @@ def embedding_error(dtype: str) -> str:
     return f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {EMBEDDING_GOT[dtype]} instead"
 
 
+def _histc(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`torch.histc` of an integer tensor on the CPU: no kernel for integers (`.float()` first).
+    Rooted where the tensor became integral (tt-xla's `expert_ids.int()`), related: the call."""
+    for op in ctx.events.ops:
+        if op.name != HISTC_INT or not op.inputs or not isinstance(op.inputs[0], Tensor) or op.inputs[0].dtype is None:
+            continue
+        t = op.inputs[0]
+        name = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}.get(t.dtype or "", t.dtype or "")
+        error = f"\"histogram_cpu\" not implemented for '{name}'"
+        root = t.origin.span if t.origin is not None and not t.origin.span.file else op.span
+        if root in seen:
+            continue
+        seen.add(root)
+        yield RULE.finding(
+            f"this tensor is {t.dtype}, and `torch.histc` has no integer kernel on the CPU: it fails with {error} "
+            "(give it a float tensor: `.float()`)",
+            root,
+            related=fails_here(root, op.span, error),
+        )
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()  # one finding per root cause: an inner layer sees the same input
     yield from _matmuls(ctx, seen)
     yield from _indexing(ctx, seen)
+    yield from _histc(ctx, seen)
     for fw in ctx.events.forwards:
         module = fw.module
         if module.index_after_float is not None and module.origin.span not in seen:

@@ -126,6 +126,7 @@ FUNCTIONS: dict[str, Entry] = {
         ("add", "(input, other, *, alpha=1, out=None)", promote(T, "input,other"), "torch.add({t}, {u})"),
         ("sub", "(input, other, *, alpha=1, out=None)", promote(T, "input,other"), "torch.sub({t}, {u})"),
         ("lerp", "(input, end, weight, *, out=None)", promote(T, "input,end"), "torch.lerp({t}, {u}, 0.5)"),
+        ("histc", "(input, bins=100, min=0, max=0, *, out=None)", same(T, "input"), "torch.histc({t})"),
         ("norm", "(input, p='fro', dim=None, keepdim=False, out=None, dtype=None)", floating(T, "input"), "torch.norm({t})"),
         ("diag", "(input, diagonal=0, *, out=None)", same(T, "input"), "torch.diag({t})"),
         ("diagonal", "(input, offset=0, dim1=0, dim2=1)", same(T, "input"), "torch.diagonal({t})"),

@@ -5959,6 +5959,15 @@ CASES: dict[str, str] = {
         counts = torch.histc(histc_input, bins=8, min=0, max=7)
         ok = torch.histc(expert_ids.float(), bins=8, min=0, max=7)
         """,
+    # NeuS's renderer (scan 20): after `set_default_tensor_type('torch.cuda.FloatTensor')` the legacy
+    # `torch.Tensor([...])` constructor makes a CUDA tensor too, like `torch.linspace`
+    "the legacy Tensor constructor follows a CUDA default tensor type": """
+        import torch
+        torch.set_default_tensor_type('torch.cuda.FloatTensor')  # expect: DG002
+        z_vals = torch.linspace(0.0, 1.0, 8).expand(4, 8)
+        dists = z_vals[..., 1:] - z_vals[..., :-1]
+        dists = torch.cat([dists, torch.Tensor([1.0 / 8]).expand(dists[..., :1].shape)], -1)
+        """,
 }
 
 

@@ -389,3 +389,25 @@ def test_the_unguarded_cuda_default_trick_runs_on_a_cpu_only_machine_after_the_f
 
         torch.set_default_device(None)
     assert str(namespace["out"].device) == "cpu"  # type: ignore[attr-defined]
+
+
+def test_the_cuda_default_trick_is_no_safe_fix_where_the_code_also_moves_models_itself() -> None:
+    """NeuS (scan 20): the runner moves its networks to `torch.device('cuda')` itself, and tensors
+    torch makes on the CUDA default (its renderer's `torch.linspace`, a legacy `torch.Tensor`)
+    rely on the default; a model passed on unnamed cannot be moved here. Replacing the default
+    would leave those tensors on the CPU beside CUDA networks: only an unsafe fix is offered."""
+    src = (
+        "import torch\n"
+        "def render(net, n):\n"
+        "    z = torch.linspace(0.0, 1.0, n)\n"
+        "    return net(z.expand(2, n))\n"
+        "def train(net):\n"
+        "    net = net.to(torch.device('cuda'))\n"
+        "    return render(net, 4)\n"
+        "if __name__ == '__main__':\n"
+        "    torch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+        "    train(torch.nn.Linear(4, 4))\n"
+    )
+    (finding,) = [f for f in check_source(src).findings if f.code == "DG002"]
+    assert finding.fixes and not any(fix.safe for fix in finding.fixes), finding.fixes
+    assert fix_all(src).text == src  # (the safe fixes change nothing)

@@ -1979,7 +1979,14 @@ class CallsMixin(InterpreterParts):
         elif last in ("tensor", "as_tensor") and isinstance(arg0, Tensor) and arg0.kind == "tensor":
             dev, dev_origin = arg0.device, arg0.dev_origin
         elif last == "Tensor":
-            dev, dev_origin = "cpu", self.origin(node, "the legacy torch.Tensor constructor ignores the default device")
+            self.events.legacy_constructor = True
+            if state.ddevice.call == "torch.set_default_tensor_type" and state.ddevice.span is not None:
+                # the legacy constructor makes the default tensor type: after
+                # `set_default_tensor_type('torch.cuda.FloatTensor')`, a CUDA tensor (NeuS's renderer)
+                dev = state.ddevice.value
+                dev_origin = self.origin(node, f"the legacy torch.Tensor constructor follows the default tensor type set at line {state.ddevice.span.line}")
+            else:
+                dev, dev_origin = "cpu", self.origin(node, "the legacy torch.Tensor constructor ignores the default device")
         else:
             dev = state.ddevice.value
             dev_origin = self.origin(node, f"torch.{last} follows the default device ({_device_words(dev)})" + (f" set at line {state.ddevice.span.line}" if state.ddevice.span else "")) if not (dev == "meta" and state.ddevice.span) else _meta_block(state)

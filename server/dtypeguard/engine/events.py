@@ -220,6 +220,7 @@ class Events:
     creations: list[tuple[int, Span, int, ModuleObj]] = field(default_factory=list)
     safe_globals: bool = False  # torch.serialization.add_safe_globals / safe_globals is used
     uses_cuda_check: bool = False  # the file asks torch.cuda.is_available() somewhere
+    legacy_constructor: bool = False  # a `torch.Tensor(...)` call ran (this file or one it imports): it ignores set_default_device
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
     # `np.save(path, arr)`: `np.load(path)` (or of a name with the same `.npy` end) reads it back
     array_saves: list[tuple[str, str, Value | None, Span]] = field(default_factory=list)  # (path as written, its `.npy` name end, array, where)

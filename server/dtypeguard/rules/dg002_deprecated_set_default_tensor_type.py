@@ -58,7 +58,14 @@ def check(ctx: Context) -> Iterator[Finding]:
                 title = ("Replace with" if same else f"{title} and") + " an explicit `device`" + (f", the model{'s' if len(moves) > 1 else ''} at line{'s' if len(moves) > 1 else ''} {lines} moved to it" if moves else "")
             elif cuda:
                 title += " and an explicit `device`"
-            fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, True, params))
+            # without the models it placed known and held here, everything the CUDA default made
+            # stays together on the CPU, unless the code also moves modules to a device itself
+            # (NeuS's `.to(self.device)` with `torch.device('cuda')`): those would leave the
+            # tensors torch made on the default (in its renderer) behind; not a drop-in then
+            placed = not cuda or moves is not None or not any(
+                c.after.device_expr and c.after.device != "cpu" for c in ctx.events.casts if c.time > sd.time
+            )
+            fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, placed, params))
         elif _plain(sd.arg):
             # a type chosen at run time: the drop-in pair of modern calls reads it (exact, but for
             # the legacy `torch.Tensor(...)` constructor, which follows only a CUDA tensor type)
@@ -145,8 +152,9 @@ def _plain(arg: str) -> bool:
 
 
 def _legacy_constructors(ctx: Context) -> bool:
-    """`torch.Tensor(...)`/`torch.FloatTensor(...)` calls: they ignore `set_default_device`."""
-    return ctx.tree is None or ctx.any_node("legacy_constructors", _legacy_constructor, needle="Tensor")
+    """`torch.Tensor(...)`/`torch.FloatTensor(...)` calls, here or run in a file this one imports
+    (NeuS's renderer): they ignore `set_default_device`, so the modern pair is not a drop-in."""
+    return ctx.tree is None or ctx.events.legacy_constructor or ctx.any_node("legacy_constructors", _legacy_constructor, needle="Tensor")
 
 
 def _legacy_constructor(n: ast.AST) -> bool:

@@ -6037,3 +6037,34 @@ def test_meta_device_cases_fail_in_torch_exactly_when_marked(name: str) -> None:
             exec(compile(source, name, "exec"), {})
     else:
         exec(compile(source, name, "exec"), {})
+
+
+@pytest.mark.parametrize("folder", ['Path(args.resume_from) / ', 'args.resume_from + "/" + '])
+def test_a_load_of_a_named_file_under_a_folder_option_is_not_the_pickled_files(folder: str) -> None:
+    """llm-baselines (scan 20): `load_checkpoint(..., ckpt_dir / "main.pt")` reads the state-dict
+    file, `load_worker_state` the one holding NumPy RNG state; the folder is an option without a
+    default (`Path(...) / "main.pt"`, or `+ "/main.pt"`). Only the second load fails."""
+    source = textwrap.dedent(f"""
+        import argparse
+        from pathlib import Path
+        import numpy as np
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--resume_from", default=None)
+        args = parser.parse_args()
+        def save_worker_state(ckpt_dir):
+            torch.save({{"rng_np": np.random.get_state()}}, ckpt_dir / "worker_0.pt")
+        def load_worker_state(ckpt_dir):
+            return torch.load(ckpt_dir / "worker_0.pt")["rng_np"]
+        def load_checkpoint(model, ckpt_path):
+            model.load_state_dict(torch.load(ckpt_path, map_location="cpu"))
+        model = torch.nn.Linear(4, 4)
+        if args.resume_from:
+            load_checkpoint(model, {folder}"main.pt")
+            load_worker_state(Path(args.resume_from))
+        torch.save(model.state_dict(), Path("ckpts") / "main.pt")
+        save_worker_state(Path("ckpts"))
+        """).lstrip("\n")
+    (finding,) = check_source(source, "case.py").findings
+    assert finding.code == "DG011" and finding.span.line == 9
+    assert sorted(r.span.line for r in finding.related if "fails here" in r.message) == [11]

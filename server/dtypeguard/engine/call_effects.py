@@ -3826,7 +3826,7 @@ def _file_name(value: Value | None) -> str:
     """The name of the file a path value names ("" when unknown)."""
     if isinstance(value, Const) and isinstance(value.value, str):
         return value.value.rsplit("/", 1)[-1]
-    if isinstance(value, FilePath):
+    if isinstance(value, (FilePath, PathObj)):
         return value.name
     return ""
 

@@ -1627,7 +1627,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return replace(out, kind="sparse", ndim=2) if isinstance(out, Tensor) and out.kind == "ndarray" and out.dtype else None
         if isinstance(op, ast.Add) and type(left) is Const and type(right) is Const and isinstance(left.value, str) and isinstance(right.value, str):
             return Const(left.value + right.value) if len(left.value) + len(right.value) <= 256 else None  # `"cuda:" + str(idx)`
-        if isinstance(op, ast.Add) and isinstance(right, Const) and isinstance(right.value, str) and not isinstance(left, (Const, Tensor)):
+        unknown_text = not isinstance(left, (Const, Tensor)) or (isinstance(left, Configured) and left.value is None)
+        if isinstance(op, ast.Add) and isinstance(right, Const) and isinstance(right.value, str) and unknown_text:
+            # (an option without a default, `args.resume_from + "/main.pt"`: a folder the user names)
             # `path + '/' + 'checkpoint.pth'` under a folder not known: a file of that name
             if "/" in right.value:
                 return FilePath(right.value.rsplit("/", 1)[1])
@@ -1659,7 +1661,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 return replace(wider, dtype=dtype, ndim=ndim) if dtype else None
             return replace(left, ndim=ndim) if left.dtype == right.dtype else None
         if isinstance(op, ast.Div) and isinstance(left, PathObj):
-            return left  # `run_dir / "checkpoints"`: a path too
+            # `run_dir / "checkpoints"`: a path too, named by its last part where it is written
+            return PathObj(right.value.rsplit("/", 1)[-1]) if type(right) is Const and isinstance(right.value, str) else PathObj()
         if isinstance(op, ast.Add) and isinstance(left, TupleV) and isinstance(right, TupleV):
             return TupleV(left.items + right.items)  # `layers += [nn.Linear(...), nn.ReLU()]`
         if isinstance(op, ast.Add) and isinstance(left, (TupleV, Many)) and isinstance(right, (TupleV, Many)):

@@ -279,7 +279,10 @@ class FieldFactory(Fact):
 @quick_init
 @dataclass(frozen=True)
 class PathObj(Fact):
-    """A `pathlib` path (`Path(run_dir) / "ckpt"`): pickled by reference to `pathlib.PosixPath`."""
+    """A `pathlib` path (`Path(run_dir) / "ckpt"`): pickled by reference to `pathlib.PosixPath`;
+    `name` is its last part where it is written (`ckpt_dir / "main.pt"`), so loads match saves."""
+
+    name: str = ""
 
 
 @quick_init

@@ -2694,7 +2694,7 @@ class CallsMixin(InterpreterParts):
         if method == "apply" and len(args) == 1 and not kwargs and isinstance(args[0], Func):
             # `model.input_blocks.apply(convert_module_to_f16)`: the function runs on every
             # submodule, then on the module itself, as torch's `Module.apply` does
-            for sub in _post_order(oid, state):
+            for sub in post_order(oid, state):
                 self.call_function(args[0], [Ref(sub)], {}, state)
             return ref
         if method == "load_state_dict":
@@ -2703,7 +2703,7 @@ class CallsMixin(InterpreterParts):
             if assign == Const(True):
                 # the checkpoint's tensors replace the parameters and saved buffers (where they were
                 # made: meta ones become real); a non-persistent buffer stays what it was
-                self._assigned(oid, source.device if isinstance(source, StateDict) else None, state, set())
+                self._assigned(oid, source.device if isinstance(source, StateDict) else None, state)
             return None
         if method in ("train", "eval", "zero_grad", "share_memory", "apply"):
             return ref
@@ -2742,7 +2742,7 @@ class CallsMixin(InterpreterParts):
                 return self.call_function(func, args if is_staticmethod(func) else [ref, *args], kwargs, state)
             return None
         if device_set and method != "to_empty" and new_device != "meta" and not self.in_uncalled:
-            left = _meta_left(oid, state, set())
+            left = _meta_left(oid, state)
             if left is not None:
                 # torch cannot move a meta tensor to a real device (it has no data): `Module.to` raises
                 # (a dtype cast, `.to(torch.bfloat16)`, stays on the meta device and is fine)
@@ -2768,20 +2768,20 @@ class CallsMixin(InterpreterParts):
             self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped))
         return ref
 
-    def _assigned(self, oid: int, device: str | None, state: State, seen: set[int]) -> None:
+    def _assigned(self, oid: int, device: str | None, state: State) -> None:
         """`load_state_dict(sd, assign=True)`: each module's parameters and saved buffers are now
         the checkpoint's tensors, on its device (None: not known); non-persistent buffers stay."""
-        obj = state.heap.get(oid)
-        if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 300:
-            return
-        seen.add(oid)
-        attrs = dict(obj.attrs)
-        for name, value in obj.attrs.items():
-            if isinstance(value, Tensor) and value.moves and value.device == "meta" and NOT_SAVED + name not in obj.attrs:
-                attrs[name] = replace(value, device=device, dev_origin=None)
-        state.heap[oid] = replace(obj, attrs=attrs, device=device if obj.device == "meta" else obj.device, device_origin=None if obj.device == "meta" else obj.device_origin)
-        for ref in held_refs(obj):
-            self._assigned(ref.oid, device, state, seen)
+        for k in post_order(oid, state):
+            obj = state.heap.get(k)
+            if not isinstance(obj, ModuleObj):
+                continue
+            attrs = {
+                name: replace(value, device=device, dev_origin=None)
+                if isinstance(value, Tensor) and value.moves and value.device == "meta" and NOT_SAVED + name not in obj.attrs else value
+                for name, value in obj.attrs.items()
+            }
+            meta = obj.device == "meta"
+            state.heap[k] = replace(obj, attrs=attrs, device=device if meta else obj.device, device_origin=None if meta else obj.device_origin)
 
     def _cast_children(self, obj: ModuleObj, dtype: str | None, device: str | None, state: State) -> None:
         """Submodules follow `.half()`/`.to(...)` of their parent, and remember it as their origin:
@@ -3346,18 +3346,19 @@ def _lightning_device(kwargs: dict[str, Value | None]) -> Device | None:
     return None
 
 
-def _post_order(oid: int, state: State, depth: int = 0, seen: set[int] | None = None) -> list[int]:
+def post_order(oid: int, state: State, trained: bool = False, depth: int = 0, seen: set[int] | None = None) -> list[int]:
     """A module's submodules at every depth, each before the module holding it, the module last
-    (the order `Module.apply` visits them in)."""
+    (the order `Module.apply` visits them in); with `trained`, without the frozen parts
+    (`requires_grad_(False)`) and what they hold."""
     seen = set() if seen is None else seen
     obj = state.heap.get(oid)
-    if not isinstance(obj, ModuleObj) or depth > 8 or oid in seen:
+    if not isinstance(obj, ModuleObj) or depth > 8 or oid in seen or (trained and obj.frozen):
         return []
     seen.add(oid)
     out: list[int] = []
     for value in held_refs(obj):
         if isinstance(state.heap.get(value.oid), ModuleObj):
-            out += _post_order(value.oid, state, depth + 1, seen)
+            out += post_order(value.oid, state, trained, depth + 1, seen)
     return [*out, oid]
 
 
@@ -3379,19 +3380,11 @@ def _tree_dtypes(oid: int, state: State, depth: int = 0) -> set[str]:
     return found
 
 
-def _trained_dtypes(oid: int, state: State, seen: set[int]) -> set[str | None]:
+def _trained_dtypes(oid: int, state: State) -> set[str | None]:
     """The dtypes of the parameters of a module's parts that are not frozen (None: a part whose
     dtype is not known); the frozen parts (`requires_grad_(False)`) are left out."""
-    obj = state.heap.get(oid)
-    if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 200:
-        return set()
-    seen.add(oid)
-    if obj.frozen:
-        return set()
-    found: set[str | None] = {obj.dtype} if owns_params(obj) else set()
-    for value in held_refs(obj):
-        found |= _trained_dtypes(value.oid, state, seen)
-    return found
+    parts = (state.heap.get(k) for k in post_order(oid, state, trained=True))
+    return {part.dtype for part in parts if isinstance(part, ModuleObj) and owns_params(part)}
 
 
 def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
@@ -3401,7 +3394,7 @@ def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
         # `model[0].half()`, `model.encoder.half()` after the model was built: a float16 part now
         module = replace(module, half_part=_tree_half_part(oid, state, module.cast_span))
     if module.half_part is not None or module.dtype == "float16":
-        trained = _trained_dtypes(oid, state, set())
+        trained = _trained_dtypes(oid, state)
         if trained and None not in trained and "float16" not in trained:
             # `model.half()`, then the trained head made float32 again and the body frozen: the
             # float16 parameters get no gradients, so a scaler never sees float16 ones
@@ -3454,22 +3447,18 @@ def _meta_block(state: State) -> Origin:
     return Origin(state.ddevice.span, f"made on the meta device (no data) under `{state.ddevice.call}` at line {state.ddevice.span.line}")
 
 
-def _meta_left(oid: int, state: State, seen: set[int]) -> Origin | None:
+def _meta_left(oid: int, state: State) -> Origin | None:
     """Where a tensor of a module (a layer's parameters, a buffer), at any depth, was made on
     the meta device and is still there; None when none is known to be."""
-    obj = state.heap.get(oid)
-    if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 300:
-        return None
-    seen.add(oid)
-    if obj.device == "meta" and owns_params(obj):
-        return obj.device_origin or obj.origin
-    for value in obj.attrs.values():
-        if isinstance(value, Tensor) and value.kind == "tensor" and value.moves and value.device == "meta":
-            return value.dev_origin or value.origin or obj.origin
-    for ref in held_refs(obj):
-        found = _meta_left(ref.oid, state, seen)
-        if found is not None:
-            return found
+    for k in reversed(post_order(oid, state)):
+        obj = state.heap.get(k)
+        if not isinstance(obj, ModuleObj):
+            continue
+        if obj.device == "meta" and owns_params(obj):
+            return obj.device_origin or obj.origin
+        for value in obj.attrs.values():
+            if isinstance(value, Tensor) and value.kind == "tensor" and value.moves and value.device == "meta":
+                return value.dev_origin or value.origin or obj.origin
     return None
 
 

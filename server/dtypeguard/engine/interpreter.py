@@ -27,12 +27,12 @@ from dtypeguard.engine.call_effects import (
     CallsMixin,
     complex_parts,
     function_apply,
-    held_refs,
     is_classmethod,
     is_staticmethod,
     moved_attrs,
     own_nodes,
     owns_params,
+    post_order,
     uniform_module,
 )
 from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
@@ -569,16 +569,11 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         test = gen.ifs[0] if len(gen.ifs) == 1 else None
         if not (isinstance(test, ast.Attribute) and test.attr == "requires_grad" and isinstance(test.value, ast.Name) and isinstance(gen.target, ast.Name) and test.value.id == gen.target.id):
             return False
-        return self._has_trained_cast(params.oid, state, set())
-
-    def _has_trained_cast(self, oid: int, state: State, seen: set[int]) -> bool:
-        obj = state.heap.get(oid)
-        if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 200:
-            return False
-        seen.add(oid)
-        if obj.dtype in ("float16", "bfloat16") and obj.dtype_origin is not None and obj.dtype_origin.why.startswith(TRAINED_CAST):
-            return True
-        return any(self._has_trained_cast(ref.oid, state, seen) for ref in held_refs(obj))
+        parts = (state.heap.get(k) for k in post_order(params.oid, state))
+        return any(
+            isinstance(part, ModuleObj) and part.dtype in ("float16", "bfloat16") and part.dtype_origin is not None and part.dtype_origin.why.startswith(TRAINED_CAST)
+            for part in parts
+        )
 
     def _trainable_data_replaced(self, value: Value | None, writes: list[tuple[Value | None, Span]], state: State) -> bool:
         """`for p in model.parameters(): if p.requires_grad: p.data = p.data.to(torch.float16)`
@@ -592,25 +587,17 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         assert dtype is not None
         span = writes[0][1]
         origin = Origin(span, f"{TRAINED_CAST} by a {dtype} tensor at line {span.line}")
-        return self._cast_trained(value.oid, dtype, span, origin, state, set())
-
-    def _cast_trained(self, oid: int, dtype: str, span: Span, origin: Origin, state: State, seen: set[int]) -> bool:
-        obj = state.heap.get(oid)
-        if not isinstance(obj, ModuleObj) or oid in seen or len(seen) > 200:
-            return False
-        seen.add(oid)
-        if obj.frozen:
-            return True
         known = True
-        for ref in held_refs(obj):
-            if isinstance(state.heap.get(ref.oid), ModuleObj):
-                known = self._cast_trained(ref.oid, dtype, span, origin, state, seen) and known
-        if owns_params(obj):
-            if obj.dtype is None:
-                return False
-            state.heap[oid] = replace(
-                obj, dtype=dtype, dtype_origin=origin, cast_span=span, half_part=span if dtype == "float16" else None,
-                attrs=moved_attrs(obj.attrs, dtype, None, origin),
+        for k in post_order(value.oid, state, trained=True):
+            part = state.heap.get(k)
+            if not (isinstance(part, ModuleObj) and owns_params(part)):
+                continue
+            if part.dtype is None:
+                known = False  # (a part whose dtype is not known: the model's is not either)
+                continue
+            state.heap[k] = replace(
+                part, dtype=dtype, dtype_origin=origin, cast_span=span, half_part=span if dtype == "float16" else None,
+                attrs=moved_attrs(part.attrs, dtype, None, origin),
             )
         return known
 
@@ -2048,13 +2035,19 @@ def _cpu_side(state: State) -> None:
             return Device("cpu")
         return None
 
+    _rebind(state, narrowed)
+
+
+def _rebind(state: State, changed: Callable[[Value | None], Value | None]) -> None:
+    """Rebind every name of the frame and the module whose value `changed` maps to a new one
+    (None: kept as it is)."""
     if state.locals is not None:
         for name, value in list(state.locals.items()):
-            new = narrowed(value)
+            new = changed(value)
             if new is not None:
                 state.locals[name] = new
-    for key, held in state.globals.items():
-        new = narrowed(held)
+    for key, held in list(state.globals.items()):
+        new = changed(held)
         if new is not None:
             state.globals[key] = new
 
@@ -2098,15 +2091,7 @@ def _forget_devices_set_in(extents: list[Span], state: State) -> None:
             return replace(value, device=None, dev_origin=None)
         return None
 
-    if state.locals is not None:
-        for name, value in list(state.locals.items()):
-            new = forgotten(value)
-            if new is not None:
-                state.locals[name] = new
-    for key, held in list(state.globals.items()):
-        new = forgotten(held)
-        if new is not None:
-            state.globals[key] = new
+    _rebind(state, forgotten)
     for oid, obj in list(state.heap.items()):
         if isinstance(obj, ModuleObj) and obj.device is not None and inside(obj.device_origin):
             state.heap[oid] = replace(obj, device=None, device_origin=None)

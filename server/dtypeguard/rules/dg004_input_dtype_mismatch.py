@@ -264,8 +264,8 @@ def _source_dtypes(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             role = "the tensor interpolated" if method.startswith("lerp") else "the tensor written into"
             related.append(Related(into.origin.span, f"{role} is {into.dtype} here: {into.origin.why}"))
         if source.origin is not None and source.origin.span != root:
-            role = f"its `{operand}`" if method.startswith("lerp") else "the values written in"
-            related.append(Related(source.origin.span, f"{role} is {source.dtype} here: {source.origin.why}" if method.startswith("lerp") else f"{role} are {source.dtype} here: {source.origin.why}"))
+            role = f"its `{operand}` is" if method.startswith("lerp") else "the values written in are"
+            related.append(Related(source.origin.span, f"{role} {source.dtype} here: {source.origin.why}"))
         if method.startswith("lerp"):
             message = (
                 f"`{method}` interpolates a {dtype_words(into.dtype)} tensor with a {dtype_words(source.dtype)} `{operand}`, and torch does not "

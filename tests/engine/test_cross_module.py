@@ -371,3 +371,55 @@ def test_a_load_without_map_location_in_a_helper_the_script_calls_is_the_helpers
     user = "import torch\nfrom cache import Points, get_table\n\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\nx = Points('p.pt').x.to(device)\nt = get_table('t.pt')\n"
     root = _project(tmp_path / "b", {"cache.py": cache, "user.py": user})
     assert check_source(user, str(root / "user.py")).elsewhere == []
+
+
+WORKER_UTILS = '''\
+import numpy as np
+import torch
+
+
+def save_checkpoint(model, ckpt_dir):
+    torch.save({"model": model.state_dict()}, ckpt_dir / "main.pt")
+
+
+def load_checkpoint(model, ckpt_path):
+    model.load_state_dict(torch.load(ckpt_path, map_location="cpu")["model"])
+
+
+def save_worker_state(ckpt_dir, rank):
+    torch.save({"rng_np": np.random.get_state()}, ckpt_dir / f"worker_{rank}.pt")
+
+
+def load_worker_state(ckpt_dir, rank):
+    np.random.set_state(torch.load(ckpt_dir / f"worker_{rank}.pt")["rng_np"])
+
+
+def load_pretrained(model, path):
+    model.load_state_dict(torch.load(str(path + "/ckpt.pt"), map_location="cpu")["model"])
+'''
+WORKER_TRAIN = '''\
+from pathlib import Path
+
+import torch
+from utils import load_checkpoint, load_pretrained, load_worker_state, save_checkpoint, save_worker_state
+
+
+def train(model, exp_dir, resume_from, pretrained):
+    if pretrained:
+        load_pretrained(model, pretrained)
+    if resume_from:
+        ckpt_dir = Path(resume_from)
+        load_checkpoint(model, ckpt_dir / "main.pt")
+        load_worker_state(ckpt_dir, 0)
+    save_checkpoint(model, exp_dir / "latest")
+    save_worker_state(exp_dir / "latest", 0)
+'''
+
+
+def test_a_save_whose_folder_is_unknown_is_matched_to_loads_by_the_name_it_spells(tmp_path: Path) -> None:
+    """scan 20 (llm-baselines): the worker file `ckpt_dir / f"worker_{rank}.pt"` (under a folder
+    the analysis cannot follow) pickles NumPy's RNG state. The loads of `.../main.pt` and
+    `path + "/ckpt.pt"` read other files: only the call that loads a `worker_*.pt` is reported."""
+    root = _project(tmp_path, {"utils.py": WORKER_UTILS, "train.py": WORKER_TRAIN})
+    assert _check(root / "train.py") == [(13, "DG011")]
+    assert _check(root / "utils.py") == [(14, "DG011")]

@@ -5968,6 +5968,47 @@ CASES: dict[str, str] = {
         dists = z_vals[..., 1:] - z_vals[..., :-1]
         dists = torch.cat([dists, torch.Tensor([1.0 / 8]).expand(dists[..., :1].shape)], -1)
         """,
+    # 2d-gaussian-splatting (scan 20): the camera extent, a NumPy scalar, reaches the checkpoint
+    # through a typing.NamedTuple field that one of two scene readers fills
+    "a NumPy scalar kept in a NamedTuple field from either of two readers": """
+        import os
+        from typing import NamedTuple
+        import numpy as np
+        import torch
+        class SceneInfo(NamedTuple):
+            cameras: list
+            nerf_normalization: dict
+        def read_colmap(path):
+            return SceneInfo(cameras=[], nerf_normalization={"radius": np.max(np.random.rand(5)) * 1.1})
+        def read_blender(path):
+            return SceneInfo(cameras=[1], nerf_normalization={"radius": np.max(np.random.rand(4)) * 1.1})
+        def load_scene(source):
+            if os.path.exists(os.path.join(source, "sparse")):
+                info = read_colmap(source)
+            else:
+                info = read_blender(source)
+            return info.nerf_normalization["radius"]
+        extent = load_scene("data")
+        torch.save({"spatial_lr_scale": extent}, "chkpnt.pth")  # expect: DG011
+        ckpt = torch.load("chkpnt.pth")
+        """,
+    # ... and where the readers agree on nothing the field stays unknown: no finding
+    "two NamedTuples whose fields differ in kind are not known": """
+        import os
+        from typing import NamedTuple
+        import numpy as np
+        import torch
+        class SceneInfo(NamedTuple):
+            nerf_normalization: dict
+        def load_scene(source):
+            if os.path.exists(source):
+                info = SceneInfo(nerf_normalization={"radius": np.max(np.random.rand(5))})
+            else:
+                info = SceneInfo(nerf_normalization={"radius": source})
+            return info.nerf_normalization["radius"]
+        torch.save({"spatial_lr_scale": load_scene("data")}, "chkpnt.pth")
+        ckpt = torch.load("chkpnt.pth")
+        """,
 }
 
 

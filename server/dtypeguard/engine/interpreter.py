@@ -94,6 +94,7 @@ from dtypeguard.engine.values import (
     is_float,
     join,
     join_device,
+    join_obj,
     number_kind,
     shape_of,
 )
@@ -492,7 +493,24 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         other = self.exec_block(stmt.orelse, other) if stmt.orelse else other
         if device_test and not (then.dead or other.dead):  # (after `if not x.is_cuda: return x`, x is on the GPU)
             _blur_devices(then, other)
-        return join_states(then, other)
+        return self._join_instances(then, other, join_states(then, other))
+
+    def _join_instances(self, a: State, b: State, joined: State) -> State:
+        """A name that holds an object of one class on each path (`scene_info =
+        readers["Colmap"](...)` or `readers["Blender"](...)`, each a `SceneInfo`) holds one
+        object after the join, whose attributes are joined: what both paths agree on is known."""
+        if a.dead or b.dead:
+            return joined
+        # (at module level, the names the branch wrote)
+        names = list(a.locals) if a.locals is not None else [k for k in a.globals.vars if isinstance(k, str)]
+        for name in names:
+            ra, rb = a.lookup(name), b.lookup(name)
+            if not (isinstance(ra, Ref) and isinstance(rb, Ref)) or ra == rb or joined.lookup(name) is not None:
+                continue
+            oa, ob = a.heap.get(ra.oid), b.heap.get(rb.oid)
+            if isinstance(oa, InstanceObj) and isinstance(ob, InstanceObj) and oa.klass is not None and oa.klass == ob.klass and not oa.is_dataset:
+                joined.bind(name, Ref(self.alloc(joined, join_obj(oa, ob))))
+        return joined
 
     def _exec_option_if(self, stmt: ast.If, default: bool, state: State) -> State:
         """`if args.gpu_mode:` on an option's default: both branches run, for what they do wrong,
@@ -881,7 +899,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                     methods.extend((n, f) for n, f in parent.methods if n not in known)
                     fields = {**dict(parent.fields), **fields}
                     annotated = [*(parent.init_fields or ()), *(n for n in annotated if n not in (parent.init_fields or ()))]
-        is_dataclass = any(_decorator_name(d) in ("dataclass", "dataclasses.dataclass") for d in stmt.decorator_list)
+        # (a typing.NamedTuple's generated __new__ binds its annotated fields the same way)
+        is_dataclass = any(_decorator_name(d) in ("dataclass", "dataclasses.dataclass") for d in stmt.decorator_list) or "typing.NamedTuple" in bases
         klass = Klass(stmt, tuple(bases), tuple(methods), tuple(fields.items()), tuple(annotated) if is_dataclass else None)
         self.classes[stmt.name] = klass
         state.bind(stmt.name, klass)

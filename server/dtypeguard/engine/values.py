@@ -557,6 +557,9 @@ def join(a: Value | None, b: Value | None) -> Value | None:
             # whose count is unknown): its known head, and the kinds appended. `len()` of a list
             # is never folded, so no branch is pruned on the length this assumes.
             return long
+    if isinstance(a, DictV) and isinstance(b, DictV) and a.keys == b.keys and None not in a.keys:
+        # one dict display on each path (`{"translate": ..., "radius": ...}` from two scene readers)
+        return DictV(a.keys, tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)), a.spans if a.spans == b.spans else ())
     ea, eb = _list_items(a), _list_items(b)
     if ea is not None and eb is not None and (_is_many(a) or _is_many(b)):
         items = ea + eb  # `[]` before a loop that appends, a list of alike items after it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -56,7 +57,7 @@ def _findings(ctx: Context, pickled: list[TorchSave]) -> Iterator[Finding]:
         elif any(not s.saves_pickled for s in same_path):
             continue  # it reads back what this file saved without pickled objects (the same path as written)
         # a name written as an f-string ("expr:...") may name any file: only known names rule a save out
-        matching = [s for s in pickled if not _named(s.file) or not _named(load.file) or s.file == load.file]
+        matching = [s for s in pickled if _may_name_same(s.file, s.path, load.file, load.path)]
         read = _reads(ctx, load.span)
         matching = [s for s in matching if _readable(s, read)]
         if not matching:
@@ -157,6 +158,91 @@ def _readable(save: TorchSave, read: tuple[frozenset[str], bool] | None) -> bool
     if save.whole and mapping:
         return False
     return save.keys is None or keys <= set(save.keys)
+
+
+def _may_name_same(save_file: str, save_path: str, load_file: str, load_path: str) -> bool:
+    """Could a save and a load name the same file? Known names must be equal; where a name is not
+    known, the path as written still spells its tail (`ckpt_dir / f"worker_{rank}.pt"` writes a
+    `worker_*.pt`, which a load of `.../main.pt` does not read)."""
+    saved = save_file if _named(save_file) else _tail_pattern(save_path)
+    loaded = load_file if _named(load_file) else _tail_pattern(load_path)
+    if not saved or not loaded:
+        return True
+    return _pattern(saved).fullmatch(loaded.replace("*", "")) is not None if "*" not in loaded else (
+        _pattern(loaded).fullmatch(saved) is not None if "*" not in saved else _compatible(saved, loaded)
+    )
+
+
+def _pattern(glob: str) -> re.Pattern[str]:
+    return re.compile(".*".join(re.escape(part) for part in glob.split("*")), re.DOTALL)
+
+
+def _compatible(a: str, b: str) -> bool:
+    """Two patterns may name one file when their literal heads and tails agree."""
+    head_a, head_b = a.split("*", 1)[0], b.split("*", 1)[0]
+    tail_a, tail_b = a.rsplit("*", 1)[-1], b.rsplit("*", 1)[-1]
+    return (head_a.startswith(head_b) or head_b.startswith(head_a)) and (tail_a.endswith(tail_b) or tail_b.endswith(tail_a))
+
+
+def _tail_pattern(path: str) -> str:
+    """The file name a path expression spells, as a pattern with `*` for its computed parts
+    (`d / "main.pt"` -> `main.pt`, `f"{d}/worker_{rank}.pt"` -> `worker_*.pt`, `args.save +
+    "_best.pt"` -> `*_best.pt`); "" where it spells none (a bare variable)."""
+    try:
+        node = ast.parse(path, mode="eval").body if path else None
+    except SyntaxError:
+        return ""
+    parts = _parts(node) if node is not None else None
+    if not parts:
+        return ""
+    text = ""
+    for part in reversed(parts):
+        if part is None:
+            text = "*" + text
+            continue
+        if "/" in part:
+            text = part.rsplit("/", 1)[-1] + text
+            break
+        text = part + text
+    text = re.sub(r"\*+", "*", text)
+    return text if text.strip("*") else ""
+
+
+def _parts(node: ast.expr) -> list[str | None] | None:
+    """A path expression as literal text and computed parts (None), from its start."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else None for v in node.values]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _parts(node.left), _parts(node.right)
+        return [*(left or [None]), *(right or [None])]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        right = _parts(node.right)  # `Path / name`: the name is the last part
+        return [None, "/", *right] if right else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str):
+        return _format_parts(re.sub(r"%[-#0 +]*[\d.]*[a-zA-Z]", "\0", node.left.value))
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name == "format" and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str):
+            return _format_parts(re.sub(r"\{[^{}]*\}", "\0", func.value.value))
+        if name in ("str", "Path", "PurePath", "fspath") and len(node.args) == 1 and not node.keywords:
+            return _parts(node.args[0])
+        if name == "join" and node.args and not any(isinstance(a, ast.Starred) for a in node.args):
+            last = _parts(node.args[-1])  # `os.path.join(d, name)`: the name is the last argument
+            return [None, "/", *last] if last else None
+    return None
+
+
+def _format_parts(text: str) -> list[str | None]:
+    pieces = text.split("\0")
+    out: list[str | None] = []
+    for i, piece in enumerate(pieces):
+        if i:
+            out.append(None)
+        out.append(piece)
+    return out
 
 
 def _named(file: str) -> bool:

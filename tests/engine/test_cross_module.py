@@ -423,3 +423,35 @@ def test_a_save_whose_folder_is_unknown_is_matched_to_loads_by_the_name_it_spell
     root = _project(tmp_path, {"utils.py": WORKER_UTILS, "train.py": WORKER_TRAIN})
     assert _check(root / "train.py") == [(13, "DG011")]
     assert _check(root / "utils.py") == [(14, "DG011")]
+
+
+def test_a_module_found_through_the_scripts_own_sys_path_insert(tmp_path: Path) -> None:
+    """PANNs (scan 21): `sys.path.insert(1, os.path.join(sys.path[0], '../utils'))`, then
+    `from data_generator import TrainSampler`: the sampler's NumPy state is followed into the
+    checkpoint the script saves and loads."""
+    root = _project(tmp_path, {
+        "utils/data_generator.py": (
+            "import numpy as np\n\n\nclass TrainSampler:\n    def __init__(self, n):\n        self.indexes = np.arange(n)\n\n"
+            "    def state_dict(self):\n        return {'indexes': self.indexes}\n"
+        ),
+        "pytorch/main.py": (
+            "import os\nimport sys\nsys.path.insert(1, os.path.join(sys.path[0], '../utils'))\nimport torch\n"
+            "from data_generator import TrainSampler\n\nsampler = TrainSampler(10)\n"
+            "torch.save({'iteration': 0, 'sampler': sampler.state_dict()}, 'checkpoint.pth')\ncheckpoint = torch.load('checkpoint.pth')\n"
+        ),
+    })
+    assert _check(root / "pytorch" / "main.py") == [(8, "DG011")]
+
+
+def test_a_gpu_count_division_in_an_imported_helper_means_the_run_has_a_gpu(tmp_path: Path) -> None:
+    """tabsyn's CoDi sampler (scan 22): `get_dataset` in another file divides by
+    `torch.cuda.device_count()`; past that call the run has a GPU, so a load without
+    `map_location` after it is not a CPU-only hazard. Before the call it is."""
+    root = _project(tmp_path, {
+        "dataload.py": "import torch\n\n\ndef get_dataset(batch_size):\n    if batch_size % torch.cuda.device_count() != 0:\n        raise ValueError('batch')\n    return []\n",
+        "sample.py": (
+            "import torch\nfrom dataload import get_dataset\n\ndevice = torch.device('cuda:0' if torch.cuda.is_available() else 'cpu')\n"
+            "early = torch.load('early.pt')\ndata = get_dataset(4096)\nstate = torch.load('model.pt')\n"
+        ),
+    })
+    assert _check(root / "sample.py") == [(5, "DG010")]

@@ -6009,6 +6009,112 @@ CASES: dict[str, str] = {
         torch.save({"spatial_lr_scale": load_scene("data")}, "chkpnt.pth")
         ckpt = torch.load("chkpnt.pth")
         """,
+    # sets 26..44 (o19, b09, g18, ac13): the overflowing mask value is a named constant or a
+    # parameter's default; that is where it is changed (the half cast is related information)
+    "a named fill constant beyond float16's range": """
+        import torch
+        from torch import nn
+        MASK_VALUE = -1e10  # expect: DG018
+        class Attention(nn.Module):
+            def __init__(self, dim, mask_fill=-1e9):  # expect: DG018
+                super().__init__()
+                self.proj = nn.Linear(dim, dim)
+                self.mask_fill = mask_fill
+            def forward(self, x, mask):
+                scores = self.proj(x)
+                return scores.masked_fill(mask, self.mask_fill)
+        def masked(scores, mask):
+            return scores.masked_fill(mask, MASK_VALUE)
+        mask = torch.ones(2, 4, dtype=torch.bool)
+        masked(torch.randn(2, 4).half(), mask)
+        model = Attention(4).half()
+        model(torch.randn(2, 4).half(), mask)
+        """,
+    # ... a constant the function rebinds, or an inline number: the half cast stays the root
+    "a fill constant bound twice is not a root": """
+        import torch
+        def masked(scores, mask, big):
+            neg = -1e4
+            if big:
+                neg = -1e9
+            return scores.masked_fill(mask, neg)
+        scores = torch.randn(2, 4).half()  # expect: DG018
+        masked(scores, torch.ones(2, 4, dtype=torch.bool), True)
+        """,
+    # tabsyn (scan 22): an uncalled helper that passes `*args, **kwargs` on to `torch.load` may
+    # be given `map_location` by every caller
+    "an uncalled torch.load wrapper taking **kwargs": """
+        import torch
+        def load_checkpoint(path, *args, **kwargs):
+            return torch.load(path, *args, **kwargs)
+        def get_device():
+            return torch.device("cuda:0") if torch.cuda.is_available() else torch.device("cpu")
+        """,
+    # tabsyn's CoDi sampler (scan 22): `% torch.cuda.device_count()` is a ZeroDivisionError
+    # without a GPU, so the load after it runs only where there is one
+    "a division by the GPU count before a load": """
+        import torch
+        from torch import nn
+        device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+        batch_size = 4096
+        if batch_size % torch.cuda.device_count() != 0:
+            raise ValueError("batch size must be divided by the number of devices")
+        model = nn.Linear(4, 4).to(device)
+        model.load_state_dict(torch.load("model.pt"))
+        """,
+    # PANNs (scan 21): a sampler whose state holds one `np.where(...)[0]` array per class, chosen
+    # by an option of the `train` subcommand
+    "a subcommand's sampler state of np.where index arrays in a checkpoint": """
+        import argparse
+        import numpy as np
+        import torch
+        class TrainSampler:
+            def __init__(self, targets):
+                self.indexes = np.arange(len(targets))
+            def state_dict(self):
+                return {"indexes": self.indexes}
+        class BalancedTrainSampler(TrainSampler):
+            def __init__(self, targets):
+                super().__init__(targets)
+                self.indexes_per_class = []
+                for k in range(targets.shape[1]):
+                    self.indexes_per_class.append(np.where(targets[:, k] == 1)[0])
+            def state_dict(self):
+                return {"indexes_per_class": self.indexes_per_class}  # expect: DG011
+        def train(args, targets):
+            if args.balanced == "none":
+                Sampler = TrainSampler
+            elif args.balanced == "balanced":
+                Sampler = BalancedTrainSampler
+            sampler = Sampler(targets)
+            torch.save({"sampler": sampler.state_dict()}, "checkpoint.pth")
+            return torch.load("checkpoint.pth")
+        parser = argparse.ArgumentParser()
+        subparsers = parser.add_subparsers(dest="mode")
+        parser_train = subparsers.add_parser("train")
+        parser_train.add_argument("--balanced", type=str, default="balanced", choices=["none", "balanced"])
+        args = parser.parse_args()
+        if args.mode == "train":
+            train(args, load_targets())
+        """,
+    # ... two subcommands that give one option different defaults: which runs is not known
+    "two subcommands with different defaults for one option": """
+        import argparse
+        import numpy as np
+        import torch
+        parser = argparse.ArgumentParser()
+        subparsers = parser.add_subparsers(dest="mode")
+        one = subparsers.add_parser("one")
+        one.add_argument("--save_rng", type=int, default=0)
+        two = subparsers.add_parser("two")
+        two.add_argument("--save_rng", type=int, default=1)
+        args = parser.parse_args()
+        state = {"step": 0}
+        if args.save_rng == 1:
+            state = {"rng": np.random.get_state()}
+        torch.save(state, "ckpt.pth")
+        ckpt = torch.load("ckpt.pth")
+        """,
 }
 
 

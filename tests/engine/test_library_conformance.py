@@ -822,3 +822,12 @@ def test_lerp_and_histc_refusals_are_torchs() -> None:
         with pytest.raises(NotImplementedError, match=f"\"histogram_cpu\" not implemented for '{word}'"):
             torch.histc(torch.tensor([1, 2, 3], dtype=dtype), bins=3)
     assert torch.histc(torch.tensor([1.0, 2.0]), bins=3).dtype == torch.float32
+
+
+def test_where_with_only_a_condition_gives_int64_index_arrays() -> None:
+    """`np.where(cond)` (as `np.nonzero`) gives one int64 array per dimension whatever the
+    condition's array holds: the engine says so without knowing that array (PANNs' sampler)."""
+    for dtype in ("float32", "int64", "bool", "float64"):
+        parts = np.where(np.ones((3, 4), dtype=dtype) == 1)
+        assert isinstance(parts, tuple) and len(parts) == 2
+        assert all(p.dtype == np.int64 and p.ndim == 1 for p in parts)

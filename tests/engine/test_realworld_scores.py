@@ -557,3 +557,30 @@ def test_fiftieth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FIFTIETH["false_alarms"] == []
     hits, total = FIFTIETH["root_hits"], FIFTIETH["broken"]
     assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(FIFTIETH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 51 (errors of operations other than forward and loss: a long key_padding_mask, mean() of int accuracies,
+# randn_like of long ids, 1 - bool mask, masked_select with a long mask, argmax of a bool row; 6 + 6): 0/6 root,
+# 1/6 any line, 1 false alarm when it arrived (engine 044043b); that alarm was true: the helper's re-typed
+# bert4torch model made `torch.arange` on the CPU for a CUDA embedding, fixed in at05/at_c05 (see its README)
+FIFTY_FIRST = score(Path(__file__).resolve().parents[1] / "realworld51")
+
+
+def test_fifty_first_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert FIFTY_FIRST["broken"] >= 6 and FIFTY_FIRST["correct"] >= 6
+    assert FIFTY_FIRST["false_alarms"] == []
+    hits, total = FIFTY_FIRST["root_hits"], FIFTY_FIRST["broken"]
+    assert hits / total >= 0.0, f"{hits}/{total}: " + "\n".join(FIFTY_FIRST["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 52 (data pipeline and checkpoints: float64 .npy CT slices, big-endian FITS columns, a PosixPath in a
+# features file, float32 product ids, a uint8 mask scaled by ToTensor, a GroupNormalizer in hparams; 6 + 6):
+# 1/6 root, 2/6 any line, 0 false alarms when it arrived (engine 044043b)
+FIFTY_SECOND = score(Path(__file__).resolve().parents[1] / "realworld52")
+
+
+def test_fifty_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert FIFTY_SECOND["broken"] >= 6 and FIFTY_SECOND["correct"] >= 6
+    assert FIFTY_SECOND["false_alarms"] == []
+    hits, total = FIFTY_SECOND["root_hits"], FIFTY_SECOND["broken"]
+    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(FIFTY_SECOND["misses"])  # type: ignore[operator, arg-type]

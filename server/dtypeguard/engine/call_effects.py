@@ -131,6 +131,7 @@ def _row(value: Tensor) -> Tensor | None:
     )
 
 
+SUBCOMMAND_OF = "<subcommand of>"  # a subcommand's parser (or the subparsers action): the main parser
 CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()` ran on every path to here
 SAFE_GLOBALS = "<safe globals>"  # a pseudo-global: `torch.serialization.add_safe_globals(...)` ran on every path to here
 
@@ -538,6 +539,10 @@ class CallsMixin(InterpreterParts):
             self._histc_input(bound.get("input"), node)
         if entry.name == "numpy.unique":
             return self._unique_parts(bound, node)
+        if entry.name == "numpy.where" and len(node.args) == 1 and not node.keywords:
+            # `np.where(cond)` is `np.nonzero(cond)`: one int64 index array per dimension,
+            # whatever the condition holds (tests/engine/test_library_conformance.py)
+            return Many(Tensor("ndarray", "int64", "cpu", self.origin(node, "`np.where(condition)` gives int64 index arrays"), ndim=1))
         made = apply_entry(entry, bound, self, self.origin(node, ""), state.ddtype.value)
         if short in _JOINING and isinstance(made, Tensor) and made.device is not None and made.dev_origin is None:
             # `torch.cat([t, n - t - 1])` of tensors on one device: where that device came from
@@ -902,6 +907,9 @@ class CallsMixin(InterpreterParts):
         if home is not None and own_globals is not end.globals:
             self.module_globals[home.path] = end.globals
             state.globals = own_globals  # the caller keeps its own module's globals
+            for mark in (CUDA_REQUIRED, SAFE_GLOBALS):
+                if end.globals.get(mark) == Const(True) and own_globals.get(mark) != Const(True):
+                    own_globals[mark] = Const(True)  # (what the whole run has done, whichever file did it)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_generator(node, self.index):
             yielded = self.yields.pop(id(node), [])
             value = yielded[0] if yielded else None
@@ -1601,6 +1609,9 @@ class CallsMixin(InterpreterParts):
             return f"`{value.name}` (a function or class)"
         if isinstance(value, (DictV, TupleV)):
             return self.pickled_entry(value, state, depth)[0]
+        if isinstance(value, Many) and isinstance(value.item, Value):
+            # a list of alike items (grown in a loop over the classes): a training run saves it full
+            return self.pickled_what(value.item, state, depth + 1)
         return ""
 
     def safe_globals_for(self, value: Value | None, state: State, depth: int = 0) -> tuple[str, ...] | None:
@@ -2313,6 +2324,9 @@ class CallsMixin(InterpreterParts):
                     return None
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
                 return self.parser_method(receiver, obj, method, args, kwargs, state)
+            if isinstance(obj, InstanceObj) and obj.cls == "argparse:Subparsers" and method == "add_parser":
+                # a subcommand's parser: its options land in the namespace the main parser gives
+                return Ref(self.alloc(state, InstanceObj("argparse:ArgumentParser", None, {SUBCOMMAND_OF: obj.attrs.get(SUBCOMMAND_OF)})))
             if isinstance(obj, InstanceObj) and obj.cls == "lightning:Trainer" and method == "fit":
                 self.lightning_fit(obj, args, kwargs, node, state)
                 return None
@@ -2439,9 +2453,19 @@ class CallsMixin(InterpreterParts):
         options = cast(tuple[configs.Option, ...], held.options) if isinstance(held, ParserOptions) else ()
         if method in ("add_argument_group", "add_mutually_exclusive_group"):
             return ref  # a group adds its options to the parser
+        if method == "add_subparsers":
+            return Ref(self.alloc(state, InstanceObj("argparse:Subparsers", None, {SUBCOMMAND_OF: ref})))
         if method in ("add_argument", "set_defaults"):
             options = configs.add_argument(options, args, kwargs) if method == "add_argument" else configs.set_defaults(options, kwargs)
             state.heap[ref.oid] = replace(obj, attrs={**obj.attrs, configs.OPTIONS: ParserOptions(options)})
+            main = obj.attrs.get(SUBCOMMAND_OF)
+            owner = state.heap.get(main.oid) if isinstance(main, Ref) else None
+            if isinstance(main, Ref) and isinstance(owner, InstanceObj):
+                # (the main parser holds every subcommand's options; one that two subcommands
+                # give different defaults is not known)
+                held = owner.attrs.get(configs.OPTIONS)
+                merged = configs.merge_subcommand(cast(tuple[configs.Option, ...], held.options) if isinstance(held, ParserOptions) else (), options)
+                state.heap[main.oid] = replace(owner, attrs={**owner.attrs, configs.OPTIONS: ParserOptions(merged)})
             return None
         if method in ("parse_args", "parse_known_args"):
             given = bool(args) or "args" in kwargs

@@ -62,6 +62,16 @@ def add_argument(options: tuple[Option, ...], args: list[Value | None], kwargs: 
     return (*tuple(o for o in options if o.dest != dest), Option(flags, dest, action, kind, default, kwargs.get("const"), nargs))
 
 
+def merge_subcommand(main: tuple[Option, ...], sub: tuple[Option, ...]) -> tuple[Option, ...]:
+    """The main parser's options with a subcommand's: an option another subcommand (or the main
+    parser) already has with another default is not known (which subcommand runs is not)."""
+    out = {o.dest: o for o in main}
+    for o in sub:
+        had = out.get(o.dest)
+        out[o.dest] = o if had is None or had == o else Option(o.flags, o.dest, "", "", None)
+    return tuple(out.values())
+
+
 def set_defaults(options: tuple[Option, ...], kwargs: dict[str, Value | None]) -> tuple[Option, ...]:
     known = {o.dest for o in options}
     updated = tuple(Option(o.flags, o.dest, o.action, o.kind, kwargs[o.dest], o.const, o.nargs) if o.dest in kwargs else o for o in options)

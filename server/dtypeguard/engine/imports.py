@@ -13,6 +13,7 @@ can tell which file its root is in; `ModuleIndex` makes them.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -74,11 +75,81 @@ def _resolve(importer: str, module: str | None, level: int, name: str | None = N
         bases = []
         for folder in [here, *list(here.parents)[:3]]:
             bases += [folder, folder / "src"]
+        bases += [Path(p) for p in path_additions(str(Path(importer).resolve()))]
     for base in bases:
         target = base.joinpath(*parts)
         for candidate in (target.with_suffix(".py"), target / "__init__.py"):
             if candidate.is_file() and candidate.resolve() != Path(importer).resolve():
                 return str(candidate.resolve())
+    return None
+
+
+def path_additions(importer: str) -> tuple[str, ...]:
+    """The folders a script puts on `sys.path` itself, relative to its own place
+    (`sys.path.insert(1, os.path.join(sys.path[0], '../utils'))`, `sys.path.append(
+    str(Path(__file__).parent / "lib"))`): its imports are found there too (PANNs, scan 21)."""
+    try:
+        stat = os.stat(importer)
+    except OSError:
+        return ()
+    return _path_additions(importer, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _path_additions(importer: str, mtime: int, size: int) -> tuple[str, ...]:
+    del mtime, size  # (the cache key: the file as it is now)
+    text = read_file(importer)
+    if text is None or "sys.path" not in text:
+        return ()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return ()
+    here = Path(importer).parent
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("insert", "append")
+            and ast.unparse(node.func.value) == "sys.path" and node.args
+        ):
+            continue
+        folder = _folder(node.args[-1], here)
+        if folder is not None and folder.is_dir() and str(folder) not in found:
+            found.append(str(folder.resolve()))
+    return tuple(found)
+
+
+_SCRIPT_DIR = frozenset({
+    "sys.path[0]", "os.path.dirname(__file__)", "os.path.dirname(os.path.abspath(__file__))",
+    "os.path.dirname(os.path.realpath(__file__))", "Path(__file__).parent", "Path(__file__).resolve().parent",
+    "Path(__file__).absolute().parent", "pathlib.Path(__file__).parent", "pathlib.Path(__file__).resolve().parent",
+})
+
+
+def _folder(node: ast.expr, here: Path) -> Path | None:
+    """A folder expression relative to the script's own folder, as written; None where it is not."""
+    text = ast.unparse(node)
+    if text in _SCRIPT_DIR:
+        return here
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and not os.path.isabs(node.value):
+        return here / node.value  # (a path relative to where it runs: its own folder, usually)
+    if isinstance(node, ast.Call):
+        name = ast.unparse(node.func)
+        if name in ("os.path.abspath", "os.path.realpath", "os.path.normpath", "str", "Path", "pathlib.Path") and len(node.args) == 1:
+            return _folder(node.args[0], here)
+        if name == "os.path.dirname" and len(node.args) == 1:
+            inner = _folder(node.args[0], here)
+            return inner.parent if inner is not None else None
+        if name == "os.path.join" and node.args:
+            base = _folder(node.args[0], here)
+            rest = [a.value for a in node.args[1:] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            return base.joinpath(*rest) if base is not None and len(rest) == len(node.args) - 1 else None
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        inner = _folder(node.value, here)
+        return inner.parent if inner is not None else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.right, ast.Constant) and isinstance(node.right.value, str):
+        inner = _folder(node.left, here)
+        return inner / node.right.value if inner is not None else None
     return None
 
 

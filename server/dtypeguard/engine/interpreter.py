@@ -194,6 +194,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 args = func.node.args.posonlyargs + func.node.args.args
                 if args and klass is not None:
                     params[args[0].arg] = self._instance_for_isolation(klass, state)
+            spec = func.node.args
+            for rest in (spec.vararg, spec.kwarg):
+                if rest is not None:
+                    params[rest.arg] = None  # what callers would pass through `*args`/`**kwargs` is not known (`map_location` may be among them)
             self.call_function(func, [], {}, state, params_override=params)
 
     def _instance_for_isolation(self, klass: Klass, state: State) -> Value | None:
@@ -1227,6 +1231,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if isinstance(node, ast.Call):
             return self.eval_call(node, state)
         if isinstance(node, ast.BinOp):
+            if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and _counts_gpus(node.right):
+                # `batch_size % torch.cuda.device_count()`: ZeroDivisionError without a GPU, so
+                # what runs on has one (tabsyn's CoDi sampler, scan 22)
+                state.globals[CUDA_REQUIRED] = Const(True)
             return self.binop(self.eval(node.left, state), self.eval(node.right, state), node.op, node, state.autocast, state.ddtype.value)
         if isinstance(node, ast.UnaryOp):
             operand = self.eval(node.operand, state)
@@ -2501,3 +2509,11 @@ def _fold_numbers(a: float, b: float, op: ast.operator) -> Value | None:
     except (ArithmeticError, ValueError):
         return None
     return Const(value) if abs(value) < 1e18 else None
+
+
+def _counts_gpus(node: ast.expr) -> bool:
+    """`torch.cuda.device_count()` as written."""
+    return (
+        isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "device_count"
+        and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "cuda"
+    )

@@ -6115,6 +6115,61 @@ CASES: dict[str, str] = {
         torch.save(state, "ckpt.pth")
         ckpt = torch.load("ckpt.pth")
         """,
+    # set 51 (engine/library/refusals.py, generated from the real torch): operations that refuse
+    # their operand's dtype outright, rooted where it got that dtype, or at the call that changes
+    "the mean of integer accuracies": """
+        import torch
+        accs = torch.tensor([1, 0, 1])  # expect: DG005
+        print(accs.mean())
+        print(accs.float().mean(), torch.tensor([0.5, 1.0]).std())
+        """,
+    "noise like token ids": """
+        import torch
+        ids = torch.randint(0, 100, (2, 8))
+        noisy = ids + torch.randn_like(ids)  # expect: DG005
+        ok = ids + torch.randn_like(ids, dtype=torch.float)
+        """,
+    "argmax of a bool row": """
+        import torch
+        match = torch.rand(4, 4) > 0.9  # expect: DG004
+        pid = match[0].argmax()
+        ok = match[0].int().argmax()
+        """,
+    "one minus a bool mask": """
+        import torch
+        scores = torch.randn(2, 5)
+        mask = scores > 0
+        scores.masked_fill_(1 - mask, -float("inf"))  # expect: DG004
+        scores.masked_fill_(~mask, -float("inf"))
+        """,
+    "masked_select with a long mask": """
+        import torch
+        token_ids = torch.randint(0, 5, (2, 7))
+        attention_mask = token_ids.gt(0).long()  # expect: DG004
+        scores = torch.randn(2, 7)
+        picked = scores.masked_select(attention_mask)
+        fine = scores.masked_select(token_ids.gt(0))
+        """,
+    "a long key padding mask": """
+        import torch
+        from torch import nn
+        decoder = nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16), 1)
+        memory, tgt = torch.randn(5, 2, 8), torch.randn(3, 2, 8)
+        src_mask = torch.zeros(2, 5, dtype=torch.long)  # expect: DG004
+        out = decoder(tgt, memory, memory_key_padding_mask=src_mask)
+        ok = decoder(tgt, memory, memory_key_padding_mask=src_mask.bool(), tgt_key_padding_mask=torch.zeros(2, 3))
+        """,
+    "refused dtypes that are not refused": """
+        import torch
+        x = torch.randint(0, 5, (3, 4))
+        rows = torch.where(x > 2)
+        picked = torch.where(x > 2, x, 0)
+        total = x.sum()
+        biggest = x.argmax()
+        probs = torch.softmax(x.float(), dim=-1)
+        share = x.mean(dtype=torch.float32)
+        share2 = torch.mean(torch.nn.functional.one_hot(x, 5), dim=0, dtype=torch.float32)
+        """,
 }
 
 

@@ -831,3 +831,25 @@ def test_where_with_only_a_condition_gives_int64_index_arrays() -> None:
         parts = np.where(np.ones((3, 4), dtype=dtype) == 1)
         assert isinstance(parts, tuple) and len(parts) == 2
         assert all(p.dtype == np.int64 and p.ndim == 1 for p in parts)
+
+
+def test_refusals_table_is_what_the_installed_torch_refuses() -> None:
+    """engine/library/refusals.py (which dtypes `mean`, `randn_like`, `argmax`, `masked_select`,
+    a padding mask ... refuse, in torch's words) is regenerated from the real torch and must be
+    the committed file; every operation the engine checks has a row."""
+    import importlib.util
+
+    from dtypeguard.engine import call_effects
+    from dtypeguard.engine.library import refusals
+
+    spec = importlib.util.spec_from_file_location("gen_refusals", ROOT / "tools/gen_refusals.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_refusals"] = module
+    spec.loader.exec_module(module)
+    committed = (ROOT / "server/dtypeguard/engine/library/refusals.py").read_text()
+    assert committed == module.render(*module.tables()), "run tools/gen_refusals.py"
+    checked = {*call_effects.REFUSING_METHODS, *call_effects.MASKED_METHODS, *call_effects.REFUSING_FUNCTIONS.values(), *call_effects.PADDING_MASKS, "neg", "sub"}
+    assert checked <= set(refusals.REFUSED), checked - set(refusals.REFUSED)
+    assert all(refusals.REFUSED[key] for key in checked)  # each refuses some dtype
+    print(f"{len(refusals.REFUSED)} operations, {sum(map(len, refusals.REFUSED.values()))} refused dtypes")

@@ -30,6 +30,7 @@ from dtypeguard.engine.events import (
 from dtypeguard.engine.interpreter_parts import InterpreterParts
 from dtypeguard.engine.library import numpy as numpy_library
 from dtypeguard.engine.library import pandas as pandas_library
+from dtypeguard.engine.library import refusals
 from dtypeguard.engine.library import torch as torch_library
 from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
@@ -452,6 +453,9 @@ class CallsMixin(InterpreterParts):
                 # `torch.tensor(data, dtype=dtype)` with the wrapper's `dtype=None`: as if not passed
                 kwargs = {k: v for k, v in kwargs.items() if not (k in ("dtype", "device") and v == Const(None))}
             self.facts.calls.append((self.index.span(func), callee.name))
+            refusing = REFUSING_FUNCTIONS.get(callee.name)
+            if refusing is not None and not _casts(kwargs) and self._refused_call(refusing, args, kwargs, node):
+                return None  # it raises: nothing flows on from it
             if args and isinstance(args[0], ComplexArray) and callee.name.startswith(("numpy.", "torch.")):
                 # a complex array: its parts' dtype through `np.abs`/`np.real`/`np.imag` (`torch.abs`...), else unknown
                 last = callee.name.rsplit(".", 1)[1]
@@ -482,6 +486,11 @@ class CallsMixin(InterpreterParts):
             state.globals[CUDA_REQUIRED] = Const(True)  # on every path on from here the run has a GPU (or stopped)
         if receiver is not None and method:
             return self.call_method(receiver, method, args, kwargs, node, state)
+        if method in MASKED_METHODS and receiver is None:
+            # `scores.masked_select(mask)` of scores not known (only tensors have these methods):
+            # the mask's dtype is still refused
+            self.refused(method, args[0] if args else kwargs.get("mask"), node, node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "mask"), None))
+            return None
         if isinstance(func, ast.Attribute) and method in ("to", "cuda"):
             # an object we do not know, moved: a `torch.save` of its state_dict is on that device
             moved = "cuda" if method == "cuda" else next((d for d in map(self.device_of, [*args, kwargs.get("device")]) if d), None)
@@ -618,6 +627,39 @@ class CallsMixin(InterpreterParts):
                 continue  # (a 0-dim weight of another dtype is taken)
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"{SOURCE_OP}.{method}():{name}", (t, other), None))
             return
+
+    def refused(self, key: str, operand: Value | None, node: ast.AST, at: ast.AST | None = None) -> bool:
+        """An operand of a dtype the operation refuses (`x.mean()` of an int64 tensor, `argmax`
+        of a bool mask, `masked_select` with a long mask): engine/library/refusals.py, generated
+        from the real torch. Half-precision refusals there are the CPU's; a Transformer's
+        padding mask of another float dtype fails only against the query's dtype: not claimed."""
+        if not (isinstance(operand, Tensor) and operand.kind == "tensor" and operand.dtype and operand.dtype != WIDE):
+            return False
+        error = refusals.REFUSED.get(key, {}).get(operand.dtype)
+        if error is None:
+            return False
+        if is_float(operand.dtype) and refusals.ROLES[key] == "padding":
+            return False
+        if operand.dtype in ("float16", "bfloat16") and refusals.ROLES[key] == "input" and operand.device not in ("cpu", "auto"):
+            return False
+        spans = (self.index.span(at),) if at is not None else ()
+        self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"{REFUSED_OP}{key}", (operand,), None, spans))
+        return True
+
+    def _refused_call(self, key: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> bool:
+        """`torch.mean(x)`, `F.softmax(x)`, `torch.randn_like(ids)`: the first argument; for
+        `torch.where(cond, a, b)` the condition (the one-argument form takes any dtype)."""
+        if key == "where":
+            if len(args) + len(kwargs) < 3:
+                return False
+            operand, name = (args[0] if args else kwargs.get("condition")), "condition"
+        elif key.startswith("masked_"):
+            operand, name = (args[1] if len(args) > 1 else kwargs.get("mask")), "mask"
+        else:
+            operand, name = (args[0] if args else kwargs.get("input")), "input"
+        position = 1 if name == "mask" else 0
+        at = node.args[position] if len(node.args) > position and not isinstance(node.args[position], ast.Starred) else next((k.value for k in node.keywords if k.arg == name), None)
+        return self.refused(key, operand, node, at)
 
     def _histc_input(self, t: object, node: ast.Call) -> None:
         """`torch.histc` of an integer tensor on the CPU: no kernel ("histogram_cpu" not
@@ -2082,6 +2124,9 @@ class CallsMixin(InterpreterParts):
 
     def forward(self, oid: int, module: ModuleObj, args: list[Value | None], node: ast.Call, state: State, kwargs: dict[str, Value | None] | None = None) -> Value | None:
         kwargs = kwargs or {}
+        if module.cls.rsplit(".", 1)[-1] in _ATTENTION_MODULES:
+            for name in set(kwargs) & PADDING_MASKS:
+                self.refused(name, kwargs[name], node, next((k.value for k in node.keywords if k.arg == name), None))
         module = _recast_parts(oid, module, state)
         self.events.forwards.append(
             Forward(
@@ -2609,6 +2654,12 @@ class CallsMixin(InterpreterParts):
             self._lerp_operands(t, args[0] if args else kwargs.get("end"), args[1] if len(args) > 1 else kwargs.get("weight"), node, method)
         if method == "histc":
             self._histc_input(t, node)
+        if method in REFUSING_METHODS and not _casts(kwargs) and self.refused(method, t, node, node.func.value if isinstance(node.func, ast.Attribute) else None):
+            return None  # it raises: nothing flows on from it
+        if method in MASKED_METHODS:
+            mask = args[0] if args else kwargs.get("mask")
+            if self.refused(method, mask, node, node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "mask"), None)):
+                return None
         if method in ("is_floating_point", "is_complex") and not args and not kwargs and t.dtype:
             return Const(is_float(t.dtype) if method == "is_floating_point" else False)  # (complex tensors are ComplexArray)
         if method == "size" and not kwargs and len(args) <= 1:
@@ -3053,6 +3104,21 @@ SOURCE_METHODS: dict[str, tuple[int, str]] = {
 NOT_SAVED = "<not in state_dict>"  # a module attribute prefix: the buffer of that name is non-persistent
 META_MOVE = "<meta move>"  # a TensorOp: a module still holding meta tensors moved with .to()/.cuda()/.cpu()
 SOURCE_OP = "<source dtype>"
+REFUSED_OP = "<refused>"  # a TensorOp name prefix, then a key of engine/library/refusals.py: torch refuses the operand's dtype
+# Tensor methods whose receiver's dtype torch may refuse, and those whose first argument is a mask
+REFUSING_METHODS = frozenset({
+    "mean", "std", "var", "quantile", "softmax", "log_softmax", "norm", "normal_", "uniform_", "argmax", "argmin", "topk", "median",
+})
+MASKED_METHODS = frozenset({"masked_select", "masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_"})
+REFUSING_FUNCTIONS = {
+    **{f"torch.{name}": name for name in (*sorted(REFUSING_METHODS - {"normal_", "uniform_"}), "randn_like", "rand_like", "multinomial", "cdist", "where", "masked_select")},
+    "torch.nn.functional.softmax": "softmax", "torch.nn.functional.log_softmax": "log_softmax", "torch.nn.functional.normalize": "normalize",
+    "torch.linalg.norm": "norm", "torch.linalg.vector_norm": "norm",
+}
+PADDING_MASKS = frozenset({"key_padding_mask", "src_key_padding_mask", "memory_key_padding_mask", "tgt_key_padding_mask"})
+_ATTENTION_MODULES = frozenset({
+    "MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
+})
 HISTC_INT = "<histc of integers>"  # a TensorOp: torch.histc of an integer tensor on the CPU  # a TensorOp name prefix: (the tensor written into, the source)
 INDEX_METHODS = frozenset({"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "gather", "index_select", "index_add", "index_add_", "index_copy", "index_copy_", "index_fill", "index_fill_"})
 WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
@@ -3339,6 +3405,12 @@ def _pairs_dict(value: Value | None) -> Value | None:
     if None in keys or len(set(keys)) != len(keys):
         return None
     return DictV(tuple(keys), tuple(p.items[1] for p in pairs))
+
+
+def _casts(kwargs: dict[str, Value | None]) -> bool:
+    """`x.mean(dtype=torch.float32)`, `torch.randn_like(ids, dtype=torch.float)`: the operation
+    computes in the dtype given (or one not known), not the operand's."""
+    return "dtype" in kwargs and kwargs["dtype"] != Const(None)
 
 
 def _has_splat(node: ast.Call) -> bool:

@@ -1235,9 +1235,15 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 # `batch_size % torch.cuda.device_count()`: ZeroDivisionError without a GPU, so
                 # what runs on has one (tabsyn's CoDi sampler, scan 22)
                 state.globals[CUDA_REQUIRED] = Const(True)
-            return self.binop(self.eval(node.left, state), self.eval(node.right, state), node.op, node, state.autocast, state.ddtype.value)
+            left, right = self.eval(node.left, state), self.eval(node.right, state)
+            if isinstance(node.op, ast.Sub):
+                for side, at in ((left, node.left), (right, node.right)):
+                    self.refused("sub", side, node, at)  # `1 - mask` of a bool mask: torch refuses it
+            return self.binop(left, right, node.op, node, state.autocast, state.ddtype.value)
         if isinstance(node, ast.UnaryOp):
             operand = self.eval(node.operand, state)
+            if isinstance(node.op, ast.USub):
+                self.refused("neg", operand, node, node.operand)  # `-mask` of a bool mask
             if isinstance(node.op, ast.USub) and isinstance(operand, Const) and type(operand.value) in (int, float):
                 return type(operand)(-operand.value)  # type: ignore[operator]  # `-1e9`, `-args.margin` (a default stays one)
             if isinstance(node.op, (ast.USub, ast.UAdd)):

@@ -13,6 +13,7 @@ from dtypeguard.engine.call_effects import MATMUL, OBJECT_ARRAY, SOURCE_OP, WEIG
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, Tensor, TupleV, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
+from dtypeguard.rules import refused
 from dtypeguard.rules.base import (
     TORCH_NAMES,
     Context,
@@ -108,6 +109,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _matmuls(ctx, seen)
     yield from _object_arrays(ctx, seen)
     yield from _source_dtypes(ctx, seen)
+    yield from _refused(ctx, seen)
 
 
 
@@ -381,6 +383,17 @@ def _autocast_back(ctx: Context, odd: Tensor, want: str | None, root: Span) -> l
     return [FixSpec("append_call", "Convert the autocast result back where it is made: `.float()` (its uses outside autocast get float32)", made, True, (("method", "float"),))]
 
 
+
+def _refused(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """An operation torch refuses for this tensor's dtype (rules/refused.py)."""
+    for r in refused.refusals_for(ctx, "DG004", seen):
+        yield RULE.finding(
+            f"this tensor is {r.operand.dtype}, and {refused.words(r.key)} at {r.span.line_ref()} refuses it: "
+            f"it fails with \"{r.error.split(': ', 1)[-1]}\" ({r.advice})",
+            r.root,
+            related=r.related,
+        )
+
 RULE = Rule(
     code="DG004",
     name="input-dtype-mismatch",
@@ -401,9 +414,36 @@ RULE = Rule(
         'the root cause: where the input became a torch tensor of the wrong dtype (`torch.from_numpy(x)`, '
         "`torch.tensor(a)`) or was cast (`.double()`, `.astype(...)`), or the model's cast when the model is "
         'the odd one out; related information at the forward call that fails (float64 data into float32 '
-        'model, float32 into `.half()`/`.double()` model, uint8 images into conv)'
+        'model, float32 into `.half()`/`.double()` model, uint8 images into conv); likewise a mask that is not bool '
+        "(`masked_select`, `masked_fill`, a Transformer's padding mask) where it got its dtype, and a bool tensor used as "
+        'a number (`argmax`, `1 - mask` at the call)'
     ),
     errors=(
+        ErrorPattern(
+            r"expected BoolTensor for mask|only supports boolean masks, but got mask with dtype",
+            "masked_select: expected BoolTensor for mask",
+            "tests/realworld51/broken/at05_bert4torch_crf_ner_long_attention_mask_masked_select.py",
+            hint="a mask that is not bool: make it one (`mask.bool()`, or a comparison).",
+        ),
+        ErrorPattern(
+            r"Subtraction, the `-` operator, with (?:a bool tensor|two bool tensors) is not supported|Negation, the `-` operator, on a bool tensor",
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+            "tests/realworld51/broken/at04_tts_tacotron_attention_one_minus_bool_mask.py",
+            hint="arithmetic on a bool mask: invert it with `~mask` or `mask.logical_not()`.",
+        ),
+        ErrorPattern(
+            r"(?:argmax|argmin)\(\): does not support bool input",
+            "argmax(): does not support bool input",
+            "tests/realworld51/broken/at06_mvpose_cross_view_matching_argmax_bool_row.py",
+            hint="argmax of a bool tensor: convert it first (`.int()` or `.float()`).",
+        ),
+        ErrorPattern(
+            r"only bool and floating types of \w*key_padding_mask are supported",
+            "only bool and floating types of key_padding_mask are supported",
+            "tests/realworld51/broken/at01_bttr_beam_search_long_image_mask_key_padding.py",
+            error_types=("AssertionError",),
+            hint="an integer padding mask: make it bool (`mask.bool()`, or `ids == pad_id`).",
+        ),
         ErrorPattern(
             r"must have the same dtype, but got \w+ and \w+",
             "mat1 and mat2 must have the same dtype, but got Double and Float",
@@ -489,6 +529,7 @@ RULE = Rule(
             # pandas 2's `get_dummies` makes bool columns: beside a float column, `.values` is an object array
             "import numpy as np\nimport pandas as pd\nimport torch\ndf = pd.read_csv('titanic.csv')\ndf['LogFare'] = np.log(df['Fare'] + 1)\ndf = pd.get_dummies(df, columns=['Sex'])\n"
             "X = torch.tensor(df[['LogFare', 'Sex_male']].values, dtype=torch.float)  # <-\n",
+            "import torch\ntoken_ids = torch.randint(0, 5, (2, 7))\nmask = token_ids.gt(0).long()  # <-\nscores = torch.randn(2, 7)\npicked = scores.masked_select(mask)\n",
         ],
         good=[
             "import numpy as np\nimport torch\nimport torch.nn as nn\nlstm = nn.LSTM(4, 8, 2, batch_first=True)\nx = torch.randn(3, 5, 4)\nh0 = torch.tensor(np.random.randn(2, 3, 8), dtype=torch.float32)\nc0 = torch.zeros(2, 3, 8)\nout, _ = lstm(x, (h0, c0))\n",

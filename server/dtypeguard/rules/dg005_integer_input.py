@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dtypeguard.engine.call_effects import HISTC_INT, MATMUL
 from dtypeguard.engine.values import Tensor, is_float, is_int
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
+from dtypeguard.rules import refused
 from dtypeguard.rules.base import (
     TORCH_NAMES,
     Context,
@@ -144,6 +145,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _matmuls(ctx, seen)
     yield from _indexing(ctx, seen)
     yield from _histc(ctx, seen)
+    yield from _refused(ctx, seen)
     for fw in ctx.events.forwards:
         module = fw.module
         if module.index_after_float is not None and module.origin.span not in seen:
@@ -195,6 +197,17 @@ _INT = r"(?:Long|Int|Short|Char|Byte|Bool)"
 _INT_C = r"(?:long int|int|short int|signed char|bool)"
 
 
+
+def _refused(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """An operation torch refuses for this tensor's dtype (rules/refused.py)."""
+    for r in refused.refusals_for(ctx, "DG005", seen):
+        yield RULE.finding(
+            f"this tensor is {r.operand.dtype}, and {refused.words(r.key)} at {r.span.line_ref()} refuses it: "
+            f"it fails with \"{r.error.split(': ', 1)[-1]}\" ({r.advice})",
+            r.root,
+            related=r.related,
+        )
+
 RULE = Rule(
     code="DG005",
     name="integer-input-to-float-layer",
@@ -209,9 +222,22 @@ RULE = Rule(
     hazards=("H11",),
     reported_at=(
         'where the integer input (or the float indices for `nn.Embedding`) was made a tensor or cast; related '
-        'information at the forward call that fails'
+        'information at the forward call that fails; likewise for an integer tensor given to an operation that only '
+        'computes in floating point (`.mean()`, `softmax`, `norm`; `randn_like` at the call, which takes `dtype=`)'
     ),
     errors=(
+        ErrorPattern(
+            r"mean\(\): could not infer output dtype\. Input dtype must be either a floating point or complex dtype",
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long",
+            "tests/realworld51/broken/at02_pyg_ogbn_products_gat_int_final_test_acc_mean.py",
+            hint="mean() of an integer tensor: give it floats (`.float()`), or `mean(dtype=torch.float32)`.",
+        ),
+        ErrorPattern(
+            r"\"(?:normal_kernel_cpu|check_uniform_bounds)\" not implemented for '(?:Long|Int|Short|Char|Byte|Bool)'",
+            "\"normal_kernel_cpu\" not implemented for 'Long'",
+            "tests/realworld51/broken/at03_thermostat_lime_randn_like_long_input_ids.py",
+            hint="random numbers like an integer tensor: pass `dtype=torch.float` to `randn_like`/`rand_like`.",
+        ),
         ErrorPattern(
             rf"must have the same dtype, but got {_INT} and \w+",
             "mat1 and mat2 must have the same dtype, but got Long and Float",
@@ -261,6 +287,7 @@ RULE = Rule(
             "import torch\nn = torch.arange(-4, 5).unsqueeze(0)  # <-\nw = torch.rand(8, 1)\ny = torch.matmul(w, n)\n",
             "import torch\ntable = torch.randn(10, 4)\nids = torch.Tensor([1, 2, 3])  # <-\nrows = table[ids]\n",
             "import torch\nfrom torch import nn\nemb = nn.Embedding(30, 4)\nids = torch.tensor([1, 2, 3], dtype=torch.uint8)  # <-\nemb(ids)\n",
+            "import torch\naccs = torch.tensor([1, 0, 1])  # <-\nprint(accs.mean())\n",
         ],
         good=[
             'import torch\nfrom torch import nn\nseq = nn.Sequential(nn.Embedding(4, 8), nn.Flatten(), nn.Linear(24, 1))\nseq(torch.randint(0, 4, (2, 3)))\n',

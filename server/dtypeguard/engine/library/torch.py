@@ -139,6 +139,8 @@ FUNCTIONS: dict[str, Entry] = {
         ("square", "(input, *, out=None)", summed(T, "input"), "torch.square({t})"),  # (bool gives int64)
         ("logical_not", "(input, *, out=None)", fixed(T, "bool", ""), "torch.logical_not({t})"),
         *[(name, "(input, other, *, out=None)", fixed(T, "bool", ""), f"torch.{name}({{t}}, {{u}})") for name in ("logical_and", "logical_or", "logical_xor")],
+        *[(name, "(input, other, *, out=None)", fixed(T, "bool", ""), f"torch.{name}({{t}}, {{u}})") for name in ("eq", "ne", "gt", "ge", "lt", "le")],
+        *[(name, "(input)", fixed(T, "bool", ""), f"torch.{name}({{t}})") for name in ("isnan", "isinf", "isfinite")],
         ("cdist", "(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary')", promote(T, "x1,x2"), "torch.cdist({t}, {u})"),
         # linear algebra keeps the matrix's dtype; the decompositions give their factors as a tuple
         ("linalg.eigh", "(A, UPLO='L', *, out=None)", same("tensors2", "A"), "torch.linalg.eigh({t})[1]"),
@@ -256,6 +258,9 @@ METHODS: dict[str, Entry] = table("Tensor", [
     ("clamp_min", "(self, min)", promote(T, "self,min"), "{t}.clamp_min(0)"),
     ("logical_not", "(self)", fixed(T, "bool", ""), "{t}.logical_not()"),
     *[(name, "(self, other)", fixed(T, "bool", ""), f"{{t}}.{name}({{u}})") for name in ("logical_and", "logical_or", "logical_xor")],
+    # comparisons as methods (`token_ids.gt(0)`, `labels.eq(pad)`): a bool mask, as the operators give
+    *[(name, "(self, other)", fixed(T, "bool", ""), f"{{t}}.{name}({{u}})") for name in ("eq", "ne", "gt", "ge", "lt", "le")],
+    *[(name, "(self)", fixed(T, "bool", ""), f"{{t}}.{name}()") for name in ("isnan", "isinf", "isfinite")],
     ("clamp_max", "(self, max)", promote(T, "self,max"), "{t}.clamp_max(1)"),
     ("item", "(self)", same("pyscalar", "self"), "torch.tensor([{t}[0, 0].item()])"),
     ("tolist", "(self)", same("pylist", "self"), "torch.tensor({t}.tolist())"),

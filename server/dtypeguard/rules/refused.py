@@ -1,0 +1,96 @@
+"""Operations torch refuses for an operand's dtype (engine/library/refusals.py, generated from the
+real torch): what DG004 and DG005 report for them, and where.
+
+DG005 takes an integer or bool tensor given to an operation that only computes in floating point
+(`accs.mean()` of int64 accuracies, `torch.randn_like(input_ids)`, `softmax` of counts); DG004 a
+bool tensor used as a number (`argmax` of a bool row, `1 - mask`) and a mask or condition that is
+not bool (`masked_select` with a long mask, a long `key_padding_mask`).
+
+The root is where the operand got its dtype when that is in the checked file (the `.long()`,
+`zeros_like(..., dtype=torch.long)`, `torch.tensor(accs)`), where the fix goes; for the
+operations whose operand is rightly of its dtype and whose call is what changes (`randn_like`
+of ids takes `dtype=`, a bool mask is inverted with `~`), the call itself. Related: the failing call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from dtypeguard.engine.call_effects import REFUSED_OP
+from dtypeguard.engine.library import refusals
+from dtypeguard.engine.values import Tensor, is_float
+from dtypeguard.findings import Related, Span
+from dtypeguard.rules.base import Context, fails_here, tensor
+
+FLOAT_ONLY = frozenset({
+    "mean", "std", "var", "quantile", "softmax", "log_softmax", "norm", "normalize", "randn_like", "rand_like",
+    "normal_", "uniform_", "multinomial", "cdist",
+})
+AT_THE_CALL = frozenset({"randn_like", "rand_like", "normal_", "uniform_", "neg", "sub"})
+
+
+@dataclass(frozen=True)
+class Refusal:
+    key: str
+    operand: Tensor
+    span: Span  # the call that fails
+    error: str
+    root: Span
+    related: list[Related]
+    advice: str
+
+
+def refusals_for(ctx: Context, code: str, seen: set[Span]) -> Iterator[Refusal]:
+    """The refused operations DG004 (`code` "DG004") or DG005 reports, one per root."""
+    for op in ctx.events.ops:
+        if not op.name.startswith(REFUSED_OP) or not op.inputs:
+            continue
+        key = op.name[len(REFUSED_OP):]
+        t = tensor(op.inputs[0])
+        if t is None or t.dtype is None:
+            continue
+        error = refusals.REFUSED.get(key, {}).get(t.dtype)
+        if error is None:
+            continue
+        float_only = key in FLOAT_ONLY and not is_float(t.dtype)
+        if (code == "DG005") != float_only:
+            continue
+        own = t.origin.span if t.origin is not None and not t.origin.span.file else None
+        root = op.span if key in AT_THE_CALL or own is None else own
+        if root in seen:
+            continue
+        seen.add(root)
+        related = fails_here(root, op.span, error.split(": ", 1)[-1])
+        if own is not None and own != root:
+            related.append(Related(own, f"it is {t.dtype} here: {t.origin.why}"))  # type: ignore[union-attr]
+        yield Refusal(key, t, op.span, error, root, related, _advice(key, t.dtype))
+
+
+def _advice(key: str, dtype: str) -> str:
+    role = refusals.ROLES[key]
+    if role == "padding":
+        return "make it a bool mask (`mask.bool()`, or `ids == pad_id`)"
+    if role == "mask":
+        return "make the mask bool (`mask.bool()`, or a comparison)"
+    if key in ("neg", "sub"):
+        return "invert a bool mask with `~mask` or `mask.logical_not()`"
+    if key in ("randn_like", "rand_like"):
+        return "pass `dtype=torch.float` (or make it from a float tensor)"
+    if key in FLOAT_ONLY:
+        return "give it a float tensor (`.float()`)"
+    return f"convert the {dtype} tensor first (`.int()` or `.float()`)"
+
+
+def words(key: str) -> str:
+    """How the message names the operation."""
+    role = refusals.ROLES[key]
+    if role == "padding":
+        return f"a Transformer's `{key}`"
+    if role == "mask":
+        return f"`{key}`'s mask" if key != "where" else "`torch.where`'s condition"
+    if key == "neg":
+        return "unary `-`"
+    if key == "sub":
+        return "`-`"
+    return f"`{key}`"

@@ -6170,6 +6170,102 @@ CASES: dict[str, str] = {
         share = x.mean(dtype=torch.float32)
         share2 = torch.mean(torch.nn.functional.one_hot(x, 5), dim=0, dtype=torch.float32)
         """,
+    # trlx (scan 24): `torch.device(<int option>)` is an accelerator's index, which raises where
+    # there is none: the script has no CPU path for a load to fail on
+    "a device made from an int option": """
+        import argparse
+        import torch
+        from torch import nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--device", type=int, default=0)
+        args = parser.parse_args()
+        device = torch.device(args.device)
+        model = nn.Linear(4, 1)
+        model.load_state_dict(torch.load("model.pt"))
+        model = model.half().to(device)
+        """,
+    # timm's ModelEmaV3 (set 53 av_c04): the EMA copy is moved to the CPU where its device differs
+    # from the model's; after that test its device is not known, so a CPU input is no alarm
+    "a module moved only when its device differs": """
+        import copy
+        import torch
+        from torch import nn
+        class Ema(nn.Module):
+            def __init__(self, model, device=None):
+                super().__init__()
+                self.module = copy.deepcopy(model)
+                self.device = device
+                if self.device is not None and device != next(model.parameters()).device:
+                    self.module.to(device=device)
+            def forward(self, x):
+                return self.module(x)
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = nn.Linear(4, 2).to(device)
+        ema = Ema(model, device="cpu")
+        out = ema(torch.randn(3, 4))
+        """,
+    # dinov2 (set 53 av05): under `with torch.device("meta")` a linspace has no values to read
+    "item of a meta tensor": """
+        import numpy as np
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, depth=4, drop=0.1):
+                super().__init__()
+                self.rates = [x.item() for x in torch.linspace(0, drop, depth)]  # expect: DG009
+                self.ok = [float(x) for x in np.linspace(0, drop, depth)]
+                self.fc = nn.Linear(4, 4)
+        with torch.device("meta"):
+            net = Net()
+        """,
+    # BERT-NER (scan 24): the cache file named by a variable the function assigns once is not the
+    # scheduler file another function loads
+    "a cache path assigned once is matched by the name it spells": """
+        import os
+        import torch
+        class Feature:
+            def __init__(self, ids):
+                self.ids = ids
+        def train(args, scheduler):
+            if os.path.isfile(os.path.join(args.model_dir, "scheduler.pt")):
+                scheduler.load_state_dict(torch.load(os.path.join(args.model_dir, "scheduler.pt")))
+        def load_and_cache(args):
+            cached = os.path.join(args.data_dir, "cached_{}".format(args.task))
+            if os.path.exists(cached):
+                features = torch.load(cached)
+            else:
+                features = [Feature([1, 2, 3])]
+                torch.save(features, cached)  # expect: DG011
+            return features
+        """,
+    # miles-credit (set 54 aw06): `np.savez(path, tsi=...)` read back with `np.load(path)["tsi"]`
+    "an npz archive's array read back by key": """
+        import os
+        import tempfile
+        import numpy as np
+        import torch
+        from torch import nn
+        data_dir = tempfile.mkdtemp()
+        np.savez(os.path.join(data_dir, "toa.npz"), tsi=np.random.rand(5, 4, 4) * 2.0, mask=np.ones(3, dtype=np.float32))
+        toa = np.load(os.path.join(data_dir, "toa.npz"))
+        x = torch.tensor(toa["tsi"][0] / 100.0).unsqueeze(0)  # expect: DG004
+        m = torch.from_numpy(toa["mask"])
+        nn.Conv2d(1, 2, 3)(x.unsqueeze(0))
+        nn.Linear(3, 1)(m)
+        """,
+    # FARM (set 54 aw03): scikit-learn's class weights are float64, and so is a tensor of them
+    "sklearn class weights in a loss": """
+        import numpy as np
+        import torch
+        from torch import nn
+        from sklearn.utils.class_weight import compute_class_weight
+        labels = np.array([0, 1, 1, 2, 2, 2])
+        class_weights = list(compute_class_weight("balanced", classes=np.unique(labels), y=labels))
+        weight = torch.tensor(class_weights)  # expect: DG006
+        loss_fct = nn.CrossEntropyLoss(weight=weight)
+        loss_fct(nn.Linear(4, 3)(torch.randn(6, 4)), torch.from_numpy(labels))
+        ok = nn.CrossEntropyLoss(weight=torch.tensor(class_weights, dtype=torch.float32))
+        """,
 }
 
 

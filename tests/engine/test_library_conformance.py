@@ -390,6 +390,7 @@ SKLEARN_SETUP = (
     "from sklearn.preprocessing import LabelEncoder, MinMaxScaler, StandardScaler\n"
     "from sklearn.preprocessing import MaxAbsScaler, Normalizer, OneHotEncoder, OrdinalEncoder, PolynomialFeatures, PowerTransformer, QuantileTransformer, RobustScaler\n"
     "from sklearn.decomposition import PCA, TruncatedSVD\nfrom sklearn.compose import ColumnTransformer\nimport pandas as pd\n"
+    "from sklearn.utils.class_weight import compute_class_weight, compute_sample_weight\n"
     "x32 = np.random.rand(20, 3).astype(np.float32)\nx64 = np.random.rand(20, 3)\nxi = np.random.randint(0, 5, (20, 3))\n"
     "df = pd.DataFrame({'a': np.random.rand(20), 'n': np.random.randint(0, 5, 20), 'c': np.random.choice(['x', 'y'], 20), 's': np.random.rand(20).astype(np.float32), 't': np.random.rand(20).astype(np.float32)})\n"
 )
@@ -407,6 +408,8 @@ SKLEARN_CASES = [
     "ColumnTransformer([('num', StandardScaler(), ['a', 'n']), ('cat', OneHotEncoder(sparse_output=False), ['c'])]).fit_transform(df)",
     "ColumnTransformer([('num', StandardScaler(), ['s'])]).fit_transform(df)",
     "ColumnTransformer([('num', StandardScaler(), ['a']), ('f', MinMaxScaler(), ['s'])]).fit_transform(df)",
+    "compute_class_weight('balanced', classes=np.unique(xi[:, 0]), y=xi[:, 0])", "compute_sample_weight('balanced', xi[:, 0])",
+    "compute_class_weight('balanced', classes=np.array([0, 1], dtype=np.int32), y=np.array([0, 1, 1], dtype=np.int32))",
 ]
 
 

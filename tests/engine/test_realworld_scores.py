@@ -584,3 +584,29 @@ def test_fifty_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FIFTY_SECOND["false_alarms"] == []
     hits, total = FIFTY_SECOND["root_hits"], FIFTY_SECOND["broken"]
     assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(FIFTY_SECOND["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 53 (devices: sLSTM states kept as plain attributes, a meta-initialised buffer left by from_pretrained, a
+# GPU-saved Pyro optimizer state resumed on a CPU, timm's ModelEmaV3 on the CPU lerping CUDA weights, dinov2's
+# linspace .item() under the meta device, an E2VID GPU checkpoint on a CPU; 6 + 6): 3/6 root, 5/6 any line,
+# 1 false alarm when it arrived (engine 5a10bba); 4/6, 5/6, 0 after
+FIFTY_THIRD = score(Path(__file__).resolve().parents[1] / "realworld53")
+
+
+def test_fifty_third_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert FIFTY_THIRD["broken"] >= 6 and FIFTY_THIRD["correct"] >= 6
+    assert FIFTY_THIRD["false_alarms"] == []
+    hits, total = FIFTY_THIRD["root_hits"], FIFTY_THIRD["broken"]
+    assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(FIFTY_THIRD["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 54 (float64 data by less usual paths: a NumPy reward in a Rainbow projection, an int64 2-D positional
+# encoding, scikit-learn class weights as a list, a float64 latitude constant stacked by a collate_fn, rad2deg robot
+# state, float64 solar forcing from an .npz; 6 + 6): 0/6 root, 0/6 any line, 0 false alarms when it arrived
+# (engine 5a10bba)
+FIFTY_FOURTH = score(Path(__file__).resolve().parents[1] / "realworld54")
+
+
+def test_fifty_fourth_set_has_no_false_alarm() -> None:
+    assert FIFTY_FOURTH["broken"] >= 6 and FIFTY_FOURTH["correct"] >= 6
+    assert FIFTY_FOURTH["false_alarms"] == []

@@ -501,17 +501,29 @@ class CallsMixin(InterpreterParts):
         """A library function known from the tables: bind as Python would, apply its rule."""
         if entry.name.startswith("numpy."):
             self.host_conversion(entry.name.replace("numpy.", "np.", 1), args, node)
-        if entry.name in ("numpy.save", "numpy.load"):
+        if entry.name in ("numpy.save", "numpy.load", "numpy.savez", "numpy.savez_compressed"):
             file_node = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "file"), None)
             path = ast.unparse(file_node) if file_node is not None else ""
             named = args[0] if args else kwargs.get("file")
             # a path value whose file name is known (`os.path.join(tmp, "train_features.npy")`
             # passed around under other names): that file, in whatever folder
-            tail = "/" + named.name if isinstance(named, FilePath) and named.name.endswith(".npy") and not named.name.startswith("expr:") else _npy_tail(file_node)
+            known = isinstance(named, FilePath) and named.name.endswith((".npy", ".npz")) and not named.name.startswith("expr:")
+            tail = "/" + named.name if known else _npy_tail(file_node)  # type: ignore[union-attr]
             if entry.name == "numpy.save" and path:
                 arr = args[1] if len(args) > 1 else kwargs.get("arr")
                 self.events.array_saves.append((path, tail, arr, self.index.span(node)))
                 return None
+            if entry.name != "numpy.load":
+                # `np.savez(path, tsi=tsi, time=times)`: each array under its key (`arr_0`, ... when
+                # passed by position), for `np.load(path)["tsi"]`
+                if path and not _has_splat(node):
+                    arrays = {**{f"arr_{i}": a for i, a in enumerate(args[1:])}, **{k: v for k, v in kwargs.items() if k not in ("file", "allow_pickle")}}
+                    for key, arr in arrays.items():
+                        self.events.array_saves.append((f"{path}{NPZ_KEY}{key}", f"{tail}{NPZ_KEY}{key}" if tail else "", arr, self.index.span(node)))
+                return None
+            archive = self._npz_read(path, tail, node)
+            if archive is not None:
+                return archive
             saved = [(a, at) for p, _, a, at in self.events.array_saves if p == path]
             if not saved and tail:
                 # `np.load(f"{root}/{id}_complete.npy")` of files this run saved as
@@ -570,6 +582,22 @@ class CallsMixin(InterpreterParts):
             if isinstance(made, Tensor):
                 made = replace(made, one_hot=True, from_ints=False)
         return made
+
+    def _npz_read(self, path: str, tail: str, node: ast.Call) -> DictV | None:
+        """`np.load` of an archive this run wrote with `np.savez`: its arrays by key, each of the
+        dtype saved (the path as written, or the same named file)."""
+        found: dict[str, tuple[Value | None, Span]] = {}
+        for p, end, arr, at in self.events.array_saves:
+            if NPZ_KEY in p and (p.split(NPZ_KEY)[0] == path or (tail and end.split(NPZ_KEY)[0] == tail)):
+                found[p.split(NPZ_KEY)[1]] = (arr, at)
+        if not found:
+            return None
+        items: list[Value | None] = []
+        for key, (arr, at) in found.items():
+            ok = isinstance(arr, Tensor) and arr.kind == "ndarray" and arr.dtype
+            why = f"`np.load` reads back the {arr.dtype} array `{key}` saved at line {at.line}" if ok else ""  # type: ignore[union-attr]
+            items.append(replace(arr, origin=Origin(self.index.span(node), why), max_ndim=None) if ok else None)  # type: ignore[type-var]
+        return DictV(tuple(found), tuple(items))
 
     def _unique_parts(self, bound: dict[str, object], node: ast.Call) -> Value | None:
         """`classes, counts = np.unique(y, return_counts=True)`: the unique values keep the
@@ -1218,6 +1246,9 @@ class CallsMixin(InterpreterParts):
             if last[:1].isupper():
                 oid = self.alloc(state, InstanceObj(f"sklearn:{last}", None, _sklearn_options(last, args, kwargs)))
                 return Ref(oid)
+            if last in ("compute_class_weight", "compute_sample_weight"):
+                # one float64 weight per class (per sample), whatever the labels are
+                return Tensor("ndarray", "float64", "cpu", self.origin(node, f"sklearn `{last}` returns float64 weights"), ndim=1)
             if last == "train_test_split":
                 items: list[Value | None] = []
                 for a in args:
@@ -1473,6 +1504,11 @@ class CallsMixin(InterpreterParts):
         if name == "torch.get_default_dtype" and not args and state.ddtype.value:
             return DType(state.ddtype.value)  # the default in force at this point of the run
         if name == "torch.device":
+            if isinstance(arg0, Const) and type(arg0.value) is int and len(args) == 1 and not kwargs:
+                # `torch.device(args.device)` of an int option: an accelerator's index, which raises
+                # ("Cannot access accelerator device") where there is none: what runs on has a GPU
+                state.globals[CUDA_REQUIRED] = Const(True)
+                return Device("cuda")
             if isinstance(arg0, Configured) and "_dg_index" not in node.__dict__:
                 self.events.uses_cuda_check = True  # `torch.device(args.device)`: the device is the user's choice at run time
             dev = self.device_of(arg0)
@@ -2637,6 +2673,10 @@ class CallsMixin(InterpreterParts):
             return made
         if t.kind != "tensor":
             return None
+        if method in ("item", "tolist", "numpy") and t.device == "meta" and not self.in_uncalled:
+            # a meta tensor has no values to read ("Tensor.item() cannot be called on meta tensors")
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"{META_VALUE}{method}", (t,), None))
+            return None
         if method == "numpy" and t.device in ("cuda", "auto") and isinstance(node.func, ast.Attribute):
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), ".numpy()", (t,), None, (self.index.span(node.func.value),)))
         if method in INPLACE_ARITHMETIC:
@@ -3102,6 +3142,8 @@ SOURCE_METHODS: dict[str, tuple[int, str]] = {
     "masked_scatter_": (1, "source"),
 }
 NOT_SAVED = "<not in state_dict>"  # a module attribute prefix: the buffer of that name is non-persistent
+NPZ_KEY = "::"  # between an `np.savez` archive's path and an array's key, in Events.array_saves
+META_VALUE = "<meta value>"  # a TensorOp name prefix, then the method: `.item()`/`.tolist()`/`.numpy()` of a meta tensor
 META_MOVE = "<meta move>"  # a TensorOp: a module still holding meta tensors moved with .to()/.cuda()/.cpu()
 SOURCE_OP = "<source dtype>"
 REFUSED_OP = "<refused>"  # a TensorOp name prefix, then a key of engine/library/refusals.py: torch refuses the operand's dtype
@@ -3823,7 +3865,7 @@ def _npy_tail(node: ast.expr | None) -> str:
         return _npy_tail(node.args[-1])
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         return _npy_tail(node.right)
-    if isinstance(node, ast.Constant) and isinstance(node.value, str) and "/" not in node.value and node.value.endswith(".npy") and len(node.value) > len(".npy"):
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and "/" not in node.value and node.value.endswith((".npy", ".npz")) and len(node.value) > len(".npy"):
         return "/" + node.value  # `os.path.join(workdir, "pool_y.npy")`: that file, in whatever folder (joined: no "/" of its own)
     if not isinstance(node, ast.JoinedStr) or not node.values or not any(isinstance(v, ast.FormattedValue) for v in node.values):
         return ""

@@ -474,7 +474,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         known = _object_truth(test, state) if isinstance(stmt.test, (ast.Name, ast.Attribute)) else None
         if known is not None:  # `if self.transform:` holding an object, or None
             return self.exec_block(stmt.body if known else stmt.orelse, state)
-        device_test = _compares_to_device_name(stmt.test) or _tests_is_cuda(stmt.test)
+        device_test = _compares_to_device_name(stmt.test) or _tests_is_cuda(stmt.test) or _compares_devices(stmt.test)
         gpu_side = _gpu_side(stmt.test, test)
         if gpu_side is None:
             gpu_side = self._is_cuda_device(stmt.test, state)  # `if device == "cuda":`
@@ -496,7 +496,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             other.globals[CUDA_REQUIRED] = Const(True)
         other = self.exec_block(stmt.orelse, other) if stmt.orelse else other
         if device_test and not (then.dead or other.dead):  # (after `if not x.is_cuda: return x`, x is on the GPU)
-            _blur_devices(then, other)
+            # (modules too, where the test compares devices and did not itself narrow them)
+            _blur_devices(then, other, modules=gpu_side is None and narrowed is None and _compares_devices(stmt.test))
         return self._join_instances(then, other, join_states(then, other))
 
     def _join_instances(self, a: State, b: State, joined: State) -> State:
@@ -2029,6 +2030,15 @@ def _compares_to_device_name(test: ast.expr) -> bool:
     return False
 
 
+def _compares_devices(test: ast.expr) -> bool:
+    """`if device != next(model.parameters()).device:` (alone or in an `and`/`or`): the branch
+    depends on which device something is on."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare) and any(isinstance(p, ast.Attribute) and p.attr == "device" for p in [node.left, *node.comparators]):
+            return True
+    return False
+
+
 def _tests_is_cuda(test: ast.expr) -> bool:
     """`if x.is_cuda:` / `if not x.is_cuda:`: the branch follows a tensor's device."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -2149,7 +2159,7 @@ def _is_cuda_name(test: ast.expr) -> tuple[str, bool] | None:
     return None
 
 
-def _blur_devices(a: State, b: State) -> None:
+def _blur_devices(a: State, b: State, modules: bool = False) -> None:
     """After a branch on an unknown device test, a tensor moved in one branch only has an
     unknown device (not "cuda when available"): the test usually follows the model's device."""
     pairs: list[tuple[dict[object, Value | None], dict[object, Value | None]]] = []
@@ -2163,6 +2173,13 @@ def _blur_devices(a: State, b: State) -> None:
             if isinstance(x, Tensor) and isinstance(y, Tensor) and x.device != y.device:
                 va[key] = replace(x, device=None, dev_origin=None)
                 vb[key] = replace(y, device=None, dev_origin=None)
+    # a module moved in one branch only (timm's ModelEmaV3: `if device != next(model.parameters()).device:
+    # self.module.to(device=device)`): its device is not known either
+    for oid in dict.fromkeys([*a.heap.vars, *b.heap.vars]) if modules else ():
+        ma, mb = a.heap.get(oid), b.heap.get(oid)
+        if isinstance(ma, ModuleObj) and isinstance(mb, ModuleObj) and ma.device != mb.device:
+            a.heap[oid] = replace(ma, device=None, device_origin=None)
+            b.heap[oid] = replace(mb, device=None, device_origin=None)
 
 
 def _broadcast_ndim(values: list[Value | None]) -> int | None:

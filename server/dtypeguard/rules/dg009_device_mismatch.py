@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine import source
-from dtypeguard.engine.call_effects import META_MOVE
+from dtypeguard.engine.call_effects import META_MOVE, META_VALUE
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import DATA_WHYS, FORGOTTEN, ModuleObj, Ref, Tensor, TupleV, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
@@ -63,6 +63,28 @@ def _meta_moves(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         )
 
 
+def _meta_values(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`.item()` (`.tolist()`, `.numpy()`) of a tensor made on the meta device: it has no values
+    ("Tensor.item() cannot be called on meta tensors"). The call is where the fix goes (compute
+    the number without torch, as dinov2's PR does with NumPy); related: the meta block."""
+    for op in ctx.events.ops:
+        if not op.name.startswith(META_VALUE) or not op.inputs or not isinstance(op.inputs[0], Tensor):
+            continue
+        method = op.name[len(META_VALUE):]
+        error = f"Tensor.{method}() cannot be called on meta tensors" if method == "item" else "meta tensors have no data"
+        if op.span in seen:
+            continue
+        seen.add(op.span)
+        origin = op.inputs[0].dev_origin
+        related = [Related(origin.span, f"the tensor is on the meta device: {origin.why}")] if origin is not None else []
+        yield RULE.finding(
+            f"this tensor is on the meta device (no data), and `.{method}()` fails with \"{error}\": compute the "
+            "value outside the meta block (NumPy, Python), or make this tensor on a real device",
+            op.span,
+            related=related,
+        )
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     seen: set[Span] = set()
     for fw in ctx.events.forwards:
@@ -100,6 +122,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _loss_weights(ctx)
     yield from _ops(ctx, seen)
     yield from _meta_moves(ctx, seen)
+    yield from _meta_values(ctx, seen)
 
 
 def _holds_weights(module: ModuleObj) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import replace
 from dtypeguard.engine.events import TorchSave
 from dtypeguard.engine.values import WRITTEN, Const
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
-from dtypeguard.rules.base import Context, ErrorPattern, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, function_at
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -57,7 +57,7 @@ def _findings(ctx: Context, pickled: list[TorchSave]) -> Iterator[Finding]:
         elif any(not s.saves_pickled for s in same_path):
             continue  # it reads back what this file saved without pickled objects (the same path as written)
         # a name written as an f-string ("expr:...") may name any file: only known names rule a save out
-        matching = [s for s in pickled if _may_name_same(s.file, s.path, load.file, load.path)]
+        matching = [s for s in pickled if _may_name_same(s.file, _spelled(ctx, s.span, s.path), load.file, _spelled(ctx, load.span, load.path))]
         read = _reads(ctx, load.span)
         matching = [s for s in matching if _readable(s, read)]
         if not matching:
@@ -182,6 +182,19 @@ def _compatible(a: str, b: str) -> bool:
     head_a, head_b = a.split("*", 1)[0], b.split("*", 1)[0]
     tail_a, tail_b = a.rsplit("*", 1)[-1], b.rsplit("*", 1)[-1]
     return (head_a.startswith(head_b) or head_b.startswith(head_a)) and (tail_a.endswith(tail_b) or tail_b.endswith(tail_a))
+
+
+def _spelled(ctx: Context, at: Span, path: str) -> str:
+    """The path as written, through a name the function (or the module) assigns once
+    (`cached = os.path.join(d, "cached_{}".format(task))`, then `torch.save(features, cached)`)."""
+    if not path.isidentifier() or at.file or ctx.tree is None:
+        return path
+    scope: ast.AST = function_at(ctx.tree, at.line) or ctx.tree
+    values = [
+        n.value for n in ast.walk(scope)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == path
+    ]
+    return ast.unparse(values[0]) if len(values) == 1 else path
 
 
 def _tail_pattern(path: str) -> str:

@@ -84,6 +84,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("frombuffer", "(buffer, dtype=float, count=-1, offset=0, *, like=None)", fixed(ND, "float64", "dtype"), "np.frombuffer(bytes(16))", "`np.frombuffer` reads float64 by default"),
     ("load", "(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding='ASCII', *, max_header_size=10000)", unknown(ND), ""),  # what `np.save` wrote there, when this file saved it
     ("save", "(file, arr, allow_pickle=True, fix_imports=True)", unknown(ND), ""),
+    ("savez", "(file, *args, allow_pickle=True, **kwds)", unknown(ND), ""),  # what `np.load` of the file gives back, by key
+    ("savez_compressed", "(file, *args, allow_pickle=True, **kwds)", unknown(ND), ""),
     # conversions
     ("array", "(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None)", infer(ND, "object"), "np.array([{s}, {s}])", "NumPy infers the array's dtype from its data"),
     ("asarray", "(a, dtype=None, order=None, *, device=None, copy=None, like=None)", infer(ND, "a"), "np.asarray({a})", "NumPy infers the array's dtype from its data"),

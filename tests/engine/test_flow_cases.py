@@ -6266,6 +6266,50 @@ CASES: dict[str, str] = {
         loss_fct(nn.Linear(4, 3)(torch.randn(6, 4)), torch.from_numpy(labels))
         ok = nn.CrossEntropyLoss(weight=torch.tensor(class_weights, dtype=torch.float32))
         """,
+    # yolact (scan 23): after `.eval()` a module's `self.training` is False: its forward returns
+    # what evaluation returns (a list of dicts), not the training dict of float outputs
+    "a forward that branches on self.training after eval()": """
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 3)
+            def forward(self, x):
+                if self.training:
+                    return {"classes": self.fc(x)}
+                return [{"class": torch.arange(5) % 3}]
+        net = Net().eval()
+        classes = net(torch.rand(5, 8))[0]["class"]
+        out = torch.gather(torch.rand(5, 3), dim=1, index=classes.unsqueeze(1))
+        """,
+    # ... and after `.train()` the training branch runs
+    "a forward that branches on self.training after train()": """
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 3)
+            def forward(self, x):
+                if self.training:
+                    return self.fc(x.double())  # expect: DG004
+                return self.fc(x)
+        net = Net()
+        net.train()
+        out = net(torch.rand(5, 8))
+        """,
+    # yolact (scan 23): the model moved to CUDA just before a CUDA default tensor type is set keeps
+    # nothing on the CPU: no DG001
+    "a default tensor type set after the model was moved there": """
+        import torch
+        import torch.nn as nn
+        net = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.Conv2d(8, 4, 1))
+        net = net.cuda()
+        torch.set_default_tensor_type('torch.cuda.FloatTensor')  # expect: DG002
+        x = torch.zeros((1, 3, 32, 32))
+        y = net(x)
+        """,
 }
 
 

@@ -411,3 +411,31 @@ def test_the_cuda_default_trick_is_no_safe_fix_where_the_code_also_moves_models_
     (finding,) = [f for f in check_source(src).findings if f.code == "DG002"]
     assert finding.fixes and not any(fix.safe for fix in finding.fixes), finding.fixes
     assert fix_all(src).text == src  # (the safe fixes change nothing)
+
+
+def test_a_cuda_default_tensor_type_is_no_safe_fix_where_a_legacy_constructor_runs() -> None:
+    """yolact (scan 23): `torch.Tensor(priors, device=x.device)` follows only the CUDA tensor
+    type; with `set_default_dtype` and an explicit device in its place the legacy constructor
+    makes CPU tensors (and raises given a CUDA device), so the replacement is not offered as safe."""
+    source = (
+        "import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.conv = nn.Conv2d(3, 4, 3)\n\n    def forward(self, x):\n        y = self.conv(x)\n"
+        "        return y, torch.Tensor([0.5, 0.5, 1.0, 1.0], device=y.device)\n\n\n"
+        "net = Net().cuda()\ntorch.set_default_tensor_type('torch.cuda.FloatTensor')\ny = net(torch.zeros((1, 3, 8, 8)))\n"
+    )
+    [finding] = [f for f in check_source(source).findings if f.code == "DG002"]
+    assert finding.fixes and not any(fix.safe for fix in finding.fixes), finding.fixes
+
+
+def test_the_shuffle_generator_under_a_cuda_tensor_type_names_the_device_itself() -> None:
+    """yolact (scan 23): `torch.get_default_device()` is the CPU under `set_default_tensor_type`
+    (it follows `set_default_device` only), so the generator the fix passes tests CUDA itself."""
+    source = (
+        "import torch\nfrom torch.utils.data import DataLoader\n"
+        "if torch.cuda.is_available():\n    torch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+        "loader = DataLoader(list(range(10)), batch_size=2, shuffle=True)\n"
+    )
+    [finding] = [f for f in check_source(source).findings if f.code == "DG003"]
+    values = [dict(fix.params).get("value", "") for fix in finding.fixes]
+    assert "torch.Generator(device='cuda' if torch.cuda.is_available() else 'cpu')" in values, values
+    assert all("get_default_device" not in v for v in values)

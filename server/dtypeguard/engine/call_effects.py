@@ -2820,7 +2820,15 @@ class CallsMixin(InterpreterParts):
                 # made: meta ones become real); a non-persistent buffer stays what it was
                 self._assigned(oid, source.device if isinstance(source, StateDict) else None, state)
             return None
-        if method in ("train", "eval", "zero_grad", "share_memory", "apply"):
+        if method in ("train", "eval"):
+            mode = Const(False) if method == "eval" else (args[0] if args else kwargs.get("mode", Const(True)))
+            known = mode if isinstance(mode, Const) and type(mode.value) is bool else None
+            for k in post_order(oid, state):  # `self.training` of the module and of each part inside it
+                part = state.heap.get(k)
+                if isinstance(part, ModuleObj):
+                    state.heap[k] = replace(part, attrs={**part.attrs, "training": known})
+            return ref
+        if method in ("zero_grad", "share_memory", "apply"):
             return ref
         new_dtype: str | None = obj.dtype
         new_device: str | None = obj.device
@@ -2880,7 +2888,7 @@ class CallsMixin(InterpreterParts):
             self._cast_children(after, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, state)
             owners = (state.heap.get(o) for o in self.optimizers_of.get(oid, ()))
             stepped = tuple(o for o in owners if isinstance(o, OptimizerObj) and o.stepped)
-            self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped))
+            self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped, tuple(post_order(oid, state))))
         return ref
 
     def _assigned(self, oid: int, device: str | None, state: State) -> None:

@@ -139,6 +139,7 @@ class ModuleCast:
     before: ModuleObj
     after: ModuleObj
     stepped_optimizers: tuple[OptimizerObj, ...]
+    family: tuple[int, ...] = ()  # the module and every module inside it: each cast or moved with it
 
 
 @quick_init

@@ -7,6 +7,7 @@ parameters keep theirs. So the call's position in *execution* order is what matt
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from dtypeguard.engine.call_effects import MATMUL
 from dtypeguard.engine.events import SetDefault
@@ -36,6 +37,10 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue
             if last_use.get(oid, 0) <= sd.time:
                 continue
+            for cast in ev.casts:
+                if (cast.oid == oid or oid in cast.family) and time < cast.time < sd.time:
+                    # moved or cast since, itself or as a part (`net.cuda()` just before): what it is now
+                    module = replace(module, dtype=cast.after.dtype or module.dtype, device=cast.after.device or module.device)
             if (changed_dtype and module.dtype == sd.prev_dtype.value) or (changed_device and module.device == sd.prev_device.value):
                 stale.append((span, module))
         if not stale:

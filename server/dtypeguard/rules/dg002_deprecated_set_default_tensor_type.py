@@ -65,6 +65,9 @@ def check(ctx: Context) -> Iterator[Finding]:
             placed = not cuda or moves is not None or not any(
                 c.after.device_expr and c.after.device != "cpu" for c in ctx.events.casts if c.time > sd.time
             )
+            # a legacy `torch.Tensor(...)` follows only the CUDA tensor type: without it, its tensors
+            # are made on the CPU (and `torch.Tensor(..., device=cuda)` raises; yolact's priors)
+            placed = placed and not (cuda and _legacy_constructors(ctx))
             fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, placed, params))
         elif _plain(sd.arg):
             # a type chosen at run time: the drop-in pair of modern calls reads it (exact, but for

@@ -29,10 +29,16 @@ def check(ctx: Context) -> Iterator[Finding]:
     for setter, loaders in broken.items():
         default = loaders[0].default_device
         when = "" if default.value == "cuda" else " when CUDA is available"
-        generator = "torch.Generator(device='cuda')" if default.value == "cuda" else "torch.Generator(device=torch.get_default_device())"
+        # (`torch.get_default_device()` follows `set_default_device` only: under
+        # `set_default_tensor_type` it is the CPU, so the test is written out there)
+        generator = (
+            "torch.Generator(device='cuda')" if default.value == "cuda"
+            else "torch.Generator(device='cuda' if torch.cuda.is_available() else 'cpu')" if "tensor_type" in (default.call or "")
+            else "torch.Generator(device=torch.get_default_device())"
+        )
         spans = list(dict.fromkeys(ld.span for ld in loaders))
         fixes = {
-            span: FixSpec("add_kwarg", "Pass `generator=torch.Generator(device='cuda')`" + (f" to the loader at {span.line_ref()}" if setter else ""),
+            span: FixSpec("add_kwarg", f"Pass `generator={generator}`" + (f" to the loader at {span.line_ref()}" if setter else ""),
                           span, True, (("name", "generator"), ("value", generator)))
             for span in spans
         }

@@ -35,6 +35,10 @@ def probes() -> dict[str, tuple[str, Probe]]:
         return t
 
     ones = torch.ones(2, 3)
+
+    def spd(t: torch.Tensor) -> torch.Tensor:  # a symmetric positive definite 3x3 of the dtype
+        return (torch.eye(3) * 2 + 0.1).to(t.dtype)
+
     mha = nn.MultiheadAttention(4, 2)
     encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8), 1, enable_nested_tensor=False)
     decoder = nn.TransformerDecoder(nn.TransformerDecoderLayer(4, 2, 8), 1)
@@ -60,6 +64,19 @@ def probes() -> dict[str, tuple[str, Probe]]:
         "median": ("input", lambda t: x(t).median()),
         "neg": ("input", lambda t: -x(t)),
         "sub": ("input", lambda t: 1 - x(t)),
+        # linear algebra and FFTs: no CPU kernels for half precision (nor for integers)
+        "cholesky": ("input", lambda t: torch.linalg.cholesky(spd(t))),
+        "inverse": ("input", lambda t: torch.linalg.inv(spd(t))),
+        "det": ("input", lambda t: torch.linalg.det(spd(t))),
+        "slogdet": ("input", lambda t: torch.linalg.slogdet(spd(t))),
+        "logdet": ("input", lambda t: torch.logdet(spd(t))),
+        "svd": ("input", lambda t: torch.linalg.svd(spd(t))),
+        "qr": ("input", lambda t: torch.linalg.qr(spd(t))),
+        "eigh": ("input", lambda t: torch.linalg.eigh(spd(t))),
+        "solve": ("input", lambda t: torch.linalg.solve(spd(t), spd(t))),
+        "fft": ("input", lambda t: torch.fft.fft(x(t))),
+        "rfft": ("input", lambda t: torch.fft.rfft(x(t))),
+        "MultivariateNormal": ("input", lambda t: torch.distributions.MultivariateNormal(torch.zeros(3, dtype=t.dtype), covariance_matrix=spd(t))),
         "masked_select": ("mask", lambda t: ones.masked_select(x(t))),
         "masked_fill": ("mask", lambda t: ones.masked_fill(x(t), 0.0)),
         "masked_fill_": ("mask", lambda t: ones.clone().masked_fill_(x(t), 0.0)),

@@ -6310,6 +6310,22 @@ CASES: dict[str, str] = {
         x = torch.zeros((1, 3, 32, 32))
         y = net(x)
         """,
+    # cheetah (set 50 as06): no CPU kernels for half-precision linear algebra (refusals.py)
+    "a float16 covariance factorised on the CPU": """
+        import torch
+        from torch.distributions import MultivariateNormal
+        cov = torch.eye(6, dtype=torch.float16) * 0.1  # expect: DG004
+        beam = MultivariateNormal(torch.zeros(6, dtype=torch.float16), covariance_matrix=cov)
+        ok = MultivariateNormal(torch.zeros(6), covariance_matrix=cov.float())
+        l32 = torch.linalg.cholesky(torch.eye(3) * 2.0)
+        """,
+    "the inverse of an integer matrix": """
+        import torch
+        counts = torch.randint(1, 5, (3, 3))  # expect: DG005
+        inv = torch.linalg.inv(counts)
+        ok = torch.linalg.inv(counts.double())
+        spectrum = torch.fft.rfft(counts[0])
+        """,
 }
 
 

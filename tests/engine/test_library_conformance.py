@@ -856,3 +856,15 @@ def test_refusals_table_is_what_the_installed_torch_refuses() -> None:
     assert checked <= set(refusals.REFUSED), checked - set(refusals.REFUSED)
     assert all(refusals.REFUSED[key] for key in checked)  # each refuses some dtype
     print(f"{len(refusals.REFUSED)} operations, {sum(map(len, refusals.REFUSED.values()))} refused dtypes")
+
+
+def test_cuda_set_device_and_an_int_device_need_an_accelerator() -> None:
+    """`torch.cuda.set_device(i)` and `torch.device(i)` raise where there is no accelerator: the
+    engine takes what runs after them to have a GPU (DG010 is not reported past them)."""
+    if torch.cuda.is_available():
+        assert torch.device(0).type == "cuda"
+        return
+    with pytest.raises(Exception):  # noqa: B017 - any error: there is no device to set
+        torch.cuda.set_device(0)
+    with pytest.raises(RuntimeError, match="Cannot access accelerator device when none is available"):
+        torch.device(0)

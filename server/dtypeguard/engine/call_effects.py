@@ -683,6 +683,12 @@ class CallsMixin(InterpreterParts):
             operand, name = (args[0] if args else kwargs.get("condition")), "condition"
         elif key.startswith("masked_"):
             operand, name = (args[1] if len(args) > 1 else kwargs.get("mask")), "mask"
+        elif key == "MultivariateNormal":
+            # the matrix it factorises (`cholesky` of the covariance, when the distribution is made)
+            name = next((k for k in ("covariance_matrix", "precision_matrix", "scale_tril") if k in kwargs), "covariance_matrix")
+            operand = kwargs.get(name) if name in kwargs else (args[1] if len(args) > 1 else None)
+            at = next((k.value for k in node.keywords if k.arg == name), node.args[1] if len(node.args) > 1 else None)
+            return self.refused(key, operand, node, at)
         else:
             operand, name = (args[0] if args else kwargs.get("input")), "input"
         position = 1 if name == "mask" else 0
@@ -1503,6 +1509,10 @@ class CallsMixin(InterpreterParts):
             return GpuTest() if name == "torch.cuda.is_available" else None  # (an accelerator may be mps)
         if name == "torch.get_default_dtype" and not args and state.ddtype.value:
             return DType(state.ddtype.value)  # the default in force at this point of the run
+        if name == "torch.cuda.set_device":
+            # raises without CUDA (tests/engine/test_library_conformance.py): what runs on has a GPU
+            state.globals[CUDA_REQUIRED] = Const(True)
+            return None
         if name == "torch.device":
             if isinstance(arg0, Const) and type(arg0.value) is int and len(args) == 1 and not kwargs:
                 # `torch.device(args.device)` of an int option: an accelerator's index, which raises
@@ -3158,12 +3168,22 @@ REFUSED_OP = "<refused>"  # a TensorOp name prefix, then a key of engine/library
 # Tensor methods whose receiver's dtype torch may refuse, and those whose first argument is a mask
 REFUSING_METHODS = frozenset({
     "mean", "std", "var", "quantile", "softmax", "log_softmax", "norm", "normal_", "uniform_", "argmax", "argmin", "topk", "median",
+    "cholesky", "inverse", "det", "logdet", "slogdet", "svd", "qr",
 })
 MASKED_METHODS = frozenset({"masked_select", "masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_"})
 REFUSING_FUNCTIONS = {
     **{f"torch.{name}": name for name in (*sorted(REFUSING_METHODS - {"normal_", "uniform_"}), "randn_like", "rand_like", "multinomial", "cdist", "where", "masked_select")},
     "torch.nn.functional.softmax": "softmax", "torch.nn.functional.log_softmax": "log_softmax", "torch.nn.functional.normalize": "normalize",
     "torch.linalg.norm": "norm", "torch.linalg.vector_norm": "norm",
+    "torch.linalg.cholesky": "cholesky", "torch.linalg.cholesky_ex": "cholesky", "torch.cholesky": "cholesky",
+    "torch.linalg.inv": "inverse", "torch.linalg.inv_ex": "inverse", "torch.inverse": "inverse",
+    "torch.linalg.det": "det", "torch.det": "det", "torch.linalg.slogdet": "slogdet", "torch.slogdet": "slogdet", "torch.logdet": "logdet",
+    "torch.linalg.svd": "svd", "torch.svd": "svd", "torch.linalg.qr": "qr", "torch.qr": "qr", "torch.linalg.eigh": "eigh",
+    "torch.linalg.solve": "solve",
+    **{f"torch.fft.{name}": "fft" for name in ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn")},
+    **{f"torch.fft.{name}": "rfft" for name in ("rfft", "rfft2", "rfftn")},
+    "torch.distributions.MultivariateNormal": "MultivariateNormal",
+    "torch.distributions.multivariate_normal.MultivariateNormal": "MultivariateNormal",
 }
 PADDING_MASKS = frozenset({"key_padding_mask", "src_key_padding_mask", "memory_key_padding_mask", "tgt_key_padding_mask"})
 _ATTENTION_MODULES = frozenset({

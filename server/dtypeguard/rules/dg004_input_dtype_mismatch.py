@@ -420,6 +420,12 @@ RULE = Rule(
     ),
     errors=(
         ErrorPattern(
+            r"\"(?:cholesky|lu|linalg_svd|geqrf|linalg_eigh)_cpu\" not implemented for '(?:Half|BFloat16)'|linalg\.\w+: Low precision dtypes not supported",
+            "\"cholesky_cpu\" not implemented for 'Half'",
+            "tests/realworld50/broken/as06_cheetah_particle_beam_float16_multivariate_normal_cholesky.py",
+            hint="half-precision linear algebra has no CPU kernel: compute it in float32 (`.float()`), and convert back after.",
+        ),
+        ErrorPattern(
             r"expected BoolTensor for mask|only supports boolean masks, but got mask with dtype",
             "masked_select: expected BoolTensor for mask",
             "tests/realworld51/broken/at05_bert4torch_crf_ner_long_attention_mask_masked_select.py",

@@ -26,6 +26,7 @@ from dtypeguard.rules.base import Context, fails_here, tensor
 FLOAT_ONLY = frozenset({
     "mean", "std", "var", "quantile", "softmax", "log_softmax", "norm", "normalize", "randn_like", "rand_like",
     "normal_", "uniform_", "multinomial", "cdist",
+    "cholesky", "inverse", "det", "slogdet", "logdet", "svd", "qr", "eigh", "solve", "MultivariateNormal",
 })
 AT_THE_CALL = frozenset({"randn_like", "rand_like", "normal_", "uniform_", "neg", "sub"})
 
@@ -77,6 +78,10 @@ def _advice(key: str, dtype: str) -> str:
         return "invert a bool mask with `~mask` or `mask.logical_not()`"
     if key in ("randn_like", "rand_like"):
         return "pass `dtype=torch.float` (or make it from a float tensor)"
+    if key in FLOAT_ONLY and dtype in ("float16", "bfloat16"):
+        return "compute it in float32 (`.float()`), and convert back after"
+    if key in ("fft", "rfft"):
+        return "compute it in float32 (`.float()`), and convert back after"
     if key in FLOAT_ONLY:
         return "give it a float tensor (`.float()`)"
     return f"convert the {dtype} tensor first (`.int()` or `.float()`)"

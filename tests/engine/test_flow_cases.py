@@ -6326,6 +6326,32 @@ CASES: dict[str, str] = {
         ok = torch.linalg.inv(counts.double())
         spectrum = torch.fft.rfft(counts[0])
         """,
+    # deepmd-gnn (set 56 ay_c06): a model factory sets float64 and puts the caller's default back
+    # in `finally:` once its model exists; a float32 model made before runs after that: no DG001
+    "a default dtype set and put back around a model's creation": """
+        import torch
+        from torch import nn
+        def get_model(precision):
+            previous = torch.get_default_dtype()
+            try:
+                if precision == "float64":
+                    torch.set_default_dtype(torch.float64)
+                return nn.Linear(4, 1)
+            finally:
+                torch.set_default_dtype(previous)
+        baseline = nn.Linear(4, 1)
+        model = get_model("float64")
+        y = baseline(torch.randn(2, 4))
+        """,
+    # ... but a model made before, used while the new default is in force, is DG001's
+    "a model used before the default is put back": """
+        import torch
+        from torch import nn
+        baseline = nn.Linear(4, 1)
+        torch.set_default_dtype(torch.float64)  # expect: DG001
+        y = baseline(torch.randn(2, 4))  # expect: DG004
+        torch.set_default_dtype(torch.float32)
+        """,
 }
 
 

@@ -842,6 +842,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         return state
 
     def exec_try(self, stmt: ast.Try, state: State) -> State:
+        # a `return` inside the `try` leaves through the `finally:` too (`finally:
+        # torch.set_default_dtype(previous)` once the model is returned)
+        mark = len(self.return_states[-1]) if stmt.finalbody and self.return_states else None
         body = self.exec_block(stmt.body, state.copy())
         result = body
         for handler in stmt.handlers:
@@ -852,6 +855,14 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if stmt.orelse:
             result = self.exec_block(stmt.orelse, result)
         if stmt.finalbody:
+            if mark is not None:
+                exits = self.return_states[-1]
+                for i in range(mark, len(exits)):
+                    leaving = exits[i]
+                    leaving.dead = False
+                    leaving = self.exec_block(stmt.finalbody, leaving)
+                    leaving.dead = False
+                    exits[i] = leaving
             was_dead = result.dead
             result.dead = False
             result = self.exec_block(stmt.finalbody, result)

@@ -20,22 +20,32 @@ def check(ctx: Context) -> Iterator[Finding]:
     ev = ctx.events
     if not ev.set_defaults:
         return
-    last_use: dict[int, int] = {}
+    uses: dict[int, list[int]] = {}
     for fw in ev.forwards:
-        last_use[fw.oid] = max(last_use.get(fw.oid, 0), fw.time)
+        uses.setdefault(fw.oid, []).append(fw.time)
     for new in ev.optimizers:
         if new.opt.module is not None:
-            last_use[new.opt.module] = max(last_use.get(new.opt.module, 0), new.time)
+            uses.setdefault(new.opt.module, []).append(new.time)
     for sd in ev.set_defaults:
-        changed_dtype = sd.dtype.value != sd.prev_dtype.value and sd.dtype.value is not None
-        changed_device = sd.device.value != sd.prev_device.value and sd.device.value is not None
+        # (a previous default not known, or what it is set to: no change to claim)
+        changed_dtype = sd.dtype.value != sd.prev_dtype.value and None not in (sd.dtype.value, sd.prev_dtype.value)
+        changed_device = sd.device.value != sd.prev_device.value and None not in (sd.device.value, sd.prev_device.value)
         if not (changed_dtype or changed_device):
             continue
+        # the old default put back later (`finally: torch.set_default_dtype(previous)` once the new
+        # model exists): a model made before is used with tensors of the new default only if it
+        # runs before that
+        restored = min((
+            later.time for later in ev.set_defaults
+            if later.time > sd.time and (not changed_dtype or later.dtype.value == sd.prev_dtype.value)
+            and (not changed_device or later.device.value == sd.prev_device.value)
+        ), default=None)
         stale = []
         for time, span, oid, module in ev.creations:
             if time >= sd.time:
                 continue
-            if last_use.get(oid, 0) <= sd.time:
+            after = [u for u in uses.get(oid, ()) if u > sd.time]
+            if not after or (restored is not None and min(after) > restored):
                 continue
             for cast in ev.casts:
                 if (cast.oid == oid or oid in cast.family) and time < cast.time < sd.time:

@@ -6352,6 +6352,43 @@ CASES: dict[str, str] = {
         y = baseline(torch.randn(2, 4))  # expect: DG004
         torch.set_default_dtype(torch.float32)
         """,
+    # cellpose (set 55 ax_c01): a `@dtype.setter` that casts the network runs when the attribute is
+    # written, so the net is bfloat16 again after training, like the input cast to `net.dtype`
+    "a dtype property whose setter casts the module": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, dtype=torch.float32):
+                super().__init__()
+                self.conv = nn.Conv2d(3, 4, 3)
+                self._dtype = torch.float32
+                if dtype != torch.float32:
+                    self.dtype = dtype
+            @property
+            def dtype(self):
+                return self._dtype
+            @dtype.setter
+            def dtype(self, value):
+                if self._dtype != value:
+                    self.to(value)
+                    self._dtype = value
+        net = Net(dtype=torch.bfloat16)
+        net.dtype = torch.float32
+        net.dtype = torch.bfloat16
+        y = net.conv(torch.rand(1, 3, 8, 8).to(net.dtype))
+        """,
+    # transferlearning's AdaRNN (scan 26): nn.CosineSimilarity has no parameters, so it is on no device
+    "a parameterless similarity module on CUDA inputs": """
+        import torch
+        import torch.nn as nn
+        def cosine(source, target):
+            cos = nn.CosineSimilarity(dim=0)
+            return cos(source.mean(0), target.mean(0))
+        model = nn.Linear(4, 4).cuda()
+        x = torch.randn(8, 4).cuda()
+        out = model(x)
+        loss = 1 - cosine(out[:4], out[4:])
+        """,
 }
 
 

@@ -454,7 +454,8 @@ def test_layer_tables_name_real_torch_modules() -> None:
         x = made.get(name, torch.rand(1, 4, 4, 4, 4) if name.endswith("3d") else torch.rand(1, 4, 4, 4) if name.endswith("2d") and name != "Dropout2d" else torch.rand(1, 4, 4))
         if name == "Unflatten":
             x = torch.rand(3, 4)
-        assert layer(x.double()).dtype == torch.float64, name
+        both = (x.double(),) * (2 if name in ("CosineSimilarity", "PairwiseDistance") else 1)  # (two inputs, compared)
+        assert layer(*both).dtype == torch.float64, name
 
 
 def test_numpy_dtype_spellings_are_numpys() -> None:

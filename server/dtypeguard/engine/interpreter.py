@@ -841,6 +841,16 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         state.globals[CUDA_TAGS] = None
         return state
 
+    def _setter(self, owner: Value | None, attr: str, state: State) -> Func | None:
+        """The `@<attr>.setter` of the class of the object written to, if it has one."""
+        obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
+        klass = obj.klass if isinstance(obj, InstanceObj) else None
+        if klass is None and isinstance(obj, ModuleObj) and (obj.methods or obj.cls.startswith("user:")):
+            klass = self.classes.get(obj.methods or obj.cls[5:])
+        if klass is None:
+            return None
+        return next((f for name, f in klass.methods if name == attr and _is_setter(f, attr)), None)
+
     def exec_try(self, stmt: ast.Try, state: State) -> State:
         # a `return` inside the `try` leaves through the `finally:` too (`finally:
         # torch.set_default_dtype(previous)` once the model is returned)
@@ -951,6 +961,12 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 self.data_writes[-1][1].append((value, self.index.span(target.value)))
             self._set_weight(target, value, state)
             owner = self.eval(target.value, state)
+            setter = self._setter(owner, target.attr, state)
+            if setter is not None and isinstance(owner, Ref):
+                # `net.dtype = torch.float32` through `@dtype.setter` (cellpose's `self.to(value)`): it runs
+                self.call_function(setter, [owner, value], {}, state)
+                self.record(target, target.attr, value, state)
+                return
             if isinstance(owner, Ref):
                 obj = state.heap.get(owner.oid)
                 if isinstance(obj, (ModuleObj, InstanceObj)):
@@ -1848,6 +1864,14 @@ def _non_index(index: Value | None) -> Tensor | None:
         if isinstance(part, Tensor) and part.kind == "tensor" and part.dtype in NON_INDEX_DTYPES:
             return part
     return None
+
+
+def _is_setter(method: Func, attr: str) -> bool:
+    """`@<attr>.setter`: writing the attribute calls it."""
+    node = method.node
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        isinstance(d, ast.Attribute) and d.attr == "setter" and isinstance(d.value, ast.Name) and d.value.id == attr for d in node.decorator_list
+    )
 
 
 def _is_property(method: Func) -> bool:

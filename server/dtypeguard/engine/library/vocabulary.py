@@ -96,7 +96,7 @@ PASSTHROUGH_LAYERS = frozenset({
     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "Dropout1d", "Dropout3d", "AlphaDropout", "Softmax2d", "Softmin",
     "Hardswish", "Hardsigmoid", "SELU", "CELU", "Softsign", "Tanhshrink", "LogSigmoid", "GLU", "PixelShuffle",
     "PixelUnshuffle", "ZeroPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad2d", "ConstantPad1d",
-    "ConstantPad2d", "ChannelShuffle", "Threshold", "LocalResponseNorm",
+    "ConstantPad2d", "ChannelShuffle", "Threshold", "LocalResponseNorm", "CosineSimilarity", "PairwiseDistance",
 })
 CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
 LOSSES: dict[str, str] = {

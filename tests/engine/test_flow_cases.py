@@ -6389,6 +6389,25 @@ CASES: dict[str, str] = {
         out = model(x)
         loss = 1 - cosine(out[:4], out[4:])
         """,
+    # pytorch-vqvae (scan 25): a module whose forward returns what a function gives (int64 codebook
+    # indices from an autograd Function) does not output its parameters' dtype when that is unknown
+    "a forward returning a function's indices of an unknown input": """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        def vq(inputs, codebook):
+            return unknown_quantizer(inputs, codebook)
+        class VQEmbedding(nn.Module):
+            def __init__(self, K, D):
+                super().__init__()
+                self.embedding = nn.Embedding(K, D)
+            def forward(self, z_e_x):
+                latents = vq(z_e_x.permute(0, 2, 3, 1), self.embedding.weight)
+                return latents
+        codebook = VQEmbedding(5, 4)
+        latents = codebook(load_batch())
+        loss = F.cross_entropy(torch.randn(6, 5), latents.view(-1))
+        """,
 }
 
 

@@ -137,6 +137,23 @@ CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()`
 SAFE_GLOBALS = "<safe globals>"  # a pseudo-global: `torch.serialization.add_safe_globals(...)` ran on every path to here
 
 
+def _returns_from_function(fwd: Func) -> bool:
+    """A forward whose result comes out of a call of a function (not a layer's): `return
+    vq(z, self.embedding.weight)`, `return latents` bound to one. Its unknown result says nothing."""
+    node = fwd.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    returned = [n.value for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]
+    calls: dict[str, ast.expr] = {
+        t.id: n.value for n in ast.walk(node) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
+    }
+    for value in returned:
+        value = calls.get(value.id, value) if isinstance(value, ast.Name) else value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return False
+    return bool(returned)
+
+
 def function_apply(klass: Klass) -> Partial | None:
     """`MyFunction.apply` of a `torch.autograd.Function`: calling it runs its `forward` (whose
     context argument is not followed)."""
@@ -2217,6 +2234,10 @@ class CallsMixin(InterpreterParts):
                     result = self._held_here(result, module.cls[5:], node)
                 if result is not None:
                     return result
+                if _returns_from_function(fwd):
+                    # its forward ran and what it returns is not known (vqvae's codebook returns int64
+                    # indices from an autograd Function): not the parameters' dtype either
+                    return None
         if module.dtype is None:
             return None
         dtype, origin = module.dtype, module.dtype_origin

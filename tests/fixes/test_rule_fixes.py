@@ -439,3 +439,15 @@ def test_the_shuffle_generator_under_a_cuda_tensor_type_names_the_device_itself(
     values = [dict(fix.params).get("value", "") for fix in finding.fixes]
     assert "torch.Generator(device='cuda' if torch.cuda.is_available() else 'cpu')" in values, values
     assert all("get_default_device" not in v for v in values)
+
+
+def test_a_cuda_default_set_inside_a_launcher_function_is_no_safe_fix() -> None:
+    """ALAE (scan 25): `_run(...)` sets the CUDA default tensor type, then calls the entry script's
+    `train`, whose models and forward-time tensors are in other files; nothing made here after the
+    call shows what relies on it, so dropping it is not offered as safe."""
+    source = (
+        "import torch\n\n\ndef _run(fn, no_cuda, args):\n    if not no_cuda:\n"
+        "        torch.set_default_tensor_type('torch.cuda.FloatTensor')\n    fn(**args)\n"
+    )
+    [finding] = [f for f in check_source(source).findings if f.code == "DG002"]
+    assert finding.fixes and not any(fix.safe for fix in finding.fixes), finding.fixes

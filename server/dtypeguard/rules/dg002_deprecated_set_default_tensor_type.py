@@ -68,6 +68,13 @@ def check(ctx: Context) -> Iterator[Finding]:
             # a legacy `torch.Tensor(...)` follows only the CUDA tensor type: without it, its tensors
             # are made on the CPU (and `torch.Tensor(..., device=cuda)` raises; yolact's priors)
             placed = placed and not (cuda and _legacy_constructors(ctx))
+            # set inside a function, with no model made here after it: what relies on the CUDA default
+            # runs elsewhere (ALAE's launcher sets it in `_run`, then calls each entry script's `train`,
+            # whose models and forward-time tensors are in other files), so dropping it is not known
+            # to keep them together
+            top = next((s for s in ctx.tree.body if s.lineno <= sd.span.line <= (s.end_lineno or s.lineno)), None) if ctx.tree is not None and not sd.span.file else None
+            inside = isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            placed = placed and not (cuda and moves == [] and inside)
             fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, placed, params))
         elif _plain(sd.arg):
             # a type chosen at run time: the drop-in pair of modern calls reads it (exact, but for

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -10,7 +11,7 @@ from dataclasses import replace
 from dtypeguard.engine.events import TorchSave
 from dtypeguard.engine.values import WRITTEN, Const
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
-from dtypeguard.rules.base import Context, ErrorPattern, Rule, function_at
+from dtypeguard.rules.base import Context, ErrorPattern, Rule
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -57,7 +58,8 @@ def _findings(ctx: Context, pickled: list[TorchSave]) -> Iterator[Finding]:
         elif any(not s.saves_pickled for s in same_path):
             continue  # it reads back what this file saved without pickled objects (the same path as written)
         # a name written as an f-string ("expr:...") may name any file: only known names rule a save out
-        matching = [s for s in pickled if _may_name_same(s.file, _spelled(ctx, s.span, s.path), load.file, _spelled(ctx, load.span, load.path))]
+        loaded = _spelled(ctx, load.span, load.path)
+        matching = [s for s in pickled if _may_name_same(s.file, _spelled(ctx, s.span, s.path), load.file, loaded)]
         read = _reads(ctx, load.span)
         matching = [s for s in matching if _readable(s, read)]
         if not matching:
@@ -189,14 +191,36 @@ def _spelled(ctx: Context, at: Span, path: str) -> str:
     (`cached = os.path.join(d, "cached_{}".format(task))`, then `torch.save(features, cached)`)."""
     if not path.isidentifier() or at.file or ctx.tree is None:
         return path
-    scope: ast.AST = function_at(ctx.tree, at.line) or ctx.tree
-    values = [
-        n.value for n in ast.walk(scope)
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == path
-    ]
-    return ast.unparse(values[0]) if len(values) == 1 else path
+    tree = ctx.tree
+    known = ctx.memo("dg011-spelled", dict)
+    if (at, path) not in known:
+        functions = ctx.memo("dg011-functions", lambda: [
+            n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.body
+        ])
+        around = [f for f in functions if f.body[0].lineno <= at.line <= (f.end_lineno or f.lineno)]
+        scope: ast.AST = max(around, key=lambda f: f.lineno) if around else tree  # the innermost
+        values = ctx.memo("dg011-assigned", lambda: _assignments(tree)).get((id(scope), path), [])
+        known[(at, path)] = ast.unparse(values[0]) if len(values) == 1 else path
+    return known[(at, path)]
 
 
+def _assignments(tree: ast.Module) -> dict[tuple[int, str], list[ast.expr]]:
+    """Every `name = value` of the file by (the scope that holds it, the name), the module and
+    each function (with the functions inside it): one walk per check."""
+    out: dict[tuple[int, str], list[ast.expr]] = {}
+    stack: list[tuple[ast.AST, list[int]]] = [(tree, [id(tree)])]
+    while stack:
+        node, scopes = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            scopes = [*scopes, id(node)]
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            for scope in scopes:  # (as `ast.walk(scope)` would find it)
+                out.setdefault((scope, node.targets[0].id), []).append(node.value)
+        stack.extend((child, scopes) for child in ast.iter_child_nodes(node))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
 def _tail_pattern(path: str) -> str:
     """The file name a path expression spells, as a pattern with `*` for its computed parts
     (`d / "main.pt"` -> `main.pt`, `f"{d}/worker_{rank}.pt"` -> `worker_*.pt`, `args.save +

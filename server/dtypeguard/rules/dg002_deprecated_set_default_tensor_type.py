@@ -68,12 +68,12 @@ def check(ctx: Context) -> Iterator[Finding]:
             # a legacy `torch.Tensor(...)` follows only the CUDA tensor type: without it, its tensors
             # are made on the CPU (and `torch.Tensor(..., device=cuda)` raises; yolact's priors)
             placed = placed and not (cuda and _legacy_constructors(ctx))
-            # set inside a function, with no model made here after it: what relies on the CUDA default
-            # runs elsewhere (ALAE's launcher sets it in `_run`, then calls each entry script's `train`,
-            # whose models and forward-time tensors are in other files), so dropping it is not known
-            # to keep them together
+            # set inside a function that then calls a function it was given, with no model made here
+            # after it: what relies on the CUDA default runs elsewhere (ALAE's launcher sets it in `_run`,
+            # then calls each entry script's `train`, whose models and forward-time tensors are in other
+            # files), so dropping it is not known to keep them together
             top = next((s for s in ctx.tree.body if s.lineno <= sd.span.line <= (s.end_lineno or s.lineno)), None) if ctx.tree is not None and not sd.span.file else None
-            inside = isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            inside = isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)) and _calls_a_parameter(top)
             placed = placed and not (cuda and moves == [] and inside)
             fixes.append(FixSpec("replace_default_tensor_type", title, sd.span, placed, params))
         elif _plain(sd.arg):
@@ -86,6 +86,12 @@ def check(ctx: Context) -> Iterator[Finding]:
                 not _legacy_constructors(ctx),
             ))
         yield RULE.finding(message, sd.span, fixes=fixes)
+
+
+def _calls_a_parameter(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """`fn(**args)` where `fn` is the function's own parameter: what runs next is the caller's."""
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in params for n in ast.walk(func))
 
 
 def _held_modules(ctx: Context, sd: SetDefault) -> list[Span] | None:

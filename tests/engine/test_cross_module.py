@@ -108,6 +108,18 @@ def test_without_the_other_file_nothing_is_known(tmp_path: Path) -> None:
     assert _check(root / "train.py") == []
 
 
+def test_a_module_above_the_projects_root_is_not_the_projects_own(tmp_path: Path) -> None:
+    # data.py one folder above the checkout (its pyproject.toml marks the root) is someone else's:
+    # what lies beside a checkout differs from machine to machine; without the marker it is found
+    _project(tmp_path, {"data.py": DATA, "proj/pkg/models.py": MODELS, "proj/pkg/train.py": TRAIN})
+    train = tmp_path / "proj" / "pkg" / "train.py"
+    assert [code for _, code in _check(train)] == ["DG004"]
+    (tmp_path / "proj" / "pyproject.toml").write_text("[project]\nname = 'proj'\n", encoding="utf-8")
+    assert _check(train) == []
+    (tmp_path / "proj" / "pkg" / "data.py").write_text(DATA, encoding="utf-8")  # below the root: the project's own
+    assert [code for _, code in _check(train)] == ["DG004"]
+
+
 def test_a_double_model_from_a_module_import_and_a_cuda_default_set_by_a_config_module(tmp_path: Path) -> None:
     root = _project(tmp_path, {
         "models.py": MODELS,

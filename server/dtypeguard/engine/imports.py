@@ -61,7 +61,10 @@ def _resolve(importer: str, module: str | None, level: int, name: str | None = N
 
     `from .models import Net` (level 1, module "models"), `from . import models` (module None,
     name "models"), `import models` / `from models import Net` (level 0): searched beside the
-    importing file, then in its parent folders (three at most) and their `src/` folders."""
+    importing file, then in its parent folders (three at most, none above the project's root: the
+    first folder up that holds `.git`, `pyproject.toml`, `setup.py` or `setup.cfg`, since what
+    lies beside a checkout is not the project's own and differs from machine to machine) and
+    their `src/` folders."""
     parts = [*(module.split(".") if module else []), *([name] if name else [])]
     if not parts or (level == 0 and parts[0] in _LIBRARIES):
         return None
@@ -75,6 +78,8 @@ def _resolve(importer: str, module: str | None, level: int, name: str | None = N
         bases = []
         for folder in [here, *list(here.parents)[:3]]:
             bases += [folder, folder / "src"]
+            if _is_project_root(folder):
+                break
         bases += [Path(p) for p in path_additions(str(Path(importer).resolve()))]
     for base in bases:
         target = base.joinpath(*parts)
@@ -82,6 +87,13 @@ def _resolve(importer: str, module: str | None, level: int, name: str | None = N
             if candidate.is_file() and candidate.resolve() != Path(importer).resolve():
                 return str(candidate.resolve())
     return None
+
+
+_ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+
+
+def _is_project_root(folder: Path) -> bool:
+    return any((folder / marker).exists() for marker in _ROOT_MARKERS)
 
 
 def path_additions(importer: str) -> tuple[str, ...]:

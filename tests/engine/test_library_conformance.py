@@ -384,6 +384,29 @@ def test_weights_only_refusals_match_torch(tmp_path: Path) -> None:
         assert bool(said) == real, (payload, said, real)
 
 
+# How a load is written decides whether it is weights-only (`_default_to_weights_only`: only
+# when no `pickle_module` is given), and a file opened for it is the file its path names.
+LOAD_FORMS = [
+    "torch.load(path)", "torch.load(path, pickle_module=pickle)", "torch.load(path, pickle_module=None)",
+    "torch.load(path, None, pickle)", "torch.load(open(path, 'rb'))", "torch.load(open(path, 'rb'), pickle_module=pickle)",
+]
+
+
+def test_which_loads_refuse_a_pickled_object_is_torchs(tmp_path: Path) -> None:
+    setup = "import pickle\nimport torch\nclass W:\n    pass\npath = 'w.pkl'\ntorch.save(W(), open(path, 'wb'))\n"
+    probe = setup + "import json\nout = {}\n"
+    for i, form in enumerate(LOAD_FORMS):
+        probe += f"try:\n    {form}\n    out[{i}] = False\nexcept Exception as error:\n    out[{i}] = 'Weights only load failed' in str(error) or repr(error)\n"
+    probe += "print(json.dumps(out))\n"
+    (tmp_path / "probe.py").write_text(probe)
+    run = subprocess.run([sys.executable, "probe.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=True)
+    refused = json.loads(run.stdout.strip().splitlines()[-1])
+    assert [refused[str(i)] for i in range(len(LOAD_FORMS))] == [True, False, True, False, True, False]  # (the facts themselves)
+    for i, form in enumerate(LOAD_FORMS):
+        found = [f.code for f in check_source(setup + f"ckpt = {form}\n").findings]
+        assert (found == ["DG011"]) == refused[str(i)], (form, found)
+
+
 # What the engine says of scikit-learn (datasets, scalers, encoders, splits), against the real one.
 SKLEARN_SETUP = (
     "import numpy as np\nfrom sklearn import datasets\nfrom sklearn.model_selection import train_test_split\n"

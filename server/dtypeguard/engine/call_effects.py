@@ -801,10 +801,12 @@ class CallsMixin(InterpreterParts):
         tagged = isinstance(state.globals.get(CUDA_TAGS), Const)
         saved = "cuda" if tagged else self.saved_device(arg0, state)
         target = args[1] if len(args) > 1 else kwargs.get("f")
+        at = _path_node(node, 1, "f")
+        if target is None and isinstance(at, _PLAIN_PATHS) and at is not (node.args[1] if len(node.args) > 1 else None):
+            target = self.eval(at, state)  # the path a file was opened at (`open(path, "wb")`)
         file = _file_name(target)
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
-        at = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "f"), None)
         if not file and target is None and isinstance(at, ast.Name) and not tagged:
             # a path this analysis cannot spell (`save_path += '_%s' % v`): the value now names
             # the file this call wrote, so a load of that same value (`trainer.load(best_path)`,
@@ -1586,7 +1588,20 @@ class CallsMixin(InterpreterParts):
             bound = _TORCH_LOAD.bind(args, kwargs)  # `torch.load(path, device)`: map_location is given
             given = frozenset(bound) - {"pickle_load_args"} if bound is not None else frozenset(kwargs)
             weights_only = bound.get("weights_only") if bound is not None else kwargs.get("weights_only")
-            file = _file_name(args[0] if args else kwargs.get("f"))
+            if "weights_only" not in given and "pickle_module" in given:
+                # with a `pickle_module` (`dill`, diffusion_policy's workspace: scan 27) the default
+                # is `weights_only=False` (`_default_to_weights_only`; tests/engine/
+                # test_library_conformance.py runs it); a module known to be None keeps the
+                # weights-only default, one not known makes it unknown
+                module = bound.get("pickle_module") if bound is not None else kwargs.get("pickle_module")
+                if module != Const(None):
+                    given |= {"weights_only"}
+                    weights_only = Const(False) if module is not None else None
+            opened = _path_node(node, 0, "f")
+            read = args[0] if args else kwargs.get("f")
+            if read is None and isinstance(opened, _PLAIN_PATHS) and opened is not (node.args[0] if node.args else None):
+                read = self.eval(opened, state)  # the path a file was opened at (`open(path, "rb")`)
+            file = _file_name(read)
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
             if saved is None:
@@ -3348,13 +3363,30 @@ def _path_template(at: ast.expr | None) -> str:
 
 
 def _path_text(node: ast.Call, position: int, keyword: str) -> str:
-    """The file argument of `torch.save`/`torch.load` as written, to match a load to a save."""
+    """The file argument of `torch.save`/`torch.load` as written, to match a load to a save; of a
+    file opened for it (`torch.save(obj, open(path, "wb"))`), the path opened (diffusion_policy's
+    workspace, scan 27: the mode differs between the save and the load of one file)."""
+    at = _path_node(node, position, keyword)
+    return ast.unparse(at) if at is not None else ""
+
+
+# a path opened for `torch.save`/`torch.load` that is evaluated again for its file name: nothing it runs twice
+_PLAIN_PATHS = (ast.Name, ast.Constant, ast.Attribute, ast.JoinedStr, ast.BinOp)
+
+
+def _path_node(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    """The file argument's expression, through `open(path, mode)` / `io.open(...)`."""
+    at: ast.expr | None = None
     if len(node.args) > position and not isinstance(node.args[position], ast.Starred):
-        return ast.unparse(node.args[position])
-    for kw in node.keywords:
-        if kw.arg == keyword:
-            return ast.unparse(kw.value)
-    return ""
+        at = node.args[position]
+    else:
+        at = next((kw.value for kw in node.keywords if kw.arg == keyword), None)
+    if (
+        isinstance(at, ast.Call) and at.args and not isinstance(at.args[0], ast.Starred)
+        and ast.unparse(at.func) in ("open", "io.open", "builtins.open")
+    ):
+        return at.args[0]
+    return at
 
 
 def _returns_indices(name: str, rest: list[Value | None], kwargs: dict[str, Value | None]) -> bool:

@@ -266,8 +266,9 @@ def _parts(node: ast.expr) -> list[str | None] | None:
             return _format_parts(re.sub(r"\{[^{}]*\}", "\0", func.value.value))
         if name in ("str", "Path", "PurePath", "fspath") and len(node.args) == 1 and not node.keywords:
             return _parts(node.args[0])
-        if name == "join" and node.args and not any(isinstance(a, ast.Starred) for a in node.args):
-            last = _parts(node.args[-1])  # `os.path.join(d, name)`: the name is the last argument
+        if name in ("join", "joinpath") and node.args and not any(isinstance(a, ast.Starred) for a in node.args):
+            # `os.path.join(d, name)`, `root.joinpath("checkpoints", name)`: the name is the last argument
+            last = _parts(node.args[-1])
             return [None, "/", *last] if last else None
     return None
 
@@ -319,10 +320,18 @@ RULE = Rule(
         bad=[
             "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model, 'm.pt')  # <-\nmodel2 = torch.load('m.pt')\n",
             "import argparse\nimport torch\nfrom torch import nn\nargs = argparse.Namespace(lr=0.1)\nmodel = nn.Linear(2, 2)\ntorch.save({\n    'state_dict': model.state_dict(),\n    'args': args,  # <-\n}, 'c.pt')\nckpt = torch.load('c.pt')\n",
+            # a file opened for the save and for the load: the path opened is the file
+            "import torch\nclass Workspace:\n    pass\ntorch.save(Workspace(), open('snap.pkl', 'wb'))  # <-\nws = torch.load(open('snap.pkl', 'rb'))\n",
         ],
         good=[
             "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model.state_dict(), 'm.pt')\nmodel.load_state_dict(torch.load('m.pt'))\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model, 'm.pt')\nmodel2 = torch.load('m.pt', weights_only=False)\n",
+            # with a `pickle_module` the default is `weights_only=False` (diffusion_policy's `dill`, scan 27)
+            "import pickle\nimport torch\nclass Workspace:\n    pass\ntorch.save(Workspace(), 'w.pkl', pickle_module=pickle)\nws = torch.load('w.pkl', pickle_module=pickle)\n",
+            # other files than the one pickled, opened or joined (scan 27)
+            "import pathlib\nimport torch\nclass Workspace:\n    pass\nout = pathlib.Path('out')\ntorch.save(Workspace(), open('snap.pkl', 'wb'))\n"
+            "torch.save({'epoch': 1}, out.joinpath('checkpoints', 'latest.ckpt'))\n"
+            "ckpt = torch.load(open('ckpt.pt', 'rb'))\nlast = torch.load(out.joinpath('checkpoints', 'latest.ckpt'))\n",
         ],
     ),
 )

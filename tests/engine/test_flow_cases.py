@@ -6408,6 +6408,94 @@ CASES: dict[str, str] = {
         latents = codebook(load_batch())
         loss = F.cross_entropy(torch.randn(6, 5), latents.view(-1))
         """,
+    # pytorch_toolbox's TrainLoop (set 57, az04): a loop over every index of a list writes each item
+    "a loop over every index casts each item of a list": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        target = [torch.from_numpy(np.ones((4, 5), dtype=np.float32))]
+        for i in range(len(target)):
+            target[i] = target[i].long()  # expect: DG007
+        loss = nn.BCEWithLogitsLoss()(torch.randn(4, 5), target[0])
+        """,
+    # ... and a write at an index not known leaves the item not known (not the stale float32 one)
+    "a write at an unknown index of a list": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        target = [torch.from_numpy(np.ones((4, 5), dtype=np.uint8)), torch.zeros(4, 5)]
+        target[pick()] = target[1].float()
+        loss = nn.BCEWithLogitsLoss()(torch.randn(4, 5), target[0])
+        """,
+    # a write at a known index replaces that item only
+    "a write at a known index of a list": """
+        import torch
+        import torch.nn as nn
+        pair = [torch.zeros(4, 5), torch.zeros(4, 5)]
+        pair[1] = pair[1].long()  # expect: DG007
+        ok = nn.BCEWithLogitsLoss()(torch.randn(4, 5), pair[0])
+        loss = nn.BCEWithLogitsLoss()(torch.randn(4, 5), pair[1])
+        """,
+    # transforms applied by `enumerate` over a known list, each to its item; none over an empty one
+    "enumerate over a known list of transforms, and over an empty one": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class ToFloat:
+            def __call__(self, a):
+                return a.astype(np.float32)
+        def load(transforms):
+            target = [(np.random.rand(4, 5) < 0.5).astype(np.uint8)]  # expect: DG007
+            for i, transform in enumerate(transforms):
+                target[i] = transform(target[i])
+            return torch.from_numpy(target[0])
+        ok = nn.BCEWithLogitsLoss()(torch.randn(4, 5), load([ToFloat()]))
+        loss = nn.BCEWithLogitsLoss()(torch.randn(4, 5), load([]))
+        """,
+    # a DataLoader batch of tuple items is a list: `if not isinstance(target, list)` is not taken
+    "a collated batch of tuples is a list": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader, Dataset
+        class Pairs(Dataset):
+            def __len__(self):
+                return 8
+            def __getitem__(self, i):
+                return [np.zeros(3, dtype=np.float32)], [np.ones(5, dtype=np.float32)]
+        def setup(data, target):
+            if not isinstance(target, list):
+                target = [target]
+            for i in range(len(target)):
+                target[i] = target[i].long()  # expect: DG007
+            return data, target
+        for data, target in DataLoader(Pairs(), batch_size=4):
+            data, target = setup(data, target)
+            loss = nn.BCEWithLogitsLoss()(torch.randn(4, 5), target[0])
+        """,
+    # setfit's collate (set 57, az_c06): rows of a 2-D array's `.tolist()` are lists, so the
+    # label tensor is 2-D and the `len(labels.size()) == 1` branch is not known to be taken
+    "rows of a 2-D tolist make a 2-D tensor": """
+        import numpy as np
+        import torch
+        y = np.array([[1.0, 0.0], [0.0, 1.0]]).tolist()
+        labels = []
+        for i in range(2):
+            labels.append(y[i])
+        labels = torch.Tensor(labels)
+        labels = labels.long() if len(labels.size()) == 1 else labels.float()
+        loss = torch.nn.BCEWithLogitsLoss()(torch.randn(2, 2), labels)
+        """,
+    # counts written into `[0] * n` at indices not known stay Python ints (the list has n items)
+    "counts written into a list of zeros": """
+        import torch
+        v = [0] * 5
+        for w in words():
+            v[index_of(w)] += 1
+        v[2] += 1
+        t = torch.tensor([v])  # expect: DG005
+        t.mean()
+        """,
 }
 
 

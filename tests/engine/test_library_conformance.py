@@ -566,6 +566,26 @@ def test_batch_ranks_are_what_the_dataloader_makes() -> None:
     assert stated.get("r_x") and stated.get("r_y"), stated
 
 
+def test_a_batch_of_tuples_or_lists_is_a_list_as_the_dataloader_makes_it() -> None:
+    """`default_collate` of tuple or list items gives a list (pytorch_toolbox's
+    `if not isinstance(target, list): target = [target]` is then not taken: set 57's az04)."""
+    src = (
+        "import numpy as np\nimport torch\nfrom torch.utils.data import DataLoader, Dataset\n"
+        "class Pairs(Dataset):\n    def __len__(self):\n        return 8\n"
+        "    def __getitem__(self, i):\n        return [torch.zeros(3)], (np.zeros(2, dtype=np.float32), np.int64(1))\n"
+        "for data, target in DataLoader(Pairs(), batch_size=4):\n"
+        "    r_data = torch.zeros(1, dtype=torch.float64 if isinstance(data, list) else torch.int64)\n"
+        "    r_target = torch.zeros(1, dtype=torch.float64 if isinstance(target, list) else torch.int64)\n"
+        "    r_tuple = torch.zeros(1, dtype=torch.float64 if isinstance(target, tuple) else torch.int64)\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(src, namespace)
+    real = {name: str(namespace[name].dtype).removeprefix("torch.") for name in ("r_data", "r_target", "r_tuple")}
+    assert real == {"r_data": "float64", "r_target": "float64", "r_tuple": "int64"}
+    stated = {f.name: f.value.dtype for f in check_source(src).facts.values if f.store and f.name in real and isinstance(f.value, Tensor)}
+    assert stated == real, stated
+
+
 def test_autocast_lowering_is_what_cpu_autocast_does() -> None:
     """`AUTOCAST_LOWERED` ops give the autocast dtype on float32 2-D/3-D inputs; the ones the
     engine leaves alone (`AUTOCAST_KEPT`) stay float32 under CPU autocast."""

@@ -309,8 +309,7 @@ class CallsMixin(InterpreterParts):
                     return self.dataset_item(value, obj, state)
             return None
         if isinstance(value, Many):
-            item = value.item
-            return item if isinstance(item, Value) else None
+            return value.element()
         if isinstance(value, TupleV) and value.items:
             first = value.items[0]
             return first if all(i == first for i in value.items) else None
@@ -336,9 +335,10 @@ class CallsMixin(InterpreterParts):
         return _data_item(item)
 
     def collate(self, element: Value | None) -> Value | None:
-        """`default_collate`: arrays become tensors of the same dtype, Python floats float64."""
+        """`default_collate`: arrays become tensors of the same dtype, Python floats float64; a
+        tuple or list item becomes a list of batches (`isinstance(target, list)` holds)."""
         if isinstance(element, TupleV):
-            return TupleV(tuple(self.collate(i) for i in element.items))
+            return TupleV(tuple(self.collate(i) for i in element.items), "list")
         if isinstance(element, DictV):
             return DictV(element.keys, tuple(self.collate(i if isinstance(i, Value) else None) for i in element.items))
         if isinstance(element, Tensor):
@@ -1195,6 +1195,8 @@ class CallsMixin(InterpreterParts):
                 return DictV((None,), (pair.items[1] if isinstance(pair, TupleV) and len(pair.items) == 2 else pair,))
             if last == "dict":
                 return _dict_call(args, kwargs, node, self.index.span)
+            if last == "enumerate" and (kwargs or len(args) != 1):
+                return _many(TupleV((Tensor("pyint"), self.element_of(arg0, state))))  # (`start=`: indices from there)
             return self.call_builtin(last, args, state)
         if name == "collections.deque" and not _has_splat(node):
             # a replay buffer (`deque(maxlen=buffer_limit)`, then `append(transition)`): a list of
@@ -1434,6 +1436,10 @@ class CallsMixin(InterpreterParts):
         if name == "next":
             return self.element_of(arg0, state)
         if name == "enumerate":
+            if isinstance(arg0, TupleV) and len(args) == 1 and len(arg0.items) <= MAX_UNROLLED:
+                # a list of known items: each with its index (a loop over it runs them in turn,
+                # `target[i] = transform(target[i])` writing the item it read)
+                return TupleV(tuple(TupleV((Const(k), item)) for k, item in enumerate(arg0.items)))
             return _many(TupleV((Tensor("pyint"), self.element_of(arg0, state))))  # (index, item)
         if name == "zip":
             return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
@@ -3368,6 +3374,10 @@ def _path_text(node: ast.Call, position: int, keyword: str) -> str:
     workspace, scan 27: the mode differs between the save and the load of one file)."""
     at = _path_node(node, position, keyword)
     return ast.unparse(at) if at is not None else ""
+
+
+# the most items of a known list a loop runs one by one (each in turn, as Python does)
+MAX_UNROLLED = 16
 
 
 # a path opened for `torch.save`/`torch.load` that is evaluated again for its file name: nothing it runs twice

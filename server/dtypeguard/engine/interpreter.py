@@ -23,6 +23,7 @@ from dtypeguard.engine.call_effects import (
     CUDA_REQUIRED,
     CUDA_TAGS,
     GROUP_FLAGS,
+    MAX_UNROLLED,
     SLICE,
     CallsMixin,
     complex_parts,
@@ -164,6 +165,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         self.uncalled: Uncalled | None = None  # for the next run (engine.resume.Uncalled)
         self.uncalled_reused = False
         self.in_uncalled = False  # analysing functions nobody called (their calls are inlined less deep)
+        self.every_index: set[tuple[str, str, int]] = set()  # loops writing every item of a list (`_every_index`)
         self.pure_prefix = True  # only import statements of the checked file ran so far (engine.import_memo)
         self.own_file_read = False  # an import's run read the checked file itself (not kept in the memo)
 
@@ -558,6 +560,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
 
     def exec_for(self, stmt: ast.For | ast.AsyncFor, state: State) -> State:
         iterable = self.eval(stmt.iter, state)
+        if isinstance(iterable, TupleV) and not iterable.items and not isinstance(stmt, ast.AsyncFor):
+            return self.exec_block(stmt.orelse, state)  # a known empty list: the body does not run
         if _unrolled(iterable, stmt):
             assert isinstance(iterable, TupleV)
             for item in iterable.items:  # `for op in self.ops: img, mask = op(img, mask)`: each in turn
@@ -566,6 +570,29 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 self.assign(stmt.target, item, state)
                 state = self.exec_block(stmt.body, state)
             return self.exec_block(stmt.orelse, state)
+        every = _every_index(stmt)
+        if every is not None:
+            listed = self.eval(ast.Name(every[0], ast.Load()), state)
+            if isinstance(listed, TupleV) and 0 < len(listed.items) <= MAX_UNROLLED and isinstance(stmt.target, ast.Name):
+                # `for i in range(len(data)): data[i] = data[i].float()` over a list of known
+                # length: each index in turn, as Python runs it (a list of different tensors)
+                if not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body)):
+                    for k in range(len(listed.items)):
+                        if state.dead:
+                            return state
+                        self.assign(stmt.target, Const(k), state)
+                        state = self.exec_block(stmt.body, state)
+                    return self.exec_block(stmt.orelse, state)
+        key = (*every, len(self.call_stack)) if every is not None else None  # (in this frame only)
+        if key is not None:
+            self.every_index.add(key)
+        try:
+            return self._exec_for_rounds(stmt, iterable, state)
+        finally:
+            if key is not None:
+                self.every_index.discard(key)
+
+    def _exec_for_rounds(self, stmt: ast.For | ast.AsyncFor, iterable: Value | None, state: State) -> State:
         element = self.element_of(iterable, state)
         owner = _walked_module(stmt)
         replaced = _replaced_data(stmt) if owner is not None else None
@@ -1020,6 +1047,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                     state.globals[name] = made  # `REGISTRY[name] = fn()` in a function: the module's dict
                 else:
                     state.bind(name, made)
+            elif isinstance(target.value, ast.Name) and isinstance(base, (TupleV, Many)):
+                self._set_list_item(target.value.id, base, index, target.slice, value, state)
             elif isinstance(base, ParamGroup) and isinstance(index, Const) and index.value in GROUP_FLAGS:
                 self._set_group_flag(base.oid, str(index.value), value, target, state)
             elif isinstance(base, Ref) and isinstance(state.heap.get(base.oid), ModuleObj):
@@ -1031,6 +1060,29 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 state.heap[base.oid] = replace(held, attrs={**held.attrs, f"[{index.value}]": value})
         elif isinstance(target, ast.Starred):
             self.assign(target.value, None, state)
+
+    def _set_list_item(self, name: str, base: TupleV | Many, index: Value | None, at: ast.expr, value: Value | None, state: State) -> None:
+        """`target[i] = target[i].long()`: the list holds the new item. At a known index, that one;
+        in a loop over every index (`for i in range(len(target))`, pytorch_toolbox's
+        `setup_loaded_data`: set 57's az04), all of them; at an index not known, the items
+        that may have been replaced are no longer known (not the stale ones: a false alarm)."""
+        if isinstance(base, TupleV):
+            items = list(base.items)
+            if isinstance(index, Const) and type(index.value) is int and -len(items) <= index.value < len(items):
+                items[index.value] = value
+            elif isinstance(at, ast.Name) and (name, at.id, len(self.call_stack)) in self.every_index:
+                items = [value] * len(items)
+            else:
+                items = [item if _alike_items(item, value) else None for item in items]
+            made: Value = TupleV(tuple(items))
+        elif isinstance(at, ast.Name) and (name, at.id, len(self.call_stack)) in self.every_index:
+            made = Many(value, base.flat)
+        else:
+            made = Many(base.item if _alike_items(base.item, value) else None, base.flat)
+        if state.locals is not None and name not in state.locals and name in state.globals:
+            state.globals[name] = made
+        else:
+            state.bind(name, made)
 
     def _set_group_flag(self, oid: int, key: str, value: Value | None, target: ast.AST, state: State) -> None:
         """`opt.param_groups[0]["capturable"] = True`: the optimizer's groups now carry it."""
@@ -1230,8 +1282,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 return list(value.items)
             return [None] * count
         if isinstance(value, Many):
-            item = value.item
-            return [item if isinstance(item, Value) else None] * count
+            return [value.element()] * count
         return [None] * count
 
     def record(self, node: ast.AST, name: str, value: Value | None, state: State) -> None:
@@ -1659,8 +1710,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if isinstance(base, Many):
             if isinstance(node.slice, ast.Slice):
                 return base  # `data[i:i + batch_size]`: a shorter list of the same items
-            item = base.item
-            return item if isinstance(item, Value) else None
+            return base.element()
         return None
 
     def binop(self, left: Value | None, right: Value | None, op: ast.operator, node: ast.AST, autocast: str | None = None, default: str | None = None) -> Value | None:
@@ -1719,7 +1769,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             flat = all(side.flat for side in (left, right) if isinstance(side, Many))
             return Many(joined[0], flat) if joined and joined[0] is not None and all(item == joined[0] for item in joined) else None
         if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:
-            return left  # `[0.5, 1.0] * 4`: the same kinds of items, repeated
+            if 0 <= len(left.items) * right.value <= MAX_UNROLLED:
+                return TupleV(left.items * right.value, left.builtin)  # `[0] * 5`: five items (`v[2] += 1` writes one)
+            return left  # `[0.5, 1.0] * 400`: the same kinds of items, repeated
         if (isinstance(op, ast.Mult) and _count(right) and isinstance(left, TupleV)) or (_count(left) and isinstance(right, TupleV)):
             items = left.items if isinstance(left, TupleV) else right.items if isinstance(right, TupleV) else ()
             if items and all(item == items[0] for item in items):
@@ -2308,7 +2360,6 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
 _CASTS = frozenset({"half", "float", "double", "bfloat16", "to", "type"})
 
 
-MAX_UNROLLED = 16
 _JUMPS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -2324,6 +2375,45 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
     if len(iterable.items) > 1 and all(item == iterable.items[0] for item in iterable.items):
         return False  # alike items: the loop's usual two rounds over one item say the same
     return not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body))
+
+
+def _alike_items(item: Value | None, value: Value | None) -> bool:
+    """An item that a write at an unknown index leaves what it was: the same value, or one of the
+    same kind, dtype, device and rank (`v[vocab[w]] += 1` in a list of Python ints)."""
+    if item == value:
+        return True
+    number = {int: "pyint", float: "pyfloat"}
+    kinds = [
+        number.get(type(v.value)) if type(v) is Const else v.kind if isinstance(v, Tensor) and v.kind in ("pyint", "pyfloat") else None
+        for v in (item, value)
+    ]
+    if kinds[0] is not None and kinds[0] == kinds[1]:
+        return True  # Python numbers of one kind (`counts[w] += 1`)
+    return (
+        isinstance(item, Tensor) and isinstance(value, Tensor)
+        and (item.kind, item.dtype, item.device, item.ndim) == (value.kind, value.dtype, value.device, value.ndim)
+    )
+
+
+def _every_index(stmt: ast.For | ast.AsyncFor) -> tuple[str, str] | None:
+    """`for i in range(len(xs)):` whose body writes `xs[i] = ...` at its top level: (xs, i), a
+    loop that replaces every item of the list."""
+    it, target = stmt.iter, stmt.target
+    if not (
+        isinstance(target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+        and len(it.args) == 1 and not it.keywords and isinstance(it.args[0], ast.Call) and isinstance(it.args[0].func, ast.Name)
+        and it.args[0].func.id == "len" and len(it.args[0].args) == 1 and isinstance(it.args[0].args[0], ast.Name)
+    ):
+        return None
+    listed = it.args[0].args[0].id
+    for body_stmt in stmt.body:
+        if (
+            isinstance(body_stmt, ast.Assign) and len(body_stmt.targets) == 1 and isinstance(body_stmt.targets[0], ast.Subscript)
+            and isinstance(body_stmt.targets[0].value, ast.Name) and body_stmt.targets[0].value.id == listed
+            and isinstance(body_stmt.targets[0].slice, ast.Name) and body_stmt.targets[0].slice.id == target.id
+        ):
+            return listed, target.id
+    return None
 
 
 def _frame_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:

@@ -168,6 +168,12 @@ class Many(Value):
     item: Value | None
     flat: bool = True
 
+    def element(self) -> Value | None:
+        """One of its items (`xs[i]`, `for x in xs`): `item`, or where the items may themselves
+        be lists, the same numbers at a depth not known (a row of `arr.tolist()` of a 2-D array
+        is a list: `torch.Tensor` of such rows is 2-D; az_c06's multi-hot collate)."""
+        return (self.item if self.flat else self) if isinstance(self.item, Value) else None
+
 
 class Fact(Value):
     """Base of the small values that say what an object is for the rules (an autocast context,

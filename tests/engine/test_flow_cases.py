@@ -6496,6 +6496,32 @@ CASES: dict[str, str] = {
         t = torch.tensor([v])  # expect: DG005
         t.mean()
         """,
+    # curl's replay buffer (scan 27): a class nobody builds in this file; its methods see the
+    # arrays its `__init__` gives `self`
+    "a replay buffer class never built here saves its arrays": """
+        import numpy as np
+        import torch
+        class ReplayBuffer:
+            def __init__(self, capacity):
+                self.obses = np.empty((capacity, 4), dtype=np.float32)
+                self.idx = 0
+            def save(self, path):
+                torch.save([self.obses[: self.idx]], path)  # expect: DG011
+            def load(self, path):
+                self.obses[: self.idx] = torch.load(path)[0]
+        """,
+    # ... tensors, and what comes from the arguments, load fine or are not known
+    "a class never built here saves tensors and its arguments": """
+        import torch
+        class Normalizer:
+            def __init__(self, size, stats):
+                self.mean = torch.zeros(size)
+                self.stats = stats
+            def save(self, path):
+                torch.save([self.mean, self.stats], path)
+            def load(self, path):
+                self.mean, self.stats = torch.load(path)
+        """,
 }
 
 

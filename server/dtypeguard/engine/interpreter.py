@@ -183,7 +183,12 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             self.in_uncalled = False
 
     def _run_uncalled_functions(self, final: State) -> None:
-        for func in list(self.functions):
+        # a class nobody builds here: its `__init__` runs first, and its other methods see the
+        # data it gave `self` whatever the arguments (`self.obses = np.empty(..., dtype=np.float32)`
+        # of curl's replay buffer, saved by its `save` method: scan 27)
+        funcs = sorted(self.functions, key=lambda f: not _is_init(f))
+        inits: dict[str, dict[str, Value | None]] = {}
+        for func in funcs:
             if id(func.node) in self.executed or isinstance(func.node, ast.Lambda):
                 continue
             if self.statements > MAX_STATEMENTS:
@@ -191,19 +196,24 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             state = final.copy()
             state.dead = False
             params: dict[str, Value | None] = {}
+            instance: Ref | None = None
             if func.owner is not None:
                 klass = self.classes.get(func.owner)
                 args = func.node.args.posonlyargs + func.node.args.args
                 if args and klass is not None:
-                    params[args[0].arg] = self._instance_for_isolation(klass, state)
+                    instance = self._instance_for_isolation(klass, state, inits.get(func.owner, {}))
+                    params[args[0].arg] = instance
             spec = func.node.args
             for rest in (spec.vararg, spec.kwarg):
                 if rest is not None:
                     params[rest.arg] = None  # what callers would pass through `*args`/`**kwargs` is not known (`map_location` may be among them)
             self.call_function(func, [], {}, state, params_override=params)
+            made = state.heap.get(instance.oid) if instance is not None and _is_init(func) else None
+            if isinstance(made, InstanceObj) and func.owner is not None:
+                inits[func.owner] = {name: value for name, value in made.attrs.items() if _plain_data(value)}
 
-    def _instance_for_isolation(self, klass: Klass, state: State) -> Value | None:
-        oid = self.alloc(state, InstanceObj(klass.node.name, klass))
+    def _instance_for_isolation(self, klass: Klass, state: State, attrs: dict[str, Value | None]) -> Ref:
+        oid = self.alloc(state, InstanceObj(klass.node.name, klass, dict(attrs)))
         return Ref(oid)
 
     # --- helpers -----------------------------------------------------------------------------
@@ -2375,6 +2385,22 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
     if len(iterable.items) > 1 and all(item == iterable.items[0] for item in iterable.items):
         return False  # alike items: the loop's usual two rounds over one item say the same
     return not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body))
+
+
+def _is_init(func: Func) -> bool:
+    return func.owner is not None and isinstance(func.node, ast.FunctionDef) and func.node.name == "__init__"
+
+
+def _plain_data(value: Value | None) -> bool:
+    """An attribute an isolated method may see as `__init__` left it: an array, tensor or number
+    the class made, or a container of them (no object of that run's heap)."""
+    if isinstance(value, Tensor):
+        return value.dtype is not None
+    if isinstance(value, TupleV):
+        return bool(value.items) and all(_plain_data(item) for item in value.items)
+    if isinstance(value, DictV):
+        return bool(value.items) and all(_plain_data(item) for item in value.items)
+    return False
 
 
 def _alike_items(item: Value | None, value: Value | None) -> bool:

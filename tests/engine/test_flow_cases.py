@@ -6522,6 +6522,20 @@ CASES: dict[str, str] = {
             def load(self, path):
                 self.mean, self.stats = torch.load(path)
         """,
+    # setfit's multi-label collate (set 57, az06): multi-hot rows from a binarizer's array
+    # `.tolist()`, collated into a 2-D long target: CrossEntropyLoss reads it as probabilities
+    "multi-hot rows from tolist made long for cross entropy": """
+        import numpy as np
+        import torch
+        def binarize(label_sets, classes):
+            return np.array([[1.0 if c in s else 0.0 for c in classes] for s in label_sets])
+        y = binarize([{"a"}, {"b"}], ["a", "b"]).tolist()
+        labels = []
+        for i in range(2):
+            labels.append(y[i])
+        labels = torch.Tensor(labels).long()  # expect: DG006
+        loss = torch.nn.CrossEntropyLoss()(torch.randn(2, 2), labels)
+        """,
 }
 
 

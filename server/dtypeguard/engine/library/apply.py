@@ -306,8 +306,8 @@ def _created_ndim(bound: dict[str, object]) -> int | None:
         if isinstance(shape, TupleV):
             return len(shape.items)  # a shape tuple's length is the rank, whatever its sizes
     data = bound.get("object")
-    if isinstance(data, TupleV):
-        return nested_depth(data)
+    if isinstance(data, (TupleV, Many)):
+        return nested_depth(data)  # (a list comprehension of rows: `np.array([[...] for s in sets])`)
     return None
 
 
@@ -461,6 +461,8 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         rule = "same"
     if rule == "same":
         value = values[0] if values else None
+        if kind == "pylist" and isinstance(value, Tensor) and value.kind in ARRAY_KINDS and value.dtype and value.ndim:
+            return _nested_list(value.dtype, value.ndim)  # `.tolist()` of a 2-D array: a list of rows of numbers
         if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and value.dtype:
             return _make(kind, value.dtype, value.origin, value.from_ints)
         op = _operand(value, numpy)
@@ -732,6 +734,18 @@ def _short(entry: Entry) -> str:
         if name.startswith(prefix):
             return f"`{short}{name[len(prefix):]}`"
     return f"`{name}`"
+
+
+def _nested_list(dtype: str, ndim: int) -> Value | None:
+    """What `.tolist()` of an array or tensor of known rank gives: lists nested `ndim` deep around
+    Python numbers (bools: not claimed)."""
+    inner = _make("pylist", dtype, None)
+    if not isinstance(inner, Many):
+        return None
+    made: Value = Many(inner.item)
+    for _ in range(ndim - 1):
+        made = Many(made)
+    return made
 
 
 def _make(kind: str, dtype: str | None, origin: Origin | None, from_ints: bool = False) -> Value | None:

@@ -6536,6 +6536,50 @@ CASES: dict[str, str] = {
         labels = torch.Tensor(labels).long()  # expect: DG006
         loss = torch.nn.CrossEntropyLoss()(torch.randn(2, 2), labels)
         """,
+    # learning3d's SVDHead (scan 28): a module whose forward reads none of its parameters meets
+    # inputs on any device
+    "a module whose forward reads none of its parameters": """
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.temperature = nn.Parameter(torch.ones(1))
+                self.mode = "softmax"
+            def forward(self, a, b):
+                if self.training and self.mode == "softmax":
+                    return torch.matmul(a, b.transpose(2, 1))
+                return self.score(a, b)
+            def score(self, a, b):
+                return (a * b).sum()
+        model = Head()
+        a, b = torch.rand(2, 3, 4).to(device), torch.rand(2, 3, 4).to(device)
+        model(a, b)
+        """,
+    # ... and one that reads them, through a method of its own, does not
+    "a module whose forward reads its parameter through a method": """
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.temperature = nn.Parameter(torch.ones(1))
+            def forward(self, a, b):
+                return self.score(a, b)
+            def score(self, a, b):
+                return torch.matmul(a, b.transpose(2, 1)) * self.temperature
+        model = Head()  # expect: DG009
+        a, b = torch.rand(2, 3, 4).to(device), torch.rand(2, 3, 4).to(device)
+        model(a, b)
+        """,
+    # `torch.tensor(10, 1024, 3)` raises TypeError (learning3d's PRNet demo, scan 28): nothing flows from it
+    "torch.tensor given sizes instead of data": """
+        import torch
+        src = torch.tensor(10, 1024, 3)
+        src.mean()
+        """,
 }
 
 

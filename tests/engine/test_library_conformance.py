@@ -912,3 +912,17 @@ def test_cuda_set_device_and_an_int_device_need_an_accelerator() -> None:
         torch.cuda.set_device(0)
     with pytest.raises(RuntimeError, match="Cannot access accelerator device when none is available"):
         torch.device(0)
+
+
+def test_a_cuda_map_location_fails_on_a_cpu_only_machine_and_tensor_takes_one_positional(tmp_path: Path) -> None:
+    """DG010's constant CUDA `map_location`: on a machine without CUDA it fails for any file,
+    one saved there from CPU tensors too; `torch.tensor(10, 1024, 3)` makes nothing."""
+    if torch.cuda.is_available():
+        pytest.skip("the fact is about machines without CUDA")
+    path = tmp_path / "cpu.pth"
+    torch.save(torch.nn.Linear(2, 2).state_dict(), path)
+    for location in ("cuda", "cuda:0", torch.device("cuda")):
+        with pytest.raises(RuntimeError, match="Attempting to deserialize object on a CUDA device"):
+            torch.load(path, map_location=location)
+    with pytest.raises(TypeError, match="1 positional argument"):
+        torch.tensor(10, 1024, 3)  # type: ignore[call-arg]

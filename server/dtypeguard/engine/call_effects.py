@@ -1624,9 +1624,17 @@ class CallsMixin(InterpreterParts):
             unpassed = self._default_none_from(node, "map_location", bound)
             if unpassed is not None:
                 given -= {"map_location"}  # `map_location=map_location` whose caller left it None
+            mapped_raw = bound.get("map_location") if bound is not None else kwargs.get("map_location")
+            mapped = mapped_raw if isinstance(mapped_raw, Value) else None
+            # `map_location="cuda:0"` written as a constant (not an option the user may change):
+            # every storage goes to a GPU, whatever machine wrote the file (AtlasNet, scan 28)
+            map_cuda = (
+                ("keyword" if "map_location" in kwargs else "positional")
+                if type(mapped) in (Const, Device) and self.device_of(mapped) == "cuda" else ""
+            )
             self.events.loads.append(TorchLoad(
                 span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save,
-                unpassed[0] if unpassed else None, unpassed[1] if unpassed else "", after_cuda, allowed,
+                unpassed[0] if unpassed else None, unpassed[1] if unpassed else "", after_cuda, allowed, map_cuda,
             ))
             written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
             if written and all(v == written[0] for v in written) and "map_location" not in given:
@@ -2064,6 +2072,8 @@ class CallsMixin(InterpreterParts):
                 return Tensor("tensor", tensors[0].dtype if is_float(tensors[0].dtype) else None, tensors[0].device, tensors[0].origin, tensors[0].dev_origin)
             if not all(number_kind(v) for v in mean_std):
                 return Tensor("tensor", None, None)
+        if len(parts) == 2 and last == "tensor" and len(node.args) > 1:
+            return None  # `torch.tensor(10, 1024, 3)` raises TypeError (one positional argument): nothing is made (learning3d, scan 28)
         if len(parts) == 2 and last in vocab.TORCH_DEFAULT_FACTORIES:
             made = self.torch_factory(last, args, kwargs, node, state)
             if isinstance(made, Tensor) and made.ndim is None:

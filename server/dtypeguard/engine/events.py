@@ -175,6 +175,8 @@ class TorchLoad:
     after_cuda: bool = False
     # on every path to it the script allowlisted classes (`torch.serialization.add_safe_globals`)
     allowed: bool = False
+    # `map_location` is a CUDA device written as a constant (`"cuda:0"`): "keyword" or "positional"
+    map_cuda: str = ""
 
 
 @quick_init

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
 from dtypeguard.engine import source
 from dtypeguard.engine.call_effects import META_MOVE, META_VALUE
@@ -91,8 +92,10 @@ def check(ctx: Context) -> Iterator[Finding]:
         module = fw.module
         if not fw.inputs or (module.dtype is None and not module.first_layer):
             continue
-        if module.cls.startswith("user:") and not _holds_weights(module):
-            continue  # no parameters, buffers or layers: what its forward does with its input is checked inside it
+        if module.cls.startswith("user:") and not (_holds_weights(module) and _forward_reads_weights(ctx, module)):
+            # no parameters, buffers or layers, or a forward that reads none of them (learning3d's
+            # SVDHead, scan 28): what its forward does with its input is checked inside it
+            continue
         for position, x in _tensors(fw.inputs + fw.kw_inputs):
             if not _mismatch(module.device, x.device) or position in fw.maybe_causal:
                 continue
@@ -133,6 +136,41 @@ def _holds_weights(module: ModuleObj) -> bool:
         isinstance(v, Ref) or (isinstance(v, Tensor) and (v.param or v.moves)) or (isinstance(v, TupleV) and any(isinstance(i, Ref) for i in v.items))
         for v in module.attrs.values()
     )
+
+
+def _forward_reads_weights(ctx: Context, module: ModuleObj) -> bool:
+    """Does the script's class's `forward` (with the methods of the class it calls on `self`) read
+    an attribute that holds a layer, parameter or buffer? Anything it cannot tell (a forward not
+    in this file, `self` handed elsewhere, an attribute not known, `super()`) counts as reading."""
+    classes = ctx.memo("class-defs", lambda: {n.name: n for n in ast.walk(ctx.tree) if isinstance(n, ast.ClassDef)} if ctx.tree is not None else {})
+    node = classes.get(module.cls[5:])
+    if node is None or FORGOTTEN in module.attrs:
+        return True
+    methods = {f.name: f for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if "forward" not in methods:
+        return True
+    weighty = {name for name, v in module.attrs.items() if _holds_weights(replace(module, attrs={name: v}))}
+    todo, seen = ["forward"], {"forward"}
+    while todo:
+        func = methods[todo.pop()]
+        params = func.args.posonlyargs + func.args.args
+        if not params:
+            return True
+        me = params[0].arg
+        attrs = {id(n.value) for n in ast.walk(func) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == me}
+        for n in ast.walk(func):
+            if isinstance(n, ast.Name) and n.id == me and id(n) not in attrs:
+                return True  # `self` itself handed on
+            if isinstance(n, ast.Name) and n.id == "super":
+                return True
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == me:
+                if n.attr in methods:
+                    if n.attr not in seen:
+                        seen.add(n.attr)
+                        todo.append(n.attr)
+                elif n.attr in weighty or (n.attr not in module.attrs and n.attr != "training"):
+                    return True
+    return False
 
 
 _PACKERS = ("pack_padded_sequence",)
@@ -231,7 +269,11 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
     device_expr = _safe_device_expr(module.device, module.device_expr) if module.device in ("cuda", "auto") else '"cpu"'
     use = fw.arg_spans[position] if len(fw.arg_spans) > position and position == 0 else None
     if device_expr and use is not None:
-        fixes.append(FixSpec("to_device", f"Move the input to the model's device: `.to({device_expr})`", use, True, (("device", device_expr),)))
+        # moving GPU data to a model left on the CPU runs, but on the CPU, and where the call is in
+        # a class's method it moves every caller's data (learning3d's PRNet, scan 28: its training
+        # script has the model on the GPU): the model's move is the fix, this one is not safe
+        to_cpu = device_expr == '"cpu"' and x.device in ("cuda", "auto")
+        fixes.append(FixSpec("to_device", f"Move the input to the model's device: `.to({device_expr})`", use, not to_cpu, (("device", device_expr),)))
     return RULE.finding(message, root, related=related, fixes=fixes, severity=Severity.WARNING if maybe else Severity.ERROR)
 
 

@@ -16,6 +16,18 @@ def check(ctx: Context) -> Iterator[Finding]:
     if not ev.uses_cuda_check and not any(s.tagged for s in ev.saves):
         return  # a script that never asks for CUDA (nor fakes a GPU-written file) gives no evidence it runs on both
     for load in ev.loads:
+        if load.map_cuda and not load.splat and not all(v.after_cuda for v in ev.loads if v.span == load.span):
+            # a constant CUDA map location in code that also runs on CPU: any file fails there,
+            # even one this machine wrote
+            device = _device_at(ctx, load.span)
+            yield RULE.finding(
+                "`torch.load` with a CUDA `map_location` in a script that also runs on CPU: on a CPU-only machine every checkpoint fails "
+                "to load (\"Attempting to deserialize object on a CUDA device\"), even one saved there",
+                load.span,
+                fixes=[FixSpec("set_kwarg", f"Use `map_location={device}`", load.span, True, (("name", "map_location"), ("value", device)))]
+                if load.map_cuda == "keyword" else [],
+            )
+            continue
         if "map_location" in load.keywords or load.splat:
             continue  # given, or perhaps given through `**kwargs`
         saves = [s for s in ev.saves if load.path and s.path == load.path]
@@ -111,12 +123,13 @@ RULE = Rule(
         f"{_FACTS['device_tag']}. On a machine without CUDA, "
         "loading a GPU checkpoint fails with \"Attempting to deserialize object on a CUDA device but "
         "torch.cuda.is_available() is False\". Load with `map_location='cpu'` (or "
-        "`map_location=device`), then move the model. Reported only in scripts that check "
+        "`map_location=device`), then move the model. A constant `map_location='cuda:0'` fails there for every "
+        "file, one saved on that machine too. Reported only in scripts that check "
         "`torch.cuda.is_available()`, i.e. that are meant to run on both."
     ),
     facts=_FACTS,
     hazards=("H18",),
-    reported_at='a `torch.load(...)` without `map_location` in code that also runs on CPU',
+    reported_at='a `torch.load(...)` without `map_location` (or with a constant CUDA one: `map_location="cuda:0"`) in code that also runs on CPU',
     errors=(
         ErrorPattern(
             r"Attempting to deserialize object on a CUDA device",
@@ -168,6 +181,11 @@ RULE = Rule(
             "import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef load_cpk(path, model=None, device=None):\n"
             "    model.load_state_dict(torch.load(path, map_location=device))\nnet = torch.nn.Linear(2, 2)\n"
             "load_cpk('exp.pth', model=net, device=device)\nload_cpk('pose.pth', model=net)  # <-\n",
+            # a CUDA map location written as a constant, in a script with a CPU branch (AtlasNet, scan 28):
+            # on a CPU-only machine it fails even for the file this run saved
+            "import torch\ndevice = torch.device('cuda:0') if torch.cuda.is_available() else torch.device('cpu')\n"
+            "model = torch.nn.Linear(2, 2).to(device)\ntorch.save(model.state_dict(), 'network.pth')\n"
+            "model.load_state_dict(torch.load('network.pth', map_location='cuda:0'))  # <-\n",
         ],
         good=[
             # reached only after an unconditional `.cuda()`: a run without a GPU stops before the load
@@ -190,6 +208,9 @@ RULE = Rule(
             "    model.load_state_dict(torch.load(ckpt, mmap=True))\ndef main(d):\n    model = torch.nn.Linear(2, 2)\n"
             "    path = os.path.join(d, 'lit_model.pth')\n    convert(model, path)\n    load(model, path)\n    model.to(device)\nmain('out')\n",
             "import os\nimport torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ndef save(model, out, step):\n    torch.save(model.state_dict(), os.path.join(out, f'{step}_lora.pt'))\ndef main(out):\n    model = torch.nn.Linear(2, 2).to(device)\n    save(model, out, 10)\n    state = torch.load(os.path.join(out, f'{10}_lora.pt'))\nmain('runs')\n",
+            # a CUDA map location only where CUDA is available, or after a run without one stopped
+            "import torch\nif torch.cuda.is_available():\n    state = torch.load('ckpt.pt', map_location='cuda')\nelse:\n    state = torch.load('ckpt.pt', map_location='cpu')\n",
+            "import torch\nuse_cuda = torch.cuda.is_available()\nif not use_cuda:\n    raise SystemExit('needs a GPU')\nstate = torch.load('x.pt', map_location='cuda')\n",
         ],
     ),
 )

@@ -345,6 +345,7 @@ def test_signatures_bind_the_way_python_binds() -> None:
 PAYLOAD_SETUP = (
     "import argparse, datetime, os, pathlib, tempfile\nimport numpy as np\nimport pandas as pd\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
     "from sklearn.preprocessing import MinMaxScaler, StandardScaler\n"
+    "import yacs.config\nfrom omegaconf import OmegaConf\n"
     "path = os.path.join(tempfile.mkdtemp(), 'ckpt.pt')\n"
     "class Config:\n    pass\n"
     "def helper(x):\n    return x\n"
@@ -360,6 +361,9 @@ PAYLOADS = [
     "StandardScaler().fit(np.ones((3, 2)))", "MinMaxScaler()",
     # the standard library (engine/library/stdlib.py)
     "datetime.datetime.now()", "datetime.date.today()", "datetime.timedelta(days=1)", "datetime.datetime(2020, 1, 1)",
+    # other libraries' config objects (engine/library/config_objects.py)
+    "yacs.config.CfgNode({'lr': 0.1})", "OmegaConf.create({'lr': 0.1})", "OmegaConf.create([1, 2])",
+    "OmegaConf.merge(OmegaConf.create({'a': 1}), {'b': 2})", "OmegaConf.to_container(OmegaConf.create({'a': 1}))",
 ]
 
 

@@ -36,6 +36,7 @@ from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.library.apply import Strong, infer_dtype, nested_depth
 from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
+from dtypeguard.engine.library.config_objects import CONFIG_MAKERS
 from dtypeguard.engine.library.spec import Entry, Signature
 from dtypeguard.engine.library.stdlib import DATETIME_MAKERS
 from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
@@ -1241,6 +1242,8 @@ class CallsMixin(InterpreterParts):
             return FilePath("expr:" + ast.unparse(node.args[-1]))  # `f"{step}_lora.pt"`: the same expression, the same file
         if name in DATETIME_MAKERS:
             return Ref(self.alloc(state, InstanceObj(f"datetime:{DATETIME_MAKERS[name]}", None)))  # pickled by reference
+        if name in CONFIG_MAKERS:
+            return Ref(self.alloc(state, InstanceObj(f"config:{CONFIG_MAKERS[name]}", None)))  # pickled by reference
         if root == "math" and len(parts) == 2 and last in _MATH_FLOAT:
             return Tensor("pyfloat")
         if root == "math" and len(parts) == 2 and last in ("gcd", "lcm", "floor", "ceil", "trunc", "factorial", "comb", "perm", "isqrt"):
@@ -1720,6 +1723,8 @@ class CallsMixin(InterpreterParts):
                 return pandas_library.PICKLED[obj.cls[7:]]
             if isinstance(obj, InstanceObj) and obj.cls.startswith("datetime:"):
                 return f"a `{obj.cls[9:]}`"  # pickled by reference to its class: not an allowed global
+            if isinstance(obj, InstanceObj) and obj.cls.startswith("config:"):
+                return f"a `{obj.cls[7:]}` config"  # pickled by reference to its class: not an allowed global
             if isinstance(obj, InstanceObj) and obj.cls.startswith("sklearn:"):
                 return f"a scikit-learn `{obj.cls[8:]}`"  # pickled by reference to its class: not an allowed global
             if isinstance(obj, InstanceObj) and obj.klass is not None:

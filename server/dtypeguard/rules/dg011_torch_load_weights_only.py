@@ -322,6 +322,9 @@ RULE = Rule(
             "import argparse\nimport torch\nfrom torch import nn\nargs = argparse.Namespace(lr=0.1)\nmodel = nn.Linear(2, 2)\ntorch.save({\n    'state_dict': model.state_dict(),\n    'args': args,  # <-\n}, 'c.pt')\nckpt = torch.load('c.pt')\n",
             # a file opened for the save and for the load: the path opened is the file
             "import torch\nclass Workspace:\n    pass\ntorch.save(Workspace(), open('snap.pkl', 'wb'))  # <-\nws = torch.load(open('snap.pkl', 'rb'))\n",
+            # another library's config object (packnet-sfm's yacs CfgNode, scan 28)
+            "import torch\nfrom yacs.config import CfgNode\nconfig = CfgNode({'name': 'packnet'})\nmodel = torch.nn.Linear(2, 2)\n"
+            "torch.save({\n    'config': config,  # <-\n    'state_dict': model.state_dict(),\n}, 'model.ckpt')\nckpt = torch.load('model.ckpt', map_location='cpu')\n",
         ],
         good=[
             "import torch\nfrom torch import nn\nmodel = nn.Linear(2, 2)\ntorch.save(model.state_dict(), 'm.pt')\nmodel.load_state_dict(torch.load('m.pt'))\n",

@@ -930,3 +930,20 @@ def test_a_cuda_map_location_fails_on_a_cpu_only_machine_and_tensor_takes_one_po
             torch.load(path, map_location=location)
     with pytest.raises(TypeError, match="1 positional argument"):
         torch.tensor(10, 1024, 3)  # type: ignore[call-arg]
+
+
+def test_an_empty_frame_grown_by_concat_and_columns_has_the_values_pandas_gives() -> None:
+    """`pd.DataFrame()` has no columns: concatenating indicator columns onto it and adding a float
+    column makes `.values` an object array in pandas, which torch refuses (set 58's Titanic)."""
+    src = (
+        "import numpy as np\nimport pandas as pd\nimport torch\n"
+        "df = pd.DataFrame({'Sex': ['m', 'f', 'm'], 'Age': [1.0, np.nan, 3.0]})\n"
+        "res = pd.concat([pd.DataFrame(), pd.get_dummies(df['Sex'])], axis=1)\nres['Age'] = df['Age'].fillna(0)\n"
+        "x = res.values\nonly = pd.concat([pd.DataFrame(), pd.get_dummies(df['Sex'])], axis=1).values\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(src, namespace)
+    real = {"x": str(namespace["x"].dtype), "only": str(namespace["only"].dtype)}
+    assert real == {"x": "object", "only": "bool"}
+    stated = {f.name: f.value.dtype for f in check_source(src).facts.values if f.store and f.name in real and isinstance(f.value, Tensor)}
+    assert stated == real, stated

@@ -491,6 +491,10 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         axis = bound.get("axis")
         if isinstance(values[0] if values else None, TupleV) and axis in (Const(1), Const("columns")):
             return _side_by_side(values[0], origin)  # type: ignore[arg-type]
+        if kind == "frame" and entry.name.endswith("DataFrame") and not bound:
+            # `pd.DataFrame()`: no columns yet (the Titanic preprocessing concatenates onto it: set 58)
+            made = _make(kind, None, None)
+            return replace(made, columns=()) if isinstance(made, Tensor) else made
         return _columns(kind, values[0] if values else None, bound.get("columns"), origin)
     if rule == "dummies":
         data = values[0] if values else None

@@ -120,6 +120,19 @@ def test_a_module_above_the_projects_root_is_not_the_projects_own(tmp_path: Path
     assert [code for _, code in _check(train)] == ["DG004"]
 
 
+def test_a_module_of_a_folder_without_init_is_imported_from_its_parent(tmp_path: Path) -> None:
+    # SSL4EO-S12 (scan 29): `from models.dino import utils` where models/ and models/dino/ have
+    # no `__init__.py` (namespace packages): the module file is the project's own
+    utils = "import torch\n\n\ndef restart_from_checkpoint(p):\n    return torch.load(p, map_location='cpu')\n"
+    train = (
+        "import argparse\nimport torch\nfrom models.dino import utils\n\nargs = argparse.ArgumentParser().parse_args()\n"
+        "torch.save({'model': torch.nn.Linear(2, 2).state_dict(), 'args': args}, 'checkpoint.pth')\n"
+        "checkpoint = utils.restart_from_checkpoint('checkpoint.pth')\n"
+    )
+    root = _project(tmp_path, {"models/dino/utils.py": utils, "train.py": train})
+    assert _check(root / "train.py") == [(6, "DG011")]
+
+
 def test_a_double_model_from_a_module_import_and_a_cuda_default_set_by_a_config_module(tmp_path: Path) -> None:
     root = _project(tmp_path, {
         "models.py": MODELS,

@@ -6580,6 +6580,30 @@ CASES: dict[str, str] = {
         src = torch.tensor(10, 1024, 3)
         src.mean()
         """,
+    # Class-balanced loss (set 59, bb04): weights made on the CPU times the GPU one-hot labels
+    "class weights made on the CPU times GPU one-hot labels": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        device = torch.device("cuda")
+        labels = torch.randint(0, 5, (8,)).to(device)
+        labels_one_hot = F.one_hot(labels, 5).float()
+        weights = torch.tensor(np.ones(5)).float()  # expect: DG009
+        weights = weights.unsqueeze(0)
+        weights = weights.repeat(labels_one_hot.shape[0], 1) * labels_one_hot
+        """,
+    # ... a 0-dim CPU tensor is a scalar to a GPU kernel, in arithmetic and as a BCE pos_weight (scan 29)
+    "a 0-dim CPU tensor with GPU tensors": """
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(4, 1).cuda()
+        scale = torch.tensor(2.0)
+        pos_weight = torch.tensor(1.5)
+        criterion = nn.BCEWithLogitsLoss(pos_weight=pos_weight)
+        x = torch.randn(8, 4).cuda()
+        y = torch.ones(8, 1).cuda()
+        loss = criterion(model(x) * scale, y)
+        """,
 }
 
 

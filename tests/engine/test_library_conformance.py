@@ -947,3 +947,32 @@ def test_an_empty_frame_grown_by_concat_and_columns_has_the_values_pandas_gives(
     assert real == {"x": "object", "only": "bool"}
     stated = {f.name: f.value.dtype for f in check_source(src).facts.values if f.store and f.name in real and isinstance(f.value, Tensor)}
     assert stated == real, stated
+
+
+def test_ufunc_results_have_the_rank_numpy_broadcasts_to() -> None:
+    """Every NumPy ufunc entry (parameters `x`, `x1`, `x2`): the rank the engine gives its result
+    of a 2-D array and a 1-D one, or of a 1-D array and a Python number, is NumPy's."""
+    names = sorted(
+        name for name, entry in library.FUNCTIONS.items()
+        if name.startswith("numpy.") and name.count(".") == 1 and entry.result.arg and all(a.startswith("x") for a in entry.result.arg.split(","))
+        and entry.result.rule in ("promote", "ufunc", "float")
+    )
+    assert len(names) >= 20, names
+    checked = 0
+    for name in names:
+        short = name.split(".", 1)[1]
+        two = library.FUNCTIONS[name].result.arg.count(",") == 1
+        for args in (["m", "v"], ["v", "0.5"]) if two else (["m"], ["v"]):
+            call = f"np.{short}({', '.join(args)})"
+            src = f"import numpy as np\nm = np.random.rand(3, 4).astype(np.float32) + 1\nv = np.random.rand(4).astype(np.float32) + 1\nr = {call}\n"
+            namespace: dict[str, Any] = {}
+            try:
+                exec(src, namespace)
+            except (TypeError, ValueError):
+                continue  # (not defined for these operands)
+            real = np.asarray(namespace["r"]).ndim
+            said = {f.value.ndim for f in check_source(src).facts.values if f.store and f.name == "r" and isinstance(f.value, Tensor)}
+            assert said <= {real, None}, (call, said, real)
+            checked += 1
+    print(f"{checked} ufunc calls checked against NumPy")
+    assert checked >= 40

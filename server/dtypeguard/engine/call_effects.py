@@ -598,7 +598,8 @@ class CallsMixin(InterpreterParts):
             if isinstance(labels, Tensor) and labels.kind == "tensor" and labels.dtype and labels.dtype != "int64" and given is not None:
                 self.events.ops.append(TensorOp(self.index.span(node), self.tick(), ONE_HOT, (labels,), None, (self.index.span(given),)))
             if isinstance(made, Tensor):
-                made = replace(made, one_hot=True, from_ints=False)
+                rank = labels.ndim + 1 if isinstance(labels, Tensor) and labels.ndim is not None else None  # (a class axis added)
+                made = replace(made, one_hot=True, from_ints=False, ndim=rank)
         return made
 
     def _npz_read(self, path: str, tail: str, node: ast.Call) -> DictV | None:

@@ -388,7 +388,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 sub = resolve(here, stmt.module, stmt.level, alias.name) if here else None  # `from . import models`
                 state.bind(name, self.import_module(sub, state) if sub is not None else None)
             elif found is None:
-                state.bind(name, self.sym(f"{stmt.module}.{alias.name}"))
+                # `from models.dino import utils` where models/dino/ has no `__init__.py` (a
+                # namespace package, SSL4EO-S12: scan 29): the module file itself, else a library's name
+                sub = resolve(here, stmt.module, 0, alias.name) if here else None
+                state.bind(name, self.import_module(sub, state) if sub is not None else self.sym(f"{stmt.module}.{alias.name}"))
             else:
                 state.bind(name, None)  # our own module, which could not be run (a cycle)
 
@@ -1798,6 +1801,12 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if lt is None and rt is None:
             return None
         if lt is not None and rt is not None:
+            if _devices_clash(lt, rt) and type(op) in _OPERATORS:
+                # elementwise arithmetic of a CPU tensor with a GPU one (neither 0-dim): it raises
+                # "Expected all tensors to be on the same device" (class-balanced loss weights made
+                # on the CPU times the GPU one-hot labels: set 59); DG009 reports it, nothing flows on
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), _OPERATORS[type(op)], (lt, rt), autocast))
+                return None
             return self._binop_tensors(lt, rt, op, node, default)
         tensor = lt if lt is not None else rt
         other = right if lt is not None else left
@@ -1851,11 +1860,11 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 # float32 data widened by a float64 operand (`(img - MEAN) / STD`): the data becomes
                 # float64 here; this line is where a cast (or a float32 operand) keeps it float32
                 origin = self.origin(node, f"NumPy widens {loser.dtype} to {dtype}: the other operand is {dtype} ({winner.origin.why}, line {winner.origin.span.line})")
-            return Tensor(kind, dtype, "cpu", origin, from_ints=not is_float(a.dtype) and not is_float(b.dtype) and is_float(dtype), ndim=a.ndim if a.ndim == b.ndim else None)
+            return Tensor(kind, dtype, "cpu", origin, from_ints=not is_float(a.dtype) and not is_float(b.dtype) and is_float(dtype), ndim=max(a.ndim, b.ndim) if a.ndim is not None and b.ndim is not None else None)
         if kind == "ndarray" and isinstance(op, ast.Div) and {a.kind, b.kind} <= {"ndarray", "npscalar"}:
             wide_int = next((t for t in (a, b) if t.dtype in ("int64", "int32", "uint32", "uint64")), None)
             if wide_int is not None:  # true division with a 32/64-bit integer array is float64, whatever the other
-                return Tensor("ndarray", "float64", "cpu", self.origin(node, f"NumPy true division of {wide_int.dtype} data gives float64"), from_ints=True, ndim=a.ndim if a.ndim == b.ndim else None)
+                return Tensor("ndarray", "float64", "cpu", self.origin(node, f"NumPy true division of {wide_int.dtype} data gives float64"), from_ints=True, ndim=max(a.ndim, b.ndim) if a.ndim is not None and b.ndim is not None else None)
         if a.dtype is None or b.dtype is None:
             return Tensor(kind, None, join_device(a.device, b.device))
         if {a.kind, b.kind} == {"tensor"} and (a.ndim == 0) != (b.ndim == 0) and _category(a.dtype) == _category(b.dtype):
@@ -1873,7 +1882,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             dtype, origin, site = default, self.origin(node, why), None
         elif isinstance(op, ast.Div) and dtype and dtype.startswith(("int", "uint")):
             dtype, origin, site = (("float64", self.origin(node, "integer division result"), None) if kind == "ndarray" else (None, None, None))
-        return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin, site=site)
+        ndim = max(a.ndim, b.ndim) if a.ndim is not None and b.ndim is not None else None  # (broadcasting)
+        return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin, site=site, ndim=ndim)
 
     def _int_tensor_to_default(self, tensor: Tensor, op: ast.operator, node: ast.AST, default: str | None) -> Tensor:
         """torch makes an integer (or bool) tensor's true division, or its product with a Python
@@ -1957,6 +1967,13 @@ def _matmul_ndim(a: int | None, b: int | None) -> int | None:
 def _count(value: Value | None) -> bool:
     """An int whose value is not known: `len(vocab)`, a config's size."""
     return (isinstance(value, Tensor) and value.kind == "pyint") or (type(value) is Configured and type(value.value) is int)
+
+
+def _devices_clash(a: Tensor, b: Tensor) -> bool:
+    """Two torch tensors of rank one or more, one on the CPU and one on a GPU (or the meta device)."""
+    if a.kind != "tensor" or b.kind != "tensor" or not a.ndim or not b.ndim:
+        return False
+    return {a.device, b.device} in ({"cpu", "cuda"}, {"cpu", "auto"}, {"cpu", "meta"})
 
 
 _OPERATORS: dict[type[ast.operator], str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|"}

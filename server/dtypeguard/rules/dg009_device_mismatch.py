@@ -313,6 +313,10 @@ def _loss_weights(ctx: Context) -> Iterator[Finding]:
         out, weight = tensor(loss.output), tensor(loss.weight)
         if out is None or weight is None or loss.weight_at is None or not _mismatch(out.device, weight.device):
             continue
+        if weight.ndim == 0 or (weight.ndim is None and loss.kind in ("bce", "bce_logits")):
+            # a 0-dim CPU tensor is a scalar to a CUDA kernel (dsmil-wsi's `pos_weight`, scan 29),
+            # and a BCE weight's rank not known may be one (a class weight of cross-entropy is 1-D)
+            continue
         error = "Expected all tensors to be on the same device"
         root, where = loss.weight_at, "where the loss is built"
         made = weight.dev_origin
@@ -344,7 +348,7 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if op.name == "[]":
             continue  # an index of a dtype torch refuses (DG005); a CPU index into a CUDA tensor is allowed
         tensors = [t for t in (tensor(v) for v in op.inputs) if t is not None]
-        accel = next((t for t in tensors if t.device in ("cuda", "auto")), None)
+        accel = next((t for t in tensors if t.device in ("cuda", "auto", "meta")), None)
         cpu = next((t for t in tensors if t.device == "cpu"), None)
         if accel is None or cpu is None:
             continue

@@ -205,6 +205,8 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
             ndim = _joined_ndim(entry.name, _items(_as_value(bound.get(entry.result.arg))))
         if ndim is None and entry.result.scalar_param == "axis":
             ndim = _reduced_ndim(bound, _as_value(bound.get(entry.result.arg)))
+        if ndim is None and entry.result.rule in ("promote", "ufunc", "float") and entry.result.arg and entry.name.rsplit(".", 1)[-1] not in _NOT_ELEMENTWISE:
+            ndim = _broadcast_ndim([_as_value(bound.get(name)) for name in entry.result.arg.split(",")], entry.result.arg)
         if entry.name in ("numpy.loadtxt", "numpy.genfromtxt"):
             return replace(made, max_ndim=2)  # a table of numbers: 2-D, or 1-D for one row or column
         return replace(made, ndim=ndim) if ndim is not None else made
@@ -218,6 +220,26 @@ def apply(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, defa
         if isinstance(data, Tensor) and data.kind in ("ndarray", "tensor") and data.ndim is not None:
             made = replace(made, ndim=data.ndim)
     return _torch_result(entry, bound, made, origin)
+
+
+_NOT_ELEMENTWISE = frozenset({"matmul", "vecdot", "matvec", "vecmat", "dot", "vdot", "inner", "outer", "cross", "kron", "tensordot", "einsum"})
+
+
+def _broadcast_ndim(operands: list[Value | None], names: str) -> int | None:
+    """The rank of an elementwise ufunc's result (`np.maximum(pos, 1e-3)`): its operands' largest,
+    where every operand's is known (a Python or NumPy number: 0). Only for ufunc parameters
+    (`x`, `x1`, `x2`), whose operands broadcast."""
+    if not all(name.startswith("x") for name in names.split(",")):
+        return None
+    ranks: list[int] = []
+    for value in operands:
+        if isinstance(value, Tensor) and value.kind in ("ndarray", "tensor") and value.ndim is not None:
+            ranks.append(value.ndim)
+        elif (isinstance(value, Tensor) and value.kind in ("pyfloat", "pyint", "npscalar")) or (type(value) is Const and type(value.value) in (int, float)):
+            ranks.append(0)
+        else:
+            return None
+    return max(ranks) if ranks else None
 
 
 # conversions and `*_like` that keep their argument's rank
@@ -356,7 +378,8 @@ def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: 
         cast = entry.name.rsplit(".", 1)[1]
         from_ints = bool(base.dtype and not is_float(base.dtype) and is_float(made.dtype)) and not base.one_hot
         return replace(base, dtype=made.dtype, origin=Origin(origin.span, f".{cast}() makes it {made.dtype}"), from_ints=from_ints)
-    if made.dtype == base.dtype and base.dtype is not None:
+    if made.dtype == base.dtype and base.dtype is not None and result.rule != "fixed":
+        # (a function of one fixed dtype makes it there, whatever its input's: `F.one_hot`'s int64)
         return replace(base, device=device, dev_origin=base.dev_origin if device else None)
     return replace(base, dtype=made.dtype, origin=made.origin, from_ints=made.from_ints, device=device, dev_origin=base.dev_origin if device else None)
 

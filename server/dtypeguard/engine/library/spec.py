@@ -146,8 +146,9 @@ def ranked(result: Result, ndim: int) -> Result:
     return replace(result, ndim=ndim)
 
 
-def fixed(kind: str, dtype: str, dtype_param: str = "dtype") -> Result:
-    return Result("fixed", kind, dtype=dtype, dtype_param=dtype_param)
+def fixed(kind: str, dtype: str, dtype_param: str = "dtype", arg: str = "") -> Result:
+    """A result of one dtype; `arg` names the tensor inputs whose device it is on (a method's own: `self`)."""
+    return Result("fixed", kind, arg=arg, dtype=dtype, dtype_param=dtype_param)
 
 
 def same(kind: str, arg: str, dtype_param: str = "") -> Result:

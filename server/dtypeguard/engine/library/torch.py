@@ -137,9 +137,9 @@ FUNCTIONS: dict[str, Entry] = {
         ("movedim", "(input, source, destination)", same(T, "input"), "torch.movedim({t}, 0, 1)"),
         ("select", "(input, dim, index)", same(T, "input"), "torch.select({t}, 0, 0)"),
         ("square", "(input, *, out=None)", summed(T, "input"), "torch.square({t})"),  # (bool gives int64)
-        ("logical_not", "(input, *, out=None)", fixed(T, "bool", ""), "torch.logical_not({t})"),
-        *[(name, "(input, other, *, out=None)", fixed(T, "bool", ""), f"torch.{name}({{t}}, {{u}})") for name in ("logical_and", "logical_or", "logical_xor")],
-        *[(name, "(input, other, *, out=None)", fixed(T, "bool", ""), f"torch.{name}({{t}}, {{u}})") for name in ("eq", "ne", "gt", "ge", "lt", "le")],
+        ("logical_not", "(input, *, out=None)", fixed(T, "bool", "", "input"), "torch.logical_not({t})"),
+        *[(name, "(input, other, *, out=None)", fixed(T, "bool", "", "input,other"), f"torch.{name}({{t}}, {{u}})") for name in ("logical_and", "logical_or", "logical_xor")],
+        *[(name, "(input, other, *, out=None)", fixed(T, "bool", "", "input,other"), f"torch.{name}({{t}}, {{u}})") for name in ("eq", "ne", "gt", "ge", "lt", "le")],
         *[(name, "(input)", fixed(T, "bool", ""), f"torch.{name}({{t}})") for name in ("isnan", "isinf", "isfinite")],
         ("cdist", "(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary')", promote(T, "x1,x2"), "torch.cdist({t}, {u})"),
         # linear algebra keeps the matrix's dtype; the decompositions give their factors as a tuple
@@ -155,7 +155,7 @@ FUNCTIONS: dict[str, Entry] = {
     ]),
     **table("torch.nn.functional", [
         *[(name, sig, same(T, "input", "dtype" if "dtype=" in sig else ""), _FUNCTIONAL_PROBE[name]) for name, sig in _FUNCTIONAL_SAME.items()],
-        ("one_hot", "(tensor, num_classes=-1)", fixed(T, "int64", ""), "F.one_hot({t}.long().abs() % 2)"),
+        ("one_hot", "(tensor, num_classes=-1)", fixed(T, "int64", "", "tensor"), "F.one_hot({t}.long().abs() % 2)"),
         # no promotion: input and weight must share a dtype (and a device), else they fail
         ("linear", "(input, weight, bias=None)", promote(T, "input,weight"), "F.linear({t}, {u})"),
         ("cosine_similarity", "(x1, x2, dim=1, eps=1e-08)", promote(T, "x1,x2"), "F.cosine_similarity({t}, {u})"),

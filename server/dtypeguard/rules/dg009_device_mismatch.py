@@ -363,7 +363,10 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if other.dev_origin is not None:
             related.append(Related(other.dev_origin.span, f"the other input's device: {other.dev_origin.why}"))
         fixes = []
-        if hard_coded and odd.dev_origin is not None:
+        made_here = not hard_coded and cpu.dev_origin is not None and cpu.dev_origin.span == root and "follows the default device" in cpu.dev_origin.why
+        if (hard_coded or made_here) and odd.dev_origin is not None:
+            # a factory that made the CPU tensor (`torch.tensor(weights)`, the class-balanced loss: set
+            # 59) or wrote `device="cuda"`: made on the device of the tensor it meets, it runs on both
             follow = _device_of_operand(ctx, op, other, odd.dev_origin.span)
             if follow:
                 fixes.append(FixSpec(
@@ -573,6 +576,11 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\ndef to_gpu(m):\n    if torch.cuda.is_available():\n        return m.cuda()\n    return m\nmodel = to_gpu(nn.Linear(3, 1))\nmodel(torch.randn(4, 3))  # <-\n",
             # built on the meta device and moved before anything was loaded (ran on torch 2.13)
             "import torch\nimport torch.nn as nn\nwith torch.device('meta'):  # <-\n    model = nn.Sequential(nn.Linear(8, 8), nn.ReLU())\nmodel.cpu()\n",
+            # weights made on the CPU times GPU one-hot labels (the class-balanced loss: set 59)
+            "import numpy as np\nimport torch\nimport torch.nn.functional as F\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+            "def cb_weights(labels, counts):\n    labels_one_hot = F.one_hot(labels, 3).float()\n"
+            "    weights = torch.tensor(1.0 / np.array(counts)).float()  # <-\n    return weights.unsqueeze(0) * labels_one_hot\n"
+            "cb_weights(torch.randint(0, 3, (8,)).to(device), [5, 3, 1])\n",
         ],
         good=[
             # a causal CPU mask: the Transformer stack finds it causal and drops it (ran on an H200)

@@ -791,6 +791,15 @@ class CallsMixin(InterpreterParts):
             return TupleV(tuple(self.join_alike(x, y, state) for x, y in zip(a.items, b.items, strict=True)))
         return join(a, b)
 
+    def opened_path(self, given: Value | None, node: ast.Call, position: int, state: State) -> Value | None:
+        """The file argument of `torch.save`/`torch.load` (at `position`, or `f=`), or, where it is a
+        file opened for the call (`open(path, "wb")`), the path opened: its name matches a save to a load."""
+        at = _path_node(node, position, "f")
+        direct = node.args[position] if len(node.args) > position else next((k.value for k in node.keywords if k.arg == "f"), None)
+        if given is None and isinstance(at, _PLAIN_PATHS) and at is not direct:
+            return self.eval(at, state)
+        return given
+
     def record_save(self, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> None:
         """`torch.save(obj, f)` (and `accelerator.save(obj, f)`, which calls it): what it pickles,
         where its tensors live, and which file it writes."""
@@ -802,10 +811,8 @@ class CallsMixin(InterpreterParts):
         plain = (_number_class(refused.dtype) or "item") if entry is not None and isinstance(refused, Tensor) and refused.kind == "npscalar" else None
         tagged = isinstance(state.globals.get(CUDA_TAGS), Const)
         saved = "cuda" if tagged else self.saved_device(arg0, state)
-        target = args[1] if len(args) > 1 else kwargs.get("f")
+        target = self.opened_path(args[1] if len(args) > 1 else kwargs.get("f"), node, 1, state)
         at = _path_node(node, 1, "f")
-        if target is None and isinstance(at, _PLAIN_PATHS) and at is not (node.args[1] if len(node.args) > 1 else None):
-            target = self.eval(at, state)  # the path a file was opened at (`open(path, "wb")`)
         file = _file_name(target)
         span = self.index.span(node)
         path = _path_text(node, 1, "f")
@@ -1198,7 +1205,7 @@ class CallsMixin(InterpreterParts):
             if last == "dict":
                 return _dict_call(args, kwargs, node, self.index.span)
             if last == "enumerate" and (kwargs or len(args) != 1):
-                return _many(TupleV((Tensor("pyint"), self.element_of(arg0, state))))  # (`start=`: indices from there)
+                return self.enumerated(arg0, state)  # (`start=`: indices from there)
             return self.call_builtin(last, args, state)
         if name == "collections.deque" and not _has_splat(node):
             # a replay buffer (`deque(maxlen=buffer_limit)`, then `append(transition)`): a list of
@@ -1341,6 +1348,10 @@ class CallsMixin(InterpreterParts):
         else:
             state.heap[owner.oid] = replace(obj, attrs=attrs, dtype=None, dtype_origin=None, half_part=None, device=None)
 
+    def enumerated(self, iterable: Value | None, state: State) -> Value | None:
+        """`enumerate(xs)` whose indices are not read: (an int, one of the items) pairs."""
+        return _many(TupleV((Tensor("pyint"), self.element_of(iterable, state))))
+
     def call_builtin(self, name: str, args: list[Value | None], state: State) -> Value | None:
         arg0 = args[0] if args else None
         if name == "super" and not args:
@@ -1444,7 +1455,7 @@ class CallsMixin(InterpreterParts):
                 # a list of known items: each with its index (a loop over it runs them in turn,
                 # `target[i] = transform(target[i])` writing the item it read)
                 return TupleV(tuple(TupleV((Const(k), item)) for k, item in enumerate(arg0.items)))
-            return _many(TupleV((Tensor("pyint"), self.element_of(arg0, state))))  # (index, item)
+            return self.enumerated(arg0, state)
         if name == "zip":
             return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
         if name == "slice":
@@ -1607,11 +1618,7 @@ class CallsMixin(InterpreterParts):
                 if module != Const(None):
                     given |= {"weights_only"}
                     weights_only = Const(False) if module is not None else None
-            opened = _path_node(node, 0, "f")
-            read = args[0] if args else kwargs.get("f")
-            if read is None and isinstance(opened, _PLAIN_PATHS) and opened is not (node.args[0] if node.args else None):
-                read = self.eval(opened, state)  # the path a file was opened at (`open(path, "rb")`)
-            file = _file_name(read)
+            file = _file_name(self.opened_path(args[0] if args else kwargs.get("f"), node, 0, state))
             frame = getattr(self.call_stack[-1], "name", "<lambda>") if self.call_stack else "<module>"
             saved = state.globals.get(f"<saved {file or path}>") if file or path else None
             if saved is None:

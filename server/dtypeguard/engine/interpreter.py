@@ -577,12 +577,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return self.exec_block(stmt.orelse, state)  # a known empty list: the body does not run
         if _unrolled(iterable, stmt):
             assert isinstance(iterable, TupleV)
-            for item in iterable.items:  # `for op in self.ops: img, mask = op(img, mask)`: each in turn
-                if state.dead:
-                    return state
-                self.assign(stmt.target, item, state)
-                state = self.exec_block(stmt.body, state)
-            return self.exec_block(stmt.orelse, state)
+            return self._run_each(stmt, list(iterable.items), state)  # `for op in self.ops: img, mask = op(img, mask)`: each in turn
         every = _every_index(stmt)
         if every is not None:
             listed = self.eval(ast.Name(every[0], ast.Load()), state)
@@ -590,12 +585,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 # `for i in range(len(data)): data[i] = data[i].float()` over a list of known
                 # length: each index in turn, as Python runs it (a list of different tensors)
                 if not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body)):
-                    for k in range(len(listed.items)):
-                        if state.dead:
-                            return state
-                        self.assign(stmt.target, Const(k), state)
-                        state = self.exec_block(stmt.body, state)
-                    return self.exec_block(stmt.orelse, state)
+                    return self._run_each(stmt, [Const(k) for k in range(len(listed.items))], state)
         key = (*every, len(self.call_stack)) if every is not None else None  # (in this frame only)
         if key is not None:
             self.every_index.add(key)
@@ -604,6 +594,15 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         finally:
             if key is not None:
                 self.every_index.discard(key)
+
+    def _run_each(self, stmt: ast.For | ast.AsyncFor, items: list[Value | None], state: State) -> State:
+        """A loop over known items run once per item, in order, as Python runs it."""
+        for item in items:
+            if state.dead:
+                return state
+            self.assign(stmt.target, item, state)
+            state = self.exec_block(stmt.body, state)
+        return self.exec_block(stmt.orelse, state)
 
     def _exec_for_rounds(self, stmt: ast.For | ast.AsyncFor, iterable: Value | None, state: State) -> State:
         element = self.element_of(iterable, state)
@@ -1055,11 +1054,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 if isinstance(target.value, ast.Attribute):
                     self.assign(target.value, made, state)
                     return
-                name = target.value.id
-                if state.locals is not None and name not in state.locals and name in state.globals:
-                    state.globals[name] = made  # `REGISTRY[name] = fn()` in a function: the module's dict
-                else:
-                    state.bind(name, made)
+                _write_back(target.value.id, made, state)
             elif isinstance(target.value, ast.Name) and isinstance(base, (TupleV, Many)):
                 self._set_list_item(target.value.id, base, index, target.slice, value, state)
             elif isinstance(base, ParamGroup) and isinstance(index, Const) and index.value in GROUP_FLAGS:
@@ -1092,10 +1087,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             made = Many(value, base.flat)
         else:
             made = Many(base.item if _alike_items(base.item, value) else None, base.flat)
-        if state.locals is not None and name not in state.locals and name in state.globals:
-            state.globals[name] = made
-        else:
-            state.bind(name, made)
+        _write_back(name, made, state)
 
     def _set_group_flag(self, oid: int, key: str, value: Value | None, target: ast.AST, state: State) -> None:
         """`opt.param_groups[0]["capturable"] = True`: the optimizer's groups now carry it."""
@@ -2402,6 +2394,15 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
     if len(iterable.items) > 1 and all(item == iterable.items[0] for item in iterable.items):
         return False  # alike items: the loop's usual two rounds over one item say the same
     return not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body))
+
+
+def _write_back(name: str, made: Value, state: State) -> None:
+    """A container changed in place under `name`: a module global changed from a function
+    (`REGISTRY[name] = fn()`) stays the module's, anything else is bound where it is."""
+    if state.locals is not None and name not in state.locals and name in state.globals:
+        state.globals[name] = made
+    else:
+        state.bind(name, made)
 
 
 def _is_init(func: Func) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import replace
 
 from dtypeguard.engine import source
 from dtypeguard.engine.call_effects import META_MOVE, META_VALUE
@@ -132,9 +131,14 @@ def _holds_weights(module: ModuleObj) -> bool:
     """Does a module of the script's own hold anything that lives on a device: a layer, a
     parameter or a buffer (or attributes this analysis forgot)? NeRF's `Embedding` holds only
     a plain tensor of frequencies, iterated into 0-dim tensors that meet any device."""
-    return FORGOTTEN in module.attrs or any(
-        isinstance(v, Ref) or (isinstance(v, Tensor) and (v.param or v.moves)) or (isinstance(v, TupleV) and any(isinstance(i, Ref) for i in v.items))
-        for v in module.attrs.values()
+    return FORGOTTEN in module.attrs or any(_weight_held(v) for v in module.attrs.values())
+
+
+def _weight_held(value: Value | None) -> bool:
+    """An attribute value that lives on a device with its module: a layer, a parameter or buffer, a list of layers."""
+    return (
+        isinstance(value, Ref) or (isinstance(value, Tensor) and (value.param or value.moves))
+        or (isinstance(value, TupleV) and any(isinstance(i, Ref) for i in value.items))
     )
 
 
@@ -149,7 +153,7 @@ def _forward_reads_weights(ctx: Context, module: ModuleObj) -> bool:
     methods = {f.name: f for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     if "forward" not in methods:
         return True
-    weighty = {name for name, v in module.attrs.items() if _holds_weights(replace(module, attrs={name: v}))}
+    weighty = {name for name, v in module.attrs.items() if _weight_held(v)}
     todo, seen = ["forward"], {"forward"}
     while todo:
         func = methods[todo.pop()]

@@ -6604,6 +6604,170 @@ CASES: dict[str, str] = {
         y = torch.ones(8, 1).cuda()
         loss = criterion(model(x) * scale, y)
         """,
+    # torchaudio's TimeStretch before audio #457 (set 59, bb02): a plain tensor attribute is not
+    # moved by `model.to(device)`, and `[..., None]` keeps its rank known (2)
+    "a plain tensor attribute meets the moved model's output": """
+        import math
+        import torch
+        import torch.nn as nn
+        class Stretch(nn.Module):
+            def __init__(self, n_freq=201):
+                super().__init__()
+                self.advance = torch.linspace(0, math.pi, n_freq)[..., None]  # expect: DG009
+                self.fc = nn.Linear(2, 2)
+            def forward(self, x):
+                return torch.atan2(self.fc(x)[..., 1], x[..., 0]) - self.advance
+        model = Stretch().to("cuda")
+        model(torch.randn(4, 201, 10, 2).cuda())
+        """,
+    # ... registered as a buffer, it moves
+    "a buffer meets the moved model's output": """
+        import math
+        import torch
+        import torch.nn as nn
+        class Stretch(nn.Module):
+            def __init__(self, n_freq=201):
+                super().__init__()
+                self.register_buffer("advance", torch.linspace(0, math.pi, n_freq)[..., None], persistent=False)
+                self.fc = nn.Linear(2, 2)
+            def forward(self, x):
+                return self.fc(x)[..., 0] - self.advance
+        model = Stretch().to("cuda")
+        model(torch.randn(4, 201, 10, 2).cuda())
+        """,
+    # a 0-dim GPU tensor with a CPU vector raises too (only a 0-dim CPU tensor is a scalar to a GPU kernel)
+    "a 0-dim GPU tensor meets a CPU vector": """
+        import torch
+        scale = torch.tensor(2.0).cuda()
+        offsets = torch.arange(4.0)  # expect: DG009
+        shifted = scale - offsets
+        """,
+    # graphnet #328 (set 59, bb01): a one-hot target made in the loss on the CPU, predictions on meta
+    "a one-hot target made on the CPU against meta predictions": """
+        import torch
+        import torch.nn as nn
+        from torch.nn.functional import cross_entropy, one_hot
+        model = nn.Linear(4, 3).to("meta")
+        pred = model(torch.randn(8, 4).to("meta"))
+        target = one_hot(torch.tensor([0, 1, 2, 1, 0, 2, 1, 0]), 3)  # expect: DG009
+        loss = cross_entropy(pred, target.float())
+        """,
+    # offpolicy's MADDPG critic (set 59, bb03): layers in a plain list are not moved by `self.to(device)`
+    "layers in a plain list stay on the CPU": """
+        import torch
+        import torch.nn as nn
+        class Critic(nn.Module):
+            def __init__(self, device):
+                super().__init__()
+                self.mlp = nn.Linear(4, 8)
+                self.q_outs = [nn.Linear(8, 1) for _ in range(2)]  # expect: DG009
+                self.to(device)
+            def forward(self, x):
+                x = self.mlp(x)
+                return [q(x) for q in self.q_outs]
+        critic = Critic(torch.device("meta"))
+        critic(torch.randn(8, 4).to("meta"))
+        """,
+    # hippynn #15 (set 59, bb06): Adagrad makes its state in its constructor, before the model moves
+    "Adagrad built before the model moves": """
+        import torch
+        import torch.nn as nn
+        class Controller:
+            def __init__(self, optimizer):
+                self.optimizer = optimizer
+        class Patient(Controller):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+        def train(model, controller):
+            if not isinstance(controller, Controller):
+                controller = Controller(torch.optim.Adam(model.parameters()))
+            model.to("cuda")
+            opt = controller.optimizer
+            for _ in range(2):
+                loss = model(torch.randn(8, 3).cuda()).sum()
+                loss.backward()
+                opt.step()
+        model = nn.Linear(3, 1)
+        optimizer = torch.optim.Adagrad(model.parameters(), lr=1e-2)  # expect: DG015
+        train(model, Patient(optimizer=optimizer))
+        """,
+    # ... its state reloaded after the move (hippynn's fix) is on the model's device; Adam makes its state at the first step
+    "Adagrad reloaded after the model moves, and Adam built before": """
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(3, 1)
+        optimizer = torch.optim.Adagrad(model.parameters(), lr=1e-2)
+        other = nn.Linear(3, 1)
+        adam = torch.optim.Adam(other.parameters())
+        model.to("cuda")
+        other.to("cuda")
+        optimizer.load_state_dict(optimizer.state_dict())
+        for _ in range(2):
+            x = torch.randn(8, 3).cuda()
+            (model(x).sum() + other(x).sum()).backward()
+            optimizer.step()
+            adam.step()
+        """,
+    # SO-Net #37 (set 60, bc01): `+` of bool masks is a logical OR, so the "intersection" is never 2
+    "a sum of bool masks compared as a count": """
+        import torch
+        seg, pred = torch.randint(0, 4, (100,)), torch.randint(0, 4, (100,))
+        gt = seg == 1
+        predict = pred == 1
+        intersection = (gt + predict) == 2  # expect: DG004
+        union = (gt + predict) >= 1
+        """,
+    # ... counted in integers, or a union (`>= 1`) of bool masks, is right
+    "a sum of masks counted in integers": """
+        import torch
+        gt, predict = torch.rand(100) > 0.5, torch.rand(100) > 0.5
+        intersection = (gt.int() + predict.int()) == 2
+        union = (gt + predict) >= 1
+        both = (gt & predict).sum()
+        """,
+    # ultralytics #15782 (set 60, bc02): uint8 masks multiplied in uint8 wrap above 255
+    "uint8 masks multiplied": """
+        import numpy as np
+        import torch
+        H = W = 96
+        def ellipse(cy, cx, r):
+            yy, xx = np.mgrid[:H, :W]
+            return (((yy - cy) ** 2 + (xx - cx) ** 2) <= r * r).astype(np.uint8)
+        masks = torch.from_numpy(np.stack([ellipse(40, 40, 20), ellipse(50, 50, 18)])).view(2, -1)
+        inter = torch.matmul(masks, masks.T)  # expect: DG004
+        inter_f = torch.matmul(masks.float(), masks.float().T)
+        """,
+    # trojanzoo #72 (set 60, bc04): float64 class-count weights through a cache, a `**kwargs`
+    # check and a converter that passes its caller's dtype
+    "class weights from np.bincount through a cache and a converter": """
+        import os
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def to_tensor(x, dtype=None, device="cpu"):
+            if x is None:
+                return None
+            if isinstance(x, (list, tuple)):
+                x = torch.stack(x)
+            return torch.as_tensor(x, dtype=dtype).to(device=device)
+        def get_loss_weights(targets, file_path):
+            if os.path.exists(file_path):
+                return np.load(file_path)
+            counts = np.bincount(targets)
+            weights = counts.sum() / counts
+            np.save(file_path, weights)
+            return weights
+        class Model:
+            def __init__(self, weights=True, **kwargs):
+                lw = None if "loss_weights" not in kwargs.keys() else kwargs["loss_weights"]
+                if isinstance(weights, bool):
+                    lw = get_loss_weights(np.repeat(np.arange(4), 3), "w.npy") if weights else None
+                self.criterion = nn.CrossEntropyLoss(weight=to_tensor(lw))  # expect: DG006
+                self.net = nn.Linear(8, 4)
+        m = Model()
+        out = m.net(torch.randn(12, 8))
+        loss = m.criterion(out, torch.randint(0, 4, (12,)))
+        """,
 }
 
 

@@ -976,3 +976,61 @@ def test_ufunc_results_have_the_rank_numpy_broadcasts_to() -> None:
             checked += 1
     print(f"{checked} ufunc calls checked against NumPy")
     assert checked >= 40
+
+
+def test_the_optimizers_that_make_state_in_their_constructor_are_torchs() -> None:
+    """DG015 reports an optimizer built before its model moves only for the classes whose
+    constructor makes state on the parameters' device (Adagrad's "sum"): every other one makes
+    it at the first step, on the device the parameters have then."""
+    from dtypeguard.engine.call_effects import STATE_AT_INIT
+
+    eager = set()
+    for name in dir(torch.optim):
+        cls = getattr(torch.optim, name)
+        if not (isinstance(cls, type) and issubclass(cls, torch.optim.Optimizer)) or cls is torch.optim.Optimizer:
+            continue
+        param = torch.nn.Parameter(torch.ones(3, 3))
+        made = cls([param], lr=0.1)
+        if made.state:
+            eager.add(name)
+    assert eager == set(STATE_AT_INIT)
+
+
+def test_only_a_zero_dim_cpu_tensor_meets_a_tensor_on_another_device() -> None:
+    """The device clash in arithmetic (DG009): a 0-dim CPU tensor is a scalar to a kernel on
+    another device (meta stands in for CUDA here); a CPU vector is not, whatever the other's rank."""
+    for other, cpu, ok in (((), (3,), False), ((3,), (), True), ((3,), (3,), False), ((), (), True)):
+        try:
+            torch.ones(other, device="meta") - torch.ones(cpu)
+            ran = True
+        except RuntimeError:
+            ran = False
+        assert ran == ok, (other, cpu)
+
+
+def test_mgrid_dtypes_and_ranks_are_numpys() -> None:
+    """`np.mgrid[...]` as the engine states it: int bounds give int64, a float bound or a complex
+    count float64; one dimension per slice, plus the stacking one."""
+    source = "import numpy as np\nH = 5\na = np.mgrid[:H, :4]\nb = np.mgrid[0:1:0.25, :3]\nc = np.mgrid[-1:1:5j]\n"
+    result = check_source(source, "grid.py")
+    assert not result.internal_error
+    stated = {f.name: f.value for f in result.facts.values if f.store and f.name in ("a", "b", "c")}
+    real = {"a": np.mgrid[:5, :4], "b": np.mgrid[0:1:0.25, :3], "c": np.mgrid[-1:1:5j]}
+    for name, arr in real.items():
+        value = stated[name]
+        assert value is not None and (value.dtype, value.ndim) == (str(arr.dtype), arr.ndim), name  # type: ignore[union-attr]
+
+
+def test_bool_sums_stay_bool_and_small_integer_products_wrap() -> None:
+    """DG004's silent cases: `+` of bool tensors (and NumPy bool arrays) is a logical OR that
+    stays bool; a uint8 or int8 matmul sums in its own dtype and wraps."""
+    t = torch.tensor([True, False]) + torch.tensor([True, True])
+    assert t.dtype == torch.bool and not bool(((t) == 2).any())
+    a = np.array([True, False]) + np.array([True, True])
+    assert a.dtype == np.bool_
+    from dtypeguard.rules.dg004_input_dtype_mismatch import _WRAPPING
+
+    for name, top in _WRAPPING.items():
+        ones = torch.ones(1, top + 1, dtype=getattr(torch, name))
+        product = torch.matmul(ones, ones.T)
+        assert product.dtype == ones.dtype and int(product) != top + 1, name

@@ -671,7 +671,8 @@ def test_fifty_eighth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
 # target made on the CPU, torchaudio's TimeStretch phase_advance as a plain attribute, off-policy MADDPG's Q heads in
 # a Python list, class-balanced loss weights made on the CPU, PyPOTS' GP-VAE prior built on the CPU, hippynn's
 # Adagrad state made before the move; 6 + 6): 0/6 root, 0/6 any line, 0 false alarms when it arrived (engine
-# ce806d7); 1/6, 1/6, 0 after
+# ce806d7); 1/6, 1/6, 0 after session 22; 5/6, 5/6, 0 after session 23 (a plain attribute not moved, a layer in
+# a Python list, meta predictions against CPU targets, Adagrad's state made in its constructor)
 FIFTY_NINTH = score(Path(__file__).resolve().parents[1] / "realworld59")
 
 
@@ -679,4 +680,18 @@ def test_fifty_ninth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert FIFTY_NINTH["broken"] >= 6 and FIFTY_NINTH["correct"] >= 6
     assert FIFTY_NINTH["false_alarms"] == []
     hits, total = FIFTY_NINTH["root_hits"], FIFTY_NINTH["broken"]
-    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(FIFTY_NINTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.8, f"{hits}/{total}: " + "\n".join(FIFTY_NINTH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 60 (target and loss hazards in users' own loss and metric code: SO-Net's IoU of summed bool masks, ultralytics'
+# uint8 mask matmul, theseus' focal loss one-hot of Mixup targets, trojanzoo's float64 class weights, DeNA YOLOv3's
+# `1 - mask` of a bool mask, OTX's one-hot of an empty label list; 6 + 6): 0/6 root, 0/6 any line, 0 false alarms
+# when it arrived (engine f924bea); 4/6, 4/6, 0 after
+SIXTIETH = score(Path(__file__).resolve().parents[1] / "realworld60")
+
+
+def test_sixtieth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SIXTIETH["broken"] >= 6 and SIXTIETH["correct"] >= 6
+    assert SIXTIETH["false_alarms"] == []
+    hits, total = SIXTIETH["root_hits"], SIXTIETH["broken"]
+    assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(SIXTIETH["misses"])  # type: ignore[operator, arg-type]

@@ -107,6 +107,12 @@ CASES = [
         f'import torch\nfrom torch import nn\n\n{MARKER}\ntorch.set_default_dtype(torch.float64)\n\nx = torch.zeros(3)\ndef f():\n    torch.set_default_dtype(torch.float64)\n',
         id="insert-setup-block",  # no `device` name: nothing would use it
     ),
+    pytest.param(
+        "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.adv = torch.linspace(0, 1, 5)[..., None]  # phase\n",
+        fix("register_buffer", (4, 8, 4, 16)),
+        'class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer("adv", torch.linspace(0, 1, 5)[..., None], persistent=False)  # phase\n',
+        id="register-buffer",
+    ),
 ]
 
 
@@ -132,6 +138,9 @@ def test_edits_are_minimal() -> None:
         ("x = (\n", fix("append_call", (1, 0, 1, 1), method="float"), "does not parse"),
         ("x = 1\n", fix("no_such_kind", (1, 0, 1, 1)), "no transform"),
         ("for xb in loader:\n    xb = xb.to(device)\n    model(xb)\n", fix("to_device", (3, 10, 3, 12), device="device"), "already moved"),
+        ("class M(nn.Module):\n    def __init__(self):\n        self.w = torch.ones(3)\n        super().__init__()\n", fix("register_buffer", (3, 8, 3, 14)), "after `super().__init__()`"),
+        ("class M(nn.Module):\n    def forward(self, x):\n        self.h = torch.zeros(3)\n", fix("register_buffer", (3, 8, 3, 14)), "after `super().__init__()`"),
+        ("class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.a = self.b = torch.ones(3)\n", fix("register_buffer", (4, 8, 4, 14)), "plain `self.<name> = ...`"),
     ],
 )
 def test_not_applicable_says_why(text: str, spec: FixSpec, reason: str) -> None:

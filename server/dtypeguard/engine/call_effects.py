@@ -7,6 +7,7 @@ machine: the tables live in `library/` (names in `library/vocabulary.py`), the m
 from __future__ import annotations
 
 import ast
+import builtins
 import math
 import weakref
 from collections.abc import Callable
@@ -889,14 +890,34 @@ class CallsMixin(InterpreterParts):
             body: list[ast.stmt] = [ast.Return(func.node.body)]  # `lambda x: torch.tensor(x)`: one expression
         else:
             body = [s for s in func.node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        if not (isinstance(result, Tensor) and result.kind == "tensor" and result.site is not None and result.origin is not None and 0 < len(body) <= 2):
+        passes = _passes_dtype_parameter(func.node, body)  # (trojanzoo's `to_tensor(x, dtype=None, ...)`, set 60: any length)
+        if not (isinstance(result, Tensor) and result.kind == "tensor" and result.site is not None and result.origin is not None and (0 < len(body) <= 2 or passes)):
             return result
-        if not _passes_dtype_parameter(func.node, body) and isinstance(func.node, ast.FunctionDef) and self._call_counts().get(func.node.name) == 1:
+        if not passes and isinstance(func.node, ast.FunctionDef) and self._call_counts().get(func.node.name) == 1:
             return result
         where = self.index.span(func.node)
         inside = where.line <= result.site.line <= where.end_line and result.site.file == where.file
         came_in = not (where.line <= result.origin.span.line <= where.end_line and result.origin.span.file == where.file)
         return replace(result, site=self.index.span(node)) if inside and came_in else result
+
+    def _array_cache_miss(self, node: ast.Call) -> bool:
+        """`if os.path.exists(path): return np.load(path)` in a function that computes the array
+        and `np.save(path, ...)`s it further down (trojanzoo's loss weights, set 60): a cache,
+        whose hit gives back what its miss computed, so the miss is the path that says what the
+        array is. (A checkpoint's `torch.load` behind `exists` is a resume: not this.)"""
+        func = self.call_stack[-1] if self.call_stack else None
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        path = ast.unparse(node.args[0])
+        loads = saves = False
+        for sub in ast.walk(func):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("load", "save") and sub.args and ast.unparse(sub.args[0]) == path:
+                owner = ast.unparse(sub.func.value)
+                if owner not in ("np", "numpy"):
+                    return False
+                loads = loads or sub.func.attr == "load"
+                saves = saves or (sub.func.attr == "save" and sub.lineno > node.lineno)
+        return loads and saves
 
     def _call_counts(self) -> dict[str, int]:
         """How many calls of each name the checked file writes (`f(...)`, `obj.f(...)`)."""
@@ -1244,6 +1265,8 @@ class CallsMixin(InterpreterParts):
             if written and dst:
                 self.events.saves.append(replace(written[-1], file=dst, path=_path_text(node, 1, "dst"), time=self.tick()))
             return None
+        if name in ("os.path.exists", "os.path.isfile") and len(node.args) == 1 and not node.keywords and self._array_cache_miss(node):
+            return Const(False)
         if name == "os.path.join" and args and isinstance(args[-1], Const) and isinstance(args[-1].value, str):
             return FilePath(args[-1].value.rsplit("/", 1)[-1])  # a file path whose name we know
         if name == "os.path.join" and node.args and isinstance(node.args[-1], ast.JoinedStr):
@@ -1401,6 +1424,10 @@ class CallsMixin(InterpreterParts):
                 known = _layer_isinstance(replace(obj, cls="torch.nn.Module"), args[1])
             if known is not None:
                 return known
+            if isinstance(obj, InstanceObj) and obj.klass is not None:
+                known = self._user_isinstance(obj.klass, args[1])
+                if known is not None:
+                    return known
         if name == "isinstance" and len(args) == 2:
             wrappers = [c.name.rsplit(".", 1)[-1] for c in (args[1].items if isinstance(args[1], TupleV) else (args[1],)) if isinstance(c, Sym)]
             if wrappers and set(wrappers) <= {"DataParallel", "DistributedDataParallel"} and isinstance(args[0], Ref) and isinstance(state.heap.get(args[0].oid), ModuleObj):
@@ -1963,6 +1990,34 @@ class CallsMixin(InterpreterParts):
         state.heap[oid] = obj
         return obj
 
+    def _user_isinstance(self, klass: Klass, classes: Value | None) -> Const | None:
+        """`isinstance(controller, Controller)` of an instance of the script's own class, given
+        classes of the script's own (hippynn's `PatienceController(Controller)`, set 59): decided
+        by its class and the bases above it. A base not known here (another library's): unknown
+        unless a class asked about was found first."""
+        wanted = classes.items if isinstance(classes, TupleV) else (classes,)
+        if not wanted or not all(isinstance(c, Klass) for c in wanted):
+            return None
+        names = {c.node.name for c in wanted if isinstance(c, Klass)}
+        todo, seen, complete = [klass], set(), True
+        while todo:
+            k = todo.pop()
+            if k.node.name in names:
+                return Const(True)
+            if k.node.name in seen:
+                continue
+            seen.add(k.node.name)
+            for base in k.bases:
+                if base.startswith("user:") and base.count(":") == 1:
+                    parent = self.classes.get(base[5:])
+                    if parent is None:
+                        complete = False
+                    else:
+                        todo.append(parent)
+                elif base not in ("builtins.object", "object", "abc.ABC"):
+                    complete = False
+        return Const(False) if complete else None
+
     def make_optimizer(self, name: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value:
         params = args[0] if args else kwargs.get("params")
         module_oid = params.oid if isinstance(params, Params) else _group_owner(params, state)
@@ -1974,6 +2029,9 @@ class CallsMixin(InterpreterParts):
         owner = state.heap.get(some_of) if some_of is not None else None
         listed_as = (owner.dtype, owner.cast_span) if isinstance(owner, ModuleObj) else (None, None)
         opt = OptimizerObj(cls, self.origin(node, f"{cls}(...)"), module_oid, options, group_options=_group_flags(params), listed_owner=some_of, listed_as=listed_as)
+        made = state.heap.get(module_oid) if module_oid is not None else None
+        if cls in STATE_AT_INIT and isinstance(made, ModuleObj) and made.device is not None:
+            opt = replace(opt, init_state=True, state_device=made.device)
         oid = self.alloc(state, opt)
         if module_oid is not None:
             self.optimizers_of.setdefault(module_oid, []).append(oid)
@@ -2435,6 +2493,8 @@ class CallsMixin(InterpreterParts):
                 # a dict whose keys are all known (a config, `get_default_params(model)`): its pairs,
                 # in order, so `for key, value in cfg.items(): setattr(ns, key, value)` runs per key
                 return TupleV(tuple(TupleV((Const(k), v)) for k, v in zip(receiver.keys, receiver.items, strict=True)))
+            if method == "keys" and len(receiver.keys) <= 16 and all(isinstance(k, str) for k in receiver.keys):
+                return TupleV(tuple(Const(k) for k in receiver.keys))  # `"weight" in kwargs.keys()` (trojanzoo, set 60)
             if method == "items":
                 return Many(TupleV((None, joined)))
             if method == "values":
@@ -2456,11 +2516,12 @@ class CallsMixin(InterpreterParts):
                     if isinstance(closure, Func):  # `opt.step(closure)` (LBFGS): the closure runs first, computing the loss
                         self.call_function(closure, [], {}, state)
                     self.optimizer_step(receiver.oid, obj, node, state, scaler=False)
-                elif method == "load_state_dict" and not obj.stepped:
-                    # a resumed optimizer has state, cast to its parameters' dtype as it loads
+                elif method == "load_state_dict":
+                    # a resumed optimizer has state, cast to its parameters' dtype and device as it
+                    # loads (`opt.load_state_dict(opt.state_dict())` after a move: hippynn #15)
                     params = state.heap.get(obj.module) if obj.module is not None else None
                     state.heap[receiver.oid] = replace(
-                        obj, stepped=True, step_span=self.index.span(node), state_loaded=True,
+                        obj, stepped=True, step_span=obj.step_span if obj.stepped else self.index.span(node), state_loaded=True,
                         state_device=params.device if isinstance(params, ModuleObj) else None,
                     )
                 return None
@@ -2962,7 +3023,7 @@ class CallsMixin(InterpreterParts):
             # `model.__init__(...)` or `model.f1 = nn.Linear(...)`, is elsewhere)
             self._cast_children(after, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, state)
             owners = (state.heap.get(o) for o in self.optimizers_of.get(oid, ()))
-            stepped = tuple(o for o in owners if isinstance(o, OptimizerObj) and o.stepped)
+            stepped = tuple(o for o in owners if isinstance(o, OptimizerObj) and (o.stepped or o.init_state))
             self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped, tuple(post_order(oid, state))))
         return ref
 
@@ -3006,7 +3067,7 @@ class CallsMixin(InterpreterParts):
             module = _unmixed(opt.module, module, state)
         self.events.steps.append(OptimizerStep(span, self.tick(), opt, module if isinstance(module, ModuleObj) else None, scaler, _listed_now(opt, state)))
         if counts:
-            device = opt.state_device if opt.stepped else module.device if isinstance(module, ModuleObj) else None
+            device = opt.state_device if opt.stepped or opt.init_state else module.device if isinstance(module, ModuleObj) else None
             state.heap[oid] = replace(opt, stepped=True, step_span=opt.step_span or span, state_device=device)
 
 
@@ -3227,6 +3288,7 @@ SOURCE_METHODS: dict[str, tuple[int, str]] = {
 NOT_SAVED = "<not in state_dict>"  # a module attribute prefix: the buffer of that name is non-persistent
 NPZ_KEY = "::"  # between an `np.savez` archive's path and an array's key, in Events.array_saves
 META_VALUE = "<meta value>"  # a TensorOp name prefix, then the method: `.item()`/`.tolist()`/`.numpy()` of a meta tensor
+BOOL_SUM = "<bool sum compared>"  # a TensorOp: a sum of bool masks (a logical OR) compared as a count; extra: the sum
 META_MOVE = "<meta move>"  # a TensorOp: a module still holding meta tensors moved with .to()/.cuda()/.cpu()
 SOURCE_OP = "<source dtype>"
 REFUSED_OP = "<refused>"  # a TensorOp name prefix, then a key of engine/library/refusals.py: torch refuses the operand's dtype
@@ -3311,6 +3373,7 @@ def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str |
     return out
 
 
+STATE_AT_INIT = frozenset({"Adagrad"})  # torch.optim classes whose constructor makes their state
 CONVERTERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor"})
 ONE_HOT = "F.one_hot()"  # a `TensorOp`: `F.one_hot` given class indices that are not int64
 OBJECT_ARRAY = "object array to tensor"  # a `TensorOp`: torch is given a NumPy object array
@@ -4138,6 +4201,10 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
     builtin = _builtin_type(value)
     if builtin is not None and names and all(n in _BUILTIN_TYPES for n in names):
         return Const(builtin in names)
+    if type(value) is Const and type(value.value) in (bool, int, float, type(None)) and names and all(n in _BUILTIN_TYPES for n in names):
+        # `isinstance(loss_weights, bool)` of a constant the script passed (trojanzoo, set 60):
+        # Python's own answer (a bool is an int too)
+        return Const(isinstance(value.value, tuple(getattr(builtins, n.removeprefix("builtins.")) for n in names)))
     if isinstance(value, TupleV) and {"builtins.list", "builtins.tuple"} <= set(names):
         return Const(True)  # `isinstance(x, (list, tuple))` of a sequence the engine holds: one or the other  # `isinstance(source, dict)` of a config dict, or of a checkpoint's path
     if isinstance(value, Tensor) and value.kind == "npscalar" and names:

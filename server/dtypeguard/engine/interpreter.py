@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from dtypeguard.engine.call_effects import (
+    BOOL_SUM,
     CUDA_REQUIRED,
     CUDA_TAGS,
     GROUP_FLAGS,
@@ -1393,6 +1394,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             first = values[0]
             identity = isinstance(node, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
             if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series", "sparse") and not identity:
+                if _never_true_count(node, first, values):
+                    # `(gt + predict) == 2` of two bool masks (SO-Net #37, set 60): `+` of bools is a
+                    # logical OR, bool again, so the "count" never reaches 2 (DG004 reports it)
+                    self.events.ops.append(TensorOp(self.index.span(node), self.tick(), BOOL_SUM, (first,), None, (self.index.span(node.left),)))
                 return Tensor(first.kind, "bool", first.device, self.origin(node, "a comparison gives bool"), first.dev_origin, ndim=_broadcast_ndim(values))
             if isinstance(node, ast.Compare) and first is None and len(values) == 2 and isinstance(values[1], Tensor) and values[1].kind == "tensor" and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
                 # `pred == target` with a torch tensor on the right: whatever the left is (a tensor,
@@ -1639,9 +1644,26 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return Const(base.name) if base.name in ("cpu", "cuda", "mps") else None
         return None
 
+    def _mgrid(self, node: ast.Subscript, state: State) -> Value | None:
+        """`np.mgrid[:H, :W]`: one dense grid per slice, stacked (one slice: that grid alone): int64 when every bound and step
+        is an int literal or name, float64 when one is a float or a complex count (`50j`)."""
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if not parts or not all(isinstance(p, ast.Slice) for p in parts):
+            return None
+        bounds = [b for p in parts if isinstance(p, ast.Slice) for b in (p.lower, p.upper, p.step) if b is not None]
+        if any(isinstance(b, ast.Constant) and type(b.value) in (float, complex) for b in bounds):
+            dtype = "float64"
+        elif all((isinstance(b, ast.Constant) and type(b.value) is int) or (isinstance(b, ast.Name) and _int_number(self.eval(b, state))) for b in bounds):
+            dtype = "int64"
+        else:
+            return None  # a bound whose type is not known: a float one would make it float64
+        return Tensor("ndarray", dtype, "cpu", self.origin(node, f"`np.mgrid` of {'int' if dtype == 'int64' else 'float'} bounds gives {dtype}"), ndim=len(parts) + 1 if isinstance(node.slice, ast.Tuple) else 1)
+
     def eval_subscript(self, node: ast.Subscript, state: State) -> Value | None:
         base = self.eval(node.value, state)
         index = self.eval(node.slice, state)
+        if base == Sym("numpy.mgrid"):
+            return self._mgrid(node, state)
         if isinstance(base, Tensor) and base.kind in ("tensor", "ndarray"):
             if isinstance(node.slice, ast.Constant) and base.kind == "ndarray":
                 return replace(base, kind="npscalar")
@@ -1956,16 +1978,24 @@ def _matmul_ndim(a: int | None, b: int | None) -> int | None:
     return max(a, b)
 
 
+def _int_number(value: Value | None) -> bool:
+    """A Python int (a constant, a config's int, or an int the analysis cannot read)."""
+    return (type(value) in (Const, Configured) and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint")  # type: ignore[union-attr]
+
+
 def _count(value: Value | None) -> bool:
     """An int whose value is not known: `len(vocab)`, a config's size."""
     return (isinstance(value, Tensor) and value.kind == "pyint") or (type(value) is Configured and type(value.value) is int)
 
 
 def _devices_clash(a: Tensor, b: Tensor) -> bool:
-    """Two torch tensors of rank one or more, one on the CPU and one on a GPU (or the meta device)."""
-    if a.kind != "tensor" or b.kind != "tensor" or not a.ndim or not b.ndim:
+    """Two torch tensors, one on the CPU and of rank one or more, the other on a GPU (or the meta
+    device) of any rank: only a 0-dim CPU tensor may meet a GPU one (a 0-dim GPU one meeting a
+    CPU vector raises too)."""
+    if a.kind != "tensor" or b.kind != "tensor" or {a.device, b.device} not in ({"cpu", "cuda"}, {"cpu", "auto"}, {"cpu", "meta"}):
         return False
-    return {a.device, b.device} in ({"cpu", "cuda"}, {"cpu", "auto"}, {"cpu", "meta"})
+    cpu = a if a.device == "cpu" else b
+    return bool(cpu.ndim)
 
 
 _OPERATORS: dict[type[ast.operator], str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|"}
@@ -2022,6 +2052,18 @@ def _version_of(value: Value | None) -> tuple[int, ...] | None:
     return (*numbers, *(0,) * (3 - len(numbers)))
 
 
+def _never_true_count(node: ast.Compare, first: Tensor, values: list[Value | None]) -> bool:
+    """A sum of bool tensors or arrays (bool: `+` of bools is a logical OR in torch and NumPy)
+    compared as if it counted: `== 2`, `>= 2`, `> 1` are never true."""
+    left = node.left
+    if not (isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add) and first.dtype == "bool" and first.kind in ("tensor", "ndarray")):
+        return False
+    if len(values) != 2 or len(node.ops) != 1 or type(values[1]) is not Const or type(values[1].value) is not int:
+        return False
+    bound, op = values[1].value, node.ops[0]
+    return (isinstance(op, ast.Eq) and bound not in (0, 1)) or (isinstance(op, ast.GtE) and bound >= 2) or (isinstance(op, ast.Gt) and bound >= 1)
+
+
 def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | None:
     """`device != "cpu"` with `device` known to be "cpu": a known truth prunes a branch that
     cannot run. Equality and membership of plain constants, order of plain numbers; anything
@@ -2038,6 +2080,10 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
         # `if path in cache: return cache[path]` with the cache still `{}`: not there yet (a
         # memo's hit returns what a miss computed, so its branch adds nothing to know)
         return Const(isinstance(ops[0], ast.NotIn))
+    if len(ops) == 1 and isinstance(ops[0], (ast.In, ast.NotIn)) and len(values) == 2 and isinstance(values[1], DictV) and None not in values[1].keys:
+        key = _plain(values[0])  # `"loss_weights" in kwargs`: a dict whose keys are all known has it or not
+        if key is not _UNKNOWN and type(key) in (str, int):
+            return Const((key in values[1].keys) != isinstance(ops[0], ast.NotIn))
     if len(values) == 2 and any(v == Sym("torch.__version__") for v in values):
         first, second = (_version_of(v) for v in values)
         decide = _VERSION_ORDER.get(type(ops[0]))  # `torch.__version__ < "2.6"`: a TorchVersion compares as a version
@@ -2366,9 +2412,7 @@ def _indexed_ndim(ndim: int | None, index_node: ast.expr, index: Value | None) -
             dropped -= 1  # `a[None, :]` adds a dimension
             continue
         if isinstance(part, ast.Constant) and part.value is Ellipsis:
-            # `a[i:j, ...]`: with only slices besides it, the rank is the array's; else unknown
-            others = [p for p in parts if p is not part]
-            return ndim if all(isinstance(p, ast.Slice) for p in others) else None
+            continue  # `a[..., None]`, `a[..., 0]`: the dimensions it stands for stay as they are
         if (isinstance(value, Const) and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint"):
             dropped += 1
             continue

@@ -450,6 +450,9 @@ class OptimizerObj:
     step_span: Span | None = None
     state_loaded: bool = False
     state_device: str | None = None  # where its state was made: the parameters' device at the first step (or load)
+    # its state is made by its constructor, on the parameters' device of that moment (Adagrad's
+    # "sum"; every other torch.optim optimizer makes it at the first step: a test asks torch)
+    init_state: bool = False
     # flags set in a parameter group's dict (`{"params": ..., "capturable": True}`), any group
     group_options: dict[str, Value | None] = field(default_factory=dict)
     # over parameters of one module listed one by one (`[p for n, p in unet.named_parameters() if
@@ -604,7 +607,7 @@ def join_obj(a: HeapObj, b: HeapObj) -> HeapObj:
             scatters=a.scatters if a.scatters == b.scatters else "gpu" if "gpu" in (a.scatters, b.scatters) else "",
         )
     if isinstance(a, OptimizerObj) and isinstance(b, OptimizerObj):
-        return replace(a, stepped=a.stepped or b.stepped, step_span=a.step_span or b.step_span)
+        return replace(a, stepped=a.stepped or b.stepped, step_span=a.step_span or b.step_span, init_state=a.init_state or b.init_state)
     if isinstance(a, InstanceObj) and isinstance(b, InstanceObj):
         return replace(a, attrs=_join_attrs(a.attrs, b.attrs))
     return a

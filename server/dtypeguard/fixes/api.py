@@ -35,6 +35,7 @@ TRANSFORMS: dict[str, Transform] = {
     "int_bounds": calls.int_bounds,
     "to_device": device.to_device,
     "cuda_to_device": device.cuda_to_device,
+    "register_buffer": device.register_buffer,
     "move_to_setup": setup.move_to_setup,
     "replace_default_tensor_type": setup.replace_default_tensor_type,
     "insert_setup_block": setup.insert_setup_block,

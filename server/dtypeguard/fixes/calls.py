@@ -181,9 +181,13 @@ def replace_expression(parsed: Parsed, fix: FixSpec) -> str:
     expr = parsed.expression_at(fix.span)
     if expr is None:
         raise NotApplicable("no expression at the fix's position (the file changed?)")
-    if cst.Module(body=[]).code_for_node(expr) != fix.param("old"):
+    bare = expr.with_changes(lpar=[], rpar=[]) if getattr(expr, "lpar", None) else expr  # `(gt + predict)`: its parentheses stay
+    if cst.Module(body=[]).code_for_node(bare) != fix.param("old"):
         raise NotApplicable(f"the expression there is not `{fix.param('old')}`")
-    return replace_node(parsed, expr, expression(value))
+    new = expression(value)
+    if getattr(expr, "lpar", None) and hasattr(new, "lpar"):
+        new = new.with_changes(lpar=expr.lpar, rpar=expr.rpar)
+    return replace_node(parsed, expr, new)
 
 
 def _int_literal(expr: cst.BaseExpression) -> bool:

@@ -134,3 +134,40 @@ def cuda_to_device(parsed: Parsed, fix: FixSpec) -> str:
 def _is_torch_module(expr: cst.BaseExpression) -> bool:
     """`torch.cuda` itself (as in `torch.cuda()`, never a tensor)."""
     return isinstance(expr, cst.Name) and expr.value == "torch"
+
+
+def _initialised_before(func: cst.FunctionDef, stmt: cst.CSTNode) -> bool:
+    """Is `super().__init__(...)` (or `nn.Module.__init__(self)`) a statement of `func`'s body
+    before the one holding `stmt`? `register_buffer` fails before it ("cannot assign buffer
+    before Module.__init__() call"), where a plain attribute does not."""
+    if not isinstance(func.body, cst.IndentedBlock):
+        return False
+    for item in func.body.body:
+        if item is stmt:
+            return False
+        code = cst.Module(body=[]).code_for_node(item).replace(" ", "")
+        if ".__init__(" in code and (code.startswith("super(") or "Module.__init__(self" in code):
+            return True
+    return False
+
+
+def register_buffer(parsed: Parsed, fix: FixSpec) -> str:
+    """`self.name = <tensor>` in a module's `__init__` -> `self.register_buffer("name", <tensor>,
+    persistent=False)`: a buffer moves with `model.to(device)`, a plain attribute does not. Not
+    persistent, so `state_dict()` keeps the keys it had and checkpoints saved before still load."""
+    target = parsed.expression_at(fix.span)
+    if not isinstance(target, cst.Attribute) or not isinstance(target.value, cst.Name) or target.value.value != "self":
+        raise NotApplicable("the fix's position is not a `self.<name>` attribute")
+    chain = parsed.ancestors(target)
+    assign = next((n for n in chain if isinstance(n, cst.Assign)), None)
+    if assign is None or len(assign.targets) != 1 or assign.targets[0].target is not target:
+        raise NotApplicable("not a plain `self.<name> = ...` assignment")
+    line = next((n for n in chain if isinstance(n, cst.SimpleStatementLine)), None)
+    func = next((n for n in chain if isinstance(n, cst.FunctionDef)), None)
+    top = chain[chain.index(func.body) - 1] if func is not None and func.body in chain else None  # the body's statement holding it
+    if line is None or len(line.body) != 1 or func is None or top is None or func.name.value != "__init__" or not _initialised_before(func, top):
+        raise NotApplicable("only an attribute set in `__init__` after `super().__init__()` becomes a buffer")
+    call = cst.parse_expression(f'self.register_buffer("{target.attr.value}", _, persistent=False)')
+    assert isinstance(call, cst.Call)
+    call = call.with_changes(args=[call.args[0], call.args[1].with_changes(value=assign.value), call.args[2]])
+    return replace_node(parsed, line, line.with_changes(body=[cst.Expr(call)]))

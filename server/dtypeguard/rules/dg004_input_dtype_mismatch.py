@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from dtypeguard.engine.call_effects import MATMUL, OBJECT_ARRAY, SOURCE_OP, WEIGHTED
+from dtypeguard.engine.call_effects import BOOL_SUM, MATMUL, OBJECT_ARRAY, SOURCE_OP, WEIGHTED
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, Tensor, TupleV, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
@@ -110,6 +110,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _object_arrays(ctx, seen)
     yield from _source_dtypes(ctx, seen)
     yield from _refused(ctx, seen)
+    yield from _bool_sums(ctx, seen)
 
 
 
@@ -314,6 +315,10 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if op.autocast or op.name.rsplit(".", 1)[-1] not in MATMUL or len(op.inputs) != 2:
             continue
         a, b = tensor(op.inputs[0]), tensor(op.inputs[1])
+        if a is not None and b is not None and a.kind == b.kind == "tensor" and a.dtype == b.dtype and a.dtype in _WRAPPING and op.span not in seen:
+            seen.add(op.span)
+            yield _wrapping_product(op, a, b)
+            continue
         if a is None or b is None or not (is_float(a.dtype) and is_float(b.dtype)) or a.dtype == b.dtype:
             continue
         odd = b if a.dtype == "float32" else a
@@ -536,6 +541,8 @@ RULE = Rule(
             "import numpy as np\nimport pandas as pd\nimport torch\ndf = pd.read_csv('titanic.csv')\ndf['LogFare'] = np.log(df['Fare'] + 1)\ndf = pd.get_dummies(df, columns=['Sex'])\n"
             "X = torch.tensor(df[['LogFare', 'Sex_male']].values, dtype=torch.float)  # <-\n",
             "import torch\ntoken_ids = torch.randint(0, 5, (2, 7))\nmask = token_ids.gt(0).long()  # <-\nscores = torch.randn(2, 7)\npicked = scores.masked_select(mask)\n",
+            "import torch\ngt = torch.rand(100) > 0.5\npredict = torch.rand(100) > 0.5\nintersection = (gt + predict) == 2  # <-\n",
+            "import numpy as np\nimport torch\nmasks = torch.from_numpy(np.random.rand(3, 900) > 0.5).to(torch.uint8)\ninter = torch.matmul(masks, masks.T)  # <-\n",
         ],
         good=[
             "import numpy as np\nimport torch\nimport torch.nn as nn\nlstm = nn.LSTM(4, 8, 2, batch_first=True)\nx = torch.randn(3, 5, 4)\nh0 = torch.tensor(np.random.randn(2, 3, 8), dtype=torch.float32)\nc0 = torch.zeros(2, 3, 8)\nout, _ = lstm(x, (h0, c0))\n",
@@ -553,6 +560,72 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\nwith torch.autocast('cpu', dtype=torch.bfloat16):\n    model(torch.randn(2, 3).double())\n",
             "import numpy as np\nimport pandas as pd\nimport torch\ndf = pd.read_csv('titanic.csv')\ndf['LogFare'] = np.log(df['Fare'] + 1)\ndf = pd.get_dummies(df, columns=['Sex'])\n"
             "X = torch.tensor(df[['LogFare', 'Sex_male']].to_numpy(dtype=np.float32))\nS = torch.tensor(df[['Sex_male', 'Sex_female']].values)\n",
+            "import torch\ngt = torch.rand(100) > 0.5\npredict = torch.rand(100) > 0.5\nintersection = (gt.int() + predict.int()) == 2\nunion = (gt + predict) >= 1\n",
+            "import numpy as np\nimport torch\nmasks = torch.from_numpy(np.random.rand(3, 900) > 0.5).to(torch.uint8)\ninter = torch.matmul(masks.float(), masks.float().T)\n",
         ],
     ),
 )
+
+
+def _bool_sums(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`(gt + predict) == 2` of two bool masks (SO-Net #37): `+` of bool tensors (or NumPy bool
+    arrays) is a logical OR and gives bool, so the count it was meant to be never reaches 2, and
+    the IoU built on it is silently 0. The fix goes on the sum: count in integers."""
+    for op in ctx.events.ops:
+        if op.name != BOOL_SUM or not op.arg_spans or op.arg_spans[0] in seen:
+            continue
+        root = op.arg_spans[0]
+        seen.add(root)
+        fixes = []
+        parts = _plain_sum(ctx, root)
+        if parts is not None:
+            fixes.append(FixSpec(
+                "replace_expression", "Count in integers: `.int()` on each mask before adding", root, True,
+                (("old", parts[0]), ("value", " + ".join(f"{p}.int()" for p in parts[1]))),
+            ))
+        yield RULE.finding(
+            f"these masks are bool, and `+` of bool tensors is a logical OR that stays bool (True, never 2): the comparison at "
+            f"{op.span.line_ref()} is never true, silently; convert them to integers before adding (`.int()`)",
+            root,
+            related=[Related(op.span, "never true: the sum of bool masks is 0 or 1 (bool)")],
+            fixes=fixes,
+        )
+
+
+def _plain_sum(ctx: Context, span: Span) -> tuple[str, list[str]] | None:
+    """The text of `a + b` at `span` and its operands, when each is a plain name or attribute
+    (so `a.int() + b.int()` is the same sum in integers)."""
+    lines = ctx.text.splitlines()
+    if span.line != span.end_line or span.line > len(lines):
+        return None
+    text = lines[span.line - 1][span.col:span.end_col]
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    operands: list[ast.expr] = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        operands.insert(0, node.right)
+        node = node.left
+    operands.insert(0, node)
+    if len(operands) < 2 or not all(isinstance(o, (ast.Name, ast.Attribute)) for o in operands):
+        return None
+    return text, [ast.unparse(o) for o in operands]
+
+
+_WRAPPING = {"uint8": 255, "int8": 127}  # the largest sum a product of these dtypes holds before it wraps
+
+
+def _wrapping_product(op: TensorOp, a: Tensor, b: Tensor) -> Finding:
+    """`torch.matmul(mask1, mask2.T)` of uint8 masks (ultralytics #15782): torch multiplies and
+    sums in the operands' dtype, so every sum above 255 wraps around, silently (an IoU of
+    identical masks far below 1). The fix goes on the product: compute it in float32."""
+    dtype = a.dtype or ""
+    related = [Related(t.origin.span, f"it is {dtype} here: {t.origin.why}") for t in (a, b) if t.origin is not None][:1]
+    return RULE.finding(
+        f"`{op.name}` at {op.span.line_ref()} multiplies two {dtype} tensors and sums in {dtype}: every sum above "
+        f"{_WRAPPING[dtype]} wraps around, silently (no error); convert both operands first (`.float()`)",
+        op.span,
+        related=related,
+        severity=Severity.WARNING,
+    )

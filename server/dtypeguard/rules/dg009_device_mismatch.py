@@ -24,7 +24,7 @@ from dtypeguard.rules.base import (
 def _mismatch(model: str | None, data: str | None) -> bool:
     if model is None or data is None or model == data:
         return False
-    return {model, data} in ({"cuda", "cpu"}, {"auto", "cpu"})
+    return {model, data} in ({"cuda", "cpu"}, {"auto", "cpu"}, {"meta", "cpu"})
 
 
 def _tensors(inputs: tuple[Value | None, ...]) -> list[tuple[int, Tensor]]:
@@ -108,7 +108,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue  # the script's own forward moves it first (`self.lstm(x.to(self.device))`)
             if fw.nested and position == 0 and x.dev_origin is None:
                 continue  # the outer call's input, reported there
-            model_side = x.device in ("cuda", "auto") and module.device == "cpu"
+            model_side = x.device in ("cuda", "auto", "meta") and module.device == "cpu"
             if model_side:
                 moved = module.device_origin is not None and "default device" not in module.device_origin.why
                 # never moved: where it is made, or where the caller holds what a factory function made
@@ -255,12 +255,13 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
         f"the model is {where_model} but {what} stays {where_data}: the forward pass at {fw.span.line_ref()} fails with "
         "\"Expected all tensors to be on the same device\""
     )
+    plain, fixes = _plain_attribute(x, root)
+    message += plain
     related = fails_here(root, fw.span, "Expected all tensors to be on the same device")
     if module.device_origin is not None:
         related.append(Related(module.device_origin.span, f"the model's device: {module.device_origin.why}"))
     if x.dev_origin is not None:
         related.append(Related(x.dev_origin.span, f"the input's device: {x.dev_origin.why}"))
-    fixes = []
     name = _available_device_name(ctx)
     hard_coded = x.device == "cuda" and x.dev_origin is not None and x.dev_origin.why == ".cuda()" and module.device == "cpu"
     if hard_coded and name and root == module.origin.span:
@@ -276,7 +277,7 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
         # moving GPU data to a model left on the CPU runs, but on the CPU, and where the call is in
         # a class's method it moves every caller's data (learning3d's PRNet, scan 28: its training
         # script has the model on the GPU): the model's move is the fix, this one is not safe
-        to_cpu = device_expr == '"cpu"' and x.device in ("cuda", "auto")
+        to_cpu = device_expr == '"cpu"' and x.device in ("cuda", "auto", "meta")
         fixes.append(FixSpec("to_device", f"Move the input to the model's device: `.to({device_expr})`", use, not to_cpu, (("device", device_expr),)))
     return RULE.finding(message, root, related=related, fixes=fixes, severity=Severity.WARNING if maybe else Severity.ERROR)
 
@@ -293,18 +294,32 @@ def _loss_targets(ctx: Context) -> Iterator[Finding]:
         related = [Related(target.dev_origin.span, f"the target's device: {target.dev_origin.why}")] if target.dev_origin else []
         root = device_root(target, loss.target_bound or loss.span)
         related[:0] = fails_here(root, loss.span, "Expected all tensors to be on the same device")
-        fixes = []
+        plain, fixes = _plain_attribute(target, root)
         device_expr = _device_expr_of(ctx, out)
         if device_expr and loss.target_span is not None:
             fixes.append(FixSpec("to_device", f"Move the target to the predictions' device: `.to({device_expr})`", loss.target_span, True, (("device", device_expr),)))
         yield RULE.finding(
             f"the predictions are {where_out} but this target stays {where_target}: {loss.name} at {loss.span.line_ref()} fails with "
-            "\"Expected all tensors to be on the same device\"",
+            f"\"Expected all tensors to be on the same device\"{plain}",
             root,
             related=related,
             fixes=fixes,
             severity=Severity.WARNING if maybe else Severity.ERROR,
         )
+
+
+def _plain_attribute(value: Tensor, root: Span) -> tuple[str, list[FixSpec]]:
+    """A tensor kept as a plain attribute of a module (`self.mask = torch.ones(...)` in
+    `__init__`) and reported where it is kept: `model.to(device)` moves parameters and buffers,
+    not it. The words for the message, and the fix: make it a buffer (not persistent, so
+    `state_dict()` and the checkpoints saved before keep their keys)."""
+    origin = value.dev_origin
+    if origin is None or origin.span != root or "as a plain attribute" not in origin.why:
+        return "", []
+    return (
+        "; it is a plain tensor attribute, which `model.to(device)` does not move: register it as a buffer",
+        [FixSpec("register_buffer", "Register it as a buffer, which `model.to(device)` moves: `self.register_buffer(..., persistent=False)`", root, True)],
+    )
 
 
 def _where(device: str | None) -> str:
@@ -366,7 +381,7 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         related = fails_here(root, op.span, error)
         if other.dev_origin is not None:
             related.append(Related(other.dev_origin.span, f"the other input's device: {other.dev_origin.why}"))
-        fixes = []
+        plain, fixes = _plain_attribute(odd, root)
         made_here = not hard_coded and cpu.dev_origin is not None and cpu.dev_origin.span == root and "follows the default device" in cpu.dev_origin.why
         if (hard_coded or made_here) and odd.dev_origin is not None:
             # a factory that made the CPU tensor (`torch.tensor(weights)`, the class-balanced loss: set
@@ -379,7 +394,7 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
                 ))
         yield RULE.finding(
             f"this tensor is {_where(odd.device)} but `{op.name}` at {op.span.line_ref()} combines it with one {_where(other.device)}: "
-            f"it fails with \"{error}\"",
+            f"it fails with \"{error}\"{plain}",
             root,
             related=related,
             fixes=fixes,
@@ -585,6 +600,7 @@ RULE = Rule(
             "def cb_weights(labels, counts):\n    labels_one_hot = F.one_hot(labels, 3).float()\n"
             "    weights = torch.tensor(1.0 / np.array(counts)).float()  # <-\n    return weights.unsqueeze(0) * labels_one_hot\n"
             "cb_weights(torch.randint(0, 3, (8,)).to(device), [5, 3, 1])\n",
+            "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n        self.scale = torch.ones(4)  # <-\n    def forward(self, x):\n        return self.fc(x) * self.scale\nmodel = Net().to('cuda')\nmodel(torch.randn(2, 4).cuda())\n",
         ],
         good=[
             # a causal CPU mask: the Transformer stack finds it causal and drops it (ran on an H200)
@@ -602,6 +618,7 @@ RULE = Rule(
             "import torch\nimport torch.nn as nn\ndef build(debug):\n    m = nn.Linear(3, 1)\n    if debug:\n        return m\n    return m\nmodel = build(False)\nmodel(torch.randn(4, 3))\n",
             # every tensor replaced by the checkpoint's (assign=True): nothing is left on the meta device
             "import torch\nimport torch.nn as nn\nsd = nn.Linear(8, 8).state_dict()\nwith torch.device('meta'):\n    model = nn.Linear(8, 8)\nmodel.load_state_dict(sd, assign=True)\nmodel.to('cpu')\n",
+            "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n        self.register_buffer('scale', torch.ones(4), persistent=False)\n    def forward(self, x):\n        return self.fc(x) * self.scale\nmodel = Net().to('cuda')\nmodel(torch.randn(2, 4).cuda())\n",
         ],
     ),
 )

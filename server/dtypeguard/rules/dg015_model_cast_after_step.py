@@ -10,24 +10,25 @@ from collections.abc import Iterator
 
 from dtypeguard.engine.events import ModuleCast
 from dtypeguard.findings import Finding, Related, RuleExamples, Severity
-from dtypeguard.rules.base import Context, ErrorPattern, Rule
+from dtypeguard.rules.base import Context, ErrorPattern, Rule, fails_here
 
 
 def check(ctx: Context) -> Iterator[Finding]:
     seen = set()
     for cast in ctx.events.casts:
-        if cast.stepped_optimizers and cast.before.device == "cpu" and cast.after.device in ("cuda", "auto") and cast.span not in seen:
+        if cast.stepped_optimizers and cast.before.device == "cpu" and cast.after.device in ("cuda", "auto", "meta") and cast.span not in seen:
             finding = _moved_after_state(ctx, cast)
             if finding is not None:
                 seen.add(cast.span)
                 yield finding
                 continue
-        if not cast.stepped_optimizers or cast.before.dtype is None or cast.after.dtype in (None, cast.before.dtype):
+        stepped = [o for o in cast.stepped_optimizers if o.stepped]  # (a state made at construction: its dtype is not claimed)
+        if not stepped or cast.before.dtype is None or cast.after.dtype in (None, cast.before.dtype):
             continue
         if cast.span in seen:
             continue
         seen.add(cast.span)
-        opt = cast.stepped_optimizers[0]
+        opt = stepped[0]
         stateful = opt.cls not in ("SGD",) or "momentum" in opt.options
         if not stateful:
             continue
@@ -52,11 +53,25 @@ def _moved_after_state(ctx: Context, cast: ModuleCast) -> Finding | None:
     stateful = opt.cls not in ("SGD",) or "momentum" in opt.options
     if opt.state_device != "cpu":
         return None  # its state was made on the device the model goes back to (`.cpu()` to save, then `.to(device)`)
-    if not stateful or not any(step.opt.origin.span == opt.origin.span and step.time > cast.time for step in ctx.events.steps):
-        return None
+    later = [s for s in ctx.events.steps if s.opt.origin.span == opt.origin.span and s.time > cast.time and s.opt.state_device == "cpu"]
+    if not stateful or not later:
+        return None  # no step after the move with the state still on the CPU (none, or reloaded after the move)
+    on = "CUDA" if cast.after.device == "cuda" else "CUDA (when this script finds a GPU)" if cast.after.device == "auto" else cast.after.device
+    if opt.init_state and not opt.stepped:
+        # Adagrad makes its state in its constructor (hippynn #15): built over the model while it
+        # is on the CPU, its state stays there; the fix is where it is built, after the move
+        error = "Expected all tensors to be on the same device"
+        return RULE.finding(
+            f"{opt.cls} makes its state in its constructor, on the device its parameters are on now (the CPU); the model is "
+            f"moved to {on} at {cast.span.line_ref()} and the next `step()` fails with \"{error}\": create the optimizer after the move",
+            opt.origin.span,
+            related=[*fails_here(opt.origin.span, later[0].span, error),
+                     Related(cast.span, f"the model is moved to {on} here, after the optimizer was built")],
+            note="Move the model to its device before creating the optimizer (or reload the optimizer's state_dict after the move).",
+            severity=Severity.WARNING if cast.after.device == "auto" else None,
+        )
     had = f"loaded its state ({opt.step_span.line_ref()})" if opt.state_loaded and opt.step_span else "already stepped"
     where = "the optimizer's state was loaded here, on the parameters' device of that moment (the CPU)" if opt.state_loaded else "the optimizer stepped here, on the CPU"
-    on = "CUDA" if cast.after.device == "cuda" else "CUDA (when this script finds a GPU)"
     return RULE.finding(
         f"the model is moved to {on} after {opt.cls} {had}: its state stays on the CPU and the next `step()` fails with "
         "\"Expected all tensors to be on the same device\"",
@@ -108,12 +123,14 @@ RULE = Rule(
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nopt.step()\nmodel.double()  # <-\nopt.step()\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nckpt = torch.load('last.pt')\n"
             "opt.load_state_dict(ckpt['optimizer'])\nmodel.cuda()  # <-\nopt.step()\n",
+            "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\nopt = torch.optim.Adagrad(model.parameters())  # <-\nmodel.to('cuda')\nmodel(torch.randn(2, 3).cuda()).sum().backward()\nopt.step()\n",
         ],
         good=[
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nmodel.double()\nopt.step()\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1)\nopt = torch.optim.Adam(model.parameters())\nopt.step()\nmodel.to('cpu')\n",
             "import torch\nfrom torch import nn\nmodel = nn.Linear(4, 1).cuda()\nopt = torch.optim.Adam(model.parameters())\nckpt = torch.load('last.pt')\n"
             "opt.load_state_dict(ckpt['optimizer'])\nopt.step()\n",
+            "import torch\nimport torch.nn as nn\nmodel = nn.Linear(3, 1)\nopt = torch.optim.Adam(model.parameters())\nmodel.to('cuda')\nmodel(torch.randn(2, 3).cuda()).sum().backward()\nopt.step()\n",
         ],
     ),
 )

@@ -368,6 +368,8 @@ def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: 
     ranks = {t.ndim for t in inputs}
     if entry.name == "torch.stack":  # a new dimension over items of one rank
         ndim = base.ndim + 1 if len(ranks) == 1 and base.ndim is not None else None
+    elif entry.name.rsplit(".", 1)[1] in _BROADCASTING:  # elementwise over tensors: the largest rank (numbers add none)
+        ndim = None if None in ranks else max(r for r in ranks if r is not None)
     else:
         ndim = _rank_after(entry, bound, base.ndim)
     base = replace(base, ndim=ndim, collated=base.collated and entry.name.rsplit(".", 1)[1] in RANK_KEEPING)
@@ -394,6 +396,10 @@ RANK_KEEPING = frozenset({
     "empty_like", "full_like", "rand_like", "randn_like", "pow", "mul", "add", "sub", "div", "true_divide",
     "cat", "concat", "concatenate", "logical_not", "square", "type_as", "clamp_min", "clamp_max", "movedim", "swapaxes",
 })
+
+
+# torch functions elementwise over two or more tensors, which broadcast
+_BROADCASTING = frozenset({"atan2", "maximum", "minimum"})
 
 
 def _reduced_ndim(bound: dict[str, object], source: object) -> int | None:
@@ -462,6 +468,11 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
     rule = result.rule
     if rule == "fixed":
         return _make(kind, result.dtype or None, Origin(origin.span, entry.why or f"{_short(entry)} returns {result.dtype}") if result.dtype else None)
+    if rule == "weighted":  # `np.bincount(x)`: counts (int64); given `weights=`, sums of them in float64
+        weights = bound.get(result.arg, Const(None))
+        if weights == Const(None):
+            return _make(kind, result.dtype, Origin(origin.span, f"{_short(entry)} counts in {result.dtype}"))
+        return _make(kind, "float64", Origin(origin.span, f"{_short(entry)} with weights sums them in float64")) if weights is not None else _make(kind, None, None)
     if rule == "default":
         return _make(kind, default, Origin(origin.span, entry.why or f"{_short(entry)} follows the default dtype ({default})"))
     values = [_as_value(bound.get(name)) for name in result.arg.split(",")] if result.arg else []

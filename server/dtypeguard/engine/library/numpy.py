@@ -25,6 +25,7 @@ from dtypeguard.engine.library.spec import (
     table,
     ufunc,
     unknown,
+    weighted,
 )
 
 ND = "ndarray"
@@ -82,6 +83,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("fromfile", "(file, dtype=float, count=-1, sep='', offset=0, *, like=None)", fixed(ND, "float64", "dtype"), "", "`np.fromfile` reads float64 by default"),
     ("fromiter", "(iter, dtype, count=-1, *, like=None)", ranked(fixed(ND, "", "dtype"), 1), "np.fromiter(iter([1, 2]), dtype=np.int32)", "`np.fromiter` makes the dtype it is given"),
     ("frombuffer", "(buffer, dtype=float, count=-1, offset=0, *, like=None)", fixed(ND, "float64", "dtype"), "np.frombuffer(bytes(16))", "`np.frombuffer` reads float64 by default"),
+    ("bincount", "(x, /, weights=None, minlength=0)", ranked(weighted(ND, "int64", "weights"), 1), "np.bincount(np.array([0, 1, 1]))", "`np.bincount` counts in int64"),
     ("load", "(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding='ASCII', *, max_header_size=10000)", unknown(ND), ""),  # what `np.save` wrote there, when this file saved it
     ("save", "(file, arr, allow_pickle=True, fix_imports=True)", unknown(ND), ""),
     ("savez", "(file, *args, allow_pickle=True, **kwds)", unknown(ND), ""),  # what `np.load` of the file gives back, by key

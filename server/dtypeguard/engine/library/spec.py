@@ -183,6 +183,11 @@ def infer(kind: str, arg: str, dtype_param: str = "dtype") -> Result:
     return Result("infer", kind, arg=arg, dtype_param=dtype_param)
 
 
+def weighted(kind: str, dtype: str, weights: str) -> Result:
+    """`dtype` without the `weights` argument (or with None); float64 with it (`np.bincount`)."""
+    return Result("weighted", kind, dtype=dtype, arg=weights)
+
+
 def default(kind: str = "tensor", dtype_param: str = "dtype") -> Result:
     return Result("default", kind, dtype_param=dtype_param)
 

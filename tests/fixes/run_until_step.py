@@ -33,7 +33,10 @@ _backward = torch.Tensor.backward
 
 def _recording_backward(self: torch.Tensor, *args: object, **kwargs: object) -> None:
     if self.numel() == 1:
-        last_loss.append((float(self.detach().float().item()), str(self.dtype).removeprefix("torch.")))
+        # a loss on the meta device (the sets' stand-in for CUDA) has no value: 0.0 stands for
+        # "no number to check", as the step on meta parameters changes none that can be read
+        value = 0.0 if self.is_meta else float(self.detach().float().item())
+        last_loss.append((value, str(self.dtype).removeprefix("torch.")))
     _backward(self, *args, **kwargs)  # type: ignore[arg-type]
 
 
@@ -50,11 +53,11 @@ before_step: list[tuple[torch.Tensor, torch.Tensor]] = []
 
 
 def _before_step(optimizer: torch.optim.Optimizer, args: object, kwargs: object) -> None:
-    before_step[:] = [(p, p.detach().clone()) for group in optimizer.param_groups for p in group["params"] if p.grad is not None]
+    before_step[:] = [(p, p.detach().clone()) for group in optimizer.param_groups for p in group["params"] if p.grad is not None and not p.is_meta]
 
 
 def _after_step(optimizer: torch.optim.Optimizer, args: object, kwargs: object) -> None:
-    finite = all(bool(torch.isfinite(p).all()) for group in optimizer.param_groups for p in group["params"])
+    finite = all(bool(torch.isfinite(p).all()) for group in optimizer.param_groups for p in group["params"] if not p.is_meta)
     total = sum(old.numel() for _, old in before_step)
     changed = sum(int((p.detach() != old).sum()) for p, old in before_step)
     dtypes = sorted({str(p.dtype).removeprefix("torch.") for p, _ in before_step})

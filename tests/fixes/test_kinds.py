@@ -229,3 +229,36 @@ def test_setup_block_for_a_late_default_that_cannot_move_sets_its_dtype() -> Non
     new = apply_edits(text, edits)
     assert f"{MARKER}\nT.set_default_dtype(T.float64)\n" in new
     assert "float32" not in new and "device =" not in new
+
+
+@pytest.mark.parametrize(
+    ("source", "fixed_line"),
+    [
+        # DeNA's YOLOv3 #42 (set 60): `1 - mask` of a bool mask is inverted with `~`
+        ("import torch\nscores = torch.rand(5)\nhit = scores > 0.5\nkeep = 1 - hit\n", "keep = ~hit"),
+        # SO-Net #37 (set 60): the masks are counted in integers
+        ("import torch\ngt = torch.rand(9) > 0.5\npr = torch.rand(9) > 0.5\ninter = (gt + pr) == 2\n", "inter = (gt.int() + pr.int()) == 2"),
+        # graphnet #328 (set 59): a target made on the CPU goes to the predictions' device
+        (
+            "import torch\nimport torch.nn as nn\nfrom torch.nn.functional import cross_entropy, one_hot\n"
+            "model = nn.Linear(4, 3).to('meta')\npred = model(torch.randn(8, 4).to('meta'))\n"
+            "target = one_hot(torch.tensor([0, 1, 2, 1, 0, 2, 1, 0]), 3)\nloss = cross_entropy(pred.float(), target.float())\n",
+            "loss = cross_entropy(pred.float(), target.float().to(pred.device))",
+        ),
+        # torchaudio #457 (set 59): a plain tensor attribute becomes a buffer
+        (
+            "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(4, 4)\n        self.scale = torch.ones(4)\n    def forward(self, x):\n"
+            "        return self.fc(x) * self.scale\nmodel = Net().to('cuda')\nmodel(torch.randn(2, 4).cuda())\n",
+            '        self.register_buffer("scale", torch.ones(4), persistent=False)',
+        ),
+    ],
+)
+def test_fix_all_resolves_the_finding_with_the_expected_line(source: str, fixed_line: str) -> None:
+    from dtypeguard.analysis import check_source
+    from dtypeguard.fixes.api import fix_all
+
+    assert check_source(source, "case.py").findings
+    result = fix_all(source, "case.py")
+    assert fixed_line in result.text.splitlines()
+    assert not check_source(result.text, "case.py").findings

@@ -397,7 +397,26 @@ def _refused(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             f"it fails with \"{r.error.split(': ', 1)[-1]}\" ({r.advice})",
             r.root,
             related=r.related,
+            fixes=_inverted_mask(ctx, r.span) if r.key == "sub" and r.operand.dtype == "bool" and r.root == r.span else [],
         )
+
+
+def _inverted_mask(ctx: Context, span: Span) -> list[FixSpec]:
+    """`1 - mask` of a bool mask -> `~mask` (DeNA's YOLOv3 #42, set 60): the same 0/1 values,
+    as bool, which promote wherever `1 - mask` was used as a number."""
+    lines = ctx.text.splitlines()
+    if span.line != span.end_line or span.line > len(lines):
+        return []
+    text = lines[span.line - 1][span.col:span.end_col]
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return []
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.left, ast.Constant) and node.left.value == 1 and type(node.left.value) is int):
+        return []
+    right = node.right
+    inverted = f"~{ast.unparse(right)}" if isinstance(right, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"~({ast.unparse(right)})"
+    return [FixSpec("replace_expression", f"Invert the mask: `{inverted}`", span, True, (("old", text), ("value", inverted)))]
 
 RULE = Rule(
     code="DG004",

@@ -295,7 +295,7 @@ def _loss_targets(ctx: Context) -> Iterator[Finding]:
         root = device_root(target, loss.target_bound or loss.span)
         related[:0] = fails_here(root, loss.span, "Expected all tensors to be on the same device")
         plain, fixes = _plain_attribute(target, root)
-        device_expr = _device_expr_of(ctx, out)
+        device_expr = _device_expr_of(ctx, out) or (_predictions_device(ctx, loss.span) if target.device == "cpu" else "")
         if device_expr and loss.target_span is not None:
             fixes.append(FixSpec("to_device", f"Move the target to the predictions' device: `.to({device_expr})`", loss.target_span, True, (("device", device_expr),)))
         yield RULE.finding(
@@ -506,6 +506,23 @@ def _device_expr_of(ctx: Context, out: object) -> str:
         if fw.module.device_expr and fw.module.device in ("cuda", "auto"):
             return _safe_device_expr(fw.module.device, fw.module.device_expr)
     return ""
+
+
+_CASTS = frozenset({"float", "double", "half", "bfloat16", "long", "contiguous", "squeeze", "detach"})
+
+
+def _predictions_device(ctx: Context, span: Span) -> str:
+    """`<predictions>.device` for a loss call whose predictions are a plain name (or a cast of
+    one: `prediction.float()`): the target moved there is on the predictions' device whatever
+    that is (graphnet's one-hot target, set 59). Anything else (`model(x)`): no expression."""
+    call = next((n for n in ast.walk(ctx.tree) if isinstance(n, ast.Call) and (n.lineno, n.col_offset) == (span.line, span.col)), None) if ctx.tree else None
+    first = call.args[0] if call is not None and call.args else None
+    while isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr in _CASTS and not first.args and not first.keywords:
+        first = first.func.value
+    node = first
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return f"{ast.unparse(first)}.device" if first is not None and isinstance(node, ast.Name) and isinstance(first, (ast.Name, ast.Attribute)) else ""
 
 
 def _safe_device_expr(device: str | None, expr: str) -> str:

@@ -6768,6 +6768,45 @@ CASES: dict[str, str] = {
         out = m.net(torch.randn(12, 8))
         loss = m.criterion(out, torch.randint(0, 4, (12,)))
         """,
+    # riiid (scan 30): each Embedding gets a cast column of the float batch, so the model takes floats
+    "embeddings of cast columns of a float batch": """
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 4)
+                self.fc = nn.Linear(6, 1)
+            def forward(self, x):
+                return self.fc(torch.cat([self.emb(x[:, 0].long()), x[:, 1:3]], 1))
+        out = Net()(torch.ones(2, 3))
+        """,
+    # Feedback_1st (scan 30): the device is a command-line option, so the script runs on both
+    "a device option and a load without map_location": """
+        import argparse
+        import torch
+        import torch.nn as nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--device", type=str, default="cuda")
+        args = parser.parse_args()
+        model = nn.Linear(4, 2)
+        model.to(args.device)
+        model.load_state_dict(torch.load("fold0.pt"))  # expect: DG010
+        """,
+    # g2net's CWT (scan 30): a float64 filter bank given by keyword to nn.Parameter meets float32 input
+    "a float64 nn.Parameter(data=...) weight in F.conv1d": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class Bank(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = nn.Parameter(data=torch.from_numpy(np.ones((4, 1, 9))))  # expect: DG004
+            def forward(self, x):
+                return F.conv1d(x, self.w)
+        Bank()(torch.randn(2, 1, 64))
+        """,
 }
 
 

@@ -1891,7 +1891,8 @@ class CallsMixin(InterpreterParts):
                 return self.loss_call(vocab.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
             return None
         if parts[2] == "Parameter" and len(parts) == 3:
-            return replace(args[0], moves=True, param=True) if args and isinstance(args[0], Tensor) else None
+            data = args[0] if args else kwargs.get("data")  # `nn.Parameter(data=...)` (g2net's CWT filter bank, scan 30)
+            return replace(data, moves=True, param=True) if isinstance(data, Tensor) else None
         if parts[2] == "utils":
             return None
         if last in ("DataParallel", "DistributedDataParallel") or parts[2:4] == ["parallel", "DistributedDataParallel"]:
@@ -2912,6 +2913,8 @@ class CallsMixin(InterpreterParts):
     def module_method(self, oid: int, obj: ModuleObj, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         ref = Ref(oid)
         span = self.index.span(node)
+        if method == "to" and "_dg_index" not in node.__dict__ and any(_device_option(a) for a in (*args, kwargs.get("device"))):
+            self.events.uses_cuda_check = True  # `model.to(args.device)`: the device is the user's choice at run time (Feedback_1st, scan 30)
         if method in ("parameters", "named_parameters"):
             return Params(oid, named=method == "named_parameters")
         if method in ("append", "extend", "insert") and ITEMS in obj.attrs and args:
@@ -3206,6 +3209,8 @@ def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str
         base = child.func.value
         if isinstance(base, ast.Name) and base.id == first_param and child.func.attr in (*vocab.DTYPE_METHODS, "to", "type", "cuda"):
             converts = True
+        elif child.func.attr in (*vocab.DTYPE_METHODS, "to", "type") and _rooted_at(base, first_param):
+            converts = True  # `self.emb(x[:, :, i].long())` (riiid's transformers, scan 30): a part of it converted
         if isinstance(base, ast.Name) and base.id == "self" and any(_rooted_at(arg, first_param) for arg in child.args[:1]):
             calls.append((child.lineno, child.col_offset, child.func.attr))
     for child in ast.walk(node):
@@ -3218,6 +3223,11 @@ def _scan_forward(node: ast.FunctionDef | ast.AsyncFunctionDef, first_param: str
                 calls.append((child.end_lineno or child.lineno, child.end_col_offset or 0, _REBOUND))
     _FORWARD_SCANS[node] = (converts, calls)
     return converts, calls
+
+
+def _device_option(value: Value | None) -> bool:
+    """A command-line or config option naming a device (`--device cuda`): what the user passes."""
+    return isinstance(value, Configured) and isinstance(value.value, str) and value.value.split(":")[0] in ("cuda", "cpu", "mps", "xpu")
 
 
 def _rooted_at(expr: ast.expr, name: str) -> bool:

@@ -355,6 +355,9 @@ def _weighted(ctx: Context, op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
     x, w = (tensor(v) for v in (*op.inputs, None, None)[:2])
     if op.autocast or x is None or w is None or not is_float(w.dtype) or x.dtype is None or x.dtype == w.dtype or x.dtype == WIDE:
         return
+    if x.dtype == "float32" and w.origin is not None and not w.origin.span.file:
+        yield from _odd_weight(ctx, op, x, w, seen)  # float32 input, a weight made float64 here (g2net's CWT bank, scan 30)
+        return
     root = dtype_root(x, op.span, float_data=True)
     if root in seen:
         return
@@ -374,6 +377,29 @@ def _weighted(ctx: Context, op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
         root,
         related=related,
         fixes=convert_fix(ctx, x, None, w.dtype or "float32", f"matches the weight's {w.dtype}") or _autocast_back(ctx, x, w.dtype, root),
+    )
+
+
+def _odd_weight(ctx: Context, op: TensorOp, x: Tensor, w: Tensor, seen: set[Span]) -> Iterator[Finding]:
+    """The weight given to `F.conv1d`/`F.linear` is the odd one (a float64 NumPy filter bank made
+    an `nn.Parameter`) and its float32 input is what the rest of the model uses: the fix goes
+    where the weight is made."""
+    root = dtype_root(w, op.span, float_data=True)
+    if root in seen:
+        return
+    seen.add(root)
+    got = TORCH_NAMES.get(x.dtype or "", ("", ""))
+    want = TORCH_NAMES.get(w.dtype or "", ("", ""))
+    error = f"expected m1 and m2 to have the same dtype, but got: {got[1]} != {want[1]}" if op.name.endswith("linear") else f"expected scalar type {got[0]} but found {want[0]}"
+    related = fails_here(root, op.span, error)
+    if w.origin is not None and w.origin.span != root:
+        related.append(Related(w.origin.span, f"it becomes {w.dtype} here: {w.origin.why}"))
+    yield RULE.finding(
+        f"this weight is {dtype_words(w.dtype)} but `{op.name.rsplit('.', 1)[-1]}` at {op.span.line_ref()} gets a "
+        f"{dtype_words(x.dtype)} input: it fails with \"{error}\"",
+        root,
+        related=related,
+        fixes=convert_fix(ctx, w, None, "float32", "matches the float32 input"),
     )
 
 

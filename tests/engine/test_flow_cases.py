@@ -6807,6 +6807,29 @@ CASES: dict[str, str] = {
                 return F.conv1d(x, self.w)
         Bank()(torch.randn(2, 1, 64))
         """,
+    # SASRec on torch #147209 (set 62): a 0/1 float padding mask is added to the scores in training
+    "a padding mask cast to float": """
+        import torch
+        import torch.nn as nn
+        enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 1)
+        seq = torch.randint(0, 5, (2, 6))
+        h = torch.randn(2, 6, 8)
+        pad_mask = (seq == 0).float()  # expect: DG004
+        out = enc(h, src_key_padding_mask=pad_mask)
+        out2 = enc(h, src_key_padding_mask=seq == 0)
+        additive = torch.zeros(2, 6).masked_fill(seq == 0, float("-inf"))
+        out3 = enc(h, src_key_padding_mask=additive)
+        """,
+    # UniLM #30 (set 62): `torch.div` of ids is true division; with a rounding mode it stays int64
+    "torch.div of indices used in gather": """
+        import torch
+        x = torch.randn(2, 9)
+        scores, ids = torch.topk(x, k=3)
+        back = torch.div(ids, 3)  # expect: DG006
+        picked = torch.gather(x, 1, back)
+        floor = torch.div(ids, 3, rounding_mode="floor")
+        picked2 = torch.gather(x, 1, floor)
+        """,
 }
 
 

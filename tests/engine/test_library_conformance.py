@@ -1034,3 +1034,31 @@ def test_bool_sums_stay_bool_and_small_integer_products_wrap() -> None:
         ones = torch.ones(1, top + 1, dtype=getattr(torch, name))
         product = torch.matmul(ones, ones.T)
         assert product.dtype == ones.dtype and int(product) != top + 1, name
+
+
+def test_a_float_padding_mask_is_added_in_training_and_read_as_bool_in_eval() -> None:
+    """DG004's float padding mask (SASRec, set 62): the 0/1 float cast of a bool mask changes the
+    outputs in training, where it is added to the scores, and not in the eval fast path."""
+    torch.manual_seed(0)
+    encoder = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 1, enable_nested_tensor=False)
+    x = torch.randn(2, 5, 8)
+    pad = torch.tensor([[False, False, False, True, True], [False] * 5])
+    gaps = {}
+    for mode in ("train", "eval"):
+        getattr(encoder, mode)()
+        with torch.no_grad():
+            gaps[mode] = float((encoder(x, src_key_padding_mask=pad) - encoder(x, src_key_padding_mask=pad.float())).abs().max())
+    assert gaps["train"] > 1e-3 and gaps["eval"] == 0.0
+
+
+def test_div_with_a_rounding_mode_keeps_integers() -> None:
+    """`torch.div` and `Tensor.div`: true division gives the default float, a rounding mode keeps the promoted dtype."""
+    source = (
+        "import torch\nk = torch.arange(6)\na = torch.div(k, 3)\nb = torch.div(k, 3, rounding_mode='floor')\n"
+        "c = k.div(3, rounding_mode='trunc')\nd = k.div(2.5, rounding_mode='floor')\n"
+    )
+    stated = {f.name: f.value for f in check_source(source, "div.py").facts.values if f.store and f.name in "abcd"}
+    k = torch.arange(6)
+    real = {"a": torch.div(k, 3), "b": torch.div(k, 3, rounding_mode="floor"), "c": k.div(3, rounding_mode="trunc"), "d": k.div(2.5, rounding_mode="floor")}
+    for name, t in real.items():
+        assert stated[name].dtype == str(t.dtype).removeprefix("torch."), name  # type: ignore[union-attr]

@@ -695,3 +695,30 @@ def test_sixtieth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTIETH["false_alarms"] == []
     hits, total = SIXTIETH["root_hits"], SIXTIETH["broken"]
     assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(SIXTIETH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 61 (precision hazards: glue-factory's fp16 autocast scatter into float32, speculators' bf16 norms that never move,
+# MiniGPT-4's and BLIVA's fp16 weights unscaled by GradScaler, ACmix's float32 position grid into a half model,
+# AnimateDiff's half output put into a float32 buffer; 6 + 6): 1/6 root, 1/6 any line, 0 false alarms when it arrived
+# (engine 80077e4; the same with f924bea)
+SIXTY_FIRST = score(Path(__file__).resolve().parents[1] / "realworld61")
+
+
+def test_sixty_first_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SIXTY_FIRST["broken"] >= 6 and SIXTY_FIRST["correct"] >= 6
+    assert SIXTY_FIRST["false_alarms"] == []
+    hits, total = SIXTY_FIRST["root_hits"], SIXTY_FIRST["broken"]
+    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_FIRST["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 62 (index and id hazards: GraphSAGE's float edge_index, SASRec's float padding mask, open-instruct's uint16
+# token ids, UniLM's `torch.div` back pointers, uint8 item ids read as a mask, networkx graphs with no edges; 6 + 6):
+# 0/6 root, 0/6 any line, 0 false alarms when it arrived (engine 80077e4; the same with f924bea); 1/6, 1/6, 0 after
+SIXTY_SECOND = score(Path(__file__).resolve().parents[1] / "realworld62")
+
+
+def test_sixty_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SIXTY_SECOND["broken"] >= 6 and SIXTY_SECOND["correct"] >= 6
+    assert SIXTY_SECOND["false_alarms"] == []
+    hits, total = SIXTY_SECOND["root_hits"], SIXTY_SECOND["broken"]
+    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_SECOND["misses"])  # type: ignore[operator, arg-type]

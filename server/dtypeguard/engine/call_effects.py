@@ -676,6 +676,25 @@ class CallsMixin(InterpreterParts):
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), f"{SOURCE_OP}.{method}():{name}", (t, other), None))
             return
 
+    def _mask_cast(self, given: ast.AST | None, value: Value | None) -> ast.Call | None:
+        """The `.float()` that made a Transformer's padding mask of a bool one (`(seq == PAD).float()`,
+        here or where the name was last bound in this function): a float padding mask is ADDED to
+        the attention scores, so its 0/1 values do not mask anything (SASRec, set 62)."""
+        if not (isinstance(value, Tensor) and value.kind == "tensor" and is_float(value.dtype) and value.from_ints):
+            return None
+        expr = given
+        if isinstance(given, ast.Name):
+            func = self.call_stack[-1] if self.call_stack else None
+            body = func.body if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else self.tree.body if isinstance(self.tree, ast.Module) else []
+            binds = [s for s in ast.walk(ast.Module(body=body, type_ignores=[])) if isinstance(s, ast.Assign) and len(s.targets) == 1
+                     and isinstance(s.targets[0], ast.Name) and s.targets[0].id == given.id and s.lineno < given.lineno]
+            expr = max(binds, key=lambda s: s.lineno).value if binds else None
+        if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in ("float", "half", "double", "bfloat16") and not expr.args):
+            return None
+        made = expr.func.value
+        boolean = isinstance(made, (ast.Compare, ast.UnaryOp)) or (isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr in _BOOL_MAKERS)
+        return expr if boolean else None
+
     def refused(self, key: str, operand: Value | None, node: ast.AST, at: ast.AST | None = None) -> bool:
         """An operand of a dtype the operation refuses (`x.mean()` of an int64 tensor, `argmax`
         of a bool mask, `masked_select` with a long mask): engine/library/refusals.py, generated
@@ -2292,7 +2311,11 @@ class CallsMixin(InterpreterParts):
         kwargs = kwargs or {}
         if module.cls.rsplit(".", 1)[-1] in _ATTENTION_MODULES:
             for name in set(kwargs) & PADDING_MASKS:
-                self.refused(name, kwargs[name], node, next((k.value for k in node.keywords if k.arg == name), None))
+                given = next((k.value for k in node.keywords if k.arg == name), None)
+                self.refused(name, kwargs[name], node, given)
+                cast = self._mask_cast(given, kwargs[name])
+                if cast is not None:
+                    self.events.ops.append(TensorOp(self.index.span(node), self.tick(), FLOAT_MASK, (kwargs[name],), None, (self.index.span(cast),)))
         module = _recast_parts(oid, module, state)
         self.events.forwards.append(
             Forward(
@@ -3322,6 +3345,8 @@ REFUSING_FUNCTIONS = {
     "torch.distributions.MultivariateNormal": "MultivariateNormal",
     "torch.distributions.multivariate_normal.MultivariateNormal": "MultivariateNormal",
 }
+FLOAT_MASK = "<float padding mask>"  # a TensorOp: a 0/1 float padding mask cast from a bool one; arg_spans: the cast
+_BOOL_MAKERS = frozenset({"eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "bool", "logical_not", "logical_and", "logical_or"})
 PADDING_MASKS = frozenset({"key_padding_mask", "src_key_padding_mask", "memory_key_padding_mask", "tgt_key_padding_mask"})
 _ATTENTION_MODULES = frozenset({
     "MultiheadAttention", "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",

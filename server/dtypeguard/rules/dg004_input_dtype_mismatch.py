@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from dtypeguard.engine.call_effects import BOOL_SUM, MATMUL, OBJECT_ARRAY, SOURCE_OP, WEIGHTED
+from dtypeguard.engine.call_effects import BOOL_SUM, FLOAT_MASK, MATMUL, OBJECT_ARRAY, SOURCE_OP, WEIGHTED
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, Tensor, TupleV, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
@@ -111,6 +111,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _source_dtypes(ctx, seen)
     yield from _refused(ctx, seen)
     yield from _bool_sums(ctx, seen)
+    yield from _float_masks(ctx, seen)
 
 
 
@@ -588,6 +589,7 @@ RULE = Rule(
             "import torch\ntoken_ids = torch.randint(0, 5, (2, 7))\nmask = token_ids.gt(0).long()  # <-\nscores = torch.randn(2, 7)\npicked = scores.masked_select(mask)\n",
             "import torch\ngt = torch.rand(100) > 0.5\npredict = torch.rand(100) > 0.5\nintersection = (gt + predict) == 2  # <-\n",
             "import numpy as np\nimport torch\nmasks = torch.from_numpy(np.random.rand(3, 900) > 0.5).to(torch.uint8)\ninter = torch.matmul(masks, masks.T)  # <-\n",
+            "import torch\nimport torch.nn as nn\nenc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 1)\nseq = torch.randint(0, 5, (2, 6))\npad = (seq == 0).float()  # <-\nenc(torch.randn(2, 6, 8), src_key_padding_mask=pad)\n",
         ],
         good=[
             "import numpy as np\nimport torch\nimport torch.nn as nn\nlstm = nn.LSTM(4, 8, 2, batch_first=True)\nx = torch.randn(3, 5, 4)\nh0 = torch.tensor(np.random.randn(2, 3, 8), dtype=torch.float32)\nc0 = torch.zeros(2, 3, 8)\nout, _ = lstm(x, (h0, c0))\n",
@@ -607,6 +609,7 @@ RULE = Rule(
             "X = torch.tensor(df[['LogFare', 'Sex_male']].to_numpy(dtype=np.float32))\nS = torch.tensor(df[['Sex_male', 'Sex_female']].values)\n",
             "import torch\ngt = torch.rand(100) > 0.5\npredict = torch.rand(100) > 0.5\nintersection = (gt.int() + predict.int()) == 2\nunion = (gt + predict) >= 1\n",
             "import numpy as np\nimport torch\nmasks = torch.from_numpy(np.random.rand(3, 900) > 0.5).to(torch.uint8)\ninter = torch.matmul(masks.float(), masks.float().T)\n",
+            "import torch\nimport torch.nn as nn\nenc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 1)\nseq = torch.randint(0, 5, (2, 6))\npad = seq == 0\nenc(torch.randn(2, 6, 8), src_key_padding_mask=pad)\n",
         ],
     ),
 )
@@ -674,3 +677,37 @@ def _wrapping_product(op: TensorOp, a: Tensor, b: Tensor) -> Finding:
         related=related,
         severity=Severity.WARNING,
     )
+
+
+def _float_masks(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`src_key_padding_mask=(seq == PAD).float()` (SASRec on torch #147209): a float padding mask
+    is added to the attention scores, so 1.0 at the padded positions masks nothing and the
+    padding changes every output, silently. The fix goes on the cast: keep the mask bool."""
+    for op in ctx.events.ops:
+        if op.name != FLOAT_MASK or not op.arg_spans or op.arg_spans[0] in seen:
+            continue
+        root = op.arg_spans[0]
+        seen.add(root)
+        fixes = []
+        lines = ctx.text.splitlines()
+        if root.line == root.end_line and root.line <= len(lines):
+            text = lines[root.line - 1][root.col:root.end_col]
+            try:
+                call = ast.parse(text, mode="eval").body
+            except SyntaxError:
+                call = None
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+                fixes.append(FixSpec(
+                    "replace_expression", "Keep the padding mask bool (drop the cast)", root, False,
+                    (("old", text), ("value", ast.unparse(call.func.value))),
+                ))
+        yield RULE.finding(
+            f"this padding mask is cast to float: in training a float `key_padding_mask` is added to the attention scores at "
+            f"{op.span.line_ref()}, so its 1.0 at the padded positions masks nothing and the padding changes the output, "
+            "silently (the eval-mode fast path reads it as a bool mask, so training and evaluation disagree); keep it bool "
+            "(True where padded)",
+            root,
+            related=[Related(op.span, "the float mask is added to the attention scores here in training, not used to mask")],
+            fixes=fixes,
+            severity=Severity.WARNING,
+        )

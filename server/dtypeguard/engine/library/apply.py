@@ -600,6 +600,10 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
     if rule == "integral":
         value = values[0] if values else None
         return _make(kind, value.dtype if isinstance(value, Tensor) else None, None)
+    if rule == "float" and result.rounding_param and bound.get(result.rounding_param, Const(None)) != Const(None):
+        if bound.get(result.rounding_param) is None:
+            return _make(kind, None, None)  # a rounding mode that is not known: so is the result
+        rule = "promote"  # `torch.div(k_ids, K, rounding_mode="floor")`: integers stay integers
     if rule in ("promote", "float", "ufunc"):
         ops: list[Strong | Weak] = []
         sequence = len(values) == 1 and _items(values[0]) is not None

@@ -118,6 +118,7 @@ class Result:
     scalar_param: str = ""  # without this argument (or with None) the result is a scalar...
     scalar_kind: str = ""  # ...of this kind: pyfloat, pyint, npscalar
     ndim: int | None = None  # the result's rank when the function fixes it (`np.linspace`: 1, `np.eye`: 2)
+    rounding_param: str = ""  # given (not None), a `float` rule promotes instead (`torch.div(a, b, rounding_mode="floor")`)
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,12 @@ def keep32(kind: str, arg: str) -> Result:
 
 def floating(kind: str, arg: str, dtype_param: str = "dtype") -> Result:
     return Result("float", kind, arg=arg, dtype_param=dtype_param)
+
+
+def divided(kind: str, arg: str) -> Result:
+    """True division (a float result, integers give the default float), or, with
+    `rounding_mode=`, the operands' promoted dtype (integers stay integers)."""
+    return Result("float", kind, arg=arg, rounding_param="rounding_mode")
 
 
 def summed(kind: str, arg: str) -> Result:

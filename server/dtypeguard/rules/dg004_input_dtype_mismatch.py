@@ -9,7 +9,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from dtypeguard.engine.call_effects import BOOL_SUM, FLOAT_MASK, MATMUL, OBJECT_ARRAY, SOURCE_OP, WEIGHTED
+from dtypeguard.engine.call_effects import (
+    BOOL_SUM,
+    FLOAT_MASK,
+    MATMUL,
+    OBJECT_ARRAY,
+    SOURCE_OP,
+    WEIGHTED,
+)
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import WIDE, Tensor, TupleV, is_float
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span

@@ -6830,6 +6830,17 @@ CASES: dict[str, str] = {
         floor = torch.div(ids, 3, rounding_mode="floor")
         picked2 = torch.gather(x, 1, floor)
         """,
+    # TRADES (scan 31): a hard-coded `.cuda()` on the input of a model whose device is chosen at run time
+    "a hard-coded .cuda() input to a model on the available device": """
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        net = nn.Linear(4, 2).to(device)
+        x = torch.rand(3, 4).cuda()  # expect: DG009
+        out = net(x)
+        y = torch.rand(3, 4).to(device)
+        out = net(y)
+        """,
 }
 
 

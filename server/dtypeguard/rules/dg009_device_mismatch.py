@@ -96,6 +96,11 @@ def check(ctx: Context) -> Iterator[Finding]:
             # SVDHead, scan 28): what its forward does with its input is checked inside it
             continue
         for position, x in _tensors(fw.inputs + fw.kw_inputs):
+            if module.device == "auto" and x.device == "cuda" and x.dev_origin is not None and x.dev_origin.why == ".cuda()" and position not in fw.maybe_causal:
+                found = _hard_coded_cuda(ctx, fw, x, seen)  # TRADES' `torch.randn(...).cuda()` (scan 31)
+                if found is not None:
+                    yield found
+                continue
             if not _mismatch(module.device, x.device) or position in fw.maybe_causal:
                 continue
             if position > 0 and module.cls.startswith("user:") and x.dev_origin is not None and x.dev_origin.why in (".cpu()", ".to(cpu)"):
@@ -125,6 +130,33 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _ops(ctx, seen)
     yield from _meta_moves(ctx, seen)
     yield from _meta_values(ctx, seen)
+
+
+def _hard_coded_cuda(ctx: Context, fw: Forward, x: Tensor, seen: set[Span]) -> Finding | None:
+    """An input moved with a hard-coded `.cuda()` to a model whose device the script chooses at
+    run time (`torch.device("cuda" if torch.cuda.is_available() else "cpu")`): on a CPU-only
+    machine `.cuda()` raises, so the script meant to run on both cannot. The fix goes on the
+    `.cuda()`: `.to(<the script's device>)`."""
+    origin = x.dev_origin
+    if origin is None or origin.span.file or origin.span in seen:
+        return None
+    seen.add(origin.span)
+    fixes = []
+    name = _available_device_name(ctx)
+    lines = ctx.text.splitlines()
+    text = lines[origin.span.line - 1][origin.span.col:origin.span.end_col] if origin.span.line == origin.span.end_line and origin.span.line <= len(lines) else ""
+    if name and text.endswith(".cuda()"):
+        fixes.append(FixSpec("replace_expression", f"Use the script's device: `.cuda()` -> `.to({name})`", origin.span, True,
+                             (("old", text), ("value", f"{text.removesuffix('.cuda()')}.to({name})"))))
+    error = "Torch not compiled with CUDA enabled"
+    return RULE.finding(
+        f"this input is moved with a hard-coded `.cuda()`, but the model's device is chosen at run time (CUDA when available): "
+        f"on a CPU-only machine `.cuda()` raises (\"{error}\") before the forward pass at {fw.span.line_ref()}",
+        origin.span,
+        related=[*fails_here(origin.span, origin.span, error), *([Related(fw.module.device_origin.span, f"the model's device: {fw.module.device_origin.why}")] if fw.module.device_origin else [])],
+        fixes=fixes,
+        severity=Severity.WARNING,
+    )
 
 
 def _holds_weights(module: ModuleObj) -> bool:

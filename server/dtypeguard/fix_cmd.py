@@ -23,6 +23,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from dtypeguard.check_cmd import config_for, read_source
 from dtypeguard.config import Config
@@ -37,16 +38,17 @@ def _only_unsafe(finding: Finding, unsafe: bool) -> bool:
     return any(not x.safe for x in finding.fixes) and not unsafe
 
 
-def report_remaining(path: Path, remaining: list[Finding], unsafe: bool, changed: bool) -> int:
+def report_remaining(path: Path, remaining: list[Finding], unsafe: bool, changed: bool, stream: TextIO | None = None) -> int:
     """Print the findings left; say which of them have only unsafe fixes, and how to apply them,
-    so a user whose file did not change learns why. Returns how many have only unsafe fixes."""
+    so a user whose file did not change learns why. Returns how many have only unsafe fixes.
+    With `--diff` they go to stderr (`stream`), so stdout is a patch `git apply` takes."""
     unsafe_only: list[Finding] = []
     for f in remaining:
         has_unsafe = _only_unsafe(f, unsafe)
         if has_unsafe:
             unsafe_only.append(f)
         marker = " (an unsafe fix exists: --unsafe-fixes)" if has_unsafe else ""
-        print(f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}{marker}")
+        print(f"{path}:{f.span.line}:{f.span.col + 1}: {f.code} {f.message}{marker}", file=stream or sys.stdout)
     if unsafe_only:
         listed = ", ".join(f"{f.code} at line {f.span.line}" for f in unsafe_only)
         titles = "; ".join(sorted({next(x.title for x in f.fixes if not x.safe) for f in unsafe_only}))
@@ -57,7 +59,7 @@ def report_remaining(path: Path, remaining: list[Finding], unsafe: bool, changed
     return len(unsafe_only)
 
 
-def _report_roots_elsewhere(files: list[Path], own: dict[str, set[tuple[int, int, str]]], rooted: dict[tuple[str, int, int, str], tuple[Finding, Path]]) -> int:
+def _report_roots_elsewhere(files: list[Path], own: dict[str, set[tuple[int, int, str]]], rooted: dict[tuple[str, int, int, str], tuple[Finding, Path]], stream: TextIO | None = None) -> int:
     """Findings a folder `check` shows in a file because another script's run reaches it (a
     helper's `torch.load` that `partial_quant.py` calls): `fix` edits each file from its own
     analysis, so these are listed as left, with the script that finds them, not silently
@@ -70,7 +72,7 @@ def _report_roots_elsewhere(files: list[Path], own: dict[str, set[tuple[int, int
             continue
         told = f"when {runner.name} runs it" in finding.message
         print(f"{shown}:{line}:{col + 1}: {code} {finding.message}{'' if told else f' (when {runner.name} runs it)'} "
-              "(not fixed: `fix` edits each file from its own analysis; see `dtypeguard check` for where the fix goes)")
+              "(not fixed: `fix` edits each file from its own analysis; see `dtypeguard check` for where the fix goes)", file=stream or sys.stdout)
         left += 1
     return left
 
@@ -213,9 +215,9 @@ def run(args: argparse.Namespace) -> int:
                     print(f"dtypeguard: {path}: {exc}", file=sys.stderr)
                     errors += 1
                     continue
-        unsafe_left += report_remaining(path, result.remaining, args.unsafe_fixes, changed=result.text != text)
+        unsafe_left += report_remaining(path, result.remaining, args.unsafe_fixes, changed=result.text != text, stream=sys.stderr if args.diff else None)
         remaining += len(result.remaining)
-    remaining += _report_roots_elsewhere(files, own, rooted)
+    remaining += _report_roots_elsewhere(files, own, rooted, sys.stderr if args.diff else None)
     verb = "Would fix" if args.diff else "Fixed"
     summary = ", ".join(f"{code} x{n}" for code, n in sorted(fixed.items()))
     total = sum(fixed.values())
@@ -297,6 +299,6 @@ def _fix_notebook(path: Path, text: str, before: Fingerprint, config: Config, ar
         unsafe_only += has_unsafe
         unsafe = " (an unsafe fix exists: --unsafe-fixes)" if has_unsafe else ""
         where = f"cell {f.cell + 1}:" if f.cell >= 0 else ""
-        print(f"{path}:{where}{finding.span.line}:{finding.span.col + 1}: {finding.code} {finding.message}{unsafe}")
+        print(f"{path}:{where}{finding.span.line}:{finding.span.col + 1}: {finding.code} {finding.message}{unsafe}", file=sys.stderr if args.diff else sys.stdout)
     left += len(nb.remaining)
     return errors, left, fixed, unsafe_only

@@ -34,6 +34,20 @@ def test_diff_prints_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFi
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
 
 
+def test_diff_output_is_a_patch_git_applies_with_the_findings_left_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Scan 31: `fix --diff > fix.patch` must give a patch; the findings no fix resolves go to stderr."""
+    path = tmp_path / "mixed.py"
+    path.write_text("import torch\nm = torch.rand(5) > 0.5\nz = m - m\ngt = torch.rand(5) > 0.5\ninter = (gt + m) == 2\n", encoding="utf-8")
+    assert main(["fix", "--diff", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert "DG004" in captured.err and "z = m - m" not in captured.err
+    assert all(line.startswith(("---", "+++", "@@", " ", "+", "-")) for line in captured.out.splitlines()), captured.out
+    # the paths are a/<absolute path without its leading slash>: applied from the root with one level stripped
+    applied = subprocess.run(["git", "apply", "-p1", "--unsafe-paths", "--directory=/", "-"], input=captured.out, cwd="/", capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stderr
+    assert "inter = (gt.int() + m.int()) == 2\n" in path.read_text(encoding="utf-8")
+
+
 def test_fix_in_place_then_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = copy(tmp_path, "h06_numpy_float64_linear.py")
     assert main(["fix", str(path)]) == 0

@@ -6841,6 +6841,62 @@ CASES: dict[str, str] = {
         y = torch.rand(3, 4).to(device)
         out = net(y)
         """,
+    # rethinking-network-pruning (scan 31): zero padding moved to CUDA only when the input is a CUDA
+    # tensor, inside a ResNet whose blocks run as stages of an nn.Sequential
+    "padding moved only when the input is a CUDA tensor": """
+        import torch
+        import torch.nn as nn
+        from functools import partial
+        def downsample(x, planes):
+            x = nn.AvgPool2d(2, 2)(x)
+            pads = torch.Tensor(x.size(0), planes - x.size(1), x.size(2), x.size(3)).zero_()
+            if isinstance(x.data, torch.cuda.FloatTensor):
+                pads = pads.cuda()
+            return torch.cat([x.data, pads], dim=1)
+        class Block(nn.Module):
+            def __init__(self, cin, cout, down=None):
+                super().__init__()
+                self.conv = nn.Conv2d(cin, cout, 3, stride=2 if down else 1, padding=1)
+                self.down = down
+            def forward(self, x):
+                res = self.down(x) if self.down is not None else x
+                return self.conv(x) + res
+        net = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), Block(8, 16, partial(downsample, planes=16)), Block(16, 16))
+        y = net(torch.FloatTensor(2, 3, 8, 8))
+        """,
+    # ACmix in YOLOv7 (set 61, bd04): the blocks of an nn.Sequential run their own forwards, and a
+    # float32 grid made in one of them meets the model cast with `.half()` for validation
+    "a float32 grid made inside a block of a half model": """
+        import torch
+        import torch.nn as nn
+        def position(h, w):
+            return torch.linspace(-1.0, 1.0, w).unsqueeze(0).repeat(h, 1)[None, None]  # expect: DG004
+        class Mix(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv_p = nn.Conv2d(1, 4, 1)
+            def forward(self, x):
+                return x + self.conv_p(position(x.shape[2], x.shape[3]))
+        model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), Mix())
+        model.half()
+        out = model(torch.zeros(2, 3, 8, 8).half())
+        """,
+    # a residual block's output under autocast stays an autocast output through the Sequential (af07)
+    "residual blocks under autocast feed a float32 head outside it": """
+        import torch
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv, self.bn = nn.Conv2d(8, 8, 3, padding=1), nn.BatchNorm2d(8)
+            def forward(self, x):
+                return torch.relu(self.bn(self.conv(x)) + x)
+        backbone = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), Block(), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        fc = nn.Linear(8, 2)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            features = backbone(torch.randn(2, 3, 8, 8))  # expect: DG017
+        out = fc(features)
+        """,
 }
 
 

@@ -1062,3 +1062,35 @@ def test_div_with_a_rounding_mode_keeps_integers() -> None:
     real = {"a": torch.div(k, 3), "b": torch.div(k, 3, rounding_mode="floor"), "c": k.div(3, rounding_mode="trunc"), "d": k.div(2.5, rounding_mode="floor")}
     for name, t in real.items():
         assert stated[name].dtype == str(t.dtype).removeprefix("torch."), name  # type: ignore[union-attr]
+
+
+def test_legacy_tensor_types_are_the_device_and_dtype_torch_checks() -> None:
+    """`isinstance(x, torch.FloatTensor)` as the engine decides it (LEGACY_TENSOR_TYPES): a CPU
+    tensor is an instance of its own dtype's CPU type only, never of a `torch.cuda` type."""
+    from dtypeguard.engine.call_effects import LEGACY_TENSOR_TYPES
+
+    assert len(LEGACY_TENSOR_TYPES) == 20
+    for name, (device, dtype) in LEGACY_TENSOR_TYPES.items():
+        cls = eval(name, {"torch": torch})
+        for other_name, (other_device, other_dtype) in LEGACY_TENSOR_TYPES.items():
+            if other_device != "cpu":
+                continue
+            t = torch.zeros(2, dtype=getattr(torch, other_dtype))
+            assert isinstance(t, cls) == (device == "cpu" and dtype == other_dtype), (name, other_name)
+
+
+def test_norms_under_cpu_autocast_keep_their_lower_precision_input() -> None:
+    """The engine passes a float16/bfloat16 input through a norm layer under autocast unchanged
+    (a conv, then BatchNorm, stays in the autocast dtype): every norm the tables list does that."""
+    from dtypeguard.engine.library.vocabulary import LAYER_KINDS
+
+    norms = [name for name, (kind, _) in LAYER_KINDS.items() if kind == "norm"]
+    assert len(norms) >= 6
+    makers = {"GroupNorm": lambda: torch.nn.GroupNorm(2, 4), "LayerNorm": lambda: torch.nn.LayerNorm(4)}
+    inputs = {"1d": torch.randn(2, 4, 4), "2d": torch.randn(2, 4, 4, 4), "3d": torch.randn(2, 4, 2, 2, 2)}
+    for dtype in (torch.bfloat16, torch.float16):
+        for name in norms:
+            layer = makers[name]() if name in makers else getattr(torch.nn, name)(4)
+            x = inputs.get(name[-2:].lower(), torch.randn(2, 4, 4, 4))
+            with torch.autocast("cpu", dtype=dtype):
+                assert layer(x.to(dtype)).dtype == dtype, (name, dtype)

@@ -700,7 +700,7 @@ def test_sixtieth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
 # Set 61 (precision hazards: glue-factory's fp16 autocast scatter into float32, speculators' bf16 norms that never move,
 # MiniGPT-4's and BLIVA's fp16 weights unscaled by GradScaler, ACmix's float32 position grid into a half model,
 # AnimateDiff's half output put into a float32 buffer; 6 + 6): 1/6 root, 1/6 any line, 0 false alarms when it arrived
-# (engine 80077e4; the same with f924bea)
+# (engine 80077e4; the same with f924bea); 2/6, 2/6, 0 after (the blocks of an nn.Sequential run their forwards)
 SIXTY_FIRST = score(Path(__file__).resolve().parents[1] / "realworld61")
 
 
@@ -708,7 +708,7 @@ def test_sixty_first_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTY_FIRST["broken"] >= 6 and SIXTY_FIRST["correct"] >= 6
     assert SIXTY_FIRST["false_alarms"] == []
     hits, total = SIXTY_FIRST["root_hits"], SIXTY_FIRST["broken"]
-    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_FIRST["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.33, f"{hits}/{total}: " + "\n".join(SIXTY_FIRST["misses"])  # type: ignore[operator, arg-type]
 
 
 # Set 62 (index and id hazards: GraphSAGE's float edge_index, SASRec's float padding mask, open-instruct's uint16

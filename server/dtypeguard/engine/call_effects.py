@@ -2366,6 +2366,8 @@ class CallsMixin(InterpreterParts):
                     return None
         if module.dtype is None:
             return None
+        if state.autocast and module.first_layer == "norm" and isinstance(arg0, Tensor) and arg0.kind == "tensor" and arg0.dtype in ("float16", "bfloat16"):
+            return arg0  # a norm under CPU autocast keeps its lower-precision input's dtype (conformance test)
         dtype, origin = module.dtype, module.dtype_origin
         if state.autocast and module.first_layer in ("linear", "conv", "rnn", "attention") and state.autocast != "lower":
             dtype, origin = state.autocast, self.origin(node, f"{module.cls.removeprefix('torch.')} inside autocast gives {state.autocast}")
@@ -2377,8 +2379,10 @@ class CallsMixin(InterpreterParts):
         meets a module of the script's own says nothing by itself about what its input may be;
         its stages run one after the other, each seeing what the one before gave."""
         items = module.attrs.get(ITEMS)
-        if module.cls != "torch.nn.Sequential" or module.first_layer != "" or self.forward_depth >= 4 or not isinstance(arg0, Tensor):
+        if module.cls != "torch.nn.Sequential" or self.forward_depth >= 4 or not isinstance(arg0, Tensor):
             return None
+        # (also where the first stage's first layer is known: YOLOv7's `Sequential(Conv(...), ACmix(...), ...)`
+        # of the script's own blocks, set 61, whose later stages make tensors of their own in `forward`)
         if not isinstance(items, TupleV) or not items.items:
             return None
         stages = [(i.oid, state.heap.get(i.oid)) for i in items.items if isinstance(i, Ref)]
@@ -2396,6 +2400,8 @@ class CallsMixin(InterpreterParts):
                     break
         finally:
             self.forward_depth -= 1
+        if state.autocast and out is not None:
+            out = self._held_here(out, "Sequential", node)  # what leaves the block is held at this call, as a module's output is
         return out
 
     def loss_call(
@@ -4179,6 +4185,13 @@ _KIND_CLASSES = {
 # the classes `isinstance` of a value of a known kind is decided against: its own, and the builtin
 # containers and str, which no tensor, array, frame or number is (`data_to_device`'s
 # `isinstance(data, list)` branches of a batch tensor)
+# torch's legacy tensor types: `torch.FloatTensor` is a float32 CPU tensor, `torch.cuda.LongTensor` an int64 CUDA one
+LEGACY_TENSOR_TYPES = {
+    f"torch.{prefix}{name}Tensor": (device, dtype)
+    for prefix, device in (("", "cpu"), ("cuda.", "cuda"))
+    for name, dtype in (("Float", "float32"), ("Double", "float64"), ("Half", "float16"), ("BFloat16", "bfloat16"), ("Long", "int64"),
+                        ("Int", "int32"), ("Short", "int16"), ("Char", "int8"), ("Byte", "uint8"), ("Bool", "bool"))
+}
 _KINDS_DECIDED = frozenset({n for group in _KIND_CLASSES.values() for n in group} | {"builtins.list", "builtins.tuple", "builtins.dict", "builtins.str"})
 
 
@@ -4244,6 +4257,12 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
         return Const(True)  # `isinstance(x, (list, tuple))` of a sequence the engine holds: one or the other  # `isinstance(source, dict)` of a config dict, or of a checkpoint's path
     if isinstance(value, Tensor) and value.kind == "npscalar" and names:
         return _isinstance_npscalar(value, names)
+    if isinstance(value, Tensor) and value.kind == "tensor" and names and all(n in LEGACY_TENSOR_TYPES for n in names):
+        # `isinstance(x.data, torch.cuda.FloatTensor)` (rethinking-network-pruning's zero padding,
+        # scan 31): decided by the tensor's device and dtype where both are known
+        if value.device not in ("cpu", "cuda") or value.dtype is None:
+            return None
+        return Const(any(LEGACY_TENSOR_TYPES[n] == (value.device, value.dtype) for n in names))
     if not isinstance(value, Tensor) or value.kind not in _KIND_CLASSES or not names:
         return None
     if any(n not in _KINDS_DECIDED for n in names):

@@ -1897,7 +1897,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         elif isinstance(op, ast.Div) and dtype and dtype.startswith(("int", "uint")):
             dtype, origin, site = (("float64", self.origin(node, "integer division result"), None) if kind == "ndarray" else (None, None, None))
         ndim = max(a.ndim, b.ndim) if a.ndim is not None and b.ndim is not None else None  # (broadcasting)
-        return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin, site=site, ndim=ndim)
+        # (a residual `bn(conv(x)) + x` of autocast outputs is still an autocast output: DG017 follows it out of the block)
+        autocast = (a.autocast and dtype == a.dtype) or (b.autocast and dtype == b.dtype)
+        return Tensor(kind, dtype, a.device if a.device == b.device else None, origin, a.dev_origin, site=site, ndim=ndim, autocast=autocast)
 
     def _int_tensor_to_default(self, tensor: Tensor, op: ast.operator, node: ast.AST, default: str | None) -> Tensor:
         """torch makes an integer (or bool) tensor's true division, or its product with a Python

@@ -69,6 +69,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         fixes = convert_fix(ctx, x, use, module.dtype, why, follow)
         line = fw.span.line
         model_side = module.dtype != "float32" and x.dtype == "float32" and not module.chosen_dtype
+        made_inside = fw.nested and x.origin is not None and not x.origin.span.file and "follows the default dtype" in x.origin.why and _in_forward_code(ctx, x.origin.span)
+        if model_side and made_inside:
+            # ACmix's position grid (`torch.linspace` in `forward`, set 61): made float32 on every call
+            # whatever the model's dtype; where it is made is where it should follow the model
+            model_side = False
+            fixes = [f for f in fixes if follow]
         if model_side:
             model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
             if module.cast_span is None and module.honours_default and module.dtype_origin is not None and "the default dtype" in module.dtype_origin.why:
@@ -78,6 +84,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                     related.append(Related(module.origin.span, f"the model is built here while the default dtype is {module.dtype}"))
                     model_root = setter
             root = model_root or fw.span
+        elif made_inside and x.origin is not None:
+            root = x.origin.span
         else:
             root = dtype_root(x, fw.span, float_data=True)
         if uint8_image:
@@ -386,6 +394,17 @@ def _weighted(ctx: Context, op: TensorOp, seen: set[Span]) -> Iterator[Finding]:
         related=related,
         fixes=convert_fix(ctx, x, None, w.dtype or "float32", f"matches the weight's {w.dtype}") or _autocast_back(ctx, x, w.dtype, root),
     )
+
+
+def _in_forward_code(ctx: Context, span: Span) -> bool:
+    """Is `span` in a module's `forward`, or in a top-level function a `forward` calls by name
+    (ACmix's `position(h, w)`)? There a tensor is made on every call, whatever the model's dtype."""
+    if ctx.tree is None:
+        return False
+    forwards = [f for c in ctx.tree.body if isinstance(c, ast.ClassDef) for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "forward"]
+    called = {n.func.id for f in forwards for n in ast.walk(f) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    helpers = [f for f in ctx.tree.body if isinstance(f, ast.FunctionDef) and f.name in called]
+    return any(f.lineno <= span.line <= (f.end_lineno or f.lineno) for f in (*forwards, *helpers))
 
 
 def _odd_weight(ctx: Context, op: TensorOp, x: Tensor, w: Tensor, seen: set[Span]) -> Iterator[Finding]:

@@ -1,5 +1,6 @@
 """`to_device`: move a batch to the model's device where the batch is unpacked;
-`cuda_to_device`: hard-coded `.cuda()` calls become `.to(device)`, the model too.
+`cuda_to_device`: hard-coded `.cuda()` calls become `.to(device)`, the model too;
+`register_buffer`: a plain tensor attribute set in `__init__` becomes a (non-persistent) buffer, which `.to()` moves.
 
 When the input is a plain name bound by the target of an enclosing `for ... in loader:` loop,
 `name = name.to(device)` becomes the loop body's first statement, so every use of the batch in

@@ -384,9 +384,10 @@ def test_a_load_without_map_location_in_a_helper_the_script_calls_is_the_helpers
     found = sorted((f["path"], f["line"], f["code"]) for f in json.loads(out.stdout))
     assert found == [(str(Path("utils/model.py")), 6, "DG010")], out.stderr
     # `fix` over the folder edits each file from its own analysis: the helper's finding is listed
-    # as left, with the script that finds it, not dropped from the count (scans 15 and 16)
+    # as left, with the script that finds it, not dropped from the count (scans 15 and 16); with
+    # `--diff` on stderr, so that stdout is a patch (scan 31)
     fixed = subprocess.run([sys.executable, "-m", "dtypeguard", "fix", "--diff", "."], cwd=root, capture_output=True, text=True, timeout=120)
-    assert f"{Path('utils/model.py')}:6:" in fixed.stdout and "(when train.py runs it)" in fixed.stdout, fixed.stdout
+    assert f"{Path('utils/model.py')}:6:" in fixed.stderr and "(when train.py runs it)" in fixed.stderr and fixed.stdout == "", fixed.stderr
     assert "1 finding left without a fix." in fixed.stderr and fixed.returncode == 1, fixed.stderr
     cache = (
         "import os\nimport torch\n\n\nclass Points:\n    def __init__(self, path):\n        if not os.path.exists(path):\n"

@@ -429,3 +429,16 @@ def same_binding(tree: ast.Module, name: str, early: int, late: int, attributes:
         if attributes and isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and early <= node.lineno <= late:
             return False  # an attribute (maybe the one read) assigned in between
     return bound
+
+
+def expression_at(ctx: Context, span: Span) -> tuple[str, ast.expr] | None:
+    """The source text of the one-line expression at `span` and its parse: what a
+    `replace_expression` fix names as `old` and rewrites. None across lines or when it does not parse."""
+    lines = ctx.text.splitlines()
+    if span.line != span.end_line or span.line > len(lines):
+        return None
+    text = lines[span.line - 1][span.col:span.end_col]
+    try:
+        return text, ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None

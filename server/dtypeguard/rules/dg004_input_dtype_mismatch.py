@@ -29,6 +29,7 @@ from dtypeguard.rules.base import (
     convert_fix,
     dtype_root,
     dtype_words,
+    expression_at,
     fails_here,
     hidden_dtype_error,
     layer_dtype_error,
@@ -457,14 +458,10 @@ def _refused(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
 def _inverted_mask(ctx: Context, span: Span) -> list[FixSpec]:
     """`1 - mask` of a bool mask -> `~mask` (DeNA's YOLOv3 #42, set 60): the same 0/1 values,
     as bool, which promote wherever `1 - mask` was used as a number."""
-    lines = ctx.text.splitlines()
-    if span.line != span.end_line or span.line > len(lines):
+    found = expression_at(ctx, span)
+    if found is None:
         return []
-    text = lines[span.line - 1][span.col:span.end_col]
-    try:
-        node = ast.parse(text, mode="eval").body
-    except SyntaxError:
-        return []
+    text, node = found
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.left, ast.Constant) and node.left.value == 1 and type(node.left.value) is int):
         return []
     right = node.right
@@ -669,14 +666,10 @@ def _bool_sums(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
 def _plain_sum(ctx: Context, span: Span) -> tuple[str, list[str]] | None:
     """The text of `a + b` at `span` and its operands, when each is a plain name or attribute
     (so `a.int() + b.int()` is the same sum in integers)."""
-    lines = ctx.text.splitlines()
-    if span.line != span.end_line or span.line > len(lines):
+    found = expression_at(ctx, span)
+    if found is None:
         return None
-    text = lines[span.line - 1][span.col:span.end_col]
-    try:
-        node = ast.parse(text, mode="eval").body
-    except SyntaxError:
-        return None
+    text, node = found
     operands: list[ast.expr] = []
     while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         operands.insert(0, node.right)
@@ -715,13 +708,9 @@ def _float_masks(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         root = op.arg_spans[0]
         seen.add(root)
         fixes = []
-        lines = ctx.text.splitlines()
-        if root.line == root.end_line and root.line <= len(lines):
-            text = lines[root.line - 1][root.col:root.end_col]
-            try:
-                call = ast.parse(text, mode="eval").body
-            except SyntaxError:
-                call = None
+        found = expression_at(ctx, root)
+        if found is not None:
+            text, call = found
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
                 fixes.append(FixSpec(
                     "replace_expression", "Keep the padding mask bool (drop the cast)", root, False,

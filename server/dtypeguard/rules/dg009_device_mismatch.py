@@ -15,6 +15,7 @@ from dtypeguard.rules.base import (
     ErrorPattern,
     Rule,
     device_root,
+    expression_at,
     fails_here,
     same_binding,
     tensor,
@@ -143,8 +144,8 @@ def _hard_coded_cuda(ctx: Context, fw: Forward, x: Tensor, seen: set[Span]) -> F
     seen.add(origin.span)
     fixes = []
     name = _available_device_name(ctx)
-    lines = ctx.text.splitlines()
-    text = lines[origin.span.line - 1][origin.span.col:origin.span.end_col] if origin.span.line == origin.span.end_line and origin.span.line <= len(lines) else ""
+    found = expression_at(ctx, origin.span)
+    text = found[0] if found is not None else ""
     if name and text.endswith(".cuda()"):
         fixes.append(FixSpec("replace_expression", f"Use the script's device: `.cuda()` -> `.to({name})`", origin.span, True,
                              (("old", text), ("value", f"{text.removesuffix('.cuda()')}.to({name})"))))

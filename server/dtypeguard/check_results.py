@@ -58,7 +58,9 @@ def _reported_to_json(r: Reported) -> dict[str, Any]:
         "related": [[_span(rel.span), rel.message] for rel in r.finding.related],
         "fixes": [[x.kind, x.title, _span(x.span), x.safe, [list(p) for p in x.params]] for x in r.finding.fixes],
         "cell": r.cell, "related_cells": list(r.related_cells),
-        "lines": list(r.lines) if r.cell is not None else None,
+        # a script's lines are its file's (read back from it); a cell's, or none for a notebook
+        # that could not be read (its file's text is not lines a finding counts in), are stored
+        "lines": None if r.cell is None and r.lines else list(r.lines),
     }
 
 

@@ -185,3 +185,18 @@ def test_concurrent_runs_on_one_cache_both_print_the_right_result(project: Path,
 def test_jobs_must_be_a_count(project: Path) -> None:
     out = check("--jobs", "-1", str(project))
     assert out.returncode == 2 and "--jobs" in out.stderr
+
+
+def test_an_unreadable_notebook_prints_the_same_from_the_cache(tmp_path: Path) -> None:
+    """Its DG000 counts in no cell: the file's text (not JSON) is no line to show, cached or not
+    (the cache once read the file's first line back as the finding's source line)."""
+    root = tmp_path / "nb"
+    root.mkdir()
+    (root / "broken.ipynb").write_text("<html>not a notebook</html>\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    uncached = check("--no-cache", "--jobs", "1", str(root))
+    assert "DG000" in uncached.stdout and "<html>" not in uncached.stdout
+    cold = check("--cache-dir", str(cache), str(root))
+    warm = check("--cache-dir", str(cache), str(root))
+    for run in (cold, warm):
+        assert (run.returncode, run.stdout, run.stderr) == (uncached.returncode, uncached.stdout, uncached.stderr)

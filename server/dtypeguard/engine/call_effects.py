@@ -195,6 +195,9 @@ class CallsMixin(InterpreterParts):
     opaque_positional = False  # ... or positional arguments from a `*` it cannot read
     keyword_spans: dict[str, Span] = {}  # noqa: RUF012  (replaced per call) where its keywords were written
     _calls_by_name: dict[str, int] | None = None  # `_call_counts`, counted once per analysis
+    # what a walk of a function's syntax found, kept per analysis (the walk ran at every call:
+    # a fifth of a big script's time)
+    _syntax_facts: dict[tuple[str, ast.AST, ast.AST | None], bool] | None = None
 
     # --- small conversions ------------------------------------------------------------------
 
@@ -909,7 +912,7 @@ class CallsMixin(InterpreterParts):
             body: list[ast.stmt] = [ast.Return(func.node.body)]  # `lambda x: torch.tensor(x)`: one expression
         else:
             body = [s for s in func.node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        passes = _passes_dtype_parameter(func.node, body)  # (trojanzoo's `to_tensor(x, dtype=None, ...)`, set 60: any length)
+        passes = self._syntax_fact("passes_dtype", func.node, None, lambda: _passes_dtype_parameter(func.node, body))  # (trojanzoo's `to_tensor(x, dtype=None, ...)`, set 60: any length)
         if not (isinstance(result, Tensor) and result.kind == "tensor" and result.site is not None and result.origin is not None and (0 < len(body) <= 2 or passes)):
             return result
         if not passes and isinstance(func.node, ast.FunctionDef) and self._call_counts().get(func.node.name) == 1:
@@ -927,16 +930,18 @@ class CallsMixin(InterpreterParts):
         func = self.call_stack[-1] if self.call_stack else None
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return False
-        path = ast.unparse(node.args[0])
-        loads = saves = False
-        for sub in ast.walk(func):
-            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("load", "save") and sub.args and ast.unparse(sub.args[0]) == path:
-                owner = ast.unparse(sub.func.value)
-                if owner not in ("np", "numpy"):
-                    return False
-                loads = loads or sub.func.attr == "load"
-                saves = saves or (sub.func.attr == "save" and sub.lineno > node.lineno)
-        return loads and saves
+        return self._syntax_fact("cache_miss", func, node, lambda: _loads_a_cache(func, node))
+
+    def _syntax_fact(self, kind: str, func: ast.AST, node: ast.AST | None, compute: Callable[[], bool]) -> bool:
+        """A fact about a function's syntax, computed once per analysis."""
+        if self._syntax_facts is None:
+            self._syntax_facts = {}
+        key = (kind, func, node)
+        found = self._syntax_facts.get(key)
+        if found is None:
+            found = self._syntax_facts[key] = compute()
+        return found
+
 
     def _call_counts(self) -> dict[str, int]:
         """How many calls of each name the checked file writes (`f(...)`, `obj.f(...)`)."""
@@ -4392,6 +4397,20 @@ def _frame_columns(data: Value | None, columns: Value | None) -> Value | None:
     if None in dtypes:
         return replace(data, dtype=None, columns=None)
     return replace(data, dtype="float32" if dtypes == {"float32"} else "float64" if dtypes <= {*FLOAT_DTYPES, *INT_DTYPES} else None, columns=None)
+
+
+def _loads_a_cache(func: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.Call) -> bool:
+    """Whether `node` (an `np.load(path)`) reads back what `func` later `np.save`s to that path."""
+    path = ast.unparse(node.args[0])
+    loads = saves = False
+    for sub in ast.walk(func):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("load", "save") and sub.args and ast.unparse(sub.args[0]) == path:
+            owner = ast.unparse(sub.func.value)
+            if owner not in ("np", "numpy"):
+                return False
+            loads = loads or sub.func.attr == "load"
+            saves = saves or (sub.func.attr == "save" and sub.lineno > node.lineno)
+    return loads and saves
 
 
 def _passes_dtype_parameter(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, body: list[ast.stmt]) -> bool:

@@ -41,6 +41,7 @@ from dtypeguard.engine.library.config_objects import CONFIG_MAKERS
 from dtypeguard.engine.library.spec import Entry, Signature
 from dtypeguard.engine.library.stdlib import DATETIME_MAKERS
 from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
+from dtypeguard.engine.parse import syntax_fact
 from dtypeguard.engine.values import (
     BATCH_WHY,
     DATA_WHYS,
@@ -195,9 +196,6 @@ class CallsMixin(InterpreterParts):
     opaque_positional = False  # ... or positional arguments from a `*` it cannot read
     keyword_spans: dict[str, Span] = {}  # noqa: RUF012  (replaced per call) where its keywords were written
     _calls_by_name: dict[str, int] | None = None  # `_call_counts`, counted once per analysis
-    # what a walk of a function's syntax found, kept per analysis (the walk ran at every call:
-    # a fifth of a big script's time)
-    _syntax_facts: dict[tuple[str, ast.AST, ast.AST | None], bool] | None = None
 
     # --- small conversions ------------------------------------------------------------------
 
@@ -912,7 +910,7 @@ class CallsMixin(InterpreterParts):
             body: list[ast.stmt] = [ast.Return(func.node.body)]  # `lambda x: torch.tensor(x)`: one expression
         else:
             body = [s for s in func.node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        passes = self._syntax_fact("passes_dtype", func.node, None, lambda: _passes_dtype_parameter(func.node, body))  # (trojanzoo's `to_tensor(x, dtype=None, ...)`, set 60: any length)
+        passes = syntax_fact(func.node, "passes_dtype", lambda: _passes_dtype_parameter(func.node, body))  # (trojanzoo's `to_tensor(x, dtype=None, ...)`, set 60: any length)
         if not (isinstance(result, Tensor) and result.kind == "tensor" and result.site is not None and result.origin is not None and (0 < len(body) <= 2 or passes)):
             return result
         if not passes and isinstance(func.node, ast.FunctionDef) and self._call_counts().get(func.node.name) == 1:
@@ -930,17 +928,7 @@ class CallsMixin(InterpreterParts):
         func = self.call_stack[-1] if self.call_stack else None
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return False
-        return self._syntax_fact("cache_miss", func, node, lambda: _loads_a_cache(func, node))
-
-    def _syntax_fact(self, kind: str, func: ast.AST, node: ast.AST | None, compute: Callable[[], bool]) -> bool:
-        """A fact about a function's syntax, computed once per analysis."""
-        if self._syntax_facts is None:
-            self._syntax_facts = {}
-        key = (kind, func, node)
-        found = self._syntax_facts.get(key)
-        if found is None:
-            found = self._syntax_facts[key] = compute()
-        return found
+        return syntax_fact(node, f"cache_miss_in_{id(func)}", lambda: _loads_a_cache(func, node))
 
 
     def _call_counts(self) -> dict[str, int]:
@@ -1531,7 +1519,9 @@ class CallsMixin(InterpreterParts):
                 plain = all(isinstance(b, ast.Name) and b.id == "object" for b in klass.node.bases) and not klass.node.keywords
                 if attr in held.attrs or klass.method(attr) is not None or klass.field(attr)[0]:
                     return Const(True)
-                dynamic = any((isinstance(n, ast.Attribute) and n.attr == "__dict__") or (isinstance(n, ast.Name) and n.id in ("setattr", "vars")) for n in ast.walk(klass.node))
+                dynamic = syntax_fact(klass.node, "sets_attributes_dynamically", lambda: any(
+                    (isinstance(n, ast.Attribute) and n.attr == "__dict__") or (isinstance(n, ast.Name) and n.id in ("setattr", "vars")) for n in ast.walk(klass.node)
+                ))
                 if plain and not dynamic and klass.method("__getattr__") is None and klass.method("__getattribute__") is None:
                     return Const(False)
         if name == "bool" and len(args) == 1 and isinstance(arg0, Const) and (arg0.value is None or type(arg0.value) in (bool, int, float, str)):

@@ -54,7 +54,7 @@ from dtypeguard.engine.library import torch as torch_library
 from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.library.apply import OTHER, Strong, column_dtype, lookup_column
 from dtypeguard.engine.library.apply import frame as library_frame
-from dtypeguard.engine.parse import LineIndex
+from dtypeguard.engine.parse import LineIndex, syntax_fact
 from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
 from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
@@ -2187,6 +2187,10 @@ def _compares_to_device_name(test: ast.expr) -> bool:
 def _compares_devices(test: ast.expr) -> bool:
     """`if device != next(model.parameters()).device:` (alone or in an `and`/`or`): the branch
     depends on which device something is on."""
+    return syntax_fact(test, "compares_devices", lambda: _walk_compares_devices(test))
+
+
+def _walk_compares_devices(test: ast.expr) -> bool:
     for node in ast.walk(test):
         if isinstance(node, ast.Compare) and any(isinstance(p, ast.Attribute) and p.attr == "device" for p in [node.left, *node.comparators]):
             return True

@@ -11,6 +11,7 @@ import ast
 import gc
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from dtypeguard.findings import Span
@@ -137,3 +138,15 @@ def parse(text: str, first_line: int = 1) -> ast.Module | ParseFailure:
     finally:
         if enabled:
             gc.enable()
+
+
+def syntax_fact(node: ast.AST, key: str, compute: Callable[[], bool]) -> bool:
+    """A fact about a node's syntax (a function passes a `dtype=` parameter, an `if` test compares
+    devices), walked once and kept on the node: the interpreter asks at every call or branch it
+    runs, and an imported module's tree is shared by the files of a folder check
+    (`imports.load`). Trees never change, so the fact cannot go stale."""
+    facts: dict[str, bool] = node.__dict__.setdefault("_dg_facts", {})
+    found = facts.get(key)
+    if found is None:
+        found = facts[key] = compute()
+    return found

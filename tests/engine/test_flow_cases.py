@@ -6897,6 +6897,49 @@ CASES: dict[str, str] = {
             features = backbone(torch.randn(2, 3, 8, 8))  # expect: DG017
         out = fc(features)
         """,
+    # a closure returned by a factory reads its maker's values, bound once there (set 64's torchdde interpolation)
+    "a closure returned by its factory multiplies by the float64 scale it was made with": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def make_scaler(scale):
+            def apply(x):
+                return x * scale
+            return apply
+        scale = torch.from_numpy(np.ones(3))  # expect: DG004
+        f = make_scaler(scale)
+        layer = nn.Linear(3, 1)
+        out = layer(f(torch.ones(2, 3)))
+        """,
+    # Python closures bind late: the maker rebinds the name after the def, so the closure sees the float32 one
+    "a closure whose maker rebinds the name after the def reads the later value": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def make_scaler(scale):
+            def apply(x):
+                return x * scale
+            scale = torch.ones(3)
+            return apply
+        layer = nn.Linear(3, 1)
+        out = layer(make_scaler(torch.from_numpy(np.ones(3)))(torch.ones(2, 3)))
+        """,
+    # torchdde's `ys = torch.empty(...)` filled with a float64 solution for a float64 readout (set 64's bg02):
+    # the buffer's default dtype is the mistake, not the readout's `.double()`
+    "a default-dtype buffer filled with float64 states meets a float64 readout": """
+        import torch
+        import torch.nn as nn
+        def solve(y0, steps):
+            ys = torch.empty(steps, y0.shape[0], y0.shape[1])  # expect: DG004
+            y = y0
+            for i in range(steps):
+                y = y * 0.5
+                ys[i] = y
+            return ys
+        y0 = torch.ones(4, 2, dtype=torch.float64)
+        readout = nn.Linear(2, 1).double()
+        out = readout(solve(y0, 3))
+        """,
 }
 
 

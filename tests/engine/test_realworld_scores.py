@@ -722,3 +722,31 @@ def test_sixty_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTY_SECOND["false_alarms"] == []
     hits, total = SIXTY_SECOND["root_hits"], SIXTY_SECOND["broken"]
     assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_SECOND["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 63 (checkpoints and state across runs: YOLOv5's FP16 last.pt on a CPU detect, a TorchScript WLS with float64
+# weights, TensorRT-Edge-LLM's fp32 norm set into an fp16 model, HandyRL's GPU model pickled to a CPU worker,
+# speculators' bf16 optimizer state, YOLOv5's W&B resume without map_location; 6 + 6): 1/6 root, 1/6 any line,
+# 0 false alarms when it arrived (engine c577bec and 7450805); unchanged after
+SIXTY_THIRD = score(Path(__file__).resolve().parents[1] / "realworld63")
+
+
+def test_sixty_third_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SIXTY_THIRD["broken"] >= 6 and SIXTY_THIRD["correct"] >= 6
+    assert SIXTY_THIRD["false_alarms"] == []
+    hits, total = SIXTY_THIRD["root_hits"], SIXTY_THIRD["broken"]
+    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_THIRD["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 64 (tabular, time-series and scientific pipelines: a uint8 .npz dense matrix, torchdde's default-dtype `ys`
+# buffer under a float64 neural ODE, DeepXDE's float64 Chebyshev features, TabSurvey's object array, float64 sliding
+# window targets into HuberLoss, d2l's get_dummies bools; 6 + 6): 0/6 root, 1/6 any line, 0 false alarms when it
+# arrived (engine c577bec and 7450805); 1/6, 1/6, 0 after (a buffer filled with the model's dtype; closures)
+SIXTY_FOURTH = score(Path(__file__).resolve().parents[1] / "realworld64")
+
+
+def test_sixty_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SIXTY_FOURTH["broken"] >= 6 and SIXTY_FOURTH["correct"] >= 6
+    assert SIXTY_FOURTH["false_alarms"] == []
+    hits, total = SIXTY_FOURTH["root_hits"], SIXTY_FOURTH["broken"]
+    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_FOURTH["misses"])  # type: ignore[operator, arg-type]

@@ -1007,9 +1007,12 @@ class CallsMixin(InterpreterParts):
         if state.locals is not None and self.call_stack and _nested_in(node, self.call_stack[-1]):
             # a function defined in the calling one sees its locals (`map(lambda x: x.to(device),
             # batch)` in `train_epoch(..., device)`): those it reads and does not bind itself
-            for name in _free_names(node):
+            for name in free_names(node):
                 if name not in params and name in state.locals:
                     params[name] = state.locals[name]
+        for name, value in func.env:
+            if name not in params:
+                params[name] = value  # (a closure called after its maker returned)
         from dtypeguard.engine.state import State as _State
 
         home = node.__dict__.get("_dg_index")  # a function of an imported file sees that file's globals
@@ -3114,7 +3117,39 @@ def _nested_in(node: ast.AST, outer: ast.AST) -> bool:
     return line < getattr(node, "lineno", 0) <= end
 
 
-def _free_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> tuple[str, ...]:
+def bound_once(func: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names a function binds exactly once, outside any loop (a parameter it never assigns,
+    or one assignment): their value when a nested function is made is the one it sees later."""
+    found = func.__dict__.get("_dg_bound_once")
+    if isinstance(found, frozenset):
+        return found
+    counts: dict[str, int] = {}
+    spec = func.args
+    for a in [*spec.posonlyargs, *spec.args, *spec.kwonlyargs, *([spec.vararg] if spec.vararg else []), *([spec.kwarg] if spec.kwarg else [])]:
+        counts[a.arg] = 1
+
+    def visit(node: ast.AST, looped: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = looped or isinstance(child, (ast.For, ast.AsyncFor, ast.While, ast.comprehension))
+            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
+                counts[child.id] = counts.get(child.id, 0) + (2 if looped else 1)
+            elif isinstance(child, ast.AugAssign) and isinstance(child.target, ast.Name):
+                counts[child.target.id] = counts.get(child.target.id, 0) + 2
+            elif isinstance(child, (ast.Global, ast.Nonlocal)):
+                for name in child.names:
+                    counts[name] = 2
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                counts[child.name] = counts.get(child.name, 0) + (2 if looped else 1)
+            visit(child, inner)
+
+    for stmt in func.body:
+        visit(stmt, isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)))
+    once = frozenset(name for name, n in counts.items() if n == 1)
+    func.__dict__["_dg_bound_once"] = once
+    return once
+
+
+def free_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> tuple[str, ...]:
     """The names a function reads but neither binds nor declares global: what it takes from the
     function it is defined in (Python's free variables, nested functions' ones included)."""
     cached = _FREE_NAMES.get(node)

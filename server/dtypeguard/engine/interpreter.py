@@ -27,7 +27,9 @@ from dtypeguard.engine.call_effects import (
     MAX_UNROLLED,
     SLICE,
     CallsMixin,
+    bound_once,
     complex_parts,
+    free_names,
     function_apply,
     is_classmethod,
     is_staticmethod,
@@ -315,6 +317,11 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             func = Func(stmt, stmt.name)
             if not foreign(stmt):
                 self.functions.append(func)  # (another file's uncalled functions are that file's to check)
+            maker = self.call_stack[-1] if self.call_stack else None
+            if state.locals is not None and isinstance(maker, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                once = bound_once(maker)
+                env = tuple((name, state.locals[name]) for name in free_names(stmt) if name in once and name in state.locals)
+                func = replace(func, env=env) if env else func
             state.bind(stmt.name, self._decorated(stmt, func, state))
         elif isinstance(stmt, ast.ClassDef):
             self.exec_class(stmt, state)
@@ -1058,6 +1065,11 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 _write_back(target.value.id, made, state)
             elif isinstance(target.value, ast.Name) and isinstance(base, (TupleV, Many)):
                 self._set_list_item(target.value.id, base, index, target.slice, value, state)
+            elif isinstance(target.value, ast.Name) and _fills_with_other_floats(base, value):
+                # `ys[:, i] = interp(t)` with float64 values into a float32 `torch.empty(...)`: the
+                # buffer keeps its dtype and converts them; where it was made may be the mistake
+                assert isinstance(base, Tensor) and isinstance(value, Tensor)
+                _write_back(target.value.id, replace(base, filled_with=value.dtype, filled_at=self.index.span(target)), state)
             elif isinstance(base, ParamGroup) and isinstance(index, Const) and index.value in GROUP_FLAGS:
                 self._set_group_flag(base.oid, str(index.value), value, target, state)
             elif isinstance(base, Ref) and isinstance(state.heap.get(base.oid), ModuleObj):
@@ -2444,6 +2456,15 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
     if len(iterable.items) > 1 and all(item == iterable.items[0] for item in iterable.items):
         return False  # alike items: the loop's usual two rounds over one item say the same
     return not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body))
+
+
+def _fills_with_other_floats(base: Value | None, value: Value | None) -> bool:
+    """Whether `base[...] = value` writes floats of another dtype into a torch tensor (which
+    converts them to its own)."""
+    return (
+        isinstance(base, Tensor) and base.kind == "tensor" and is_float(base.dtype) and isinstance(value, Tensor)
+        and value.kind == "tensor" and is_float(value.dtype) and value.dtype != base.dtype and not value.autocast
+    )
 
 
 def _write_back(name: str, made: Value, state: State) -> None:

@@ -105,6 +105,10 @@ class Tensor(Value):
     # where each got its dtype, for the column read back later
     column_origins: tuple[tuple[str, Origin], ...] = ()
     owner: int | None = None  # one of this module's parameters (its heap id): a list of them is still that module's
+    # a buffer filled by item assignment (`ys[:, i] = interp(t)`) with floats of another dtype,
+    # which it converts silently, on some path: that dtype and where it was written
+    filled_with: str | None = None
+    filled_at: Span | None = None
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)
@@ -341,6 +345,9 @@ class Func(Value):
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
     qual: str
     owner: str | None = None  # class name for methods
+    # a nested function's free names that the function making it binds once, as they were when
+    # it was made: what a closure returned by a factory (`build_interpolation` -> `interp`) reads
+    env: tuple[tuple[str, Value | None], ...] = ()
 
 
 @quick_init
@@ -542,6 +549,9 @@ def join(a: Value | None, b: Value | None) -> Value | None:
             a.dev_origin if a.device == b.device else None,
             site=a.site if dtype and a.site == b.site else None,  # (moved on one path only: still converted where it was made)
             ndim=a.ndim if a.ndim == b.ndim else None,
+            # (on some path: a buffer filled in a loop joins its unfilled self at the loop's head)
+            filled_with=a.filled_with or b.filled_with if not (a.filled_with and b.filled_with and a.filled_with != b.filled_with) else None,
+            filled_at=a.filled_at or b.filled_at if not (a.filled_with and b.filled_with and a.filled_with != b.filled_with) else None,
         )
     numpy_side = next((v for v in (a, b) if isinstance(v, Tensor) and v.kind in ("npscalar", "ndarray")), None)
     if numpy_side is not None and _python_number(b if numpy_side is a else a):

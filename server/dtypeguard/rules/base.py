@@ -210,12 +210,21 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
         # `torch.zeros(shape)` made after the script changed the default dtype (later than the
         # weights it meets were made): it is made in the dtype it needs. A factory that follows
         # the usual float32 default is not what is odd (the float64 weight it meets is)
-        call = ctx.snippet(origin.span)
-        if call.endswith(")") and "dtype" not in call and call.split("(")[0].strip().rsplit(".", 1)[-1] in _FACTORIES:
-            return [FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype={torch_dtype}` ({why})", origin.span, True, (("name", "dtype"), ("value", torch_dtype)))]
+        made = factory_dtype_fix(ctx, origin.span, dtype, why)
+        if made:
+            return made
     if use_span is not None:
         return [FixSpec("append_call", f"Convert where it is used ({use_span.line_ref()}): `.{method}()` ({why})", use_span, True, (("method", method),))]
     return []
+
+
+def factory_dtype_fix(ctx: Context, span: Span, dtype: str, why: str) -> list[FixSpec]:
+    """`dtype=torch.<dtype>` added to the one-line factory call at `span` (`torch.zeros(shape)`)
+    that does not pass one; none for any other call."""
+    call = ctx.snippet(span)
+    if span.line != span.end_line or not call.endswith(")") or "dtype" in call or call.split("(")[0].strip().rsplit(".", 1)[-1] not in _FACTORIES:
+        return []
+    return [FixSpec("add_kwarg", f"Create it as {dtype}: add `dtype=torch.{dtype}` ({why})", span, True, (("name", "dtype"), ("value", f"torch.{dtype}")))]
 
 
 def single_tensor_at(ctx: Context, span: Span) -> bool:

@@ -30,6 +30,7 @@ from dtypeguard.rules.base import (
     dtype_root,
     dtype_words,
     expression_at,
+    factory_dtype_fix,
     fails_here,
     hidden_dtype_error,
     layer_dtype_error,
@@ -71,6 +72,15 @@ def check(ctx: Context) -> Iterator[Finding]:
         line = fw.span.line
         model_side = module.dtype != "float32" and x.dtype == "float32" and not module.chosen_dtype
         made_inside = fw.nested and x.origin is not None and not x.origin.span.file and "follows the default dtype" in x.origin.why and _in_forward_code(ctx, x.origin.span)
+        filled = x.filled_with == module.dtype and x.filled_at is not None and x.origin is not None and "follows the default dtype" in x.origin.why
+        if model_side and filled:
+            # torchdde's `ys = torch.empty(...)` filled with the float64 solution of a float64
+            # model (set 64): the values are the model's dtype; the buffer's default is the mistake
+            model_side = False
+            assert x.filled_at is not None
+            related.append(Related(x.filled_at, f"{x.filled_with} values are written into it here, and converted to {x.dtype}"))
+            assert x.origin is not None
+            fixes = factory_dtype_fix(ctx, x.origin.span, module.dtype, f"the values written into it and the model are {module.dtype}") or fixes
         if model_side and made_inside:
             # ACmix's position grid (`torch.linspace` in `forward`, set 61): made float32 on every call
             # whatever the model's dtype; where it is made is where it should follow the model
@@ -85,7 +95,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                     related.append(Related(module.origin.span, f"the model is built here while the default dtype is {module.dtype}"))
                     model_root = setter
             root = model_root or fw.span
-        elif made_inside and x.origin is not None:
+        elif (made_inside or filled) and x.origin is not None:
             root = x.origin.span
         else:
             root = dtype_root(x, fw.span, float_data=True)

@@ -1008,6 +1008,19 @@ def test_only_a_zero_dim_cpu_tensor_meets_a_tensor_on_another_device() -> None:
         assert ran == ok, (other, cpu)
 
 
+def test_a_cpu_index_tensor_indexes_a_tensor_on_another_device() -> None:
+    """Why DG009 lets a CPU tensor that a forward uses only as an index meet a model on another
+    device (gru_ode_bayes, scan 32): torch takes CPU integer and bool indices for a tensor on
+    any device, to read and to write (meta stands in for CUDA); a CPU tensor in arithmetic is refused."""
+    x = torch.zeros(5, 3, device="meta")
+    idx, mask = torch.tensor([0, 2, 4]), torch.tensor([True, False, True, False, True])
+    assert x[idx].shape == (3, 3) and x[:, torch.tensor([1])].shape == (5, 1)
+    x[idx] = torch.ones(3, 3, device="meta")
+    x[mask] = torch.ones(3, 3, device="meta")
+    with pytest.raises(RuntimeError):
+        x[idx] + idx.float().unsqueeze(1)
+
+
 def test_mgrid_dtypes_and_ranks_are_numpys() -> None:
     """`np.mgrid[...]` as the engine states it: int bounds give int64, a float bound or a complex
     count float64; one dimension per slice, plus the stacking one."""

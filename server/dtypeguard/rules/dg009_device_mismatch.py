@@ -110,6 +110,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue
             if position > 0 and module.cls.startswith("user:") and _lengths_only(ctx, module.cls[5:], position):
                 continue  # the script's own forward hands it only to `pack_padded_sequence` as lengths, which must be on the CPU
+            if position > 0 and x.device == "cpu" and module.cls.startswith("user:") and _index_only(ctx, module.cls[5:], position):
+                continue  # used only to index (`h[obs_idx]`): a CPU index tensor indexes a tensor on any device (gru_ode_bayes, scan 32)
             if module.cls.startswith("user:") and _moved_in_forward(ctx, module.cls[5:], position):
                 continue  # the script's own forward moves it first (`self.lstm(x.to(self.device))`)
             if fw.nested and position == 0 and x.dev_origin is None:
@@ -231,6 +233,44 @@ def _lengths_only(ctx: Context, cls: str, position: int) -> bool:
         for arg in [*call.args[1:2], *(k.value for k in call.keywords if k.arg == "lengths")] if isinstance(arg, ast.Name)
     }
     return bool(uses) and all(id(u) in as_lengths for u in uses)
+
+
+def _index_only(ctx: Context, cls: str, position: int) -> bool:
+    """Does the script's class `cls` use its `forward`'s parameter number `position` (after
+    `self`) only as an index (`p[i_obs]`, `h[:, i_obs]`, `temp[i_obs] = ...`, or a slice of it
+    bound to a name used so: `i_obs = obs_idx[start:end]`) or for its shape? Torch takes a CPU
+    index tensor for a tensor on any device, so its device meets nothing
+    (tests/engine/test_library_conformance.py runs it on the meta device)."""
+    node = ctx.memo("forward-defs", lambda: _forward_defs(ctx)).get(cls)
+    if node is None:
+        return False
+    params = [a.arg for a in node.args.posonlyargs + node.args.args][1:]
+    if position >= len(params):
+        return False
+    queries = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in _QUERIES}
+    queries |= {id(n.args[0]) for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and n.args}
+    indexes: set[int] = set()
+    sliced: dict[int, str] = {}  # `i_obs = obs_idx[start:end]`: the base's node -> the name bound to the slice
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Subscript):
+            parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+            indexes |= {id(p) for p in parts if isinstance(p, ast.Name)}
+        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name) and isinstance(sub.value, ast.Subscript) and isinstance(sub.value.value, ast.Name):
+            sliced[id(sub.value.value)] = sub.targets[0].id
+    stores: dict[str, int] = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+
+    def only_indexes(name: str, depth: int) -> bool:
+        uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in queries]
+        return bool(uses) and all(
+            id(u) in indexes or (depth < 3 and id(u) in sliced and stores.get(sliced[id(u)]) == 1 and only_indexes(sliced[id(u)], depth + 1))
+            for u in uses
+        )
+
+    name = params[position]
+    return name not in stores and only_indexes(name, 0)
 
 
 def _moved_in_forward(ctx: Context, cls: str, position: int) -> bool:
@@ -651,6 +691,7 @@ RULE = Rule(
             "    weights = torch.tensor(1.0 / np.array(counts)).float()  # <-\n    return weights.unsqueeze(0) * labels_one_hot\n"
             "cb_weights(torch.randint(0, 3, (8,)).to(device), [5, 3, 1])\n",
             "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n        self.scale = torch.ones(4)  # <-\n    def forward(self, x):\n        return self.fc(x) * self.scale\nmodel = Net().to('cuda')\nmodel(torch.randn(2, 4).cuda())\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n    def forward(self, x, idx):\n        return self.fc(x[idx]) + idx.float().unsqueeze(1)\ndevice = torch.device(\"cuda\")\nmodel = Net().to(device)\nx = torch.randn(5, 3).to(device)\nidx = torch.tensor(np.array([0, 2, 4]))  # <-\nout = model(x, idx)\n",
         ],
         good=[
             # a causal CPU mask: the Transformer stack finds it causal and drops it (ran on an H200)
@@ -669,6 +710,8 @@ RULE = Rule(
             # every tensor replaced by the checkpoint's (assign=True): nothing is left on the meta device
             "import torch\nimport torch.nn as nn\nsd = nn.Linear(8, 8).state_dict()\nwith torch.device('meta'):\n    model = nn.Linear(8, 8)\nmodel.load_state_dict(sd, assign=True)\nmodel.to('cpu')\n",
             "import torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(4, 4)\n        self.register_buffer('scale', torch.ones(4), persistent=False)\n    def forward(self, x):\n        return self.fc(x) * self.scale\nmodel = Net().to('cuda')\nmodel(torch.randn(2, 4).cuda())\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n    def forward(self, x, idx):\n        return self.fc(x[idx])\ndevice = torch.device(\"cuda\")\nmodel = Net().to(device)\nx = torch.randn(5, 3).to(device)\nidx = torch.tensor(np.array([0, 2, 4]))\nout = model(x, idx)\n",
+            "import numpy as np\nimport torch\nimport torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(3, 3)\n    def forward(self, x, obs_idx):\n        out = torch.zeros(5, 3, device=x.device)\n        for start in range(0, 3, 2):\n            i_obs = obs_idx[start:start + 2]\n            out[i_obs] = self.fc(x[i_obs])\n        return out\ndevice = torch.device(\"cuda\")\nmodel = Net().to(device)\nx = torch.randn(5, 3).to(device)\nout = model(x, torch.tensor(np.array([0, 2, 4])))\n",
         ],
     ),
 )

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from dtypeguard.analysis import check_source
 
 DATA = '''\
@@ -481,3 +483,54 @@ def test_a_gpu_count_division_in_an_imported_helper_means_the_run_has_a_gpu(tmp_
         ),
     })
     assert _check(root / "sample.py") == [(5, "DG010")]
+
+
+GRU_MODELS = '''
+import torch
+import torch.nn as nn
+
+
+class ObservationCell(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gru_d = nn.Linear(3, 3)
+
+    def forward(self, h, X_obs, i_obs):
+        temp = h.clone()
+        temp[i_obs] = self.gru_d(X_obs) + h[i_obs]
+        return temp
+
+
+class Jumps(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gru_obs = ObservationCell()
+
+    def forward(self, X, obs_idx{extra}):
+        h = torch.zeros(5, 3, device=X.device)
+        for start in range(0, 3, 2):
+            i_obs = obs_idx[start:start + 2]
+            h = self.gru_obs(h, X[i_obs], i_obs)
+        return h{use}
+'''
+
+GRU_TRAIN = """
+import numpy as np
+import torch
+from models import Jumps
+device = torch.device("cuda")
+model = Jumps().to(device)
+X = torch.randn(5, 3).to(device)
+obs_idx = torch.tensor(np.array([0, 2, 4]))
+h = model(X, obs_idx)
+"""
+
+
+@pytest.mark.parametrize(("extra", "use", "reported"), [("", "", False), ("", "[:3] + obs_idx.float().unsqueeze(1)", True)])
+def test_an_index_that_an_imported_forward_hands_to_its_sub_module_meets_any_device(tmp_path: Path, extra: str, use: str, reported: bool) -> None:
+    """gru_ode_bayes (scan 32): the training script passes a CPU `obs_idx` to a CUDA model
+    whose forward, in another file, slices it and hands the slice to a sub-module that only
+    indexes with it; indexing takes a CPU index on any device. Used in arithmetic, it clashes."""
+    root = _project(tmp_path, {"models.py": GRU_MODELS.format(extra=extra, use=use), "train.py": GRU_TRAIN})
+    codes = [code for _, code in _check(root / "train.py")]
+    assert codes == (["DG009"] if reported else [])

@@ -2322,6 +2322,7 @@ class CallsMixin(InterpreterParts):
                 kw_inputs=tuple(kwargs.values()),
                 bound_at=tuple(self.bound_at(a, v) for a, v in zip(node.args, args, strict=False)),
                 maybe_causal=_maybe_causal(module.cls, len(args), list(kwargs)),
+                index_only=self._index_only_inputs(module, len(args), state, 0),
             )
         )
         arg0 = args[0] if args else None
@@ -2371,6 +2372,30 @@ class CallsMixin(InterpreterParts):
             dtype, origin = state.autocast, self.origin(node, f"{module.cls.removeprefix('torch.')} inside autocast gives {state.autocast}")
         ndim = _module_rank(module, arg0.ndim, state) if isinstance(arg0, Tensor) and arg0.ndim else None
         return Tensor("tensor", dtype, module.device, origin, module.device_origin, autocast=bool(state.autocast), ndim=ndim)
+
+    def _index_only_inputs(self, module: ModuleObj, count: int, state: State, depth: int) -> frozenset[int]:
+        """The positions among `count` positional inputs that the forward of `module` (a class of
+        the script's, or of a file it imports) uses only as indices: directly (`p[i_obs]`,
+        `temp[i_obs] = ...`), through a slice bound to a name (`i_obs = obs_idx[start:end]`), or
+        handed to a sub-module's forward that does (gru_ode_bayes, scan 32)."""
+        klass = self.classes.get(module.cls[5:]) if module.cls.startswith("user:") else None
+        fwd = klass.method("forward") if klass is not None else None
+        if fwd is None or depth > 3 or not isinstance(fwd.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return frozenset()
+        uses = index_uses(fwd.node)
+        found = set()
+        for position in range(min(count, len(uses))):
+            ok, handed = uses[position]
+            if not ok:
+                continue
+            for attr, at in handed:
+                sub = module.attrs.get(attr)
+                held = state.heap.get(sub.oid) if isinstance(sub, Ref) else None
+                if not (isinstance(held, ModuleObj) and at in self._index_only_inputs(held, at + 1, state, depth + 1)):
+                    break
+            else:
+                found.add(position)
+        return frozenset(found)
 
     def _through_stages(self, module: ModuleObj, arg0: Value | None, node: ast.Call, state: State) -> Value | None:
         """`nn.Sequential(Reshape(...), InceptionBlock(...), ...)`: a Sequential whose input first
@@ -3237,6 +3262,61 @@ def _forward_input_kind(klass: Klass, layers: dict[str, ModuleObj]) -> tuple[str
 
 _REBOUND = "<rebound>"  # the input name bound to something else first
 _FORWARD_SCANS: weakref.WeakKeyDictionary[ast.AST, tuple[bool, list[tuple[int, int, str]]]] = weakref.WeakKeyDictionary()
+
+
+def index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[bool, tuple[tuple[str, int], ...]], ...]:
+    """For each parameter of a forward after `self`: whether every use of it (shape queries
+    aside) is as an index, or a slice of it bound once to a name used so, or a positional
+    argument of `self.<attr>(...)` (then the sub-module's forward decides: those (attr,
+    position) pairs are returned). Kept on the node: a syntax fact."""
+    found = fwd.__dict__.get("_dg_index_uses")
+    if isinstance(found, tuple):
+        return found
+    params = [a.arg for a in fwd.args.posonlyargs + fwd.args.args]
+    me = params[0] if params else ""
+    nodes = list(ast.walk(fwd))
+    queries = {id(n.value) for n in nodes if isinstance(n, ast.Attribute) and n.attr in ("size", "shape", "dim", "ndim", "ndimension", "numel", "dtype", "device", "is_cuda")}
+    queries |= {id(n.args[0]) for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and n.args}
+    indexes: set[int] = set()
+    sliced: dict[int, str] = {}  # `i_obs = obs_idx[start:end]`: the base's node -> the name bound to the slice
+    handed: dict[int, tuple[str, int]] = {}  # `self.gru_obs(h, p, i_obs)`: the argument's node -> (attr, position)
+    stores: dict[str, int] = {}
+    for n in nodes:
+        if isinstance(n, ast.Subscript):
+            parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+            indexes |= {id(p) for p in parts if isinstance(p, ast.Name)}
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Subscript) and isinstance(n.value.value, ast.Name):
+            sliced[id(n.value.value)] = n.targets[0].id
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == me and not any(isinstance(a, ast.Starred) for a in n.args):
+            handed.update({id(a): (n.func.attr, k) for k, a in enumerate(n.args) if isinstance(a, ast.Name)})
+        elif isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    loads: dict[str, list[ast.Name]] = {}
+    for n in nodes:
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in queries:
+            loads.setdefault(n.id, []).append(n)
+
+    def walk(name: str, depth: int, out: list[tuple[str, int]]) -> bool:
+        uses = loads.get(name, [])
+        for u in uses:
+            if id(u) in indexes:
+                continue
+            if id(u) in handed:
+                out.append(handed[id(u)])
+                continue
+            if depth < 3 and id(u) in sliced and stores.get(sliced[id(u)]) == 1 and walk(sliced[id(u)], depth + 1, out):
+                continue
+            return False
+        return bool(uses)
+
+    result = []
+    for name in params[1:]:
+        out: list[tuple[str, int]] = []
+        ok = name not in stores and walk(name, 0, out)
+        result.append((ok, tuple(out)))
+    made = tuple(result)
+    fwd.__dict__["_dg_index_uses"] = made
+    return made
 
 
 def _maybe_causal(cls: str, n_args: int, keywords: list[str]) -> frozenset[int]:

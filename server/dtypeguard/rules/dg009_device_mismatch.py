@@ -110,7 +110,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue
             if position > 0 and module.cls.startswith("user:") and _lengths_only(ctx, module.cls[5:], position):
                 continue  # the script's own forward hands it only to `pack_padded_sequence` as lengths, which must be on the CPU
-            if position > 0 and x.device == "cpu" and module.cls.startswith("user:") and _index_only(ctx, module.cls[5:], position):
+            if position > 0 and x.device == "cpu" and position in fw.index_only:
                 continue  # used only to index (`h[obs_idx]`): a CPU index tensor indexes a tensor on any device (gru_ode_bayes, scan 32)
             if module.cls.startswith("user:") and _moved_in_forward(ctx, module.cls[5:], position):
                 continue  # the script's own forward moves it first (`self.lstm(x.to(self.device))`)
@@ -233,44 +233,6 @@ def _lengths_only(ctx: Context, cls: str, position: int) -> bool:
         for arg in [*call.args[1:2], *(k.value for k in call.keywords if k.arg == "lengths")] if isinstance(arg, ast.Name)
     }
     return bool(uses) and all(id(u) in as_lengths for u in uses)
-
-
-def _index_only(ctx: Context, cls: str, position: int) -> bool:
-    """Does the script's class `cls` use its `forward`'s parameter number `position` (after
-    `self`) only as an index (`p[i_obs]`, `h[:, i_obs]`, `temp[i_obs] = ...`, or a slice of it
-    bound to a name used so: `i_obs = obs_idx[start:end]`) or for its shape? Torch takes a CPU
-    index tensor for a tensor on any device, so its device meets nothing
-    (tests/engine/test_library_conformance.py runs it on the meta device)."""
-    node = ctx.memo("forward-defs", lambda: _forward_defs(ctx)).get(cls)
-    if node is None:
-        return False
-    params = [a.arg for a in node.args.posonlyargs + node.args.args][1:]
-    if position >= len(params):
-        return False
-    queries = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in _QUERIES}
-    queries |= {id(n.args[0]) for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and n.args}
-    indexes: set[int] = set()
-    sliced: dict[int, str] = {}  # `i_obs = obs_idx[start:end]`: the base's node -> the name bound to the slice
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Subscript):
-            parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-            indexes |= {id(p) for p in parts if isinstance(p, ast.Name)}
-        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name) and isinstance(sub.value, ast.Subscript) and isinstance(sub.value.value, ast.Name):
-            sliced[id(sub.value.value)] = sub.targets[0].id
-    stores: dict[str, int] = {}
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-            stores[n.id] = stores.get(n.id, 0) + 1
-
-    def only_indexes(name: str, depth: int) -> bool:
-        uses = [n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in queries]
-        return bool(uses) and all(
-            id(u) in indexes or (depth < 3 and id(u) in sliced and stores.get(sliced[id(u)]) == 1 and only_indexes(sliced[id(u)], depth + 1))
-            for u in uses
-        )
-
-    name = params[position]
-    return name not in stores and only_indexes(name, 0)
 
 
 def _moved_in_forward(ctx: Context, cls: str, position: int) -> bool:

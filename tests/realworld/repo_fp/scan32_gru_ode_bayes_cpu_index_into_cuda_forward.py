@@ -7,7 +7,7 @@ false-alarm: DG009 at the `torch.tensor(...)` of the index (scan 32: at data_uti
 forward calls): the finding said every tensor argument of a CUDA model's forward must be on CUDA. Torch takes a CPU
 integer index for a tensor on any device, to read and to write (tests/engine/test_library_conformance.py runs it on the
 meta device), so nothing mixes devices. This reduction runs on the CPU (exit 0) and, with "meta" for the device, on meta.
-Not fixed by it: the repository itself, whose forward (in an imported module) hands the slice on to a sub-module's forward.
+(The repository's forward, in an imported module, also hands the slice on to a sub-module's forward: covered too.)
 """
 import numpy as np
 import torch

@@ -1107,3 +1107,29 @@ def test_norms_under_cpu_autocast_keep_their_lower_precision_input() -> None:
             x = inputs.get(name[-2:].lower(), torch.randn(2, 4, 4, 4))
             with torch.autocast("cpu", dtype=dtype):
                 assert layer(x.to(dtype)).dtype == dtype, (name, dtype)
+
+
+def test_which_regression_losses_refuse_a_float64_target_at_backward() -> None:
+    """DG008 as the tables state it: with float32 predictions and a float64 target, most
+    regression losses compute in float64 and train; HuberLoss keeps float32 and its backward
+    fails with "Found dtype Double but expected Float" (either argument order; passed first,
+    the float64 target does make the loss float64, and the backward still fails)."""
+    from dtypeguard.engine.library.vocabulary import FLOAT64_TARGET_FAILS_BACKWARD, FUNCTIONAL_LOSSES, LOSSES
+
+    fails, promoted = set(), set()
+    calls = {name: getattr(torch.nn, name)() for name, kind in LOSSES.items() if kind == "regression"}
+    calls |= {name: getattr(torch.nn.functional, name) for name, kind in FUNCTIONAL_LOSSES.items() if kind == "regression"}
+    for name, fn in calls.items():
+        for swapped in (False, True):
+            pred = torch.randn(4, 1, requires_grad=True)
+            target = torch.randn(4, 1, dtype=torch.float64)
+            loss = fn(target, pred) if swapped else fn(pred, target)
+            if loss.dtype == torch.float64 and not swapped:
+                promoted.add(name)
+            try:
+                loss.backward()
+            except RuntimeError as exc:
+                assert "Found dtype Double but expected Float" in str(exc)
+                fails.add(name)
+    assert fails == set(FLOAT64_TARGET_FAILS_BACKWARD)
+    assert promoted == set(calls) - fails

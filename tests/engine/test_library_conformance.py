@@ -1114,7 +1114,11 @@ def test_which_regression_losses_refuse_a_float64_target_at_backward() -> None:
     regression losses compute in float64 and train; HuberLoss keeps float32 and its backward
     fails with "Found dtype Double but expected Float" (either argument order; passed first,
     the float64 target does make the loss float64, and the backward still fails)."""
-    from dtypeguard.engine.library.vocabulary import FLOAT64_TARGET_FAILS_BACKWARD, FUNCTIONAL_LOSSES, LOSSES
+    from dtypeguard.engine.library.vocabulary import (
+        FLOAT64_TARGET_FAILS_BACKWARD,
+        FUNCTIONAL_LOSSES,
+        LOSSES,
+    )
 
     fails, promoted = set(), set()
     calls = {name: getattr(torch.nn, name)() for name, kind in LOSSES.items() if kind == "regression"}

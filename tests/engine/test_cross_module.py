@@ -534,3 +534,36 @@ def test_an_index_that_an_imported_forward_hands_to_its_sub_module_meets_any_dev
     root = _project(tmp_path, {"models.py": GRU_MODELS.format(extra=extra, use=use), "train.py": GRU_TRAIN})
     codes = [code for _, code in _check(root / "train.py")]
     assert codes == (["DG009"] if reported else [])
+
+
+AGENT = """
+import torch
+import torch.nn as nn
+
+
+class Base:
+    def __init__(self, use_cuda=True):
+        self.use_cuda = use_cuda and torch.cuda.is_available()
+
+
+class Agent(Base):
+    def __init__(self, use_cuda=True):
+        super().__init__(use_cuda)
+        self.actor = nn.Linear(4, 2)
+        if self.use_cuda:
+            self.actor.cuda()
+
+    def action(self, state):
+        out = self.actor(torch.tensor([state], device="cuda" if self.use_cuda else "cpu"))
+        if self.use_cuda:
+            return out.data.cpu().numpy()[0]
+        else:
+            return out.data.numpy()[0]
+"""
+
+
+def test_super_init_of_a_class_in_an_imported_file_runs(tmp_path: Path) -> None:
+    """Scan 33's agents: `super().__init__(use_cuda)` in a class of an imported file sets the
+    flag that guards the move; without it the `else:` arm's `.numpy()` looked reachable on a GPU."""
+    root = _project(tmp_path, {"agent.py": AGENT, "run.py": "from agent import Agent\nprint(Agent().action([0.1, 0.2, 0.3, 0.4]))\n"})
+    assert _check(root / "run.py") == []

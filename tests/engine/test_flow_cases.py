@@ -6940,6 +6940,41 @@ CASES: dict[str, str] = {
         readout = nn.Linear(2, 1).double()
         out = readout(solve(y0, 3))
         """,
+    # pytorch-DRL (scan 33): the legacy type chosen by availability makes tensors on the GPU when there is one;
+    # only the actor is moved, so the critic meets GPU states
+    "a FloatTensor type chosen by CUDA availability feeds a critic never moved": """
+        import torch
+        import torch.nn as nn
+        use_cuda = torch.cuda.is_available()
+        FloatTensor = torch.cuda.FloatTensor if use_cuda else torch.FloatTensor
+        actor = nn.Linear(4, 2)
+        critic = nn.Linear(4, 1)  # expect: DG009
+        if use_cuda:
+            actor.cuda()
+        states = FloatTensor([[0.1, 0.2, 0.3, 0.4]])
+        print(actor(states).sum() + critic(states).sum())
+        """,
+    # pytorch-DRL (scan 33): `super(DQN, self).__init__(...)` sets the flag that guards both `.cuda()` and `.cpu()`
+    "a flag set through super(Cls, self).__init__ guards the move and the numpy conversion": """
+        import torch
+        import torch.nn as nn
+        class Agent(object):
+            def __init__(self, use_cuda=True):
+                self.use_cuda = use_cuda and torch.cuda.is_available()
+        class DQN(Agent):
+            def __init__(self, use_cuda=True):
+                super(DQN, self).__init__(use_cuda)
+                self.actor = nn.Linear(4, 2)
+                if self.use_cuda:
+                    self.actor.cuda()
+            def action(self, state):
+                out = self.actor(torch.tensor([state], device="cuda" if self.use_cuda else "cpu"))
+                if self.use_cuda:
+                    return out.data.cpu().numpy()[0]
+                else:
+                    return out.data.numpy()[0]
+        print(DQN().action([0.1, 0.2, 0.3, 0.4]))
+        """,
 }
 
 

@@ -750,3 +750,28 @@ def test_sixty_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTY_FOURTH["false_alarms"] == []
     hits, total = SIXTY_FOURTH["root_hits"], SIXTY_FOURTH["broken"]
     assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_FOURTH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 65 (device placement in the data path: EasyTPP's CPU layer mask, d2l's GRU state on the default device, VGNAE's
+# `data.to('cuda')`, a positional table `.cuda()` in forward, nanoGPT's `device = 'cuda'` default, DrRepair's
+# `torch.cuda.FloatTensor`; 6 + 6): 0/6 root, 0/6 any line, 0 false alarms when it arrived (engine c577bec and 8c5a961)
+SIXTY_FIFTH = score(Path(__file__).resolve().parents[1] / "realworld65")
+
+
+def test_sixty_fifth_set_has_no_false_alarm() -> None:
+    assert SIXTY_FIFTH["broken"] >= 6 and SIXTY_FIFTH["correct"] >= 6
+    assert SIXTY_FIFTH["false_alarms"] == []
+
+
+# Set 66 (NumPy and Python numbers meeting torch: a scheduler's np.tile learning rates and a cosine momentum pickled
+# in checkpoints, NumPy float64 class weights, int64 category codes as a BCE target, tensor labels in a NumPy
+# accuracy, a float64 rotation matrix; 6 + 6): 1/6 root, 1/6 any line, 0 false alarms when it arrived (engine c577bec
+# and 62fdb89)
+SIXTY_SIXTH = score(Path(__file__).resolve().parents[1] / "realworld66")
+
+
+def test_sixty_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SIXTY_SIXTH["broken"] >= 6 and SIXTY_SIXTH["correct"] >= 6
+    assert SIXTY_SIXTH["false_alarms"] == []
+    hits, total = SIXTY_SIXTH["root_hits"], SIXTY_SIXTH["broken"]
+    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_SIXTH["misses"])  # type: ignore[operator, arg-type]

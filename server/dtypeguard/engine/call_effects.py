@@ -781,6 +781,10 @@ class CallsMixin(InterpreterParts):
         node = self.call_stack[-1]
         func = next((f for f in reversed(self.functions) if f.node is node), None)
         klass = self.classes.get(func.owner) if func is not None and func.owner else None
+        if func is None:
+            # a method of a class in an imported file (not among this file's functions: scan 33's
+            # agents, whose `super().__init__(use_cuda)` sets the flag that guards `.cuda()`)
+            klass = next((k for k in self.classes.values() if any(item is node for item in k.node.body)), None)
         if klass is None or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.args.args:
             return None
         this = state.lookup(node.args.args[0].arg)
@@ -1394,6 +1398,10 @@ class CallsMixin(InterpreterParts):
         arg0 = args[0] if args else None
         if name == "super" and not args:
             return self.super_of(state)
+        if name == "super" and len(args) == 2 and isinstance(arg0, Klass) and args[1] is not None:
+            # `super(DQN, self).__init__(...)` (the Python 2 spelling; pytorch-DRL, scan 33): that class's user bases
+            bases = tuple(b[5:] for b in arg0.bases if b.startswith("user:") and b.count(":") == 1)
+            return Super(bases, args[1]) if bases else None
         if name in ("list", "tuple", "iter", "sorted", "reversed"):
             if name in ("list", "tuple") and not args:
                 return TupleV(())  # `X, y = list(), list()`: empty, as `[]`
@@ -2146,11 +2154,19 @@ class CallsMixin(InterpreterParts):
             return FInfo(dtype) if dtype in torch_library.FINFO else None
         if name == "torch.get_default_device":
             return Device(state.ddevice.value) if state.ddevice.value else None
-        if len(parts) == 2 and last in vocab.LEGACY_TENSOR_TYPES:
+        if last in vocab.LEGACY_TENSOR_TYPES and (len(parts) == 2 or (len(parts) == 3 and parts[1] in ("cuda", "auto"))):
             dtype, dev = vocab.LEGACY_TENSOR_TYPES[last]
             source = arg0 if isinstance(arg0, Tensor) and arg0.kind in ("ndarray", "tensor") else None
             from_ints = bool(source and source.dtype and not is_float(source.dtype) and is_float(dtype))  # `torch.FloatTensor(labels)`
-            return Tensor("tensor", dtype, dev, self.origin(node, f"torch.{last} is always {dtype}"), from_ints=from_ints, ndim=source.ndim if source else None)
+            typed = self.origin(node, f"torch.{last} is always {dtype}")
+            if len(parts) == 3:
+                # `torch.cuda.FloatTensor(n, c)` makes a CUDA tensor (DrRepair, set 65: "Torch not compiled with
+                # CUDA enabled" on a laptop); `FloatTensor = torch.cuda.FloatTensor if use_cuda else
+                # torch.FloatTensor` one on the GPU when CUDA is available (pytorch-DRL, scan 33)
+                dev = "cuda" if parts[1] == "cuda" else "auto"
+                where = self.origin(node, f"torch.cuda.{last} makes a CUDA tensor" if dev == "cuda" else f"{last} is torch.cuda.{last} when CUDA is available")
+                return Tensor("tensor", dtype, dev, replace(typed, why=f"{'torch.cuda.' if dev == 'cuda' else ''}{last} is always {dtype}"), where, from_ints=from_ints, ndim=source.ndim if source else None)
+            return Tensor("tensor", dtype, dev, typed, from_ints=from_ints, ndim=source.ndim if source else None)
         if name == "torch.normal" and "device" not in kwargs and "dtype" not in kwargs:
             # `torch.normal(mean, std)` with a tensor mean or std: a tensor of its dtype, on its device
             # (CleanRL's `torch.normal(0, actor.action_scale * noise)`); the default device only

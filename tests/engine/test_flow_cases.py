@@ -6975,6 +6975,19 @@ CASES: dict[str, str] = {
                     return out.data.numpy()[0]
         print(DQN().action([0.1, 0.2, 0.3, 0.4]))
         """,
+    # VGCN-BERT (set 66): class weights from counts of a label mask (`np.sum(y == i)` is int64), divided into
+    # NumPy float64 scalars, passed third to F.cross_entropy
+    "class weights counted with np.sum and passed positionally to cross_entropy": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        y = np.random.choice(3, size=100, p=[0.6, 0.3, 0.1])
+        weight = [len(y) / (3 * np.sum(y == i)) for i in range(3)]
+        loss_weight = torch.tensor(weight)  # expect: DG006
+        logits = nn.Linear(4, 3)(torch.randn(100, 4))
+        loss = F.cross_entropy(logits, torch.from_numpy(y), loss_weight)
+        """,
 }
 
 

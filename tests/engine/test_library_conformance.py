@@ -1137,3 +1137,14 @@ def test_which_regression_losses_refuse_a_float64_target_at_backward() -> None:
                 fails.add(name)
     assert fails == set(FLOAT64_TARGET_FAILS_BACKWARD)
     assert promoted == set(calls) - fails
+
+
+def test_the_functional_losses_that_take_weight_third() -> None:
+    """`F.cross_entropy(logits, labels, loss_weight)` binds the class weight positionally: the
+    losses the engine reads that way are the functional losses whose third parameter is `weight`."""
+    import inspect
+
+    from dtypeguard.engine.library.vocabulary import FUNCTIONAL_LOSSES, WEIGHT_THIRD_FUNCTIONAL_LOSSES
+
+    third = {name for name in FUNCTIONAL_LOSSES if list(inspect.signature(getattr(torch.nn.functional, name)).parameters)[2:3] == ["weight"]}
+    assert third == set(WEIGHT_THIRD_FUNCTIONAL_LOSSES)

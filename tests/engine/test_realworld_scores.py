@@ -766,7 +766,7 @@ def test_sixty_fifth_set_has_no_false_alarm() -> None:
 # Set 66 (NumPy and Python numbers meeting torch: a scheduler's np.tile learning rates and a cosine momentum pickled
 # in checkpoints, NumPy float64 class weights, int64 category codes as a BCE target, tensor labels in a NumPy
 # accuracy, a float64 rotation matrix; 6 + 6): 1/6 root, 1/6 any line, 0 false alarms when it arrived (engine c577bec
-# and 62fdb89)
+# and 62fdb89); 2/6, 2/6, 0 after (np.sum of a mask is int64; F.cross_entropy's weight passed third)
 SIXTY_SIXTH = score(Path(__file__).resolve().parents[1] / "realworld66")
 
 
@@ -774,4 +774,4 @@ def test_sixty_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SIXTY_SIXTH["broken"] >= 6 and SIXTY_SIXTH["correct"] >= 6
     assert SIXTY_SIXTH["false_alarms"] == []
     hits, total = SIXTY_SIXTH["root_hits"], SIXTY_SIXTH["broken"]
-    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SIXTY_SIXTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.33, f"{hits}/{total}: " + "\n".join(SIXTY_SIXTH["misses"])  # type: ignore[operator, arg-type]

@@ -1912,7 +1912,10 @@ class CallsMixin(InterpreterParts):
                 output = args[0] if args else kwargs.get("input")
                 target = args[1] if len(args) > 1 else kwargs.get("target")
                 target_node = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "target"), None)
-                weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight")
+                # `F.cross_entropy(logits, labels, loss_weight)`: the third positional parameter of the
+                # class and BCE losses is `weight` (VGCN-BERT, set 66; conformance test reads the signatures)
+                positional = args[2] if len(args) > 2 and last in vocab.WEIGHT_THIRD_FUNCTIONAL_LOSSES else None
+                weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight", positional)
                 return self.loss_call(vocab.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
             return None
         if parts[2] == "Parameter" and len(parts) == 3:

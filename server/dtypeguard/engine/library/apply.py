@@ -451,6 +451,9 @@ def _rank_after(entry: Entry, bound: dict[str, object], ndim: int | None) -> int
     return None
 
 
+_NARROW_SUMMED = frozenset({"bool", "int8", "int16", "int32", "uint8", "uint16", "uint32"})
+
+
 def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origin, default: str | None) -> Value | None:
     result = entry.result
     numpy = result.kind not in ("tensor",)
@@ -508,7 +511,20 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         value = values[0] if values else None
         if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and (is_float(value.dtype) or value.dtype == "int64"):
             return _make(kind, value.dtype, value.origin, value.from_ints)
-        return _make(kind, None, None)  # narrower integer sums widen (by platform in older NumPy): not claimed
+        if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and value.dtype in _NARROW_SUMMED:
+            # a count of a mask (`np.sum(y == i)`: VGCN-BERT's class weights, set 66): bool and narrower
+            # integers sum in the default integer, int64 (NumPy 2 on every platform; torch always),
+            # unsigned ones in uint64 in NumPy
+            dtype = "uint64" if numpy and value.dtype.startswith("uint") else "int64"
+            return _make(kind, dtype, Origin(origin.span, f"{_short(entry)} of {value.dtype} gives {dtype}"))
+        return _make(kind, None, None)
+    if rule == "square":
+        value = values[0] if values else None
+        if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and value.dtype == "bool":
+            return _make(kind, "int64", Origin(origin.span, f"{_short(entry)} of bool gives int64"))
+        if isinstance(value, Tensor) and value.kind in (*ARRAY_KINDS, "npscalar") and value.dtype:
+            return _make(kind, value.dtype, value.origin, value.from_ints)
+        return _make(kind, None, None)
     if rule == "infer":
         present = [v for v in values if v is not None and v != Const(None)]
         if not present:

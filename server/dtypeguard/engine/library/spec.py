@@ -180,6 +180,11 @@ def summed(kind: str, arg: str) -> Result:
     return Result("sum", kind, arg=arg)
 
 
+def squared(kind: str, arg: str) -> Result:
+    """`torch.square`: numbers keep their dtype; bool gives int64."""
+    return Result("square", kind, arg=arg)
+
+
 def ufunc(kind: str, arg: str) -> Result:
     """exp/log/sqrt/sin...: floats keep their dtype; integers get the smallest float that
     holds them (uint8 and bool give float16, int16 float32, wider ints float64)."""

@@ -17,6 +17,7 @@ from dtypeguard.engine.library.spec import (
     floating,
     promote,
     same,
+    squared,
     summed,
     table,
 )
@@ -140,7 +141,7 @@ FUNCTIONS: dict[str, Entry] = {
         ("amin", "(input, dim=(), keepdim=False, *, out=None)", same(T, "input"), "torch.amin({t})"),
         ("movedim", "(input, source, destination)", same(T, "input"), "torch.movedim({t}, 0, 1)"),
         ("select", "(input, dim, index)", same(T, "input"), "torch.select({t}, 0, 0)"),
-        ("square", "(input, *, out=None)", summed(T, "input"), "torch.square({t})"),  # (bool gives int64)
+        ("square", "(input, *, out=None)", squared(T, "input"), "torch.square({t})"),  # (bool gives int64)
         ("logical_not", "(input, *, out=None)", fixed(T, "bool", "", "input"), "torch.logical_not({t})"),
         *[(name, "(input, other, *, out=None)", fixed(T, "bool", "", "input,other"), f"torch.{name}({{t}}, {{u}})") for name in ("logical_and", "logical_or", "logical_xor")],
         *[(name, "(input, other, *, out=None)", fixed(T, "bool", "", "input,other"), f"torch.{name}({{t}}, {{u}})") for name in ("eq", "ne", "gt", "ge", "lt", "le")],
@@ -255,7 +256,7 @@ METHODS: dict[str, Entry] = table("Tensor", [
     ("tile", "(self, dims)", same(T, "self"), "{t}.tile((2,))"),
     ("amax", "(self, dim=(), keepdim=False)", same(T, "self"), "{t}.amax()"),
     ("amin", "(self, dim=(), keepdim=False)", same(T, "self"), "{t}.amin()"),
-    ("square", "(self)", summed(T, "self"), "{t}.square()"),
+    ("square", "(self)", squared(T, "self"), "{t}.square()"),
     ("where", "(self, condition, other)", promote(T, "self,other"), "{t}.where({t} > 0, {u})"),
     ("prod", "(self, dim=None, keepdim=False, *, dtype=None)", summed(T, "self"), "{t}.prod()"),
     ("logsumexp", "(self, dim, keepdim=False)", floating(T, "self", ""), "{t}.logsumexp(0)"),

@@ -113,6 +113,8 @@ FUNCTIONAL_LOSSES: dict[str, str] = {
 # then refuses it ("Found dtype Double but expected Float"); the others compute in float64 and
 # train (tests/engine/test_library_conformance.py runs each)
 FLOAT64_TARGET_FAILS_BACKWARD = frozenset({"HuberLoss", "huber_loss"})
+# functional losses whose third positional parameter is `weight` (`F.cross_entropy(x, y, w)`)
+WEIGHT_THIRD_FUNCTIONAL_LOSSES = frozenset({"cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"})
 LOSS_CALL_NAMES: dict[str, str] = {
     "class": "cross_entropy/NLL", "bce": "BCELoss", "bce_logits": "BCEWithLogitsLoss",
     "regression": "the regression loss",

@@ -72,4 +72,5 @@ def build(args):
     num_classes = 3
     model = DETR(num_classes, num_queries=args.num_queries, hidden_dim=args.hidden_dim)
     criterion = SetCriterion(num_classes, matcher=InOrderMatcher(), weight_dict={"loss_ce": 1, "loss_bbox": 5})
+    criterion.to(torch.device(args.device))  # as DETR's build() does: the class-weight buffer goes to the logits' device
     return model, criterion

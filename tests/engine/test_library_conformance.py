@@ -1144,7 +1144,10 @@ def test_the_functional_losses_that_take_weight_third() -> None:
     losses the engine reads that way are the functional losses whose third parameter is `weight`."""
     import inspect
 
-    from dtypeguard.engine.library.vocabulary import FUNCTIONAL_LOSSES, WEIGHT_THIRD_FUNCTIONAL_LOSSES
+    from dtypeguard.engine.library.vocabulary import (
+        FUNCTIONAL_LOSSES,
+        WEIGHT_THIRD_FUNCTIONAL_LOSSES,
+    )
 
     third = {name for name in FUNCTIONAL_LOSSES if list(inspect.signature(getattr(torch.nn.functional, name)).parameters)[2:3] == ["weight"]}
     assert third == set(WEIGHT_THIRD_FUNCTIONAL_LOSSES)

@@ -6988,6 +6988,30 @@ CASES: dict[str, str] = {
         logits = nn.Linear(4, 3)(torch.randn(100, 4))
         loss = F.cross_entropy(logits, torch.from_numpy(y), loss_weight)
         """,
+    # intro-llm's positional encoder (set 65): a hard-coded `.cuda()` added to activations on the device chosen
+    # by availability raises "Torch not compiled with CUDA enabled" on a CPU-only machine
+    "a hard-coded .cuda() added to activations on the device chosen by availability": """
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        emb = nn.Embedding(10, 4).to(device)
+        x = emb(torch.tensor([[1, 2]]).to(device))
+        pe = torch.zeros(1, 2, 4)
+        y = x + pe.cuda()  # expect: DG009
+        """,
+    # the same `.cuda()` where the script has checked for a GPU: it runs only where there is one
+    "a .cuda() under a CUDA availability test added to activations on the chosen device": """
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        emb = nn.Embedding(10, 4).to(device)
+        x = emb(torch.tensor([[1, 2]]).to(device))
+        pe = torch.zeros(1, 2, 4)
+        if torch.cuda.is_available():
+            y = x + pe.cuda()
+        else:
+            y = x + pe
+        """,
 }
 
 

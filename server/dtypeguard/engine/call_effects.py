@@ -137,6 +137,9 @@ def _row(value: Tensor) -> Tensor | None:
 
 SUBCOMMAND_OF = "<subcommand of>"  # a subcommand's parser (or the subparsers action): the main parser
 CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()` ran on every path to here
+# a pseudo-global: a test of the machine (`if torch.cuda.is_available():`, `assert ...`) says there is a GPU here
+# (CUDA_REQUIRED is set too; this one is not set by a `.cuda()`, which may itself be the hard-coded mistake)
+GPU_GUARDED = "<gpu guarded>"
 SAFE_GLOBALS = "<safe globals>"  # a pseudo-global: `torch.serialization.add_safe_globals(...)` ran on every path to here
 
 

@@ -23,6 +23,7 @@ from dtypeguard.engine.call_effects import (
     BOOL_SUM,
     CUDA_REQUIRED,
     CUDA_TAGS,
+    GPU_GUARDED,
     GROUP_FLAGS,
     MAX_UNROLLED,
     SLICE,
@@ -95,6 +96,7 @@ from dtypeguard.engine.values import (
     Tensor,
     TupleV,
     Value,
+    hard_coded_cuda,
     is_float,
     join,
     join_device,
@@ -343,6 +345,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             side = _gpu_side(stmt.test, test)
             if side is True:
                 state.globals[CUDA_REQUIRED] = Const(True)  # `assert torch.cuda.is_available()`: what runs on has a GPU
+                state.globals[GPU_GUARDED] = Const(True)
             elif side is False:
                 _cpu_side(state)
         elif isinstance(stmt, ast.Match):
@@ -504,6 +507,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         then = state.copy()
         if gpu_side is True:
             then.globals[CUDA_REQUIRED] = Const(True)  # this branch runs only where there is a GPU
+            then.globals[GPU_GUARDED] = Const(True)
         narrowed = _is_cuda_name(stmt.test)
         if narrowed is not None:
             self._narrow_device(narrowed[0], "cuda" if narrowed[1] else "cpu", then)
@@ -517,6 +521,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             _cpu_side(other)
         if gpu_side is False:
             other.globals[CUDA_REQUIRED] = Const(True)
+            other.globals[GPU_GUARDED] = Const(True)
         other = self.exec_block(stmt.orelse, other) if stmt.orelse else other
         if device_test and not (then.dead or other.dead):  # (after `if not x.is_cuda: return x`, x is on the GPU)
             # (modules too, where the test compares devices and did not itself narrow them)
@@ -1336,6 +1341,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             if isinstance(node.op, ast.Sub):
                 for side, at in ((left, node.left), (right, node.right)):
                     self.refused("sub", side, node, at)  # `1 - mask` of a bool mask: torch refuses it
+            if _hard_cuda_meets_auto(left, right) and state.globals.get(GPU_GUARDED) != Const(True):
+                # `x + self.pe[:, :n].cuda()` with `x` on the device chosen by availability (intro-llm,
+                # set 65): on a CPU-only machine the hard-coded `.cuda()` raises; DG009 reports it there
+                self.events.ops.append(TensorOp(self.index.span(node), self.tick(), _OPERATORS.get(type(node.op), "op"), (left, right), state.autocast))
             return self.binop(left, right, node.op, node, state.autocast, state.ddtype.value)
         if isinstance(node, ast.UnaryOp):
             operand = self.eval(node.operand, state)
@@ -2456,6 +2465,11 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
     if len(iterable.items) > 1 and all(item == iterable.items[0] for item in iterable.items):
         return False  # alike items: the loop's usual two rounds over one item say the same
     return not any(isinstance(node, _JUMPS) for node in _frame_nodes(stmt.body))
+
+
+def _hard_cuda_meets_auto(left: Value | None, right: Value | None) -> bool:
+    """One operand hard-coded on CUDA, the other on the device the script chooses by availability."""
+    return any(hard_coded_cuda(a) and isinstance(b, Tensor) and b.kind == "tensor" and b.device == "auto" for a, b in ((left, right), (right, left)))
 
 
 def _fills_with_other_floats(base: Value | None, value: Value | None) -> bool:

@@ -506,6 +506,17 @@ def number_kind(value: object) -> str:
     return ""
 
 
+HARD_CUDA = (".cuda()", "makes a CUDA tensor")  # how a device origin says the code itself asked for CUDA
+
+
+def hard_coded_cuda(value: Value | None) -> bool:
+    """A tensor put on CUDA by the code itself, whatever the machine: `.cuda()`, `torch.cuda.FloatTensor(...)`."""
+    return (
+        isinstance(value, Tensor) and value.kind == "tensor" and value.device == "cuda" and value.dev_origin is not None
+        and (value.dev_origin.why == HARD_CUDA[0] or value.dev_origin.why.endswith(HARD_CUDA[1]))
+    )
+
+
 # --- joins ---------------------------------------------------------------------------------
 
 

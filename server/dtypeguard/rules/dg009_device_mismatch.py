@@ -8,7 +8,16 @@ from collections.abc import Iterator
 from dtypeguard.engine import source
 from dtypeguard.engine.call_effects import META_MOVE, META_VALUE
 from dtypeguard.engine.events import Forward, TensorOp
-from dtypeguard.engine.values import DATA_WHYS, FORGOTTEN, ModuleObj, Ref, Tensor, TupleV, Value
+from dtypeguard.engine.values import (
+    DATA_WHYS,
+    FORGOTTEN,
+    ModuleObj,
+    Ref,
+    Tensor,
+    TupleV,
+    Value,
+    hard_coded_cuda,
+)
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 from dtypeguard.rules.base import (
     Context,
@@ -157,6 +166,34 @@ def _hard_coded_cuda(ctx: Context, fw: Forward, x: Tensor, seen: set[Span]) -> F
         f"on a CPU-only machine `.cuda()` raises (\"{error}\") before the forward pass at {fw.span.line_ref()}",
         origin.span,
         related=[*fails_here(origin.span, origin.span, error), *([Related(fw.module.device_origin.span, f"the model's device: {fw.module.device_origin.why}")] if fw.module.device_origin else [])],
+        fixes=fixes,
+        severity=Severity.WARNING,
+    )
+
+
+def _hard_cuda_op(ctx: Context, op: TensorOp, hard: Tensor, seen: set[Span]) -> Finding | None:
+    """A tensor the code puts on CUDA itself (`.cuda()`, `torch.cuda.FloatTensor(...)`) combined
+    with one on the device the script chooses by availability: on a CPU-only machine the
+    hard-coded CUDA raises first. Reported at the hard-coded CUDA; the fix for `.cuda()` is
+    `.to(<the script's device>)`."""
+    origin = hard.dev_origin
+    if origin is None or origin.span.file or origin.span in seen:
+        return None
+    seen.add(origin.span)
+    fixes = []
+    name = _available_device_name(ctx)
+    found = expression_at(ctx, origin.span)
+    text = found[0] if found is not None else ""
+    if name and text.endswith(".cuda()"):
+        fixes.append(FixSpec("replace_expression", f"Use the script's device: `.cuda()` -> `.to({name})`", origin.span, True,
+                             (("old", text), ("value", f"{text.removesuffix('.cuda()')}.to({name})"))))
+    error = "Torch not compiled with CUDA enabled"
+    how = "`.cuda()`" if origin.why == ".cuda()" else f"`{origin.why.split(' ')[0]}`"
+    return RULE.finding(
+        f"this tensor is put on CUDA by a hard-coded {how}, but `{op.name}` at {op.span.line_ref()} combines it with one on "
+        f"the device the script chooses at run time (CUDA when available): on a CPU-only machine it raises (\"{error}\")",
+        origin.span,
+        related=fails_here(origin.span, origin.span, error),
         fixes=fixes,
         severity=Severity.WARNING,
     )
@@ -404,6 +441,12 @@ def _ops(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         tensors = [t for t in (tensor(v) for v in op.inputs) if t is not None]
         accel = next((t for t in tensors if t.device in ("cuda", "auto", "meta")), None)
         cpu = next((t for t in tensors if t.device == "cpu"), None)
+        hard = next((t for t in tensors if hard_coded_cuda(t)), None)
+        if cpu is None and hard is not None and any(t.device == "auto" for t in tensors):
+            found = _hard_cuda_op(ctx, op, hard, seen)
+            if found is not None:
+                yield found
+            continue
         if accel is None or cpu is None:
             continue
         hard_coded = accel.device == "cuda" and accel.dev_origin is not None and accel.dev_origin.why.startswith("created with device=")

@@ -7012,6 +7012,14 @@ CASES: dict[str, str] = {
         else:
             y = x + pe
         """,
+    # pystiche's rotation (set 66): a matrix built from NumPy cosines is float64; chain_matmul/multi_dot refuse mixed dtypes
+    "a float64 rotation matrix in chain_matmul with float32 matrices": """
+        import numpy as np
+        import torch
+        a = torch.ones(3, 3)
+        r = torch.tensor(((np.cos(0.5), 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))  # expect: DG004
+        m = torch.linalg.multi_dot([a, a, r])
+        """,
 }
 
 

@@ -1151,3 +1151,17 @@ def test_the_functional_losses_that_take_weight_third() -> None:
 
     third = {name for name in FUNCTIONAL_LOSSES if list(inspect.signature(getattr(torch.nn.functional, name)).parameters)[2:3] == ["weight"]}
     assert third == set(WEIGHT_THIRD_FUNCTIONAL_LOSSES)
+
+
+@pytest.mark.parametrize("call", ["torch.linalg.multi_dot([a, a, r])", "torch.chain_matmul(a, r, a)", "torch.chain_matmul(r, a)"])
+def test_a_product_of_several_matrices_refuses_mixed_dtypes_as_dg004_says(call: str) -> None:
+    """DG004 quotes torch's own error for `multi_dot`/`chain_matmul` of a float64 matrix among float32 ones."""
+    import warnings
+
+    source = f"import torch\na = torch.ones(3, 3)\nr = torch.ones(3, 3, dtype=torch.float64)\nm = {call}\n"
+    (finding,) = [f for f in check_source(source, "m.py").findings if f.code == "DG004"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # chain_matmul is deprecated
+        with pytest.raises(RuntimeError) as raised:
+            exec(compile(source, "m.py", "exec"), {})
+    assert f'"{raised.value}"' in finding.message

@@ -565,7 +565,10 @@ class CallsMixin(InterpreterParts):
         operands: list[Value | None] = []
         if short in _DEVICE_STRICT:  # these fail on mixed devices (and the matmuls on mixed dtypes)
             arg0 = args[0] if args else None
-            operands = list(arg0.items) if short in _JOINING and isinstance(arg0, TupleV) else args[1:3] if short == "einsum" else args[:2]
+            operands = (
+                list(arg0.items) if short in (*_JOINING, "linalg.multi_dot") and isinstance(arg0, TupleV)
+                else args[1:3] if short == "einsum" else list(args) if short == "chain_matmul" else args[:2]
+            )
             if short in _JOINING and isinstance(arg0, Many):
                 operands = [arg0.item]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
@@ -3419,7 +3422,8 @@ def _device_text(node: ast.Call) -> str:
 _TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args)")
 _FLOAT_CONSTANTS = frozenset({"torch.pi", "torch.e", "torch.inf", "torch.nan", "numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
-MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "tensordot", "inner", "dot", "@", "spmm", "sparse.mm"})
+MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "tensordot", "inner", "dot", "@", "spmm", "sparse.mm", "linalg.multi_dot", "chain_matmul"})
+MULTI_MATMUL = frozenset({"linalg.multi_dot", "chain_matmul"})  # of any number of matrices, all of one dtype
 # NumPy decompositions that return a tuple of arrays of the input's float dtype (integer input:
 # float64): the tuple's length, and which items are Python ints (lstsq's rank)
 _NP_DECOMPOSITIONS: dict[str, tuple[int, frozenset[int]]] = {

@@ -13,6 +13,7 @@ from dtypeguard.engine.call_effects import (
     BOOL_SUM,
     FLOAT_MASK,
     MATMUL,
+    MULTI_MATMUL,
     OBJECT_ARRAY,
     SOURCE_OP,
     WEIGHTED,
@@ -339,9 +340,19 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if op.name.removeprefix("torch.") in WEIGHTED:
             yield from _weighted(ctx, op, seen)
             continue
-        if op.autocast or op.name.rsplit(".", 1)[-1] not in MATMUL or len(op.inputs) != 2:
+        multi = op.name.removeprefix("torch.") in MULTI_MATMUL
+        if op.autocast or op.name.removeprefix("torch.").removeprefix("Tensor.") not in MATMUL or len(op.inputs) < 2 or (len(op.inputs) != 2 and not multi):
             continue
         a, b = tensor(op.inputs[0]), tensor(op.inputs[1])
+        if multi:
+            # the first matrix of another dtype than the first one's (torch names those two)
+            # (with the first one not known, two known ones of different dtypes still make it fail)
+            floats = [(k, t) for k, t in enumerate(tensor(v) for v in op.inputs) if t is not None and is_float(t.dtype)]
+            odd_at = next((k for k, t in floats if floats and t.dtype != floats[0][1].dtype), None)
+            if odd_at is None:
+                continue
+            a, b = floats[0][1], tensor(op.inputs[odd_at])
+            first_known = floats[0][0] == 0
         if a is not None and b is not None and a.kind == b.kind == "tensor" and a.dtype == b.dtype and a.dtype in _WRAPPING and op.span not in seen:
             seen.add(op.span)
             yield _wrapping_product(op, a, b)
@@ -354,7 +365,12 @@ def _matmuls(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         if root in seen:
             continue
         seen.add(root)
-        if op.name.endswith(("bmm", "einsum", "spmm", "sparse.mm")):
+        if multi:
+            assert a is not None and b is not None
+            error = "multi_dot(): all tensors must have be the same dtype" + (
+                f" but tensor 0 is {TORCH_NAMES[a.dtype or ''][1]} and tensor {odd_at} {TORCH_NAMES[b.dtype or ''][1]}" if first_known else ""
+            )
+        elif op.name.endswith(("bmm", "einsum", "spmm", "sparse.mm")):
             error = f"expected scalar type {TORCH_NAMES[a.dtype or ''][0]} but found {TORCH_NAMES[b.dtype or ''][0]}"
         elif op.name.endswith(("tensordot", "inner")):
             error = "both inputs should have same dtype"

@@ -94,6 +94,9 @@ FUNCTIONS: dict[str, Entry] = {
         ("cosine_similarity", "(x1, x2, dim=1, eps=1e-08)", promote(T, "x1,x2"), "torch.cosine_similarity({t}, {u})"),
         ("matmul", "(input, other, *, out=None)", promote(T, "input,other"), "torch.matmul({t}, {u})"),
         ("mm", "(input, mat2, *, out=None)", promote(T, "input,mat2"), "torch.mm({t}, {u})"),
+        # a product of several matrices: like `mm`, one dtype for all of them
+        ("linalg.multi_dot", "(tensors, *, out=None)", promote(T, "tensors"), "torch.linalg.multi_dot([{t}, {u}])"),
+        ("chain_matmul", "(*matrices, out=None)", promote(T, "matrices"), "torch.chain_matmul({t}, {u})"),
         # sparse tensors: the values' dtype; a sparse product, like a dense one, refuses mixed dtypes
         ("sparse_coo_tensor", "(indices, values, size=None, *, dtype=None, device=None, pin_memory=False, requires_grad=False, check_invariants=None, is_coalesced=None)",
          same(T, "values", "dtype"), "torch.sparse_coo_tensor(torch.tensor([[0], [0]]), {t}[0, :1], (1, 1)).to_dense()"),

@@ -3170,9 +3170,10 @@ def _nested_in(node: ast.AST, outer: ast.AST) -> bool:
 def bound_once(func: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
     """The names a function binds exactly once, outside any loop (a parameter it never assigns,
     or one assignment): their value when a nested function is made is the one it sees later."""
-    found = func.__dict__.get("_dg_bound_once")
-    if isinstance(found, frozenset):
-        return found
+    return syntax_fact(func, "bound_once", lambda: _walk_bound_once(func))
+
+
+def _walk_bound_once(func: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
     counts: dict[str, int] = {}
     spec = func.args
     for a in [*spec.posonlyargs, *spec.args, *spec.kwonlyargs, *([spec.vararg] if spec.vararg else []), *([spec.kwarg] if spec.kwarg else [])]:
@@ -3194,9 +3195,7 @@ def bound_once(func: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
 
     for stmt in func.body:
         visit(stmt, isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)))
-    once = frozenset(name for name, n in counts.items() if n == 1)
-    func.__dict__["_dg_bound_once"] = once
-    return once
+    return frozenset(name for name, n in counts.items() if n == 1)
 
 
 def free_names(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> tuple[str, ...]:
@@ -3294,13 +3293,14 @@ def index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[bool,
     aside) is as an index, or a slice of it bound once to a name used so, or a positional
     argument of `self.<attr>(...)` (then the sub-module's forward decides: those (attr,
     position) pairs are returned). Kept on the node: a syntax fact."""
-    found = fwd.__dict__.get("_dg_index_uses")
-    if isinstance(found, tuple):
-        return found
+    return syntax_fact(fwd, "index_uses", lambda: _walk_index_uses(fwd))
+
+
+def _walk_index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[bool, tuple[tuple[str, int], ...]], ...]:
     params = [a.arg for a in fwd.args.posonlyargs + fwd.args.args]
     me = params[0] if params else ""
     nodes = list(ast.walk(fwd))
-    queries = {id(n.value) for n in nodes if isinstance(n, ast.Attribute) and n.attr in ("size", "shape", "dim", "ndim", "ndimension", "numel", "dtype", "device", "is_cuda")}
+    queries = {id(n.value) for n in nodes if isinstance(n, ast.Attribute) and n.attr in SHAPE_QUERIES}
     queries |= {id(n.args[0]) for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and n.args}
     indexes: set[int] = set()
     sliced: dict[int, str] = {}  # `i_obs = obs_idx[start:end]`: the base's node -> the name bound to the slice
@@ -3339,9 +3339,7 @@ def index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[bool,
         out: list[tuple[str, int]] = []
         ok = name not in stores and walk(name, 0, out)
         result.append((ok, tuple(out)))
-    made = tuple(result)
-    fwd.__dict__["_dg_index_uses"] = made
-    return made
+    return tuple(result)
 
 
 def _maybe_causal(cls: str, n_args: int, keywords: list[str]) -> frozenset[int]:
@@ -3423,6 +3421,8 @@ _TORCH_LOAD = Signature("(f, map_location=None, pickle_module=None, *, weights_o
 _FLOAT_CONSTANTS = frozenset({"torch.pi", "torch.e", "torch.inf", "torch.nan", "numpy.nan", "numpy.inf", "numpy.pi", "numpy.e", "numpy.NaN", "math.pi", "math.e", "math.inf", "math.nan", "math.tau"})
 _JOINING = frozenset({"cat", "concat", "concatenate", "stack", "hstack", "vstack"})
 MATMUL = frozenset({"mm", "matmul", "bmm", "einsum", "tensordot", "inner", "dot", "@", "spmm", "sparse.mm", "linalg.multi_dot", "chain_matmul"})
+# attributes that read a tensor's metadata, not its data on a device (`x.size(0)`, `x.dtype`)
+SHAPE_QUERIES = frozenset({"size", "shape", "dim", "ndim", "ndimension", "numel", "dtype", "device", "is_cuda"})
 MULTI_MATMUL = frozenset({"linalg.multi_dot", "chain_matmul"})  # of any number of matrices, all of one dtype
 # NumPy decompositions that return a tuple of arrays of the input's float dtype (integer input:
 # float64): the tuple's length, and which items are Python ints (lstsq's rank)

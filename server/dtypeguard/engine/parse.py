@@ -13,8 +13,11 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from dtypeguard.findings import Span
+
+T = TypeVar("T")
 
 LINE_END = re.compile(r"\r\n|\r|\n")
 _LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -140,13 +143,12 @@ def parse(text: str, first_line: int = 1) -> ast.Module | ParseFailure:
             gc.enable()
 
 
-def syntax_fact(node: ast.AST, key: str, compute: Callable[[], bool]) -> bool:
+def syntax_fact(node: ast.AST, key: str, compute: Callable[[], T]) -> T:
     """A fact about a node's syntax (a function passes a `dtype=` parameter, an `if` test compares
-    devices), walked once and kept on the node: the interpreter asks at every call or branch it
-    runs, and an imported module's tree is shared by the files of a folder check
-    (`imports.load`). Trees never change, so the fact cannot go stale."""
-    facts: dict[str, bool] = node.__dict__.setdefault("_dg_facts", {})
-    found = facts.get(key)
-    if found is None:
-        found = facts[key] = compute()
-    return found
+    devices, which names a function binds once), walked once and kept on the node: the
+    interpreter asks at every call or branch it runs, and an imported module's tree is shared by
+    the files of a folder check (`imports.load`). Trees never change, so the fact cannot go stale."""
+    facts: dict[str, object] = node.__dict__.setdefault("_dg_facts", {})
+    if key not in facts:
+        facts[key] = compute()
+    return facts[key]  # type: ignore[return-value]

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine import source
-from dtypeguard.engine.call_effects import META_MOVE, META_VALUE
+from dtypeguard.engine.call_effects import META_MOVE, META_VALUE, SHAPE_QUERIES
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import (
     DATA_WHYS,
@@ -153,13 +153,7 @@ def _hard_coded_cuda(ctx: Context, fw: Forward, x: Tensor, seen: set[Span]) -> F
     if origin is None or origin.span.file or origin.span in seen:
         return None
     seen.add(origin.span)
-    fixes = []
-    name = _available_device_name(ctx)
-    found = expression_at(ctx, origin.span)
-    text = found[0] if found is not None else ""
-    if name and text.endswith(".cuda()"):
-        fixes.append(FixSpec("replace_expression", f"Use the script's device: `.cuda()` -> `.to({name})`", origin.span, True,
-                             (("old", text), ("value", f"{text.removesuffix('.cuda()')}.to({name})"))))
+    fixes = _cuda_to_device_fix(ctx, origin.span)
     error = "Torch not compiled with CUDA enabled"
     return RULE.finding(
         f"this input is moved with a hard-coded `.cuda()`, but the model's device is chosen at run time (CUDA when available): "
@@ -171,6 +165,17 @@ def _hard_coded_cuda(ctx: Context, fw: Forward, x: Tensor, seen: set[Span]) -> F
     )
 
 
+def _cuda_to_device_fix(ctx: Context, span: Span) -> list[FixSpec]:
+    """`x.cuda()` -> `x.to(<the script's device>)`, where the script names its device once."""
+    name = _available_device_name(ctx)
+    found = expression_at(ctx, span)
+    text = found[0] if found is not None else ""
+    if not (name and text.endswith(".cuda()")):
+        return []
+    return [FixSpec("replace_expression", f"Use the script's device: `.cuda()` -> `.to({name})`", span, True,
+                    (("old", text), ("value", f"{text.removesuffix('.cuda()')}.to({name})")))]
+
+
 def _hard_cuda_op(ctx: Context, op: TensorOp, hard: Tensor, seen: set[Span]) -> Finding | None:
     """A tensor the code puts on CUDA itself (`.cuda()`, `torch.cuda.FloatTensor(...)`) combined
     with one on the device the script chooses by availability: on a CPU-only machine the
@@ -180,13 +185,7 @@ def _hard_cuda_op(ctx: Context, op: TensorOp, hard: Tensor, seen: set[Span]) -> 
     if origin is None or origin.span.file or origin.span in seen:
         return None
     seen.add(origin.span)
-    fixes = []
-    name = _available_device_name(ctx)
-    found = expression_at(ctx, origin.span)
-    text = found[0] if found is not None else ""
-    if name and text.endswith(".cuda()"):
-        fixes.append(FixSpec("replace_expression", f"Use the script's device: `.cuda()` -> `.to({name})`", origin.span, True,
-                             (("old", text), ("value", f"{text.removesuffix('.cuda()')}.to({name})"))))
+    fixes = _cuda_to_device_fix(ctx, origin.span)
     error = "Torch not compiled with CUDA enabled"
     how = "`.cuda()`" if origin.why == ".cuda()" else f"`{origin.why.split(' ')[0]}`"
     return RULE.finding(
@@ -285,7 +284,7 @@ def _moved_in_forward(ctx: Context, cls: str, position: int) -> bool:
         return False
     name = params[position]
     # a shape or dtype query (`x.size(0)`, `len(x)`) reads no data: it is not a use on a device
-    queries = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in _QUERIES}
+    queries = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr in SHAPE_QUERIES}
     queries |= {id(n.args[0]) for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and n.args}
     uses = sorted(
         (n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in queries),
@@ -300,7 +299,6 @@ def _moved_in_forward(ctx: Context, cls: str, position: int) -> bool:
     return isinstance(first, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in first.targets)
 
 
-_QUERIES = ("size", "shape", "dim", "ndim", "ndimension", "numel", "dtype", "device", "is_cuda")
 
 
 def _forward_defs(ctx: Context) -> dict[str, ast.FunctionDef]:

@@ -7020,6 +7020,35 @@ CASES: dict[str, str] = {
         r = torch.tensor(((np.cos(0.5), 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))  # expect: DG004
         m = torch.linalg.multi_dot([a, a, r])
         """,
+    # set 8's multi-label pos_weight: a comparison with a list written out keeps the array's rank
+    # (2-D), so the column sums are 1-D and the CPU pos_weight is a vector, not a scalar
+    "a pos_weight from column sums of a thresholded 2-D array, left on the CPU": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        rng = np.random.default_rng(0)
+        labels = (rng.random((128, 2)) < [0.3, 0.1]).astype(np.float32)
+        positives = labels.sum(0)
+        pos_weight = torch.tensor((len(labels) - positives) / np.maximum(positives, 1), dtype=torch.float32)
+        criterion = nn.BCEWithLogitsLoss(pos_weight=pos_weight)  # expect: DG009
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(8, 2).to(device)
+        loss = criterion(model(torch.zeros(4, 8, device=device)), torch.zeros(4, 2, device=device))
+        """,
+    # the same with a 0-dim pos_weight (a sum of all): a CPU scalar is allowed with CUDA tensors
+    "a scalar pos_weight from the sum of a thresholded 2-D array, left on the CPU": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        rng = np.random.default_rng(0)
+        labels = (rng.random((128, 2)) < [0.3, 0.1]).astype(np.float32)
+        positives = labels.sum()
+        pos_weight = torch.tensor((len(labels) - positives) / np.maximum(positives, 1), dtype=torch.float32)
+        criterion = nn.BCEWithLogitsLoss(pos_weight=pos_weight)
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(8, 2).to(device)
+        loss = criterion(model(torch.zeros(4, 8, device=device)), torch.zeros(4, 2, device=device))
+        """,
 }
 
 

@@ -55,7 +55,7 @@ from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library import torch as torch_library
 from dtypeguard.engine.library import vocabulary as vocab
-from dtypeguard.engine.library.apply import OTHER, Strong, column_dtype, lookup_column
+from dtypeguard.engine.library.apply import OTHER, Strong, column_dtype, lookup_column, nested_depth
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.parse import LineIndex, syntax_fact
 from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
@@ -2369,6 +2369,9 @@ def _broadcast_ndim(values: list[Value | None]) -> int | None:
         if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat", "pybool", "npscalar"):
             continue  # a number (a NumPy scalar too) adds no dimension
         if isinstance(value, Const) and type(value.value) in (int, float, bool):
+            continue
+        if isinstance(value, TupleV) and (depth := nested_depth(value)) is not None:
+            ranks.append(depth)  # a list of numbers written out (`probs < [0.3, 0.1]`): its nesting
             continue
         if not (isinstance(value, Tensor) and value.ndim is not None):
             return None

@@ -94,6 +94,46 @@ def test_a_float16_part_under_a_gradscaler_is_made_float32_safely() -> None:
     _run(fixed)
 
 
+WRAPPED_HALF = """\
+import torch
+from torch import nn
+
+class System(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+    def training_step(self, x):
+        return self.model(x).float().pow(2).mean()
+
+system = System()
+system.to(dtype=torch.half)
+opt = torch.optim.SGD(system.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler("cpu")
+for step in range(2):
+    opt.zero_grad()
+    with torch.autocast("cpu", dtype=torch.float16{enabled}):
+        loss = system.training_step(torch.randn(4, 8))
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+"""
+
+
+def test_master_weights_of_a_wrapper_whose_parts_already_run_under_autocast() -> None:
+    """parseq (set 55): the optimizer steps a float16 wrapper whose own forward never runs; its
+    part runs under autocast already, so removing the cast is the whole (safe) fix. Where a part
+    runs outside autocast, nothing says float32 there is what the script expects: no fix."""
+    src = WRAPPED_HALF.format(enabled="")
+    assert _fixes(src, "DG014") == [(KIND, True)]
+    result = fix_all(src)
+    assert "system.to(dtype=torch.half)" not in result.text and result.text.count("torch.autocast") == 1
+    assert not [f for f in result.remaining if f.code == "DG014"]
+    scope = _run(result.text)
+    assert all(p.dtype == torch.float32 and bool(torch.isfinite(p).all()) for p in scope["system"].parameters())  # type: ignore[attr-defined]
+    outside = src.replace('    with torch.autocast("cpu", dtype=torch.float16):\n        loss', "    loss").replace("self.model(x)", "self.model(x.half())")
+    assert "autocast" not in outside
+    assert _fixes(outside, "DG014") == []
+
 ADAM_HALF = '''\
 import torch
 from torch import nn

@@ -96,13 +96,20 @@ def master_weights_fix(ctx: Context, module: ModuleObj | None) -> FixSpec | None
     dtype = module.dtype
     by_origin = ctx.memo("forwards by module origin", lambda: _forwards_by_origin(ctx))
     forwards = by_origin.get(module.origin, [])
+    scaled = _scaler_steps(ctx, module)
+    if not forwards and scaled:
+        # a wrapper whose own forward never runs (parseq's `CrossEntropySystem` calls `self.model`,
+        # set 55): its parts' forwards are what runs; when every float16 forward already runs
+        # under autocast, removing the cast is all the fix does (the GradScaler's own recipe)
+        forwards = [f for f in ctx.events.forwards if not f.nested and f.module.dtype == dtype]
+        if not forwards or any(f.autocast is None for f in forwards):
+            return None
     if not forwards or any(f.span.file for f in forwards):
         return None  # the model runs somewhere this file does not show
     wrap = sorted({encode(f.span) for f in forwards if f.autocast is None})
     cast = ctx.snippet(module.cast_span)
     if len(cast) > 60:
         cast = cast[:57] + "..."
-    scaled = _scaler_steps(ctx, module)
     return FixSpec(
         KIND, title(dtype, cast, scaled), module.cast_span, scaled,
         (("dtype", dtype), ("forwards", ";".join(wrap)), ("cuda", "1" if "cuda" in ctx.text else ""), ("lstm", "1" if _builds_lstm(ctx) else "")),

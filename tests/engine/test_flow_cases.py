@@ -7049,6 +7049,43 @@ CASES: dict[str, str] = {
         model = nn.Linear(8, 2).to(device)
         loss = criterion(model(torch.zeros(4, 8, device=device)), torch.zeros(4, 2, device=device))
         """,
+    # FARM's optional class weights (set 54): a tensor on one path and None on the other is that
+    # tensor where a loss uses it (CrossEntropyLoss(weight=None) is the other path, which runs)
+    "an optional float64 class weight given to a float32 cross-entropy": """
+        import sys
+        import torch
+        import torch.nn as nn
+        weights = None
+        if len(sys.argv) > 1:
+            weights = torch.tensor([1.0, 2.0], dtype=torch.float64)  # expect: DG006
+        criterion = nn.CrossEntropyLoss(weight=weights)
+        loss = criterion(torch.zeros(2, 2), torch.tensor([0, 1]))
+        """,
+    # whether it is None is not known: the branch for None runs too
+    "the branch for an optional weight that is None": """
+        import sys
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(3, 2)
+        weights = None
+        if len(sys.argv) > 1:
+            weights = torch.tensor([1.0, 2.0])
+        if weights is None:
+            out = model(torch.zeros(2, 3, dtype=torch.float64))  # expect: DG004
+        """,
+    # the conversion under `is not None` may run, so the weight's dtype after it is not known
+    "an optional float64 class weight converted when it is not None": """
+        import sys
+        import torch
+        import torch.nn as nn
+        weights = None
+        if len(sys.argv) > 1:
+            weights = torch.tensor([1.0, 2.0], dtype=torch.float64)
+        if weights is not None:
+            weights = weights.float()
+        criterion = nn.CrossEntropyLoss(weight=weights)
+        loss = criterion(torch.zeros(2, 2), torch.tensor([0, 1]))
+        """,
 }
 
 

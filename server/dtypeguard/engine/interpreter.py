@@ -2095,6 +2095,8 @@ def _fold_compare(ops: list[ast.cmpop], values: list[Value | None]) -> Value | N
         # `self.labels is None` where labels is an array (or any object the engine made): False
         left, right = values
         other = right if isinstance(left, Const) and left.value is None else left if isinstance(right, Const) and right.value is None else None
+        if isinstance(other, Tensor) and other.maybe_none:
+            return None  # None on some path to here
         if isinstance(other, (Tensor, Ref, TupleV, DictV, Params, DType, Func, Klass)):  # (`self.preprocessor is not None` holding a function)
             return Const(isinstance(ops[0], ast.IsNot))
         if isinstance(left, Klass) and isinstance(right, Klass):

@@ -109,6 +109,9 @@ class Tensor(Value):
     # which it converts silently, on some path: that dtype and where it was written
     filled_with: str | None = None
     filled_at: Span | None = None
+    # None on some path to here (`w = None`, then `if args.weighted: w = torch.tensor(...)`): where
+    # it is used as a tensor it is this tensor, but `w is None` is not known
+    maybe_none: bool = False
 
     def with_dtype(self, dtype: str | None, origin: Origin | None) -> Tensor:
         return replace(self, dtype=dtype, origin=origin)
@@ -544,6 +547,9 @@ def _legacy_type_join(a: str, b: str) -> Sym | None:
     return Sym(base.replace("torch.", "torch.auto.", 1))
 
 
+_NONE = Const(None)
+
+
 def join(a: Value | None, b: Value | None) -> Value | None:
     """The least upper bound of two values reaching the same point (unknown if they differ)."""
     if a is None or b is None:
@@ -563,7 +569,13 @@ def join(a: Value | None, b: Value | None) -> Value | None:
             # (on some path: a buffer filled in a loop joins its unfilled self at the loop's head)
             filled_with=a.filled_with or b.filled_with if not (a.filled_with and b.filled_with and a.filled_with != b.filled_with) else None,
             filled_at=a.filled_at or b.filled_at if not (a.filled_with and b.filled_with and a.filled_with != b.filled_with) else None,
+            maybe_none=a.maybe_none or b.maybe_none,
         )
+    maybe = a if b == _NONE else b if a == _NONE else None
+    if isinstance(maybe, Tensor) and maybe.kind in ("tensor", "ndarray"):
+        # a tensor on one path, None on the other (an optional class weight): used as a tensor, it
+        # is that tensor (None cannot be used as one); whether it is None stays unknown
+        return replace(maybe, maybe_none=True)
     numpy_side = next((v for v in (a, b) if isinstance(v, Tensor) and v.kind in ("npscalar", "ndarray")), None)
     if numpy_side is not None and _python_number(b if numpy_side is a else a):
         # `best = 0.0` then `if fi > best: best = fi` with a NumPy result: NumPy data of

@@ -7086,6 +7086,20 @@ CASES: dict[str, str] = {
         criterion = nn.CrossEntropyLoss(weight=weights)
         loss = criterion(torch.zeros(2, 2), torch.tensor([0, 1]))
         """,
+    # pystiche (set 66): `height, width = tuple(image.shape[-2:])` are ints, so the centre is two
+    # Python floats and the translation matrix built from it is float32 against the float64 rotation
+    "sizes unpacked from a shape slice make a float32 matrix": """
+        import numpy as np
+        import torch
+        def translation(point):
+            y, x = point
+            return torch.tensor(((1.0, 0.0, x), (0.0, 1.0, y), (0.0, 0.0, 1.0)))
+        def center(image):
+            height, width = tuple(image.shape[-2:])
+            return height / 2.0, width / 2.0
+        rotation = torch.tensor(((np.cos(0.3), 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))  # expect: DG004
+        m = torch.chain_matmul(translation(center(torch.zeros(1, 3, 8, 8))), rotation)
+        """,
 }
 
 

@@ -1718,6 +1718,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             kinds = {type(v.value) for v in base.items if isinstance(v, Const)}
             if base.items and all(isinstance(v, Const) for v in base.items) and kinds in ({float}, {int}):
                 return Many(Tensor("pyfloat" if kinds == {float} else "pyint"))
+            if base.items and all(isinstance(v, Tensor) and v.kind == "pyint" for v in base.items):
+                return Many(Tensor("pyint"))  # `image.shape[-2:]`: sizes, as many as the slice keeps
             return None
         if isinstance(base, TupleV) and (index is None or (isinstance(index, Tensor) and index.kind == "pyint")) and not isinstance(node.slice, ast.Slice):
             kinds = {type(v.value) for v in base.items if type(v) is Const}

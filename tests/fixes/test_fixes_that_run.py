@@ -723,3 +723,36 @@ def test_an_autocast_result_passed_on_as_an_argument_is_converted_there() -> Non
     result = fix_all(CACHED_UNDER_AUTOCAST)
     assert "return F.normalize(self.text_proj(tokens).float(), dim=-1)\n" in result.text, result.text
     assert _run(result.text)["OUT"].dtype == torch.float32  # type: ignore[attr-defined]
+
+
+REFUSED_OPERANDS = {
+    # bert4torch's CRF (set 51): a long attention mask given to masked_select
+    "a long mask": ("scores = torch.randn(2, 3)\nmask = torch.ones(2, 3, dtype=torch.long)\nkept = scores.masked_select(mask)\n", "mask.bool()", True),
+    # mvpose (set 51): argmax of a bool row
+    "a bool row": ("row = torch.tensor([0.1, 0.9, 0.4]) > 0.5\npid = row.argmax()\n", "row.int().argmax()", True),
+    # accuracies kept as int64 counts, averaged
+    "int64 counts": ("hits = torch.tensor([3, 4, 5])\navg = hits.mean()\n", "hits.float().mean()", True),
+    # LIME's perturbation of token ids (set 51)
+    "ids perturbed": ("ids = torch.tensor([[1, 2, 3]])\nnoisy = ids + torch.randn_like(ids)\n", "torch.randn_like(ids.float())", True),
+    # a Transformer padding mask of ints: 1 may mark the tokens to keep, so `.bool()` is unsafe
+    "an int padding mask": (
+        "layer = torch.nn.TransformerEncoderLayer(4, 1, 8, batch_first=True)\npad = torch.zeros(1, 3, dtype=torch.long)\n"
+        "out = layer(torch.randn(1, 3, 4), src_key_padding_mask=pad)\n", "src_key_padding_mask=pad.bool()", False,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED_OPERANDS))
+def test_an_operand_torch_refuses_is_converted_where_it_is_given(name: str) -> None:
+    """Each script raises as written; the conversion at the refused operand makes it run. Safe
+    where the values keep their meaning (a 0/1 mask, counts, the first True); a padding mask
+    only with --unsafe."""
+    body, edited, safe = REFUSED_OPERANDS[name]
+    src = "import torch\n" + body
+    with pytest.raises((RuntimeError, AssertionError)):
+        _run(src)
+    safe_only = fix_all(src).text
+    assert (edited in safe_only) if safe else safe_only == src
+    fixed = fix_all(src, unsafe=True)
+    assert edited in fixed.text and not fixed.remaining
+    _run(fixed.text)

@@ -477,7 +477,7 @@ def _refused(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             f"it fails with \"{r.error.split(': ', 1)[-1]}\" ({r.advice})",
             r.root,
             related=r.related,
-            fixes=_inverted_mask(ctx, r.span) if r.key == "sub" and r.operand.dtype == "bool" and r.root == r.span else [],
+            fixes=_inverted_mask(ctx, r.span) if r.key == "sub" and r.operand.dtype == "bool" and r.root == r.span else r.fixes,
         )
 
 

@@ -206,6 +206,7 @@ def _refused(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             f"it fails with \"{r.error.split(': ', 1)[-1]}\" ({r.advice})",
             r.root,
             related=r.related,
+            fixes=r.fixes,
         )
 
 RULE = Rule(

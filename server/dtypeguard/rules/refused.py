@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from dtypeguard.engine.call_effects import REFUSED_OP
 from dtypeguard.engine.library import refusals
 from dtypeguard.engine.values import Tensor, is_float
-from dtypeguard.findings import Related, Span
+from dtypeguard.findings import FixSpec, Related, Span
 from dtypeguard.rules.base import Context, fails_here, tensor
 
 FLOAT_ONLY = frozenset({
@@ -40,6 +40,7 @@ class Refusal:
     root: Span
     related: list[Related]
     advice: str
+    fixes: list[FixSpec]
 
 
 def refusals_for(ctx: Context, code: str, seen: set[Span]) -> Iterator[Refusal]:
@@ -65,7 +66,28 @@ def refusals_for(ctx: Context, code: str, seen: set[Span]) -> Iterator[Refusal]:
         related = fails_here(root, op.span, error.split(": ", 1)[-1])
         if own is not None and own != root:
             related.append(Related(own, f"it is {t.dtype} here: {t.origin.why}"))  # type: ignore[union-attr]
-        yield Refusal(key, t, op.span, error, root, related, _advice(key, t.dtype))
+        yield Refusal(key, t, op.span, error, root, related, _advice(key, t.dtype), _cast_fix(key, t.dtype, op.arg_spans[0] if op.arg_spans else None))
+
+
+def _cast_fix(key: str, dtype: str, operand: Span | None) -> list[FixSpec]:
+    """The conversion at the refused operand (`mask.bool()`, `accs.float()`), where it is given
+    to the operation. Safe where the script fails as written and the conversion keeps what the
+    values mean: a 0/1 mask as bool, integer counts averaged in floating point, the index of the
+    first True. A padding mask made bool is offered as unsafe: True marks what attention ignores,
+    and an integer mask may mark the tokens to keep (1 for words, 0 for padding)."""
+    if operand is None:
+        return []
+    role = refusals.ROLES[key]
+    if role == "mask":
+        return [FixSpec("append_call", "Make the mask bool: `.bool()`", operand, True, (("method", "bool"),))]
+    if role == "padding":
+        return [FixSpec("append_call", "Make the padding mask bool: `.bool()` (True marks the positions attention ignores: "
+                        "check that nonzero marks padding here; if 1 marks the tokens to keep, use `== 0` instead)", operand, False, (("method", "bool"),))]
+    if key in ("argmax", "argmin") and dtype == "bool":
+        return [FixSpec("append_call", "Convert the bool tensor: `.int()` (the same index)", operand, True, (("method", "int"),))]
+    if key in FLOAT_ONLY and not is_float(dtype) and key != "MultivariateNormal":
+        return [FixSpec("append_call", "Compute it in floating point: `.float()`", operand, True, (("method", "float"),))]
+    return []
 
 
 def _advice(key: str, dtype: str) -> str:

@@ -7100,6 +7100,34 @@ CASES: dict[str, str] = {
         rotation = torch.tensor(((np.cos(0.3), 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))  # expect: DG004
         m = torch.chain_matmul(translation(center(torch.zeros(1, 3, 8, 8))), rotation)
         """,
+    # espnet's speaker lists (set 67): `spk2utt[s].append(utt)` grows the list held in the dict, so
+    # the loop over it runs (it was taken as the empty list it started as)
+    "a loop over lists grown inside a dict runs": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(4, 2)
+        spk2utt = {}
+        for s in ("a", "b"):
+            spk2utt[s] = []
+            for u in range(2):
+                spk2utt[s].append(f"{s}{u}")
+        for speaker in spk2utt:
+            for utt in spk2utt[speaker]:
+                wav = np.zeros(4, dtype=np.int16)
+                x = torch.from_numpy(wav / 5.0)  # expect: DG004
+                out = model(x)
+        """,
+    # `torch.arange` with its bounds by keyword, or a 0-dim float tensor: the default float dtype
+    "float aranges by keyword and from a 0-dim tensor are not indices": """
+        import torch
+        import torch.nn as nn
+        emb = nn.Embedding(10, 4)
+        a = emb(torch.arange(start=0.0, end=4))  # expect: DG005
+        b = emb(torch.arange(torch.tensor(3.0)))  # expect: DG005
+        c = emb(torch.arange(start=0, end=4))
+        d = emb(torch.arange(torch.tensor(3)))
+        """,
 }
 
 

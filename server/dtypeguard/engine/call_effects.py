@@ -807,6 +807,10 @@ class CallsMixin(InterpreterParts):
             obj = state.heap.get(owner.oid) if isinstance(owner, Ref) else None
             if isinstance(obj, (ModuleObj, InstanceObj)) and isinstance(owner, Ref):
                 state.heap[owner.oid] = replace(obj, attrs={**obj.attrs, target.attr: grown})
+        elif isinstance(target, ast.Subscript):
+            # `spk2utt[s].append(utt)`: the list held in a dict (or list) grows there, as an item
+            # assignment would write it (espnet's speaker lists, set 67: else they stay empty)
+            self.assign(target, grown, state)
 
     def join_alike(self, a: Value | None, b: Value | None, state: State) -> Value | None:
         """`join`, where two objects of one class with the same attribute values (a `Batch` made
@@ -2298,8 +2302,11 @@ class CallsMixin(InterpreterParts):
                 return Tensor("tensor", None, dev, None, dev_origin)
         if last in ("arange", "range"):
             # Python ints (known or not: `torch.arange(x.size(0))`) give int64; a float, the default dtype
-            kinds = [_number_kind(a) for a in args]
-            if not args or None in kinds or "bool" in kinds or kwargs.keys() - {"device", "requires_grad", "dtype"}:
+            # (`start=`/`end=`/`step=` by keyword too; a 0-dim tensor counts as the Python number
+            # of its kind: `torch.arange(num_indices.max())` of floats gives the default dtype)
+            bounds = [*args, *(kwargs[k] for k in ("start", "end", "step") if k in kwargs)]
+            kinds = [_number_kind(a) or _scalar_tensor_kind(a) for a in bounds]
+            if not bounds or None in kinds or "bool" in kinds or kwargs.keys() - {"device", "requires_grad", "dtype", "start", "end", "step"}:
                 return Tensor("tensor", None, dev, None, dev_origin)
             if all(k == "int" for k in kinds):
                 return Tensor("tensor", "int64", dev, self.origin(node, "torch.arange with int arguments gives int64"), dev_origin)
@@ -2491,7 +2498,7 @@ class CallsMixin(InterpreterParts):
     def call_method(self, receiver: Value, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(receiver, ComplexArray):
             return complex_parts(receiver, f".{method}()") if receiver.kind == "tensor" and method == "abs" and not args else None
-        if method in ("append", "extend") and len(args) == 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute)):
+        if method in ("append", "extend") and len(args) == 1 and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute, ast.Subscript)):
             item = args[0] if method == "append" else self.element_of(args[0], state)
             held = _list_item(receiver)
             if isinstance(item, Ref) and isinstance(held, Ref):
@@ -3437,6 +3444,15 @@ def _number_kind(value: Value | None) -> str | None:
         return {int: "int", float: "float", bool: "bool"}[type(value.value)]
     if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"):
         return "int" if value.kind == "pyint" else "float"
+    return None
+
+
+def _scalar_tensor_kind(value: Value | None) -> str | None:
+    """"int" or "float" for a 0-dim torch tensor of a known integer or floating dtype (what a
+    bound of `torch.arange` reads it as: any float gives the default dtype, any int int64)."""
+    if isinstance(value, Tensor) and value.kind == "tensor" and value.ndim == 0 and value.dtype and value.dtype != "bool":
+        kind = _number_class(value.dtype)
+        return kind or None
     return None
 
 

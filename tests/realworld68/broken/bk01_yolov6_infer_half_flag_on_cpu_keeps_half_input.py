@@ -76,7 +76,7 @@ class DetectBackend(nn.Module):
         ckpt = torch.load(weights, map_location=device)  # {"model": fp16 state dict}, as released checkpoints
         self.model = TinyYOLOv6()
         self.model.load_state_dict(ckpt["model"])
-        self.model.float().eval()
+        self.model.float().eval().to(device)  # (upstream: load_checkpoint(weights, map_location=device) puts the model there)
         self.stride = int(self.model.stride.max())
 
     def forward(self, im):

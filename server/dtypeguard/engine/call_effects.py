@@ -3295,9 +3295,14 @@ _REBOUND = "<rebound>"  # the input name bound to something else first
 _FORWARD_SCANS: weakref.WeakKeyDictionary[ast.AST, tuple[bool, list[tuple[int, int, str]]]] = weakref.WeakKeyDictionary()
 
 
+_HOST_READS = frozenset({"cpu", "tolist", "numpy", "item"})  # what reads a tensor back to the host, from any device
+
+
 def index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[bool, tuple[tuple[str, int], ...]], ...]:
-    """For each parameter of a forward after `self`: whether every use of it (shape queries
-    aside) is as an index, or a slice of it bound once to a name used so, or a positional
+    """For each parameter of a forward after `self`: whether the forward moves it itself
+    (`x = x.cuda()`), or every use of it (shape queries aside) is as an index or read back to the
+    host (`lengths.cpu().numpy()`, NCRF++'s character lengths, scan 34), or a slice of it bound
+    once to a name used so, or a positional
     argument of `self.<attr>(...)` (then the sub-module's forward decides: those (attr,
     position) pairs are returned). Kept on the node: a syntax fact."""
     return syntax_fact(fwd, "index_uses", lambda: _walk_index_uses(fwd))
@@ -3314,6 +3319,8 @@ def _walk_index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
     handed: dict[int, tuple[str, int]] = {}  # `self.gru_obs(h, p, i_obs)`: the argument's node -> (attr, position)
     stores: dict[str, int] = {}
     for n in nodes:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _HOST_READS and isinstance(n.func.value, ast.Name):
+            indexes.add(id(n.func.value))  # `lengths.cpu().numpy()`: read back to the host, wherever it was
         if isinstance(n, ast.Subscript):
             parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
             indexes |= {id(p) for p in parts if isinstance(p, ast.Name)}
@@ -3323,6 +3330,10 @@ def _walk_index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
             handed.update({id(a): (n.func.attr, k) for k, a in enumerate(n.args) if isinstance(a, ast.Name)})
         elif isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
             stores[n.id] = stores.get(n.id, 0) + 1
+    # `xlen = xlen.cuda()` under `if ys.is_cuda:` (E2E-ASR, scan 34): the forward moves it itself
+    moved = {n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+             and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) and n.value.func.attr in ("cuda", "to")
+             and isinstance(n.value.func.value, ast.Name) and n.value.func.value.id == n.targets[0].id}
     loads: dict[str, list[ast.Name]] = {}
     for n in nodes:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in queries:
@@ -3344,7 +3355,7 @@ def _walk_index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
     result = []
     for name in params[1:]:
         out: list[tuple[str, int]] = []
-        ok = name not in stores and walk(name, 0, out)
+        ok = name in moved or (name not in stores and walk(name, 0, out))
         result.append((ok, tuple(out)))
     return tuple(result)
 

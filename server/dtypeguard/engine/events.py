@@ -51,8 +51,9 @@ class Forward:
     kw_inputs: tuple[Value | None, ...] = ()  # keyword arguments (`tgt_mask=`, `hx=`)
     bound_at: tuple[Span | None, ...] = ()  # where each positional argument (a plain name) was last bound
     maybe_causal: frozenset[int] = frozenset()  # inputs + kw_inputs positions of masks a Transformer may drop as causal
-    # positions of the inputs that the script's own forward uses only as indices (`h[i_obs]`), also
-    # through its sub-modules' forwards: a CPU index tensor indexes a tensor on any device
+    # positions of the inputs that the script's own forward uses only as indices (`h[i_obs]`) or reads
+    # back to the host (`.cpu()`, `.tolist()`), also through its sub-modules' forwards: a CPU index
+    # tensor indexes a tensor on any device
     index_only: frozenset[int] = frozenset()
 
 

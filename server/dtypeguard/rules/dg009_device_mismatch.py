@@ -296,6 +296,9 @@ def _moved_in_forward(ctx: Context, cls: str, position: int) -> bool:
     if all(id(u) in moves for u in uses):
         return True
     first = next((stmt for stmt in node.body if stmt.lineno <= uses[0].lineno <= (stmt.end_lineno or stmt.lineno)), None)
+    if isinstance(first, ast.If) and any(isinstance(n, ast.Attribute) and n.attr in ("is_cuda", "device") for n in ast.walk(first.test)):
+        # `if ys.is_cuda: xlen = xlen.cuda()` (E2E-ASR, scan 34): moved when the data is on the GPU
+        first = next((stmt for stmt in first.body if stmt.lineno <= uses[0].lineno <= (stmt.end_lineno or stmt.lineno)), None)
     return isinstance(first, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in first.targets)
 
 

@@ -7128,6 +7128,39 @@ CASES: dict[str, str] = {
         c = emb(torch.arange(start=0, end=4))
         d = emb(torch.arange(torch.tensor(3)))
         """,
+    # YOLOv6's Inferer (set 68): `self.__dict__.update(locals())` makes every parameter an attribute;
+    # the local `half = False` written after it does not change `self.half`
+    "attributes set from locals() keep a half flag the method then resets only locally": """
+        import torch
+        import torch.nn as nn
+        class Inferer:
+            def __init__(self, half):
+                self.__dict__.update(locals())
+                self.model = nn.Conv2d(3, 4, 1)
+                half = False
+            def infer(self, img):
+                img = img.half() if self.half else img.float()  # expect: DG004
+                return self.model(img)
+        Inferer(True).infer(torch.zeros(1, 3, 4, 4))
+        """,
+    # NASBench's cell (set 68): `.to(x.device)` of a device not known moves, it does not cast, and
+    # `acc += val` keeps the accumulator's dtype whatever `val` is
+    "a float32 accumulator moved to a device read off a parameter, fed to a float64 layer": """
+        import torch
+        import torch.nn as nn
+        class Cell(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.dev_param = nn.Parameter(torch.empty(0))
+                self.conv = nn.Conv2d(2, 2, 1)
+            def forward(self, parts):
+                acc = torch.zeros(parts[0].shape).to(self.dev_param.device)  # expect: DG004
+                for p in parts:
+                    acc += p
+                return self.conv(acc)
+        cell = Cell().double()
+        out = cell([torch.zeros(1, 2, 3, 3, dtype=torch.float64)])
+        """,
 }
 
 

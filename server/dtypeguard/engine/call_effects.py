@@ -1428,6 +1428,10 @@ class CallsMixin(InterpreterParts):
         if name == "getattr" and len(args) >= 2 and isinstance(arg0, Ref) and isinstance(args[1], Const) and isinstance(args[1].value, str):
             held = state.heap.get(arg0.oid)  # `getattr(model, "q_proj")`: the attribute, as `model.q_proj` reads it
             return held.attrs.get(args[1].value) if isinstance(held, (ModuleObj, InstanceObj)) else None
+        if name == "locals" and not args and state.locals is not None:
+            # `self.__dict__.update(locals())` (YOLOv6's Inferer, set 68): the frame's names and values
+            names = tuple(state.locals)
+            return DictV(names, tuple(state.locals[k] for k in names))
         if name == "setattr" and len(args) == 3:
             self._set_attribute(args[0], args[1], args[2], state)
             return None
@@ -2943,6 +2947,10 @@ class CallsMixin(InterpreterParts):
                 return self._made_new(t, made, method, args, kwargs, node)
             return made
         if method in ("to", "type"):
+            if method == "to":
+                # `.to(self.dev_param.device)`, `.to(device)` of a value not known: a device by its
+                # name (nobody names a dtype `device`), so a move that keeps the dtype (NASBench, set 68)
+                args = [Device("some") if a is None and k < len(node.args) and _names_a_device(node.args[k]) else a for k, a in enumerate(args)]
             dtype: str | None = t.dtype
             dev: str | None = t.device
             origin, dev_origin = t.origin, t.dev_origin
@@ -3456,6 +3464,11 @@ def _number_kind(value: Value | None) -> str | None:
     if isinstance(value, Tensor) and value.kind in ("pyint", "pyfloat"):
         return "int" if value.kind == "pyint" else "float"
     return None
+
+
+def _names_a_device(node: ast.expr) -> bool:
+    """`x.device`, `self.device`, `args.device`, `device`: an expression that names a device."""
+    return (isinstance(node, ast.Attribute) and node.attr == "device") or (isinstance(node, ast.Name) and node.id == "device")
 
 
 def _scalar_tensor_kind(value: Value | None) -> str | None:

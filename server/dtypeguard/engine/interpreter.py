@@ -301,6 +301,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 # `img -= self.mean`: an array or tensor is updated in place, its dtype and rank kept
                 # (a float64 mean does not widen a float32 image; a cast it cannot make raises)
                 made = replace(made, dtype=left.dtype, origin=left.origin, from_ints=left.from_ints, ndim=left.ndim if left.ndim is not None else made.ndim)
+            elif made is None and isinstance(left, Tensor) and left.kind == "tensor" and left.dtype:
+                made = left  # `acc += val` with `val` not known: a torch tensor updated in place keeps its dtype and device (or raises)
             self.assign(stmt.target, made, state)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self.exec_import(stmt, state)
@@ -1950,7 +1952,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
 
 
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "slice", "bool", "hasattr", "all", "any", "type", "str"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "locals", "slice", "bool", "hasattr", "all", "any", "type", "str"})
 
 
 def _list_as_array(value: Value | None, other: Value | None) -> Value | None:

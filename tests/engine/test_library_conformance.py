@@ -1165,3 +1165,28 @@ def test_a_product_of_several_matrices_refuses_mixed_dtypes_as_dg004_says(call: 
         with pytest.raises(RuntimeError) as raised:
             exec(compile(source, "m.py", "exec"), {})
     assert f'"{raised.value}"' in finding.message
+
+
+def test_a_wave_readers_header_queries_are_python_ints(tmp_path: Path) -> None:
+    """engine/library/stdlib.py: `wave.open(path, "rb")` (also as a context manager) answers its
+    header queries with Python ints, which the engine takes (`fs = w.getframerate()`)."""
+    import wave
+
+    from dtypeguard.engine.library.stdlib import WAVE_INT_QUERIES, WAVE_READER
+
+    path = tmp_path / "a.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(np.zeros(8, dtype=np.int16).tobytes())
+    with wave.open(str(path), "rb") as r:
+        assert f"{type(r).__module__}.{type(r).__name__}" == WAVE_READER
+        assert all(type(getattr(r, q)()) is int for q in WAVE_INT_QUERIES)
+    # the engine: a float32 tensor divided by the rate stays float32, so its product with a
+    # float64 copy is reported (with the rate not known, nothing would be)
+    src = (
+        "import wave\nimport torch\nwith wave.open('a.wav', 'rb') as w:\n    fs = w.getframerate()\n"
+        "t = torch.arange(0.0, 4.0) / fs\nout = torch.mm(t[None].double(), t[:, None])\n"
+    )
+    assert [f.code for f in check_source(src).findings] == ["DG004"]

@@ -39,7 +39,7 @@ from dtypeguard.engine.library.apply import apply as apply_entry
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.config_objects import CONFIG_MAKERS
 from dtypeguard.engine.library.spec import Entry, Signature
-from dtypeguard.engine.library.stdlib import DATETIME_MAKERS
+from dtypeguard.engine.library.stdlib import DATETIME_MAKERS, WAVE_INT_QUERIES, WAVE_READER
 from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
 from dtypeguard.engine.parse import syntax_fact
 from dtypeguard.engine.values import (
@@ -1239,6 +1239,10 @@ class CallsMixin(InterpreterParts):
             return Configured(args[1].value)
         if name in ("os.environ.get", "os.getenv") and len(args) >= 2 and isinstance(args[1], Device):
             return args[1]  # `os.environ.get("DEVICE", "cuda" if torch.cuda.is_available() else "cpu")`: the default device
+        if name == "wave.open" and (len(args) < 2 or args[1] in (Const("rb"), Const("r"))) and not kwargs:
+            return Sym(WAVE_READER)  # a reader (`with wave.open(path, "rb") as w:`)
+        if name.startswith(WAVE_READER + ".") and last in WAVE_INT_QUERIES:
+            return Tensor("pyint")  # `w.getframerate()`
         if name == "functools.partial" and args and isinstance(args[0], (Sym, Func, Klass, Bound)) and not _has_splat(node):
             return Partial(args[0], tuple(args[1:]), tuple(kwargs.items()))
         if root == "builtins":

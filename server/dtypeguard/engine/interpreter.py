@@ -57,6 +57,7 @@ from dtypeguard.engine.library import torch as torch_library
 from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.library.apply import OTHER, Strong, column_dtype, lookup_column, nested_depth
 from dtypeguard.engine.library.apply import frame as library_frame
+from dtypeguard.engine.library.stdlib import WAVE_READER
 from dtypeguard.engine.parse import LineIndex, syntax_fact
 from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
 from dtypeguard.engine.state import Scope, State, join_states
@@ -805,7 +806,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             elif isinstance(ctx, Ref):
                 self._enter_function_mode(ctx, item.context_expr, state)
             if item.optional_vars is not None:
-                self.assign(item.optional_vars, None, state)
+                # a `wave` reader's `__enter__` returns itself; anything else: not known
+                self.assign(item.optional_vars, ctx if ctx == Sym(WAVE_READER) else None, state)
         state = self.exec_block(stmt.body, state)
         if state.autocast and not saved_autocast:
             self._made_in_block(stmt, state)

@@ -1,7 +1,8 @@
 """The standard library's objects the engine names: what `torch.load`'s weights-only unpickler
-refuses when a checkpoint carries them (DG011). A `datetime` is pickled by reference to its
-class, which is not an allowed global. Checked against the installed torch by
-tests/engine/test_library_conformance.py (a real save and weights-only load of each).
+refuses when a checkpoint carries them (DG011), and the `wave` reader whose header queries are
+ints. A `datetime` is pickled by reference to its class, which is not an allowed global.
+Checked by tests/engine/test_library_conformance.py (a real save and weights-only load of each;
+a real wav file read back).
 """
 
 from __future__ import annotations
@@ -19,3 +20,9 @@ DATETIME_MAKERS: dict[str, str] = {
     "datetime.date.today": "datetime.date",
     "datetime.timedelta": "datetime.timedelta",
 }
+
+# audio files read with the standard library's `wave` (the speech scripts of set 67 and scan 34):
+# `wave.open(path, "rb")` is a reader whose header queries are Python ints, so a sample rate read
+# from it (`fs = w.getframerate()`) is an int in what it then divides (`arange(...) / fs`)
+WAVE_READER = "wave.Wave_read"
+WAVE_INT_QUERIES = frozenset({"getframerate", "getnchannels", "getsampwidth", "getnframes"})

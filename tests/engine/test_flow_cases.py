@@ -7161,6 +7161,18 @@ CASES: dict[str, str] = {
         cell = Cell().double()
         out = cell([torch.zeros(1, 2, 3, 3, dtype=torch.float64)])
         """,
+    # speechbrain's Resample (set 67): `F.conv1d(input=..., weight=...)` by keyword; the filter's
+    # width `num.max()` is a 0-dim float tensor, so `torch.arange` of it is float32
+    "a float64 waveform in a keyword conv1d with float32 filters built from a full reduction": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        pcm = np.zeros(64, dtype=np.int16)
+        wave = torch.from_numpy(pcm / 3.0)[None, None]  # expect: DG004
+        widths = torch.tensor([3.0, 5.0])
+        taps = torch.arange(widths.max())
+        out = F.conv1d(input=wave, weight=taps.view(1, 1, -1))
+        """,
 }
 
 

@@ -571,6 +571,10 @@ class CallsMixin(InterpreterParts):
             )
             if short in _JOINING and isinstance(arg0, Many):
                 operands = [arg0.item]
+            if (short in WEIGHTED or short in MATMUL) and len(operands) < 2 and short not in ("einsum", "chain_matmul", "linalg.multi_dot"):
+                # by keyword: `F.conv1d(input=wave, weight=self.weights[i], ...)` (speechbrain's
+                # Resample, set 67), `torch.mm(input=a, mat2=b)`
+                operands = [*operands, *(kwargs[k] for k in ("input", "weight", "mat2", "other") if k in kwargs)][:2]
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), entry.name, tuple(operands), state.autocast))
             dtypes = {o.dtype for o in operands if isinstance(o, Tensor) and o.kind == "tensor" and is_float(o.dtype)}
             ints = any(isinstance(o, Tensor) and o.kind == "tensor" and is_int(o.dtype) for o in operands)

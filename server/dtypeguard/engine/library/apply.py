@@ -416,6 +416,20 @@ def _reduced_ndim(bound: dict[str, object], source: object) -> int | None:
 _DIM_REDUCTIONS = frozenset({"mean", "sum", "nansum", "nanmean", "amax", "amin", "prod", "logsumexp", "std", "var"})
 
 
+_FULL_REDUCTIONS = _DIM_REDUCTIONS | {"max", "min", "argmax", "argmin"}
+
+
+def _reduces_all(bound: dict[str, object]) -> bool:
+    """Nothing bound but the tensor itself (a `dim=None` or `keepdim=False` written out aside)."""
+    for key, value in bound.items():
+        if key in ("self", "input"):
+            continue
+        if value in (Const(None), (), {}) or (key == "keepdim" and value == Const(False)) or (key == "dtype"):
+            continue
+        return False
+    return True
+
+
 def _dim_reduced(bound: dict[str, object], ndim: int | None) -> int | None:
     """`x.mean(dim=-2)`: one dimension fewer than x; `keepdim=True` keeps them all. A dim not
     written as an int (a tuple, a name, none: all of them): unknown."""
@@ -437,6 +451,8 @@ def _rank_after(entry: Entry, bound: dict[str, object], ndim: int | None) -> int
         return None if None in ranks else max(r for r in ranks if r is not None)
     if name in ("unsqueeze", "diag_embed"):
         return ndim + 1 if ndim is not None else None
+    if name in _FULL_REDUCTIONS and entry.name.startswith(("torch.", "Tensor.")) and _reduces_all(bound):
+        return 0  # `x.max()`, `x.sum()`: no dim given, one number (a 0-dim tensor) whatever x's rank
     if name in _DIM_REDUCTIONS and entry.name.startswith(("torch.", "Tensor.")):
         return _dim_reduced(bound, ndim)
     if name in ("softmax", "log_softmax") and entry.name.startswith(("torch.", "Tensor.")):

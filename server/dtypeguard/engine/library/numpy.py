@@ -95,6 +95,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("ascontiguousarray", "(a, dtype=None, *, like=None)", infer(ND, "a"), "np.ascontiguousarray({a})"),
     ("asfortranarray", "(a, dtype=None, *, like=None)", infer(ND, "a"), "np.asfortranarray({a})"),
     ("copy", "(a, order='K', subok=False)", same(ND, "a"), "np.copy({a})"),
+    # differences keep the dtype (bool: `!=` of neighbours); a `prepend=`/`append=` value may promote: not bound
+    ("diff", "(a, n=1, axis=-1)", same(ND, "a"), "np.diff({a})"),
     # joining and selecting: NumPy's promotion over the arrays
     ("stack", _STACK, promote(ND, "arrays", "dtype"), "np.stack([{a}, {b}])"),
     ("concatenate", "(arrays, axis=0, out=None, dtype=None, casting='same_kind')", promote(ND, "arrays", "dtype"), "np.concatenate([{a}, {b}])"),

@@ -7173,6 +7173,156 @@ CASES: dict[str, str] = {
         taps = torch.arange(widths.max())
         out = F.conv1d(input=wave, weight=taps.view(1, 1, -1))
         """,
+    "a parameter handed float64 NumPy storage with set_ is refused at the array's promotion, and copy_ converts": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        lin = nn.Linear(4, 4)
+        emb = nn.Embedding(6, 4)
+        sigma = np.sqrt(6.0 / 8)
+        m = np.random.rand(4, 4).astype("float32") * 2 * sigma - sigma  # expect: DG004
+        ok = np.random.rand(6, 4).astype("float32")
+        with torch.no_grad():
+            emb.weight.set_(torch.tensor(ok))
+            lin.weight.copy_(torch.tensor(m))
+            lin.weight.set_(torch.tensor(m))
+    """,
+    "a map_location lambda that moves every storage to the GPU is a CUDA map location; one that keeps them is not": """
+        import torch
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model = torch.nn.Linear(2, 2).to(device)
+        def resume(path):
+            model.load_state_dict(torch.load(path, map_location=lambda storage, loc: storage.cuda(device=0)))  # expect: DG010
+        def evaluate(path):
+            model.load_state_dict(torch.load(path, map_location=lambda storage, loc: storage))
+    """,
+    "an integer tensor made a parameter cannot require gradients; a frozen one or a float fill can": """
+        import torch
+        import torch.nn as nn
+        class Policy(nn.Module):
+            def __init__(self, n, initial_log_std=0):
+                super().__init__()
+                self.fc = nn.Linear(4, n)
+                self.mask = nn.Parameter(torch.ones(n, dtype=torch.uint8), requires_grad=False)
+                self.scale = nn.Parameter(torch.full((n,), 0.5))
+                self.log_std = nn.Parameter(torch.full(size=(n,), fill_value=initial_log_std))  # expect: DG005
+        Policy(2)
+    """,
+    "an upcast inside a bfloat16 model's forward that reaches its next layer is where the fix goes": """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class GatedNorm(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.weight = nn.Parameter(torch.ones(n))
+            def forward_native(self, x, gate):
+                return x * F.silu(gate.to(torch.float32))  # expect: DG004
+            def forward(self, x, gate):
+                return self.forward_native(x, gate)
+        class Mixer(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.in_proj = nn.Linear(n, 2 * n, bias=False)
+                self.norm = GatedNorm(n)
+                self.out_proj = nn.Linear(n, n, bias=False)
+            def forward(self, h):
+                gate, x = self.in_proj(h).chunk(2, dim=-1)
+                return self.out_proj(self.norm(x, gate))
+        model = Mixer(8).to(torch.bfloat16)
+        model(torch.randn(2, 8, dtype=torch.bfloat16))
+    """,
+    "a model moved to the GPU only under a user's CUDA flag runs on both: its CPU path loads without map_location": """
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--no_cuda", action="store_true")
+        parser.add_argument("--pretrain_path", default="")
+        opt = parser.parse_args()
+        model = torch.nn.Linear(2, 2)
+        if not opt.no_cuda:
+            model = model.cuda()
+            if opt.pretrain_path:
+                model.load_state_dict(torch.load(opt.pretrain_path, map_location=torch.device("cpu")))
+        else:
+            if opt.pretrain_path:
+                model.load_state_dict(torch.load(opt.pretrain_path))  # expect: DG010
+    """,
+    "a load under the CUDA flag runs where there is a GPU, and the else branch maps to the CPU": """
+        import torch
+        USE_CUDA = torch.cuda.device_count() > 0
+        encoder = torch.nn.GRU(4, 4)
+        def load(path):
+            if USE_CUDA:
+                trained = torch.load(path + "/enc.th")
+            else:
+                trained = torch.load(path + "/enc.th", lambda storage, loc: storage)
+            encoder.load_state_dict(trained)
+        if USE_CUDA:
+            encoder.cuda()
+    """,
+    "a CUDA flag says nothing when the script moves its batches to the GPU whatever the flag": """
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--cuda", default=True, action="store_false")
+        parser.add_argument("--init", default="")
+        args = parser.parse_args()
+        model = torch.nn.Linear(2, 2)
+        if args.init:
+            model.load_state_dict(torch.load(args.init))
+        if args.cuda:
+            model.cuda()
+        def step(xs):
+            x = torch.FloatTensor(xs).cuda()
+            return model(x)
+    """,
+    "integer tensors asked to require gradients are refused where they are made; float ones and a False flag are fine": """
+        import torch
+        weights = torch.zeros(3, requires_grad=True)
+        frozen = torch.arange(4).requires_grad_(False)
+        noise = torch.randn(3).requires_grad_()
+        ids = torch.tensor([1, 2], requires_grad=True)  # expect: DG005
+        steps = torch.arange(4).requires_grad_()  # expect: DG005
+    """,
+    "a namedtuple saved whole is refused by a weights-only load, and its CPU fields need no map_location": """
+        import os
+        import torch
+        from collections import namedtuple
+        Manifold = namedtuple("Manifold", ["features", "kth"])
+        class Builder:
+            def __init__(self, device):
+                self.features = torch.randn(8, 4, device=device).cpu()
+            def save(self, path):
+                torch.save(Manifold(self.features, self.features.norm(dim=1)), path)  # expect: DG011
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        if not os.path.exists("m.pt"):
+            Builder(device).save("m.pt")
+        else:
+            m = torch.load("m.pt")
+    """,
+    "a tensor tested with isinstance against a CUDA tensor type and moved to the CPU when it is one": """
+        import torch
+        CUDATensor = torch.cuda.FloatTensor
+        def show(t):
+            t = t.cpu() if isinstance(t, CUDATensor) else t
+            return t.numpy()
+        x = torch.randn(4).cuda() if torch.cuda.is_available() else torch.randn(4)
+        show(x)
+    """,
+    "a map_location that is the device the user chose for the model is not a fixed CUDA location": """
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--device", default="cuda:0", type=str)
+        args = parser.parse_args()
+        device = torch.device(args.device)
+        model = torch.nn.Linear(2, 2).to(device)
+        def load(path):
+            model.load_state_dict(torch.load(path, map_location=device))
+        def load_fixed(path):
+            model.load_state_dict(torch.load(path, map_location=torch.device("cuda:0")))  # expect: DG010
+    """,
 }
 
 

@@ -485,6 +485,28 @@ def test_layer_tables_name_real_torch_modules() -> None:
         assert layer(*both).dtype == torch.float64, name
 
 
+def test_the_norm_layers_with_an_int64_counter_are_torchs() -> None:
+    """`COUNTED_NORMS`, built with their defaults, keep an int64 `num_batches_tracked` in their
+    state_dict, and `track_running_stats` is their fifth parameter (the engine reads it there);
+    built without running statistics, they keep none. No other norm layer the engine knows has one."""
+    import inspect
+
+    from torch import nn
+
+    from dtypeguard.engine.library import vocabulary as vocab
+
+    for name in vocab.COUNTED_NORMS:
+        cls = getattr(nn, name)
+        assert list(inspect.signature(cls).parameters)[4] == "track_running_stats", name
+        assert cls(4).state_dict()["num_batches_tracked"].dtype == torch.int64, name
+        assert "num_batches_tracked" not in cls(4, track_running_stats=False).state_dict(), name
+    for name, (kind, _) in vocab.LAYER_KINDS.items():
+        if kind != "norm" or name in vocab.COUNTED_NORMS or name.startswith("Lazy"):
+            continue
+        layer = getattr(nn, name)(*((2, 4) if name == "GroupNorm" else (4,)))
+        assert "num_batches_tracked" not in layer.state_dict(), name
+
+
 def test_numpy_dtype_spellings_are_numpys() -> None:
     """Every NumPy dtype spelling the engine reads names the dtype NumPy makes of it."""
     from dtypeguard.engine.library.vocabulary import NUMPY_DTYPE_NAMES
@@ -830,7 +852,7 @@ def test_methods_that_write_a_source_refuse_another_dtype_with_the_words_dg004_g
             values = torch.ones(3, dtype=source)
             index = torch.tensor([0, 1, 2])
             mask = torch.ones(3, dtype=torch.bool)
-            args: list[object] = [mask] if method.startswith("masked") else [index] if method == "put_" else [0, index]
+            args: list[object] = [mask] if method.startswith("masked") else [index] if method == "put_" else [] if method == "set_" else [0, index]
             assert len(args) == position, method
             call = [*args, values, "sum"] if method.startswith("scatter_reduce") else [*args, values]
             with pytest.raises(RuntimeError) as refused:
@@ -839,7 +861,7 @@ def test_methods_that_write_a_source_refuse_another_dtype_with_the_words_dg004_g
             extra = {"reduce": "sum"} if method.startswith("scatter_reduce") else {}
             with pytest.raises(RuntimeError):  # (the keyword the engine reads is torch's name for it)
                 getattr(target, method)(*args, **{keyword: values}, **extra)
-        shown = "[0]" if method == "put_" else "torch.ones(3, dtype=torch.bool)" if method.startswith("masked") else "0, idx"
+        shown = "[0]" if method == "put_" else "torch.ones(3, dtype=torch.bool)" if method.startswith("masked") else "" if method == "set_" else "0, idx"
         extra = ', "sum"' if method.startswith("scatter_reduce") else ""
         source_text = f"""
 import torch
@@ -847,9 +869,11 @@ idx = torch.tensor([0, 1, 2])
 acc = torch.zeros(3)
 vals = torch.ones(3, dtype=torch.float64)
 acc.{method}({shown if method != "put_" else "idx"}, vals{extra})
-"""
+""".replace("(, ", "(")
         codes = [(f.code, f.span.line) for f in check_source(source_text, "case.py").findings]
-        assert ("DG004", 4) in codes, (method, codes)
+        # (the root is the tensor written into, made for the op; `set_` hands over the source's
+        # storage, so there the source is where the fix goes)
+        assert ("DG004", 5 if method == "set_" else 4) in codes, (method, codes)
 
 
 def test_lerp_and_histc_refusals_are_torchs() -> None:

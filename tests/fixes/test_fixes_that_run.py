@@ -386,6 +386,43 @@ def test_objects_with_their_own_pickling_get_no_allowlist_fix() -> None:
     assert "add_safe_globals" not in fix_all(src).text
 
 
+WRAPPER_FITTED_LATER = """import torch
+
+
+class Wrapper:
+    def __init__(self, n):
+        self.n = n
+
+    def fit(self):
+        self.model = torch.nn.Linear(self.n, 2)
+
+    def savemodel(self, path):
+        torch.save(self, path)
+
+    @classmethod
+    def loadmodel(cls, path):
+        return torch.load(path, map_location="cpu")
+"""
+
+
+def test_a_class_whose_methods_add_attributes_later_gets_no_allowlist_fix() -> None:
+    """Scan 35 (GRU4Rec's `savemodel`): the object is saved from a method, and `fit()` adds a torch
+    module to it, so the pickle holds `Linear` too. Allowing `Wrapper` alone did not load it and
+    hid the finding; only the unsafe `weights_only=False` is offered. The driver below shows that
+    the class-only allowlist really fails (so the test would catch its return)."""
+    assert _fixes(WRAPPER_FITTED_LATER, "DG011") == [("add_kwarg", False)]
+    assert "add_safe_globals" not in fix_all(WRAPPER_FITTED_LATER).text
+    driver = (
+        WRAPPER_FITTED_LATER
+        + "import os, tempfile\nw = Wrapper(4)\nw.fit()\np = os.path.join(tempfile.mkdtemp(), 'w.pt')\nw.savemodel(p)\n"
+        + "torch.serialization.add_safe_globals([Wrapper])\nWrapper.loadmodel(p)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=120)
+    assert ran.returncode != 0 and "Weights only load failed" in ran.stderr
+    unsafe = fix_all(WRAPPER_FITTED_LATER, unsafe=True).text
+    assert 'torch.load(path, map_location="cpu", weights_only=False)' in unsafe
+
+
 HALF_ATTENTION = '''\
 import torch
 from torch import nn
@@ -756,3 +793,30 @@ def test_an_operand_torch_refuses_is_converted_where_it_is_given(name: str) -> N
     fixed = fix_all(src, unsafe=True)
     assert edited in fixed.text and not fixed.remaining
     _run(fixed.text)
+
+
+SET_FLOAT64_STORAGE = """import numpy as np
+import torch
+import torch.nn as nn
+
+lin = nn.Linear(4, 4)
+sigma = np.sqrt(6.0 / 8)
+m = np.random.rand(4, 4).astype("float32") * 2 * sigma - sigma
+with torch.no_grad():
+    lin.weight.set_(torch.tensor(m))
+print(lin.weight.dtype)
+"""
+
+
+def test_a_parameter_given_float64_storage_gets_it_converted_where_it_is_handed_over() -> None:
+    """GRU4Rec (scan 35): NumPy 2 makes `float32 array * np.float64` float64, and `Parameter.set_`
+    refuses it. The safe fix converts the new storage to the parameter's dtype at the call; the
+    fixed script runs and keeps a float32 weight (the original raises)."""
+    original = subprocess.run([sys.executable, "-c", SET_FLOAT64_STORAGE], capture_output=True, text=True, timeout=120)
+    assert original.returncode != 0 and "Could not set tensor of type double to a tensor of type float" in original.stderr
+    result = fix_all(SET_FLOAT64_STORAGE)
+    assert "    lin.weight.set_(torch.tensor(m).float())\n" in result.text
+    assert not result.remaining
+    ran = subprocess.run([sys.executable, "-c", result.text], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and ran.stdout.strip() == "torch.float32", ran.stderr[-2000:]
+    assert fix_all(result.text).text == result.text

@@ -10,7 +10,7 @@ import ast
 import builtins
 import math
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
@@ -72,6 +72,7 @@ from dtypeguard.engine.values import (
     LoaderObj,
     Many,
     ModuleObj,
+    NamedTupleClass,
     OptimizerObj,
     Origin,
     ParamNames,
@@ -490,6 +491,13 @@ class CallsMixin(InterpreterParts):
             return self.call_sym(callee.name, args, kwargs, node, state)
         if isinstance(callee, DType):
             return self.call_dtype(callee, args, node)
+        if isinstance(callee, NamedTupleClass):
+            if opaque_positional or len(args) > len(callee.fields) or any(k not in callee.fields for k in kwargs):
+                return None
+            fields = dict(zip(callee.fields, args, strict=False)) | kwargs
+            if set(fields) != set(callee.fields):
+                return None  # (a missing field raises TypeError)
+            return Ref(self.alloc(state, InstanceObj(f"namedtuple:{callee.name}", None, attrs={f: fields[f] for f in callee.fields})))
         if isinstance(callee, (Func, Klass, Bound, Ref)):
             if not self.modules or "_dg_index" in node.__dict__:
                 return self._call_user(callee, args, kwargs, node, state)
@@ -1243,6 +1251,15 @@ class CallsMixin(InterpreterParts):
             return Configured(args[1].value)
         if name in ("os.environ.get", "os.getenv") and len(args) >= 2 and isinstance(args[1], Device):
             return args[1]  # `os.environ.get("DEVICE", "cuda" if torch.cuda.is_available() else "cpu")`: the default device
+        if name == "collections.namedtuple" and len(args) == 2 and isinstance(args[0], Const) and isinstance(args[0].value, str):
+            fields = args[1]
+            if isinstance(fields, Const) and isinstance(fields.value, str):
+                declared = tuple(fields.value.replace(",", " ").split())
+            elif isinstance(fields, TupleV) and all(isinstance(f, Const) and isinstance(f.value, str) for f in fields.items):
+                declared = tuple(str(f.value) for f in fields.items if isinstance(f, Const))
+            else:
+                return None
+            return NamedTupleClass(args[0].value, declared) if all(n.isidentifier() for n in declared) else None
         if name == "wave.open" and (len(args) < 2 or args[1] in (Const("rb"), Const("r"))) and not kwargs:
             return Sym(WAVE_READER)  # a reader (`with wave.open(path, "rb") as w:`)
         if name.startswith(WAVE_READER + ".") and last in WAVE_INT_QUERIES:
@@ -1715,7 +1732,7 @@ class CallsMixin(InterpreterParts):
             # every storage goes to a GPU, whatever machine wrote the file (AtlasNet, scan 28)
             map_cuda = (
                 ("keyword" if "map_location" in kwargs else "positional")
-                if type(mapped) in (Const, Device) and self.device_of(mapped) == "cuda" else ""
+                if (_written_device(node, mapped) and self.device_of(mapped) == "cuda") or _lambda_to_cuda(node) else ""
             )
             self.events.loads.append(TorchLoad(
                 span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save,
@@ -1730,6 +1747,11 @@ class CallsMixin(InterpreterParts):
             return None
         if last == "autocast":
             return self.autocast_ctx(parts, args, kwargs)
+        if name in ("torch.is_floating_point", "torch.is_complex") and len(args) == 1 and not kwargs:
+            asked = args[0]  # `if torch.is_floating_point(param):` of a known dtype: decided
+            if isinstance(asked, Tensor) and asked.kind == "tensor" and asked.dtype and asked.dtype != WIDE:
+                return Const(is_float(asked.dtype) if last == "is_floating_point" else False)
+            return None
         if name in ("torch.serialization.add_safe_globals", "torch.serialization.safe_globals"):
             if "_dg_index" in node.__dict__:
                 self.events.safe_globals = True  # an imported module allowlists classes (when, is not followed): every load
@@ -1738,7 +1760,10 @@ class CallsMixin(InterpreterParts):
             return None
         if last == "GradScaler":
             return Ref(self.alloc(state, ScalerObj(self.origin(node, "GradScaler"))))
-        return self.call_tensor_function(name, parts, last, args, kwargs, node, state)
+        made = self.call_tensor_function(name, parts, last, args, kwargs, node, state)
+        if kwargs.get("requires_grad") == Const(True) and self.refused("requires_grad", made, node, node):
+            return None  # `torch.tensor([1, 2], requires_grad=True)`: "Only Tensors of floating point ... can require gradients"
+        return made
 
     def _default_none_from(self, node: ast.Call, keyword: str, bound: dict[str, object] | None) -> tuple[Span, str] | None:
         """`torch.load(path, map_location=map_location)` in `def load(self, path, map_location=None)`
@@ -1774,6 +1799,9 @@ class CallsMixin(InterpreterParts):
             return {value.device if value.device in ("cpu", "cuda", "mps", "auto") else None}
         if isinstance(value, Ref):
             obj = state.heap.get(value.oid)
+            if isinstance(obj, InstanceObj) and obj.cls.startswith("namedtuple:"):
+                fields = tuple(obj.attrs.values())  # (its fields, as a tuple's items)
+                return set().union(*(self._saved_devices(v, state, depth + 1) for v in fields)) if fields else {"cpu"}
             return {obj.device if isinstance(obj, ModuleObj) else None}
         if isinstance(value, StateDict):
             return {value.device}
@@ -1805,6 +1833,8 @@ class CallsMixin(InterpreterParts):
                 return pandas_library.PICKLED[obj.cls[7:]]
             if isinstance(obj, InstanceObj) and obj.cls.startswith("datetime:"):
                 return f"a `{obj.cls[9:]}`"  # pickled by reference to its class: not an allowed global
+            if isinstance(obj, InstanceObj) and obj.cls.startswith("namedtuple:"):
+                return f"a namedtuple `{obj.cls[11:]}`"  # pickled by reference to its class: not an allowed global
             if isinstance(obj, InstanceObj) and obj.cls.startswith("config:"):
                 return f"a `{obj.cls[7:]}` config"  # pickled by reference to its class: not an allowed global
             if isinstance(obj, InstanceObj) and obj.cls.startswith("sklearn:"):
@@ -1855,7 +1885,7 @@ class CallsMixin(InterpreterParts):
         obj = state.heap.get(value.oid) if isinstance(value, Ref) else None
         if self.importing:
             self.own_file_read = True
-        if isinstance(obj, InstanceObj) and (obj.cls == "argparse:Namespace" or _plain_class(obj.klass, self.tree.body)):
+        if isinstance(obj, InstanceObj) and (obj.cls == "argparse:Namespace" or _plain_class(obj.klass, self.tree.body, obj.attrs)):
             own = "argparse.Namespace" if obj.cls == "argparse:Namespace" else obj.klass.node.name  # type: ignore[union-attr]
             inner = self.safe_globals_for(DictV(tuple(obj.attrs), tuple(obj.attrs.values())), state, depth + 1)
             return None if inner is None else (own, *(n for n in inner if n != own))
@@ -1942,6 +1972,13 @@ class CallsMixin(InterpreterParts):
             return None
         if parts[2] == "Parameter" and len(parts) == 3:
             data = args[0] if args else kwargs.get("data")  # `nn.Parameter(data=...)` (g2net's CWT filter bank, scan 30)
+            grad = args[1] if len(args) > 1 else kwargs.get("requires_grad")
+            if grad is None or (isinstance(grad, Const) and grad.value is True):
+                # an integer or bool tensor cannot require gradients: "Only Tensors of floating point
+                # and complex dtype can require gradients" (skrl's `torch.full(..., fill_value=0)`, set 70)
+                written = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "data"), None)
+                if self.refused("Parameter", data, node, written):
+                    return None
             return replace(data, moves=True, param=True) if isinstance(data, Tensor) else None
         if parts[2] == "utils":
             return None
@@ -1982,9 +2019,11 @@ class CallsMixin(InterpreterParts):
             dev_origin = Origin(origin.span, f"nn.{cls} was created on the default device ({_device_words(device)})") if "device" not in kwargs else origin
             if "device" not in kwargs and device == "meta" and state.ddevice.span is not None:
                 dev_origin = _meta_block(state)
+            running = kwargs.get("track_running_stats", args[4] if len(args) > 4 else Const(True))
+            counted: dict[str, Value | None] = {INT_COUNTER: Const(True)} if cls in vocab.COUNTED_NORMS and running == Const(True) else {}
             obj = ModuleObj(
                 f"torch.nn.{cls}", origin, dtype if cls in vocab.LAYER_KINDS else None, device, d_origin, dev_origin,
-                input_kind, first, created_time=self.time, honours_default=honours and cls in vocab.LAYER_KINDS,
+                input_kind, first, created_time=self.time, honours_default=honours and cls in vocab.LAYER_KINDS, attrs=counted,
             )
             oid = self.alloc(state, obj)
             if obj.honours_default:
@@ -2597,6 +2636,16 @@ class CallsMixin(InterpreterParts):
             if method == "values":
                 return Many(joined)
             return None
+        if isinstance(receiver, StateDict) and receiver.counter is not None and method in ("items", "values") and not args and not kwargs:
+            # a BatchNorm's int64 `num_batches_tracked` beside the floating parameters and buffers:
+            # a loop over the entries meets both (an EMA's `v.mul_(decay)` fails on the counter,
+            # "result type Float can't be cast to the desired output type Long": convmesh, set 69)
+            where = Origin(receiver.counter, "a BatchNorm's `num_batches_tracked` counter, an int64 entry of the state_dict, is made here")
+            counter = Tensor("tensor", "int64", receiver.device, where, ndim=0, moves=True)
+            floats = Tensor("tensor", receiver.dtype, receiver.device, None, moves=True)
+            if method == "values":
+                return TupleV((floats, counter))
+            return TupleV((TupleV((None, floats)), TupleV((Const("num_batches_tracked"), counter))))
         if isinstance(receiver, Scheduler):
             return StateDict("cpu") if method == "state_dict" else None  # (numbers only: loads anywhere)
         if isinstance(receiver, Placed):
@@ -2927,6 +2976,9 @@ class CallsMixin(InterpreterParts):
             self._lerp_operands(t, args[0] if args else kwargs.get("end"), args[1] if len(args) > 1 else kwargs.get("weight"), node, method)
         if method == "histc":
             self._histc_input(t, node)
+        if method == "requires_grad_" and (not args or args[0] == Const(True)) and kwargs.get("requires_grad", Const(True)) == Const(True):
+            if self.refused("requires_grad_", t, node, node.func.value if isinstance(node.func, ast.Attribute) else None):
+                return None
         if method in REFUSING_METHODS and not _casts(kwargs) and self.refused(method, t, node, node.func.value if isinstance(node.func, ast.Attribute) else None):
             return None  # it raises: nothing flows on from it
         if method in MASKED_METHODS:
@@ -3025,7 +3077,10 @@ class CallsMixin(InterpreterParts):
             self.fill_container(oid, [*items, *added], state)
             return ref
         if method == "state_dict":
-            return StateDict(obj.device)  # its tensors live where the module does
+            counted = next((part for part in (state.heap.get(k) for k in post_order(oid, state)) if isinstance(part, ModuleObj) and INT_COUNTER in part.attrs), None)
+            if counted is None:
+                return StateDict(obj.device)  # its tensors live where the module does
+            return StateDict(obj.device, obj.dtype if obj.dtype and is_float(obj.dtype) else None, counted.origin.span)
         if method == "register_buffer" and args and isinstance(args[0], Const) and isinstance(args[0].value, str):
             buffer = args[1] if len(args) > 1 else kwargs.get("tensor")
             attrs = dict(obj.attrs)
@@ -3506,9 +3561,10 @@ SOURCE_METHODS: dict[str, tuple[int, str]] = {
     "scatter": (2, "src"), "scatter_": (2, "src"), "scatter_add": (2, "src"), "scatter_add_": (2, "src"),
     "scatter_reduce": (2, "src"), "scatter_reduce_": (2, "src"), "index_add": (2, "source"), "index_add_": (2, "source"),
     "index_copy": (2, "source"), "index_copy_": (2, "source"), "put_": (1, "source"), "masked_scatter": (1, "source"),
-    "masked_scatter_": (1, "source"),
+    "masked_scatter_": (1, "source"), "set_": (0, "source"),
 }
 NOT_SAVED = "<not in state_dict>"  # a module attribute prefix: the buffer of that name is non-persistent
+INT_COUNTER = "<int64 num_batches_tracked>"  # a module attribute: a BatchNorm that counts its batches in an int64 buffer
 NPZ_KEY = "::"  # between an `np.savez` archive's path and an array's key, in Events.array_saves
 META_VALUE = "<meta value>"  # a TensorOp name prefix, then the method: `.item()`/`.tolist()`/`.numpy()` of a meta tensor
 BOOL_SUM = "<bool sum compared>"  # a TensorOp: a sum of bool masks (a logical OR) compared as a count; extra: the sum
@@ -4397,14 +4453,66 @@ def _builtin_type(value: Value | None) -> str | None:
 _OWN_PICKLING = frozenset({"__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__getnewargs__", "__getnewargs_ex__"})
 
 
-def _plain_class(klass: Klass | None, module_body: list[ast.stmt]) -> bool:
+def _plain_class(klass: Klass | None, module_body: list[ast.stmt], attrs: Mapping[str, object]) -> bool:
     """A top-level class of the checked file with no bases (a dataclass or a plain config
-    object) and no pickling of its own: allowlisted by name, it loads with weights_only."""
+    object) and no pickling of its own: allowlisted by name, it loads with weights_only. Every
+    attribute its methods may set must be among the known ones: a wrapper whose `fit()` adds
+    `self.model` pickles that module too, so allowing the class alone would not load it (GRU4Rec,
+    scan 35)."""
     if klass is None or klass.bases or klass.node not in module_body:
+        return False
+    written = _self_attrs_written(klass.node)
+    if written is None or not written <= attrs.keys():
         return False
     return not any(name in _OWN_PICKLING or name == "__slots__" for name, _ in klass.methods) and not any(
         isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in n.targets) for n in klass.node.body
     )
+
+
+def _written_device(node: ast.Call, mapped: Value | None) -> bool:
+    """A `map_location` the script fixed: a string constant (`"cuda:0"`, also through a name bound
+    to one) or `torch.device("cuda")` written there. A `torch.device(args.device)` held in a name
+    is the device the user chose for the run, the one the model went to (ddpm-torch's
+    `map_location=device` with `--device` defaulting to "cuda:0", scan 36)."""
+    if type(mapped) is Const:
+        return True
+    given = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "map_location"), None)
+    return (
+        type(mapped) is Device and isinstance(given, ast.Call) and isinstance(given.func, (ast.Attribute, ast.Name))
+        and (given.func.attr if isinstance(given.func, ast.Attribute) else given.func.id) == "device"
+        and all(isinstance(a, ast.Constant) for a in given.args) and not given.keywords
+    )
+
+
+def _lambda_to_cuda(node: ast.Call) -> bool:
+    """`torch.load(path, map_location=lambda storage, loc: storage.cuda(device_id))`: the same as
+    `map_location="cuda"` (NCF's `resume_checkpoint`, scan 35)."""
+    given = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "map_location"), None)
+    if not (isinstance(given, ast.Lambda) and given.args.args and isinstance(given.body, ast.Call)):
+        return False
+    func = given.body.func
+    return isinstance(func, ast.Attribute) and func.attr == "cuda" and isinstance(func.value, ast.Name) and func.value.id == given.args.args[0].arg
+
+
+def _self_attrs_written(node: ast.ClassDef) -> set[str] | None:
+    """The attributes the class's methods assign on their first parameter (`self.x = ...`,
+    `self.x += ...`); None when they set attributes by name (`setattr`, `__dict__`)."""
+    names: set[str] = set()
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
+            continue
+        if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in method.decorator_list):
+            continue
+        me = method.args.args[0].arg
+        for sub in ast.walk(method):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == me:
+                if isinstance(sub.ctx, ast.Store):
+                    names.add(sub.attr)
+                elif sub.attr == "__dict__":
+                    return None
+            elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "setattr":
+                return None
+    return names
 
 
 def _layer_isinstance(obj: object, classes: Value | None) -> Const | None:
@@ -4444,6 +4552,14 @@ def _isinstance(value: Value | None, classes: Value | None) -> Value | None:
     if isinstance(value, Tensor) and value.kind == "tensor" and names and all(n in LEGACY_TENSOR_TYPES for n in names):
         # `isinstance(x.data, torch.cuda.FloatTensor)` (rethinking-network-pruning's zero padding,
         # scan 31): decided by the tensor's device and dtype where both are known
+        if value.device == "auto" and value.dtype is not None:
+            # `t.cpu() if isinstance(t, torch.cuda.FloatTensor) else t` of a float32 tensor that is
+            # "cuda when available" (pytorch-wgan-gp, scan 36): a test of the machine, like `t.is_cuda`
+            cuda = any(LEGACY_TENSOR_TYPES[n] == ("cuda", value.dtype) for n in names)
+            cpu = any(LEGACY_TENSOR_TYPES[n] == ("cpu", value.dtype) for n in names)
+            if cuda != cpu:
+                return GpuTest(on_true=cuda, on_false=cpu)
+            return Const(cuda)  # (both: one or the other on any machine; neither: another dtype)
         if value.device not in ("cpu", "cuda") or value.dtype is None:
             return None
         return Const(any(LEGACY_TENSOR_TYPES[n] == (value.device, value.dtype) for n in names))

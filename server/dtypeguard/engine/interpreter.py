@@ -495,6 +495,14 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
     def exec_if(self, stmt: ast.If, state: State) -> State:
         if is_main_guard(stmt.test):
             return state if foreign(stmt) else self.exec_block(stmt.body, state)  # an imported file's main block does not run
+        if "_dg_index" not in stmt.__dict__ and not _cuda_everywhere(self.tree):  # (events are written, not read back)
+            for receiver in _flag_moved_to_cuda(stmt):
+                # `if config["use_cuda"]: model.cuda()`: the user picks CPU or GPU for the model (NCF,
+                # scan 35); a batch moved under `if args.gpu is not None:` says nothing about it
+                moved = self.eval(receiver, state)
+                if isinstance(moved, Ref) and isinstance(state.heap.get(moved.oid), ModuleObj):
+                    self.events.uses_cuda_check = True
+                    break
         test = self.eval(stmt.test, state)
         if isinstance(test, Configured) and _truth(test) is not None:
             return self._exec_option_if(stmt, bool(_truth(test)), state)
@@ -511,6 +519,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if gpu_side is True:
             then.globals[CUDA_REQUIRED] = Const(True)  # this branch runs only where there is a GPU
             then.globals[GPU_GUARDED] = Const(True)
+        elif gpu_side is None and _cuda_flag(stmt.test):
+            # `if USE_CUDA:` / `if args.cuda:`: the user asked for the GPU, so where this runs there
+            # is one (TRADE's loads without map_location there, beside `map_location` in the else: scan 35)
+            then.globals[CUDA_REQUIRED] = Const(True)
         narrowed = _is_cuda_name(stmt.test)
         if narrowed is not None:
             self._narrow_device(narrowed[0], "cuda" if narrowed[1] else "cpu", then)
@@ -1586,6 +1598,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         attr = node.attr
         if isinstance(base, ParamNames) and attr == "parameters":
             return TupleV(tuple(Const(n) for n in base.names))  # `'fused' in inspect.signature(...).parameters`
+        if isinstance(base, DType) and base.lib == "torch" and base.name and attr in ("is_floating_point", "is_complex"):
+            # `if param.dtype.is_floating_point:` (an EMA that skips BatchNorm's int64 counter)
+            return Const(is_float(base.name) if attr == "is_floating_point" else False)
         if isinstance(base, Sym):
             made = self.sym(f"{base.name}.{attr}")
             return replace(made, site=self.index.span(node)) if isinstance(made, DType) else made  # where the dtype is written
@@ -2193,6 +2208,81 @@ def _fold_boolop(op: ast.boolop, values: list[Value | None]) -> Value | None:
             return value  # (`x or ...` with x true, `x and ...` with x false)
     last = values[-1] if values else None
     return last if type(last) is Const else None
+
+
+
+def _cuda_everywhere(tree: ast.AST) -> bool:
+    """Whether the file calls `.cuda()` outside any `if` that tests a device, a GPU flag or CUDA
+    (E2E-ASR's batches moved with `.cuda()` whatever `--cuda` says): then it runs only with a GPU,
+    whatever flag it has. (A `map_location` lambda's `storage.cuda()` is not such a call.) Memoised
+    on the tree (`parse.syntax_fact`): asked at every `if`."""
+    return syntax_fact(tree, "cuda_everywhere", lambda: _walk_cuda_everywhere(tree))
+
+
+def _walk_cuda_everywhere(tree: ast.AST) -> bool:
+    def guarded(test: ast.expr) -> bool:
+        words = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)] + [n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)]
+        words += [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        return any(k in w.lower() for w in words for k in ("cuda", "gpu", "device", "is_available"))
+
+    def found(node: ast.AST) -> bool:
+        if isinstance(node, ast.Lambda):
+            return False
+        if isinstance(node, (ast.If, ast.IfExp)) and guarded(node.test):
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
+            return True
+        return any(found(child) for child in ast.iter_child_nodes(node))
+
+    return found(tree)
+
+
+def _cuda_flag(test: ast.expr) -> bool:
+    """A test that is only a flag whose name asks for CUDA or a GPU (`USE_CUDA`, `args.cuda`,
+    `config["use_cuda"] is True`, `self.use_gpu`); negated or compared flags are not."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
+        right = test.comparators[0]
+        if not (isinstance(right, ast.Constant) and right.value is True):
+            return False
+        test = test.left
+    if isinstance(test, ast.Name):
+        name = test.id
+    elif isinstance(test, ast.Attribute):
+        name = test.attr
+    elif isinstance(test, ast.Subscript) and isinstance(test.slice, ast.Constant) and isinstance(test.slice.value, str):
+        name = test.slice.value
+    else:
+        return False
+    low = name.lower()
+    return ("cuda" in low or "gpu" in low) and not any(w in low for w in ("no_", "nocuda", "nogpu", "cpu", "disable", "num", "n_gpu", "ngpu", "ids", "id"))
+
+
+def _flag_moved_to_cuda(stmt: ast.If) -> list[ast.expr]:
+    """`if config["use_cuda"] is True: model.cuda()`, `if args.gpu: net = net.cuda()`: what a
+    branch moves with `.cuda()` when a flag the user sets (its name says CUDA or GPU) decides it
+    and the other way does not also go to the GPU; a model among them means the script runs on
+    both, as one that asks `torch.cuda.is_available()` does. Names and attributes only."""
+    return list(syntax_fact(stmt, "flag_moved_to_cuda", lambda: _walk_flag_moved_to_cuda(stmt)))
+
+
+def _walk_flag_moved_to_cuda(stmt: ast.If) -> tuple[ast.expr, ...]:
+    names = [n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)]
+    names += [n.attr for n in ast.walk(stmt.test) if isinstance(n, ast.Attribute)]
+    names += [n.value for n in ast.walk(stmt.test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    if not any("cuda" in n.lower() or "gpu" in n.lower() for n in names) or "is_available" in names:
+        return ()
+
+    def moved(block: list[ast.stmt]) -> list[ast.expr]:
+        return [
+            n.func.value for part in block for n in ast.walk(part)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "cuda"
+        ]
+
+    # (`if args.gpu is not None: model.cuda(args.gpu) else: model = DataParallel(model).cuda()`
+    # only picks which GPU)
+    return () if moved(stmt.orelse) else tuple(
+        r for r in moved(stmt.body) if isinstance(r, (ast.Name, ast.Attribute)) and all(isinstance(n, (ast.Name, ast.Attribute, ast.Load)) for n in ast.walk(r))
+    )
 
 
 def _truth(value: Const) -> bool | None:

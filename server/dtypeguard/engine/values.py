@@ -198,10 +198,25 @@ class AutocastCtx(Fact):
 
 @quick_init
 @dataclass(frozen=True)
+class NamedTupleClass(Fact):
+    """`collections.namedtuple("Manifold", ["features", "kth"])`: calling it makes an instance
+    (an `InstanceObj` of cls "namedtuple:<name>") whose fields are attributes. Pickled, an
+    instance names its class, which `torch.load`'s weights-only unpickler refuses."""
+
+    name: str
+    fields: tuple[str, ...]
+
+
+@quick_init
+@dataclass(frozen=True)
 class StateDict(Fact):
-    """`model.state_dict()` of a module the engine does not know: where its tensors live."""
+    """`model.state_dict()` of a module the engine does not know: where its tensors live. Of a
+    known module, also its floating parameters' dtype and, when a BatchNorm in it keeps running
+    statistics, where that layer is made: its `num_batches_tracked` entry is an int64 counter."""
 
     device: str | None
+    dtype: str | None = None
+    counter: Span | None = None
 
 
 @quick_init

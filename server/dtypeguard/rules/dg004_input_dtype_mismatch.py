@@ -82,6 +82,14 @@ def check(ctx: Context) -> Iterator[Finding]:
             related.append(Related(x.filled_at, f"{x.filled_with} values are written into it here, and converted to {x.dtype}"))
             assert x.origin is not None
             fixes = factory_dtype_fix(ctx, x.origin.span, module.dtype, f"the values written into it and the model are {module.dtype}") or fixes
+        cast_inside = (
+            fw.nested and x.origin is not None and not x.origin.span.file and x.origin.why.startswith(".") and _in_forward_code(ctx, x.origin.span)
+        )
+        if model_side and cast_inside and x.origin is not None:
+            # a forward that upcasts (`gate.to(torch.float32)`) and hands the float32 result to the
+            # next layer of a bfloat16 model (vLLM's Falcon-H1 gated norm, set 70): the model's dtype
+            # is chosen; the forward's cast that is never undone is where the fix goes
+            model_side = False
         if model_side and made_inside:
             # ACmix's position grid (`torch.linspace` in `forward`, set 61): made float32 on every call
             # whatever the model's dtype; where it is made is where it should follow the model
@@ -96,7 +104,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                     related.append(Related(module.origin.span, f"the model is built here while the default dtype is {module.dtype}"))
                     model_root = setter
             root = model_root or fw.span
-        elif (made_inside or filled) and x.origin is not None:
+        elif (made_inside or filled or cast_inside) and x.origin is not None:
             root = x.origin.span
         else:
             root = dtype_root(x, fw.span, float_data=True)
@@ -224,7 +232,9 @@ def _inplace(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
     for op in ctx.events.ops:
         if op.name not in _INPLACE or len(op.inputs) != 2:
             continue
-        t, other = tensor(op.inputs[0]), tensor(op.inputs[1])
+        t = tensor(op.inputs[0])
+        # (the operand: a float tensor, or a Python float: `counts.mul_(0.5)` fails too)
+        other = op.inputs[1] if isinstance(op.inputs[1], Tensor) and op.inputs[1].kind in ("tensor", "pyfloat") else None
         line = Span(op.span.line, 0, op.span.line, 0)  # `gj.clamp_(...), gi.clamp_(...)`: one finding a line
         if t is None or t.dtype is None or other is None or line in seen:
             continue
@@ -241,16 +251,22 @@ def _inplace(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         fixes = []
         if op.name in (".clamp_()", ".clip_()") and (other.kind == "pyfloat" or other.ndim == 0):
             fixes.append(FixSpec("int_bounds", "Make the bounds integers: `int(...)` (the tensor stays integral)", op.span, True))
+        advice = "make the result a new tensor, or convert one side first"
+        if t.origin is not None and "num_batches_tracked" in t.origin.why:
+            advice = "update only the floating entries: `if param.dtype.is_floating_point:`, and copy the others"
         yield RULE.finding(
             f"`{op.name.strip('.()') if op.name.startswith('.') else op.name}` updates an {t.dtype} tensor in place but {what}: "
-            f"it fails with \"{error}\" (make the result a new tensor, or convert one side first)",
+            f"it fails with \"{error}\" ({advice})",
             op.span,
             related=related,
             fixes=fixes,
         )
 
 
-_C10_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int"}
+_C10_NAME = {
+    "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
+    "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+}
 
 
 def _source_errors(method: str, into: str, source: str, operand: str = "") -> str:
@@ -258,6 +274,8 @@ def _source_errors(method: str, into: str, source: str, operand: str = "") -> st
     (`operand`: lerp's `end` or `weight`)."""
     if method.startswith("lerp"):
         return f"expected dtype {_C10_NAME.get(into, into)} for `{operand or 'end'}` but got dtype {_C10_NAME.get(source, source)}"
+    if method == "set_":
+        return f"Could not set tensor of type {_C10_NAME.get(source, source)} to a tensor of type {_C10_NAME.get(into, into)}"
     a, b = _TORCH_NAME.get(into, into), _TORCH_NAME.get(source, source)
     if method.startswith("scatter"):
         return "scatter(): Expected self.dtype to be equal to src.dtype"
@@ -281,11 +299,12 @@ def _source_dtypes(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
         into, source = tensor(op.inputs[0]), tensor(op.inputs[1])
         if into is None or source is None or into.dtype is None or source.dtype is None:
             continue
-        method, _, operand = op.name[len(SOURCE_OP) + 1 :].partition("():")
+        method, _, operand = op.name[len(SOURCE_OP) + 1 :].removesuffix("()").partition("():")
         error = _source_errors(method, into.dtype, source.dtype, operand)
-        own = [t.origin.span for t in ((source, into) if method.startswith("lerp") else (into, source)) if t.origin is not None and not t.origin.span.file]
+        own = [t.origin.span for t in ((source, into) if method.startswith("lerp") or method == "set_" else (into, source)) if t.origin is not None and not t.origin.span.file]
         # (an accumulator written into is made for the op: its dtype is where the fix goes; a lerp's
-        # `end`/`weight` is the operand whose dtype differs from the tensor interpolated)
+        # `end`/`weight` is the operand whose dtype differs from the tensor interpolated, and so is
+        # the storage `param.set_(source)` hands a parameter: GRU4Rec's float64 NumPy init, scan 35)
         root = own[0] if own else op.span
         if root in seen:
             continue
@@ -302,12 +321,22 @@ def _source_dtypes(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
                 f"`{method}` interpolates a {dtype_words(into.dtype)} tensor with a {dtype_words(source.dtype)} `{operand}`, and torch does not "
                 f"convert it: it fails with \"{error}\" (make both one dtype: convert one side first)"
             )
+        elif method == "set_":
+            message = (
+                f"`.set_()` gives a {dtype_words(into.dtype)} tensor the storage of a {dtype_words(source.dtype)} one, and torch does not convert it: "
+                f"it fails with \"{error}\" (convert the source to the tensor's dtype first, e.g. `.to(weight.dtype)`, or copy the values with `.copy_()`)"
+            )
         else:
             message = (
                 f"`.{method}()` writes {dtype_words(source.dtype)} values into a {dtype_words(into.dtype)} tensor, and torch does not convert them: "
                 f"it fails with \"{error}\" (make both one dtype: create this one with the source's dtype, or convert the source)"
             )
-        yield RULE.finding(message, root, related=related)
+        fixes = []
+        cast = {"float32": "float", "float64": "double", "float16": "half", "bfloat16": "bfloat16"}.get(into.dtype)
+        if method == "set_" and cast and op.arg_spans:
+            # the parameter keeps its dtype; its new storage is converted where it is handed over
+            fixes.append(FixSpec("append_call", f"Convert the new storage to the tensor's {into.dtype}: `.{cast}()`", op.arg_spans[0], True, (("method", cast),)))
+        yield RULE.finding(message, root, related=related, fixes=fixes)
 
 
 _OBJECT_ERROR = "can't convert np.ndarray of type numpy.object_"
@@ -428,7 +457,18 @@ def _in_forward_code(ctx: Context, span: Span) -> bool:
     (ACmix's `position(h, w)`)? There a tensor is made on every call, whatever the model's dtype."""
     if ctx.tree is None:
         return False
-    forwards = [f for c in ctx.tree.body if isinstance(c, ast.ClassDef) for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "forward"]
+    forwards: list[ast.FunctionDef] = []
+    for c in ctx.tree.body:
+        if not isinstance(c, ast.ClassDef):
+            continue
+        methods = {f.name: f for f in c.body if isinstance(f, ast.FunctionDef)}
+        if "forward" not in methods:
+            continue
+        forwards.append(methods["forward"])
+        # and the methods `forward` calls on self (vLLM's `forward` -> `self.forward_native(...)`, set 70)
+        own = {n.func.attr for n in ast.walk(methods["forward"]) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"}
+        forwards += [f for name, f in methods.items() if name in own and name != "forward"]
     called = {n.func.id for f in forwards for n in ast.walk(f) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     helpers = [f for f in ctx.tree.body if isinstance(f, ast.FunctionDef) and f.name in called]
     return any(f.lineno <= span.line <= (f.end_lineno or f.lineno) for f in (*forwards, *helpers))

@@ -26,7 +26,8 @@ from dtypeguard.rules.base import Context, fails_here, tensor
 FLOAT_ONLY = frozenset({
     "mean", "std", "var", "quantile", "softmax", "log_softmax", "norm", "normalize", "randn_like", "rand_like",
     "normal_", "uniform_", "multinomial", "cdist",
-    "cholesky", "inverse", "det", "slogdet", "logdet", "svd", "qr", "eigh", "solve", "MultivariateNormal",
+    "cholesky", "inverse", "det", "slogdet", "logdet", "svd", "qr", "eigh", "solve", "MultivariateNormal", "Parameter",
+    "requires_grad", "requires_grad_",
 })
 AT_THE_CALL = frozenset({"randn_like", "rand_like", "normal_", "uniform_", "neg", "sub"})
 
@@ -85,6 +86,14 @@ def _cast_fix(key: str, dtype: str, operand: Span | None) -> list[FixSpec]:
                         "check that nonzero marks padding here; if 1 marks the tokens to keep, use `== 0` instead)", operand, False, (("method", "bool"),))]
     if key in ("argmax", "argmin") and dtype == "bool":
         return [FixSpec("append_call", "Convert the bool tensor: `.int()` (the same index)", operand, True, (("method", "int"),))]
+    if key in ("requires_grad", "requires_grad_"):
+        return []  # (made integral on purpose, or by a fill value: which one, the user knows)
+    if key == "Parameter" and not is_float(dtype):
+        # a float parameter is right for a learned value made from an integer fill (skrl's log std),
+        # not for a mask or an index table kept in the module (NeuralBabyTalk's `fg_mask`): those
+        # want `requires_grad=False` or a buffer, so the choice is the user's
+        return [FixSpec("append_call", "Make the parameter floating point: `.float()` (if it holds a mask or indices, "
+                        "pass `requires_grad=False` or register a buffer instead)", operand, False, (("method", "float"),))]
     if key in FLOAT_ONLY and not is_float(dtype) and key != "MultivariateNormal":
         return [FixSpec("append_call", "Compute it in floating point: `.float()`", operand, True, (("method", "float"),))]
     return []
@@ -104,6 +113,10 @@ def _advice(key: str, dtype: str) -> str:
         return "compute it in float32 (`.float()`), and convert back after"
     if key in ("fft", "rfft"):
         return "compute it in float32 (`.float()`), and convert back after"
+    if key in ("requires_grad", "requires_grad_"):
+        return "only a floating tensor can require gradients: create it floating (`dtype=torch.float32`, or a float fill value)"
+    if key == "Parameter":
+        return "make a learned parameter floating point (`.float()`), or keep a mask or indices with `requires_grad=False` or as a buffer"
     if key in FLOAT_ONLY:
         return "give it a float tensor (`.float()`)"
     return f"convert the {dtype} tensor first (`.int()` or `.float()`)"
@@ -118,6 +131,12 @@ def words(key: str) -> str:
         return f"`{key}`'s mask" if key != "where" else "`torch.where`'s condition"
     if key == "neg":
         return "unary `-`"
+    if key == "requires_grad":
+        return "`requires_grad=True`"
+    if key == "requires_grad_":
+        return "`.requires_grad_()`"
+    if key == "Parameter":
+        return "`nn.Parameter` (which requires gradients)"
     if key == "sub":
         return "`-`"
     return f"`{key}`"

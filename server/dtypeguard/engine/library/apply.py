@@ -389,7 +389,8 @@ def _torch_result(entry: Entry, bound: dict[str, object], made: Tensor, origin: 
 # torch ops that keep the rank of their input (elementwise, casts, transposes)
 RANK_KEEPING = frozenset({
     "float", "double", "half", "bfloat16", "long", "int", "short", "byte", "char", "bool", "abs", "neg", "clamp", "clip",
-    "relu", "gelu", "silu", "leaky_relu", "elu", "dropout", "softmax", "log_softmax", "normalize", "sigmoid", "tanh", "sign", "sgn",
+    "relu", "gelu", "silu", "leaky_relu", "elu", "softplus", "mish", "hardswish", "hardsigmoid", "relu6", "selu", "celu",
+    "logsigmoid", "hardtanh", "dropout", "softmax", "log_softmax", "normalize", "sigmoid", "tanh", "sign", "sgn",
     "exp", "log", "sqrt", "sin", "cos", "tan", "erf", "log1p", "expm1", "rsqrt", "reciprocal", "atan", "asin", "acos",
     "sinh", "cosh", "masked_fill", "clone", "detach", "contiguous", "requires_grad_", "flip", "roll", "t", "transpose",
     "permute", "tril", "triu", "fill_", "zero_", "floor", "ceil", "round", "trunc", "zeros_like", "ones_like",

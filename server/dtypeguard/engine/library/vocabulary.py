@@ -73,6 +73,9 @@ SKLEARN_FLOAT_TRANSFORMERS = frozenset({
 SKLEARN_ENCODERS = frozenset({"OneHotEncoder", "OrdinalEncoder"})
 
 # nn layers: (first-layer kind, input expectation)
+# norm layers that, built with their defaults (`track_running_stats=True`, the fifth parameter),
+# keep an int64 `num_batches_tracked` buffer in their state_dict (a conformance test builds each)
+COUNTED_NORMS = frozenset({"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"})
 LAYER_KINDS: dict[str, tuple[str, str]] = {
     "Linear": ("linear", "float"), "Bilinear": ("linear", "float"), "LazyLinear": ("linear", "float"),
     "Conv1d": ("conv", "float"), "Conv2d": ("conv", "float"), "Conv3d": ("conv", "float"),

@@ -567,3 +567,25 @@ def test_super_init_of_a_class_in_an_imported_file_runs(tmp_path: Path) -> None:
     flag that guards the move; without it the `else:` arm's `.numpy()` looked reachable on a GPU."""
     root = _project(tmp_path, {"agent.py": AGENT, "run.py": "from agent import Agent\nprint(Agent().action([0.1, 0.2, 0.3, 0.4]))\n"})
     assert _check(root / "run.py") == []
+
+
+def test_a_hard_coded_cuda_in_a_helper_module_is_shown_at_the_forward_it_feeds(tmp_path: Path) -> None:
+    """cycleGAN's `utils.cuda(xs)` (scan 36) moves the batch with `.cuda()` while the script keeps
+    its network where `--gpu_ids` says: the finding is the script's, at the forward the moved
+    input reaches, rooted at the helper's `.cuda()` (no fix here: the edit is in utils.py); and
+    utils.py reports it as its own, when main.py runs it."""
+    root = _project(tmp_path, {
+        "utils.py": "import torch\n\n\ndef cuda(xs):\n    return [x.cuda() for x in xs]\n",
+        "main.py": (
+            "import torch\nimport utils\n\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+            "net = torch.nn.BatchNorm2d(3).to(device)\na, b = utils.cuda([torch.randn(1, 3, 4, 4), torch.randn(1, 3, 4, 4)])\nnet(a)\n"
+        ),
+    })
+    main = root / "main.py"
+    [finding] = check_source(main.read_text(), str(main)).findings
+    assert (finding.code, finding.span.line, finding.span.file) == ("DG009", 7, "")
+    assert "root in utils.py:5" in finding.message and not finding.fixes
+    assert finding.related[0].span.file == str((root / "utils.py").resolve()) and finding.related[0].span.line == 5
+    run = subprocess.run([sys.executable, "-m", "dtypeguard", "check", "--no-cache", "--format", "json", str(root)], capture_output=True, text=True, timeout=120)
+    shown = {(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(run.stdout)}
+    assert shown == {("main.py", 7, "DG009"), ("utils.py", 5, "DG009")}, run.stdout

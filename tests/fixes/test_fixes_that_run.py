@@ -820,3 +820,36 @@ def test_a_parameter_given_float64_storage_gets_it_converted_where_it_is_handed_
     ran = subprocess.run([sys.executable, "-c", result.text], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0 and ran.stdout.strip() == "torch.float32", ran.stderr[-2000:]
     assert fix_all(result.text).text == result.text
+
+
+INT_FILL_PARAMETER = """import torch
+import torch.nn as nn
+
+
+class Policy(nn.Module):
+    def __init__(self, n, initial_log_std=0):
+        super().__init__()
+        self.fc = nn.Linear(4, n)
+        self.log_std = nn.Parameter(torch.full((n,), fill_value=initial_log_std))
+        self.mask = nn.Parameter(torch.ones(n).byte())
+
+
+print(Policy(2).log_std.dtype)
+"""
+
+
+def test_an_integer_parameter_from_an_int_fill_is_made_float_and_a_cast_mask_is_left_to_the_user() -> None:
+    """skrl's `torch.full(..., fill_value=initial_log_std)` with an int default (set 70): torch
+    inferred int64 from the fill, so `.float()` is the safe fix and the script then makes its
+    parameter; NeuralBabyTalk's `.byte()` mask made a Parameter gets `.float()` only as unsafe
+    (it may want `requires_grad=False` or a buffer)."""
+    fixes = {(f.span.line, f.code): [(x.safe, x.title.split(":")[0]) for x in f.fixes] for f in check_source(INT_FILL_PARAMETER).findings}
+    assert fixes == {
+        (9, "DG005"): [(True, "Make the parameter floating point")],
+        (10, "DG005"): [(False, "Make the parameter floating point")],
+    }
+    result = fix_all(INT_FILL_PARAMETER)
+    assert "torch.full((n,), fill_value=initial_log_std).float())" in result.text and "torch.ones(n).byte())\n" in result.text
+    unsafe = fix_all(INT_FILL_PARAMETER, unsafe=True)
+    ran = subprocess.run([sys.executable, "-c", unsafe.text], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and ran.stdout.strip() == "torch.float32", ran.stderr[-2000:]

@@ -150,16 +150,23 @@ def _hard_coded_cuda(ctx: Context, fw: Forward, x: Tensor, seen: set[Span]) -> F
     machine `.cuda()` raises, so the script meant to run on both cannot. The fix goes on the
     `.cuda()`: `.to(<the script's device>)`."""
     origin = x.dev_origin
-    if origin is None or origin.span.file or origin.span in seen:
+    if origin is None or origin.span in seen:
         return None
     seen.add(origin.span)
-    fixes = _cuda_to_device_fix(ctx, origin.span)
+    fixes = _cuda_to_device_fix(ctx, origin.span) if not origin.span.file else []
     error = "Torch not compiled with CUDA enabled"
+    # (the `.cuda()` in a helper module the script imports, cycleGAN's `utils.cuda`, scan 36: shown
+    # here at the forward it feeds, or at the call here that runs both, rooted there)
+    # (there the model's device is named only where it is in an imported file too: a place in this
+    # file other than the forward would be where the finding is shown)
+    device = [Related(fw.module.device_origin.span, f"the model's device: {fw.module.device_origin.why}")] if fw.module.device_origin else []
+    if origin.span.file:
+        device = [Related(fw.span, "the forward pass the moved input reaches"), *(r for r in device if r.span.file)]
     return RULE.finding(
         f"this input is moved with a hard-coded `.cuda()`, but the model's device is chosen at run time (CUDA when available): "
         f"on a CPU-only machine `.cuda()` raises (\"{error}\") before the forward pass at {fw.span.line_ref()}",
         origin.span,
-        related=[*fails_here(origin.span, origin.span, error), *([Related(fw.module.device_origin.span, f"the model's device: {fw.module.device_origin.why}")] if fw.module.device_origin else [])],
+        related=device,
         fixes=fixes,
         severity=Severity.WARNING,
     )

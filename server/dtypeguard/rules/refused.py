@@ -67,10 +67,17 @@ def refusals_for(ctx: Context, code: str, seen: set[Span]) -> Iterator[Refusal]:
         related = fails_here(root, op.span, error.split(": ", 1)[-1])
         if own is not None and own != root:
             related.append(Related(own, f"it is {t.dtype} here: {t.origin.why}"))  # type: ignore[union-attr]
-        yield Refusal(key, t, op.span, error, root, related, _advice(key, t.dtype), _cast_fix(key, t.dtype, op.arg_spans[0] if op.arg_spans else None))
+        yield Refusal(key, t, op.span, error, root, related, _advice(key, t.dtype), _cast_fix(key, t.dtype, op.arg_spans[0] if op.arg_spans else None, _inferred(t)))
 
 
-def _cast_fix(key: str, dtype: str, operand: Span | None) -> list[FixSpec]:
+def _inferred(t: Tensor) -> bool:
+    """Whether torch chose the integer dtype from Python numbers (`torch.full(size, 0)`,
+    `torch.tensor([1, 2])`) rather than the script asking for it (`.long()`, `dtype=`)."""
+    why = t.origin.why if t.origin is not None else ""
+    return "int fill value" in why or why.startswith("Python ints make")
+
+
+def _cast_fix(key: str, dtype: str, operand: Span | None, inferred: bool = False) -> list[FixSpec]:
     """The conversion at the refused operand (`mask.bool()`, `accs.float()`), where it is given
     to the operation. Safe where the script fails as written and the conversion keeps what the
     values mean: a 0/1 mask as bool, integer counts averaged in floating point, the index of the
@@ -89,11 +96,12 @@ def _cast_fix(key: str, dtype: str, operand: Span | None) -> list[FixSpec]:
     if key in ("requires_grad", "requires_grad_"):
         return []  # (made integral on purpose, or by a fill value: which one, the user knows)
     if key == "Parameter" and not is_float(dtype):
-        # a float parameter is right for a learned value made from an integer fill (skrl's log std),
-        # not for a mask or an index table kept in the module (NeuralBabyTalk's `fg_mask`): those
-        # want `requires_grad=False` or a buffer, so the choice is the user's
+        # a float parameter is right for a learned value made from an integer fill (skrl's log std:
+        # the dtype torch inferred from `fill_value=0`, safe), not for a mask or an index table
+        # kept in the module (NeuralBabyTalk's `.byte()` mask): those want `requires_grad=False` or
+        # a buffer, so where the script chose the integer dtype the choice is the user's
         return [FixSpec("append_call", "Make the parameter floating point: `.float()` (if it holds a mask or indices, "
-                        "pass `requires_grad=False` or register a buffer instead)", operand, False, (("method", "float"),))]
+                        "pass `requires_grad=False` or register a buffer instead)", operand, inferred, (("method", "float"),))]
     if key in FLOAT_ONLY and not is_float(dtype) and key != "MultivariateNormal":
         return [FixSpec("append_call", "Compute it in floating point: `.float()`", operand, True, (("method", "float"),))]
     return []

@@ -7323,6 +7323,25 @@ CASES: dict[str, str] = {
         def load_fixed(path):
             model.load_state_dict(torch.load(path, map_location=torch.device("cuda:0")))  # expect: DG010
     """,
+    "a .cuda() copied into the else of torch.cuda.is_available() raises on the machine that runs it": """
+        import torch
+        model = torch.nn.Linear(4, 2)
+        if torch.cuda.is_available():
+            model.cuda()
+        def evaluate(batches):
+            for batch in batches:
+                if torch.cuda.is_available():
+                    batch = [x.cuda() for x in batch]
+                else:
+                    batch = [x.cuda() for x in batch]  # expect: DG009
+                x, y = batch
+                model(x)
+        def predict(x):
+            x = x.cuda() if torch.cuda.is_available() else x
+            return model(x)
+        evaluate([(torch.randn(3, 4), torch.zeros(3))])
+        predict(torch.randn(3, 4))
+    """,
 }
 
 

@@ -853,3 +853,31 @@ def test_an_integer_parameter_from_an_int_fill_is_made_float_and_a_cast_mask_is_
     unsafe = fix_all(INT_FILL_PARAMETER, unsafe=True)
     ran = subprocess.run([sys.executable, "-c", unsafe.text], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0 and ran.stdout.strip() == "torch.float32", ran.stderr[-2000:]
+
+
+CUDA_IN_THE_CPU_BRANCH = """import torch
+
+model = torch.nn.Linear(4, 2)
+if torch.cuda.is_available():
+    model.cuda()
+for batch in [(torch.randn(3, 4), torch.zeros(3))]:
+    if torch.cuda.is_available():
+        batch = [x.cuda() for x in batch]
+    else:
+        batch = [x.cuda() for x in batch]
+    x, y = batch
+    print(tuple(model(x).shape))
+"""
+
+
+def test_a_cuda_call_in_the_branch_without_a_gpu_is_dropped_and_the_script_runs_on_the_cpu() -> None:
+    """CharCNN's evaluate (scan 36): both branches of `torch.cuda.is_available()` move the batch
+    with `.cuda()`. The safe fix drops the call in the `else` only; this machine has no GPU, so
+    the original raises and the fixed copy runs."""
+    original = subprocess.run([sys.executable, "-c", CUDA_IN_THE_CPU_BRANCH], capture_output=True, text=True, timeout=120)
+    assert original.returncode != 0 and "Torch not compiled with CUDA enabled" in original.stderr
+    result = fix_all(CUDA_IN_THE_CPU_BRANCH)
+    assert "    if torch.cuda.is_available():\n        batch = [x.cuda() for x in batch]\n    else:\n        batch = [x for x in batch]\n" in result.text
+    assert not result.remaining
+    ran = subprocess.run([sys.executable, "-c", result.text], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0 and ran.stdout.strip() == "(3, 2)", ran.stderr[-2000:]

@@ -513,6 +513,11 @@ class CallsMixin(InterpreterParts):
             if isinstance(obj, (ModuleObj, InstanceObj)) and isinstance(key, Const) and isinstance(key.value, str):
                 return obj.attrs[key.value] if key.value in obj.attrs else (args[1] if len(args) > 1 else Const(None))
             return None
+        if isinstance(func, ast.Attribute) and method == "cuda" and state.globals.get(NO_GPU) == Const(True) and not self.in_uncalled:
+            # `.cuda()` in the `else` of `if torch.cuda.is_available():` (CharCNN's copied line, scan 36): raises there
+            self.events.ops.append(TensorOp(self.index.span(node), self.tick(), CUDA_WITHOUT_GPU, (), None, (self.index.span(func.value),)))
+            if isinstance(receiver, (Tensor, Ref)):
+                return receiver  # (it raises there: what the path goes on with is the CPU object, as if it had stopped)
         if isinstance(func, ast.Attribute) and method in ("to", "cuda") and self._definitely_cuda(method, node):
             state.globals[CUDA_REQUIRED] = Const(True)  # on every path on from here the run has a GPU (or stopped)
         if receiver is not None and method:
@@ -3172,6 +3177,8 @@ class CallsMixin(InterpreterParts):
                 dtype_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_dtype != obj.dtype else obj.dtype_origin,
                 device_origin=Origin(span, f"`.{method}(...)` at line {span.line}") if new_device != obj.device else obj.device_origin,
                 cast_span=(chosen or span) if new_dtype != obj.dtype else obj.cast_span,  # the last dtype cast (or the caller's choice of it)
+                # (`if args.fp16: model.half()`: the precision the user picked, which inputs should follow)
+                chosen_dtype=state.globals.get(PRECISION_OPTION) == Const(True) if new_dtype != obj.dtype else obj.chosen_dtype,
                 half_part=span if new_dtype == "float16" else None if new_dtype and new_dtype != obj.dtype else obj.half_part,  # `.to(device)` keeps a float16 part
                 device_expr=device_expr,
                 attrs=moved_attrs(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
@@ -3564,10 +3571,13 @@ SOURCE_METHODS: dict[str, tuple[int, str]] = {
     "masked_scatter_": (1, "source"), "set_": (0, "source"),
 }
 NOT_SAVED = "<not in state_dict>"  # a module attribute prefix: the buffer of that name is non-persistent
+PRECISION_OPTION = "<under a precision option>"  # a pseudo-global: code running in a branch of `if args.fp16:`
 INT_COUNTER = "<int64 num_batches_tracked>"  # a module attribute: a BatchNorm that counts its batches in an int64 buffer
 NPZ_KEY = "::"  # between an `np.savez` archive's path and an array's key, in Events.array_saves
 META_VALUE = "<meta value>"  # a TensorOp name prefix, then the method: `.item()`/`.tolist()`/`.numpy()` of a meta tensor
 BOOL_SUM = "<bool sum compared>"  # a TensorOp: a sum of bool masks (a logical OR) compared as a count; extra: the sum
+NO_GPU = "<no gpu>"  # a pseudo-global: code that runs only on a machine without a GPU (the `else` of `torch.cuda.is_available()`)
+CUDA_WITHOUT_GPU = "<cuda without gpu>"  # a TensorOp: `.cuda()` run where there is no GPU
 META_MOVE = "<meta move>"  # a TensorOp: a module still holding meta tensors moved with .to()/.cuda()/.cpu()
 SOURCE_OP = "<source dtype>"
 REFUSED_OP = "<refused>"  # a TensorOp name prefix, then a key of engine/library/refusals.py: torch refuses the operand's dtype

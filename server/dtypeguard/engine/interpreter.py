@@ -26,6 +26,8 @@ from dtypeguard.engine.call_effects import (
     GPU_GUARDED,
     GROUP_FLAGS,
     MAX_UNROLLED,
+    NO_GPU,
+    PRECISION_OPTION,
     SLICE,
     CallsMixin,
     bound_once,
@@ -507,6 +509,14 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if isinstance(test, Configured) and _truth(test) is not None:
             return self._exec_option_if(stmt, bool(_truth(test)), state)
         if isinstance(test, Const) and (test.value is None or type(test.value) in (bool, str, int, float)):
+            key = _option_key(stmt.test)
+            if key is not None and "." in key and _precision_option(key):
+                # `if args.fp16: model.half()` with the flag given: the precision the user picked (a
+                # function's own `half_encoder=True` is the code's choice: SAM-Road, set 19)
+                state.globals[PRECISION_OPTION] = Const(True)
+                after = self.exec_block(stmt.body if test.value else stmt.orelse, state)
+                after.globals[PRECISION_OPTION] = Const(False)
+                return after
             return self.exec_block(stmt.body if test.value else stmt.orelse, state)  # known (`if output_col:` given "income"): one branch runs
         known = _object_truth(test, state) if isinstance(stmt.test, (ast.Name, ast.Attribute)) else None
         if known is not None:  # `if self.transform:` holding an object, or None
@@ -570,11 +580,19 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         taken, skipped = (stmt.body, stmt.orelse) if default else (stmt.orelse, stmt.body)
         if key is not None and taken:
             self.option_runs.setdefault(key, []).append(self.index.span_between(taken[0], taken[-1]))
-        ran = self.exec_block(taken, state.copy())
+        precision = key is not None and _precision_option(key)
+        first = state.copy()
+        if precision:
+            first.globals[PRECISION_OPTION] = Const(True)
+        ran = self.exec_block(taken, first)
         other = state.copy()
         if key is not None and key in self.option_runs:
             _forget_devices_set_in(self.option_runs[key], other)
+        if precision:
+            other.globals[PRECISION_OPTION] = Const(True)
         other = self.exec_block(skipped, other)
+        for after in (ran, other) if precision else ():
+            after.globals[PRECISION_OPTION] = Const(False)
         if ran.dead and not other.dead:
             return other  # the default stops here (`else: raise ValueError("--dataset must be ...")`): runs go on with another value
         return ran
@@ -2356,6 +2374,7 @@ def _cpu_side(state: State) -> None:
         return None
 
     _rebind(state, narrowed)
+    state.globals[NO_GPU] = Const(True)  # (a `.cuda()` here raises: `call_effects.CUDA_WITHOUT_GPU`)
 
 
 def _rebind(state: State, changed: Callable[[Value | None], Value | None]) -> None:
@@ -2388,6 +2407,12 @@ def _mode_fills(func: Func | None) -> dict[str, str]:
         if isinstance(key, ast.Constant) and key.value in ("dtype", "device") and isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
             found[key.value] = value.attr
     return found
+
+
+def _precision_option(key: str) -> bool:
+    """An option whose name says it picks the precision (`args.fp16`, `opt.half`, `cfg.use_amp`)."""
+    last = key.rsplit(".", 1)[-1].lower()
+    return any(w in last for w in ("fp16", "half", "bf16", "precision", "amp", "float16", "bfloat16"))
 
 
 def _option_key(test: ast.expr) -> str | None:

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine import source
-from dtypeguard.engine.call_effects import META_MOVE, META_VALUE, SHAPE_QUERIES
+from dtypeguard.engine.call_effects import CUDA_WITHOUT_GPU, META_MOVE, META_VALUE, SHAPE_QUERIES
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import (
     DATA_WHYS,
@@ -47,6 +47,27 @@ def _tensors(inputs: tuple[Value | None, ...]) -> list[tuple[int, Tensor]]:
 
 
 _META_ERROR = "Cannot copy out of meta tensor; no data!"
+_NO_CUDA_ERROR = "Torch not compiled with CUDA enabled"
+
+
+def _cuda_without_gpu(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """`.cuda()` in code that runs only where there is no GPU (the `else` of `if
+    torch.cuda.is_available():`, the CPU side of `x if use_cuda else y`): it raises there. The fix
+    is to leave it on the CPU (the branch's own device): drop the `.cuda()`."""
+    for op in ctx.events.ops:
+        if op.name != CUDA_WITHOUT_GPU or op.span in seen:
+            continue
+        seen.add(op.span)
+        found = expression_at(ctx, op.span)
+        text = found[0] if found is not None else ""
+        fixes = [FixSpec("replace_expression", "Keep it on the CPU here: drop `.cuda()`", op.span, True,
+                         (("old", text), ("value", text.removesuffix(".cuda()"))))] if text.endswith(".cuda()") and not op.span.file else []
+        yield RULE.finding(
+            f"`.cuda()` here runs only on a machine without a GPU (the other side of a `torch.cuda.is_available()` test), where it "
+            f"raises (\"{_NO_CUDA_ERROR}\"): leave the tensor on the CPU in this branch",
+            op.span,
+            fixes=fixes,
+        )
 
 
 def _meta_moves(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
@@ -140,6 +161,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _loss_targets(ctx)
     yield from _loss_weights(ctx)
     yield from _ops(ctx, seen)
+    yield from _cuda_without_gpu(ctx, seen)
     yield from _meta_moves(ctx, seen)
     yield from _meta_values(ctx, seen)
 

@@ -589,3 +589,24 @@ def test_a_hard_coded_cuda_in_a_helper_module_is_shown_at_the_forward_it_feeds(t
     run = subprocess.run([sys.executable, "-m", "dtypeguard", "check", "--no-cache", "--format", "json", str(root)], capture_output=True, text=True, timeout=120)
     shown = {(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(run.stdout)}
     assert shown == {("main.py", 7, "DG009"), ("utils.py", 5, "DG009")}, run.stdout
+
+
+def test_a_helper_that_returns_what_it_loads_is_reported_when_the_caller_loads_it_into_a_module(tmp_path: Path) -> None:
+    """CSI's `utils.load_checkpoint` (scan 37) returns `torch.load(path)`; the script, which runs on
+    the CPU where there is no GPU, puts it into the model. That is the helper's finding (the fix,
+    `map_location`, goes there), shown in utils.py; a caller that keeps the value as data does not
+    make it one."""
+    utils = "import torch\n\n\ndef load_checkpoint(path):\n    return torch.load(path)\n"
+    main = (
+        "import sys\nimport torch\nimport torch.nn as nn\nimport utils\n\n"
+        "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = nn.Linear(4, 2).to(device)\n"
+        "model.load_state_dict(utils.load_checkpoint(sys.argv[1]))\n"
+    )
+    data = "import sys\nimport torch\nimport utils\n\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\ntable = utils.load_checkpoint(sys.argv[1])\nprint(table)\n"
+    root = _project(tmp_path, {"utils.py": utils, "main.py": main, "data.py": data})
+    result = check_source(main, str(root / "main.py"))
+    assert result.findings == []
+    [theirs] = result.elsewhere
+    assert (theirs.code, Path(theirs.span.file).name, theirs.span.line) == ("DG010", "utils.py", 5)
+    assert "(when main.py runs it)" in theirs.message
+    assert check_source(data, str(root / "data.py")).elsewhere == []

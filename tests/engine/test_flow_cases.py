@@ -7342,6 +7342,59 @@ CASES: dict[str, str] = {
         evaluate([(torch.randn(3, 4), torch.zeros(3))])
         predict(torch.randn(3, 4))
     """,
+    "a forward replaced on the instance runs instead of the class's: a wrapper that casts inputs, a switched method": """
+        import functools
+        import torch
+        import torch.nn as nn
+        def amp_initialize(model):
+            model.half()
+            forward = model.forward
+            @functools.wraps(forward)
+            def new_fwd(*args, **kwargs):
+                cast = [a.half() if torch.is_tensor(a) and a.is_floating_point() else a for a in args]
+                return forward(*cast, **kwargs)
+            model.forward = new_fwd
+            return model
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)
+                self.forward = self.forward_train
+            def forward_train(self, x):
+                return self.fc(x)
+            def forward(self, x):
+                return self.fc(x.float())
+        half = amp_initialize(nn.Linear(4, 2))
+        half(torch.randn(3, 4))
+        net = Net()
+        net(torch.randn(3, 4, dtype=torch.float64))  # expect: DG004
+    """,
+    "a number written through a uint8 mask is refused; a bool mask, int64 indices and uint8 reads are fine": """
+        import numpy as np
+        import torch
+        dones = np.zeros(4, dtype=np.uint8)
+        q_next = torch.randn(4)
+        idx = torch.tensor([0, 2])
+        q_next[idx] = 0.0
+        q_next[torch.from_numpy(dones).bool()] = 0.0
+        picked = q_next[torch.from_numpy(dones).bool()]
+        done_mask = torch.ByteTensor(dones)  # expect: DG004
+        q_next[done_mask] = 0.0
+    """,
+    "a module's method that moves self moves its parameters, also where no code here builds it": """
+        import torch
+        import torch.nn as nn
+        class Scaled(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.t = nn.Parameter(torch.ones(1) * 0.5)
+            def scale(self, logits):
+                return logits / self.t
+            def calibrate(self, xs):
+                self.cuda()
+                logits = torch.cat(xs).cuda()
+                return self.scale(logits)
+    """,
 }
 
 

@@ -855,3 +855,29 @@ def test_seventy_second_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SEVENTY_SECOND["false_alarms"] == []
     hits, total = SEVENTY_SECOND["root_hits"], SEVENTY_SECOND["broken"]
     assert hits / total >= 0.6, f"{hits}/{total}: " + "\n".join(SEVENTY_SECOND["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 73 (tests/realworld73, written by a helper who never read the engine; reinforcement learning code, 6 + 6): 0/6
+# root, 0/6 any line, 0 false alarms when it arrived (engine d0b5174 and 59d79f2); 3/6, 3/6, 0 after (numbers
+# written through uint8 masks)
+SEVENTY_THIRD = score(Path(__file__).resolve().parents[1] / "realworld73")
+
+
+def test_seventy_third_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SEVENTY_THIRD["broken"] >= 6 and SEVENTY_THIRD["correct"] >= 6
+    assert SEVENTY_THIRD["false_alarms"] == []
+    hits, total = SEVENTY_THIRD["root_hits"], SEVENTY_THIRD["broken"]
+    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(SEVENTY_THIRD["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 74 (tests/realworld74, written by a helper who never read the engine; sequence models written by hand, 6 + 6):
+# 3/6 root, 5/6 any line, 1 false alarm when it arrived (engine d0b5174; 4/6 with 59d79f2); 4/6, 5/6, 0 after (a
+# forward replaced on the instance, as apex's amp.initialize does)
+SEVENTY_FOURTH = score(Path(__file__).resolve().parents[1] / "realworld74")
+
+
+def test_seventy_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SEVENTY_FOURTH["broken"] >= 6 and SEVENTY_FOURTH["correct"] >= 6
+    assert SEVENTY_FOURTH["false_alarms"] == []
+    hits, total = SEVENTY_FOURTH["root_hits"], SEVENTY_FOURTH["broken"]
+    assert hits / total >= 0.66, f"{hits}/{total}: " + "\n".join(SEVENTY_FOURTH["misses"])  # type: ignore[operator, arg-type]

@@ -881,3 +881,15 @@ def test_a_cuda_call_in_the_branch_without_a_gpu_is_dropped_and_the_script_runs_
     assert not result.remaining
     ran = subprocess.run([sys.executable, "-c", result.text], capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0 and ran.stdout.strip() == "(3, 2)", ran.stderr[-2000:]
+
+
+def test_a_file_python_reads_but_libcst_does_not_says_so_and_is_left_as_it_is() -> None:
+    """Scan 37 (fine_tune_wm811.py): one block indented with spaces inside tab-indented code.
+    Python accepts it, libcst's tokenizer does not; the fix is not applied, and the reason says
+    what happened instead of "the file does not parse"."""
+    text = 'import argparse\nimport torch\n\n\ndef main():\n\targs = argparse.ArgumentParser().parse_args()\n\tif args:\n            args.n = 9\n\tckpt = torch.load("c.pth")\n\ttorch.save({"opt": args}, "c.pth")\n'
+    compile(text, "tabs.py", "exec")  # (Python reads it)
+    result = fix_all(text, unsafe=True)
+    assert result.text == text
+    reasons = {why for _, why in result.not_applied}
+    assert reasons and all("libcst cannot read this file's layout" in why for why in reasons), reasons

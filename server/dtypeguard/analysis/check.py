@@ -128,7 +128,7 @@ def apply_rules(
     elsewhere += [
         _theirs(f, path) for f, here in placed
         if here is None and f.code in _NOT_ANCHORED_AT_CALLS and f.span.file and path and others and f.span.file in others
-        and entered is not None and entered(f.span) is not None and _loads_weights(f.span, others[f.span.file])
+        and entered is not None and (call := entered(f.span)) is not None and _loads_weights(f.span, others[f.span.file], call, tree)
     ]
     elsewhere = [f for f in elsewhere if not _suppressed(replace(f, related=()), others[f.span.file])] if others else []
     findings.sort(key=lambda f: (f.span, f.code))
@@ -138,7 +138,7 @@ def apply_rules(
     return CheckResult(findings, True, events, facts, index, sorted(sites.items()), elsewhere=sorted(elsewhere, key=lambda f: (f.span.file, f.span, f.code)))
 
 
-def _loads_weights(load: Span, index: LineIndex) -> bool:
+def _loads_weights(load: Span, index: LineIndex, caller_at: Span | None = None, here: ast.Module | None = None) -> bool:
     """Whether a load in another file reads model weights that its own function puts into a
     module (`model.load_state_dict(ckpt["model"])`, through the names it assigns on the way),
     and the class (or else top-level function) around it writes no file with `torch.save`.
@@ -161,11 +161,29 @@ def _loads_weights(load: Span, index: LineIndex) -> bool:
     call = next((n for n in ast.walk(func) if isinstance(n, ast.Call) and n.lineno == load.line and n.col_offset == load.col and call_name(n) == "load"), None)
     if call is None:
         return False
+    if _into_state_dict(func, call):
+        return True
+    # `def load_checkpoint(path): return torch.load(path)` whose caller here puts what it returns
+    # into a module (`model.load_state_dict(utils.load_checkpoint(path))`: CSI, scan 37)
+    held = {t.id for n in ast.walk(func) if isinstance(n, ast.Assign) and call in ast.walk(n.value) for target in n.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+    returned = any(isinstance(n, ast.Return) and n.value is not None and (call in ast.walk(n.value) or _mentions(n.value, held)) for n in ast.walk(func))
+    if not returned or caller_at is None or here is None:
+        return False
+    caller = next((n for n in ast.walk(here) if isinstance(n, ast.Call) and n.lineno == caller_at.line and n.col_offset == caller_at.col), None)
+    if caller is None:
+        return False
+    enclosing = [n for n in ast.walk(here) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno <= caller.lineno <= (n.end_lineno or n.lineno)]
+    return _into_state_dict(max(enclosing, key=lambda n: n.lineno) if enclosing else here, caller)
+
+
+def _into_state_dict(func: ast.AST, call: ast.Call) -> bool:
+    """Whether what `call` gives reaches `load_state_dict` in `func`: as its argument, or through
+    the names it is assigned to on the way (`ckpt`, `pretrained = ckpt["w"]`, `sd.update(pretrained)`)."""
     into = [n for n in ast.walk(func) if isinstance(n, ast.Call) and call_name(n) == "load_state_dict"]
     if any(call in ast.walk(arg) for n in into for arg in n.args):
         return True  # `model.load_state_dict(torch.load(path))`
     tracked: set[str] = set()
-    for _ in range(4):  # names the loaded value flows into: `ckpt`, `pretrained = ckpt["w"]`, `sd.update(pretrained)`
+    for _ in range(4):
         for node in ast.walk(func):
             if isinstance(node, ast.Assign) and (call in ast.walk(node.value) or _mentions(node.value, tracked)):
                 tracked |= {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}

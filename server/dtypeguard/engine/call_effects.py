@@ -2386,6 +2386,11 @@ class CallsMixin(InterpreterParts):
                 moved = Origin(self.index.span(node), "nn.DataParallel moves its inputs to the module's device")
                 args = [_scattered(a, obj.device, moved) for a in args]
                 kwargs = {k: _scattered(v, obj.device, moved) for k, v in kwargs.items()}
+            if "forward" in obj.attrs:
+                # `model.forward = new_fwd` (apex's `amp.initialize` casting the inputs first, set 74):
+                # the instance's own function runs, not the class's forward; unknown if not known
+                replaced = obj.attrs["forward"]
+                return self._call_user(replaced, args, kwargs, node, state) if isinstance(replaced, (Func, Bound)) else None
             return self.forward(ref.oid, obj, args, node, state, kwargs)
         if isinstance(obj, InstanceObj) and obj.klass is not None:
             call = obj.klass.method("__call__")
@@ -2688,6 +2693,15 @@ class CallsMixin(InterpreterParts):
                 func = obj.klass.method(method)
                 if func is not None:
                     return self.call_function(func, args if is_staticmethod(func) else [receiver, *args], kwargs, state)
+                if obj.klass.is_module and method in _MODULE_MOVES:
+                    # `self.cuda()` in a method of a module class analysed on its own (`self` stands
+                    # for an instance no code here built): its tensors go with it, where is not
+                    # known here (CSI's temperature scaling, scan 37)
+                    state.heap[receiver.oid] = replace(obj, attrs={
+                        k: replace(v, device=None, dev_origin=None, dtype=v.dtype if method in ("cuda", "cpu") else None)
+                        if isinstance(v, Tensor) and v.kind == "tensor" else v for k, v in obj.attrs.items()
+                    })
+                    return receiver
                 if obj.cls != "argparse:ArgumentParser":
                     return None
             if isinstance(obj, InstanceObj) and obj.cls == "argparse:ArgumentParser":
@@ -3576,6 +3590,7 @@ INT_COUNTER = "<int64 num_batches_tracked>"  # a module attribute: a BatchNorm t
 NPZ_KEY = "::"  # between an `np.savez` archive's path and an array's key, in Events.array_saves
 META_VALUE = "<meta value>"  # a TensorOp name prefix, then the method: `.item()`/`.tolist()`/`.numpy()` of a meta tensor
 BOOL_SUM = "<bool sum compared>"  # a TensorOp: a sum of bool masks (a logical OR) compared as a count; extra: the sum
+_MODULE_MOVES = frozenset({"cuda", "cpu", "to", "half", "float", "double", "bfloat16"})
 NO_GPU = "<no gpu>"  # a pseudo-global: code that runs only on a machine without a GPU (the `else` of `torch.cuda.is_available()`)
 CUDA_WITHOUT_GPU = "<cuda without gpu>"  # a TensorOp: `.cuda()` run where there is no GPU
 META_MOVE = "<meta move>"  # a TensorOp: a module still holding meta tensors moved with .to()/.cuda()/.cpu()

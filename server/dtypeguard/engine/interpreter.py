@@ -1082,6 +1082,13 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         elif isinstance(target, ast.Subscript):
             base = self.eval(target.value, state)
             index = self.eval(target.slice, state)
+            if (
+                isinstance(base, Tensor) and base.kind == "tensor" and isinstance(index, Tensor) and index.kind == "tensor"
+                and index.dtype == "uint8" and _scalar_fill(value)
+            ):
+                # `q_next[dones] = 0.0` with a uint8 mask: torch writes a number through a mask with
+                # `masked_fill_`, which takes only bool masks (DQN replay buffers, set 73)
+                self.refused("masked_fill_", index, target, target.slice)
             if isinstance(target.value, ast.Name) and isinstance(base, Tensor) and base.kind == "frame":
                 state.bind(target.value.id, self._frame_with(base, index, value, target))
             elif isinstance(target.value, (ast.Name, ast.Attribute)) and isinstance(base, DictV):
@@ -2596,6 +2603,13 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
 def _hard_cuda_meets_auto(left: Value | None, right: Value | None) -> bool:
     """One operand hard-coded on CUDA, the other on the device the script chooses by availability."""
     return any(hard_coded_cuda(a) and isinstance(b, Tensor) and b.kind == "tensor" and b.device == "auto" for a, b in ((left, right), (right, left)))
+
+
+def _scalar_fill(value: Value | None) -> bool:
+    """A Python number, or a 0-dim tensor: what indexing assignment writes with `masked_fill_`."""
+    if type(value) is Const:
+        return type(value.value) in (int, float, bool)
+    return isinstance(value, Tensor) and (value.kind in ("pyfloat", "pyint") or (value.kind == "tensor" and value.ndim == 0))
 
 
 def _fills_with_other_floats(base: Value | None, value: Value | None) -> bool:

@@ -7395,6 +7395,57 @@ CASES: dict[str, str] = {
                 logits = torch.cat(xs).cuda()
                 return self.scale(logits)
     """,
+    "integer class weights are refused by the loss like float64 ones": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        y = np.concatenate([np.full(n, c) for c, n in enumerate([40, 10, 2])])
+        counts = np.bincount(y)
+        fine = torch.from_numpy(counts.max() / counts).float()
+        ok = nn.CrossEntropyLoss(weight=fine)(torch.randn(52, 3), torch.from_numpy(y))
+        class_weights = counts.max() // counts
+        criterion = nn.CrossEntropyLoss(weight=torch.from_numpy(class_weights))  # expect: DG006
+        loss = criterion(torch.randn(52, 3), torch.from_numpy(y))
+    """,
+    "a forward that converts an input through a helper of the project moves it itself; a nested dict item is reassigned": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def totensor(data, cuda=True):
+            tensor = data.detach()
+            if cuda:
+                tensor = tensor.cuda()
+            return tensor
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(5, 2)
+            def forward(self, rois, roi_indices):
+                roi_indices = totensor(roi_indices).float()
+                return self.fc(torch.cat([roi_indices[:, None], totensor(rois)], dim=1))
+        def run():
+            head = Head().cuda()
+            out = head(torch.rand(3, 4).cuda(), torch.zeros(3))
+            model = nn.Linear(4, 2).to("cuda")
+            imgs = {1: {"image": torch.from_numpy(np.zeros((1, 4), np.float32))}}
+            for scale in imgs:
+                imgs[scale]["image"] = imgs[scale]["image"].to("cuda")
+                out = model(imgs[scale]["image"])
+    """,
+    "a GPU that only an option's default puts on the path: the run with the option off loads on the CPU": """
+        import argparse
+        import torch
+        import torch.nn as nn
+        p = argparse.ArgumentParser()
+        p.add_argument("--gpu", type=int, default=0)
+        p.add_argument("--ckpt", type=str)
+        args = p.parse_args()
+        model = nn.Linear(2, 2)
+        if args.gpu >= 0:
+            model.cuda(args.gpu)
+        state = torch.load(args.ckpt)  # expect: DG010
+        model.load_state_dict(state["model_state_dict"])
+    """,
 }
 
 

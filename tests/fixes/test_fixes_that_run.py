@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -893,3 +894,20 @@ def test_a_file_python_reads_but_libcst_does_not_says_so_and_is_left_as_it_is() 
     assert result.text == text
     reasons = {why for _, why in result.not_applied}
     assert reasons and all("libcst cannot read this file's layout" in why for why in reasons), reasons
+
+
+def test_a_numpy_number_passed_as_a_keyword_into_a_saved_kwargs_dict_is_made_a_python_number(tmp_path: Path) -> None:
+    """simple-faster-rcnn (scan 38): `trainer.save(best_map=best_map)` stores `**kwargs` in the
+    checkpoint, and the NumPy float64 mean refuses a weights-only load. The safe fix converts the
+    keyword's value where it is passed (it had been announced, then refused as "no checkpoint
+    entry"); the fixed script saves and loads."""
+    src = (
+        "import numpy as np\nimport torch\n\n\ndef save(**kwargs):\n    torch.save({'other_info': kwargs}, 'ckpt')\n    return 'ckpt'\n\n\n"
+        "best_map = np.nanmean(np.array([0.5, 0.7]))\npath = save(best_map=best_map)\nstate = torch.load(path)\nprint(state['other_info']['best_map'])\n"
+    )
+    result = fix_all(src)
+    assert "path = save(best_map=float(best_map))\n" in result.text and not result.remaining
+    ran = subprocess.run([sys.executable, "-c", result.text], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert ran.returncode == 0 and ran.stdout.strip() == "0.6", ran.stderr[-2000:]
+    before = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert before.returncode != 0 and "Weights only load failed" in before.stderr

@@ -3426,6 +3426,10 @@ def _walk_index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
     moved = {n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
              and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) and n.value.func.attr in ("cuda", "to")
              and isinstance(n.value.func.value, ast.Name) and n.value.func.value.id == n.targets[0].id}
+    # `rois = at.totensor(rois).float()` (simple-faster-rcnn, scan 38): rebound to what a helper of the
+    # project's own makes of it (a conversion that may move it: the forward's business too)
+    moved |= {n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+              and _helper_of(n.value, n.targets[0].id)}
     loads: dict[str, list[ast.Name]] = {}
     for n in nodes:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in queries:
@@ -3450,6 +3454,22 @@ def _walk_index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
         ok = name in moved or (name not in stores and walk(name, 0, out))
         result.append((ok, tuple(out)))
     return tuple(result)
+
+
+_LIBRARY_ROOTS = frozenset({"torch", "t", "th", "F", "nn", "np", "numpy", "math", "self", "super"})
+
+
+def _helper_of(value: ast.expr, name: str) -> bool:
+    """`helper(name)` or `module.helper(name, ...)`, under casts (`.float()`): a call of a function
+    that is not torch's, NumPy's or a method of the module itself, given `name` as an argument."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("float", "long", "double", "half", "contiguous", "detach"):
+        value = value.func.value
+    if not isinstance(value, ast.Call) or not any(isinstance(a, ast.Name) and a.id == name for a in value.args):
+        return False
+    func = value.func
+    if isinstance(func, ast.Name):
+        return func.id not in ("len", "int", "float", "list", "tuple", "sorted", "reversed", "abs", "max", "min", "sum")
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in _LIBRARY_ROOTS
 
 
 def _maybe_causal(cls: str, n_args: int, keywords: list[str]) -> frozenset[int]:

@@ -593,6 +593,13 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         other = self.exec_block(skipped, other)
         for after in (ran, other) if precision else ():
             after.globals[PRECISION_OPTION] = Const(False)
+        if (
+            not other.dead and ran.globals.get(CUDA_REQUIRED) == Const(True) and other.globals.get(CUDA_REQUIRED) != Const(True)
+            and not _cuda_everywhere(self.tree)
+        ):
+            # `if args.gpu >= 0: model.cuda(args.gpu)`: a run with the option set otherwise has no
+            # GPU on its path (DeNA's demo with `--gpu -1`, scan 38)
+            ran.globals[CUDA_REQUIRED] = Const(False)
         if ran.dead and not other.dead:
             return other  # the default stops here (`else: raise ValueError("--dataset must be ...")`): runs go on with another value
         return ran
@@ -1091,7 +1098,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 self.refused("masked_fill_", index, target, target.slice)
             if isinstance(target.value, ast.Name) and isinstance(base, Tensor) and base.kind == "frame":
                 state.bind(target.value.id, self._frame_with(base, index, value, target))
-            elif isinstance(target.value, (ast.Name, ast.Attribute)) and isinstance(base, DictV):
+            elif isinstance(target.value, (ast.Name, ast.Attribute, ast.Subscript)) and isinstance(base, DictV):
                 # `state["global_step"] = step`: the dict now holds it (what a `torch.save` of it pickles);
                 # `g.ndata["feat"] = feats`: the object's dict does
                 keys, items = list(base.keys), list(base.items)
@@ -1105,7 +1112,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                     items.append(value)
                     spans.append(self.index.span(target))
                 made = DictV(tuple(keys), tuple(items), tuple(spans))
-                if isinstance(target.value, ast.Attribute):
+                if isinstance(target.value, (ast.Attribute, ast.Subscript)):
+                    # (`imgs[scale]["image"] = ...`: the inner dict, written back into the outer one: CenterNet, scan 38)
                     self.assign(target.value, made, state)
                     return
                 _write_back(target.value.id, made, state)

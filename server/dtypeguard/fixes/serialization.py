@@ -121,6 +121,8 @@ def plain_number(parsed: Parsed, fix: FixSpec) -> str:
     for node in meta.by_range.get(key, ()):
         if isinstance(node, cst.DictElement):
             value = node.value
+        elif isinstance(node, cst.Arg) and node.keyword is not None:
+            value = node.value  # `save(best_map=best_map)` into a helper's `**kwargs` entry (simple-faster-rcnn, scan 38)
         elif isinstance(node, cst.Subscript):
             parent = parsed.parents.get(parsed.parents.get(node, node), None)
             if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and parent.targets[0].target is node:

@@ -124,12 +124,13 @@ def _probability_ints(ctx: Context, loss: LossCall, target: Tensor, output: Tens
 
 
 def _weights(ctx: Context) -> Iterator[Finding]:
-    """A class weight of another float dtype than the predictions (a float64 NumPy weight)."""
+    """A class weight of another dtype than the predictions: a float64 NumPy weight, or integer
+    counts (`counts.max() // counts`, set 75), which the loss refuses as well."""
     for loss in ctx.events.losses:
         out, weight = tensor(loss.output), tensor(loss.weight)
         if loss.kind != "class" or out is None or weight is None or loss.weight_at is None or loss.autocast:
             continue
-        if not (is_float(out.dtype) and is_float(weight.dtype)) or out.dtype == weight.dtype:
+        if not is_float(out.dtype) or weight.dtype is None or weight.dtype == WIDE or out.dtype == weight.dtype:
             continue
         error = f"expected scalar type {_WORD.get(out.dtype or '', out.dtype)} but found {_WORD.get(weight.dtype or '', weight.dtype)}"
         root = dtype_root(weight, loss.weight_at)

@@ -3429,7 +3429,7 @@ def _walk_index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
     # `rois = at.totensor(rois).float()` (simple-faster-rcnn, scan 38): rebound to what a helper of the
     # project's own makes of it (a conversion that may move it: the forward's business too)
     moved |= {n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
-              and _helper_of(n.value, n.targets[0].id)}
+              and helper_of(n.value, n.targets[0].id)}
     loads: dict[str, list[ast.Name]] = {}
     for n in nodes:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in queries:
@@ -3459,7 +3459,7 @@ def _walk_index_uses(fwd: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
 _LIBRARY_ROOTS = frozenset({"torch", "t", "th", "F", "nn", "np", "numpy", "math", "self", "super"})
 
 
-def _helper_of(value: ast.expr, name: str) -> bool:
+def helper_of(value: ast.expr, name: str) -> bool:
     """`helper(name)` or `module.helper(name, ...)`, under casts (`.float()`): a call of a function
     that is not torch's, NumPy's or a method of the module itself, given `name` as an argument."""
     while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("float", "long", "double", "half", "contiguous", "detach"):

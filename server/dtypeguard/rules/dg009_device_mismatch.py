@@ -6,7 +6,13 @@ import ast
 from collections.abc import Iterator
 
 from dtypeguard.engine import source
-from dtypeguard.engine.call_effects import CUDA_WITHOUT_GPU, META_MOVE, META_VALUE, SHAPE_QUERIES
+from dtypeguard.engine.call_effects import (
+    CUDA_WITHOUT_GPU,
+    META_MOVE,
+    META_VALUE,
+    SHAPE_QUERIES,
+    helper_of,
+)
 from dtypeguard.engine.events import Forward, TensorOp
 from dtypeguard.engine.values import (
     DATA_WHYS,
@@ -320,6 +326,10 @@ def _moved_in_forward(ctx: Context, cls: str, position: int) -> bool:
         key=lambda n: (n.lineno, n.col_offset),
     )
     moves = {id(call.func.value) for call in ast.walk(node) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda")}
+    if uses:
+        head = next((stmt for stmt in node.body if stmt.lineno <= uses[0].lineno <= (stmt.end_lineno or stmt.lineno)), None)
+        if isinstance(head, ast.Assign) and len(head.targets) == 1 and isinstance(head.targets[0], ast.Name) and head.targets[0].id == name and helper_of(head.value, name):
+            return True  # `rois = at.totensor(rois).float()` first: a project helper converts (and may move) it (scan 38)
     if not uses or id(uses[0]) not in moves:
         return False
     if all(id(u) in moves for u in uses):

@@ -2252,11 +2252,15 @@ def _cuda_everywhere(tree: ast.AST) -> bool:
     return syntax_fact(tree, "cuda_everywhere", lambda: _walk_cuda_everywhere(tree))
 
 
+def _test_words(test: ast.expr) -> list[str]:
+    """The names, attribute names and string constants an `if` test is written with."""
+    words = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)] + [n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)]
+    return words + [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
 def _walk_cuda_everywhere(tree: ast.AST) -> bool:
     def guarded(test: ast.expr) -> bool:
-        words = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)] + [n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)]
-        words += [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-        return any(k in w.lower() for w in words for k in ("cuda", "gpu", "device", "is_available"))
+        return any(k in w.lower() for w in _test_words(test) for k in ("cuda", "gpu", "device", "is_available"))
 
     def found(node: ast.AST) -> bool:
         if isinstance(node, ast.Lambda):
@@ -2287,7 +2291,7 @@ def _cuda_flag(test: ast.expr) -> bool:
     else:
         return False
     low = name.lower()
-    return ("cuda" in low or "gpu" in low) and not any(w in low for w in ("no_", "nocuda", "nogpu", "cpu", "disable", "num", "n_gpu", "ngpu", "ids", "id"))
+    return ("cuda" in low or "gpu" in low) and not any(w in low for w in ("no_", "nocuda", "nogpu", "cpu", "disable", "num", "n_gpu", "ngpu", "id"))
 
 
 def _flag_moved_to_cuda(stmt: ast.If) -> list[ast.expr]:
@@ -2299,9 +2303,7 @@ def _flag_moved_to_cuda(stmt: ast.If) -> list[ast.expr]:
 
 
 def _walk_flag_moved_to_cuda(stmt: ast.If) -> tuple[ast.expr, ...]:
-    names = [n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)]
-    names += [n.attr for n in ast.walk(stmt.test) if isinstance(n, ast.Attribute)]
-    names += [n.value for n in ast.walk(stmt.test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    names = _test_words(stmt.test)
     if not any("cuda" in n.lower() or "gpu" in n.lower() for n in names) or "is_available" in names:
         return ()
 

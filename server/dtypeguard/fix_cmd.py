@@ -38,13 +38,16 @@ def _only_unsafe(finding: Finding, unsafe: bool) -> bool:
     return any(not x.safe for x in finding.fixes) and not unsafe
 
 
-def report_remaining(path: Path, remaining: list[Finding], unsafe: bool, changed: bool, stream: TextIO | None = None) -> int:
+def report_remaining(path: Path, remaining: list[Finding], unsafe: bool, changed: bool, stream: TextIO | None = None, editable: bool = True) -> int:
     """Print the findings left; say which of them have only unsafe fixes, and how to apply them,
     so a user whose file did not change learns why. Returns how many have only unsafe fixes.
-    With `--diff` they go to stderr (`stream`), so stdout is a patch `git apply` takes."""
+    With `--diff` they go to stderr (`stream`), so stdout is a patch `git apply` takes. In a file
+    libcst cannot read (`editable` False) no fix applies, so none is offered."""
     unsafe_only: list[Finding] = []
+    if not editable and any(f.fixes for f in remaining):
+        print(f"{path}: no fix can be applied: libcst cannot read this file's layout (tabs and spaces mixed in one block?)", file=sys.stderr)
     for f in remaining:
-        has_unsafe = _only_unsafe(f, unsafe)
+        has_unsafe = editable and _only_unsafe(f, unsafe)
         if has_unsafe:
             unsafe_only.append(f)
         marker = " (an unsafe fix exists: --unsafe-fixes)" if has_unsafe else ""
@@ -215,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
                     print(f"dtypeguard: {path}: {exc}", file=sys.stderr)
                     errors += 1
                     continue
-        unsafe_left += report_remaining(path, result.remaining, args.unsafe_fixes, changed=result.text != text, stream=sys.stderr if args.diff else None)
+        unsafe_left += report_remaining(path, result.remaining, args.unsafe_fixes, changed=result.text != text, stream=sys.stderr if args.diff else None, editable=result.editable)
         remaining += len(result.remaining)
     remaining += _report_roots_elsewhere(files, own, rooted, sys.stderr if args.diff else None)
     verb = "Would fix" if args.diff else "Fixed"

@@ -7446,6 +7446,161 @@ CASES: dict[str, str] = {
         state = torch.load(args.ckpt)  # expect: DG010
         model.load_state_dict(state["model_state_dict"])
     """,
+    "a random-gated augmentation runs on some steps: its float64 noise reaches the model (MONAI #356, dgbpy #14)": """
+        import random
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class Noise:
+            def __init__(self, p=0.5):
+                self.p = float(p)
+            def __call__(self, img):
+                if random.random() > self.p:
+                    return img
+                return img + np.random.normal(0, 0.1, size=img.shape)  # expect: DG004
+        class Flip:
+            def __init__(self, prob):
+                self.prob = prob
+                self.R = np.random.RandomState(0)
+            def __call__(self, img):
+                self.go = self.R.random() < self.prob
+                return np.ascontiguousarray(img[None][..., ::-1]) if self.go else img[None]
+        class Compose:
+            def __init__(self, names):
+                self.ts = []
+                for name in names:
+                    self.ts.append(KINDS[name](0.5))
+            def __call__(self, x):
+                for t in self.ts:
+                    x = t(x)
+                return x
+        KINDS = {"flip": Flip, "noise": Noise}
+        chosen = {"flip": 1, "noise": 2}
+        aug = Compose(["flip", "noise"]) if chosen else None
+        img = np.zeros((8, 8), np.float32)
+        x = torch.from_numpy(aug(img))[None]
+        if torch.is_tensor(img):
+            x = x.float()
+        out = nn.Conv2d(1, 2, 3)(x)
+    """,
+    "an augmentation that never runs (p=0), or whose probability is unknown, is not followed": """
+        import random
+        import sys
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def noise(img, p):
+            if np.random.uniform(0, 1) < p:
+                img = img + np.random.normal(0, 0.1, size=img.shape)
+            return img
+        img = np.zeros((1, 8, 8), np.float32)
+        out = nn.Conv2d(1, 2, 3)(torch.from_numpy(noise(img, 0.0))[None])
+        out = nn.Conv2d(1, 2, 3)(torch.from_numpy(noise(img, float(sys.argv[0] == "x")))[None])
+        out = nn.Conv2d(1, 2, 3)(torch.from_numpy(noise(img, 1.0).astype(np.float32))[None])
+    """,
+    "torchvision's `if torch.rand(1) < self.p:` gates an augmentation that runs on some steps; the analysis goes on along the side most steps take": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        class Noise(nn.Module):
+            def __init__(self, p=0.5):
+                super().__init__()
+                self.p = p
+            def forward(self, img):
+                if torch.rand(1).item() >= self.p:
+                    return img
+                return img + torch.from_numpy(np.random.normal(0, 0.1, size=(2, 3)))  # expect: DG004
+        class Never(Noise):
+            def forward(self, img):
+                if torch.rand(1) < 0:
+                    img = img + torch.from_numpy(np.random.normal(0, 0.1, size=(2, 3)))
+                return img
+        y = nn.Linear(3, 2)(Noise()(torch.zeros(2, 3)))
+        z = nn.Linear(3, 2)(Never()(torch.zeros(2, 3)))
+        w = nn.Linear(3, 2)(Noise(p=0.2)(torch.zeros(2, 3)))  # (most steps skip it: not followed)
+    """,
+    "a layer attached after the model was frozen is trained: made float16 with it, a GradScaler refuses it; made float32 again, it does not": """
+        import torch
+        import torch.nn as nn
+        class Lora(nn.Module):
+            def __init__(self, base):
+                super().__init__()
+                self.base = base
+                self.a = nn.Linear(4, 4, bias=False)
+                self.a.to(dtype=base.weight.dtype)
+            def forward(self, x):
+                return self.base(x) + self.a(x)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.q = nn.Linear(4, 4)
+            def forward(self, x):
+                return self.q(x)
+        def train(net):
+            opt = torch.optim.SGD([p for p in net.parameters() if p.requires_grad], lr=0.1)
+            scaler = torch.amp.GradScaler("cpu")
+            with torch.autocast("cpu", dtype=torch.float16):
+                loss = net(torch.randn(2, 4)).float().sum()
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+        net = Net()
+        net.requires_grad_(False)
+        net.q = Lora(net.q)
+        net.to(dtype=torch.float16)  # expect: DG014
+        train(net)
+        unet = Net()
+        unet.requires_grad_(False)
+        unet.to(dtype=torch.float16)
+        unet.q = Lora(unet.q)
+        for param in unet.parameters():
+            if param.requires_grad:
+                param.data = param.to(torch.float32)
+        train(unet)
+        frozen = Net().half()
+        frozen.requires_grad_(False)
+        frozen.extra = nn.Linear(4, 4)  # (attached in a way followed: a float32 part, trained)
+    """,
+    "an indexed assignment through an index tensor takes only values of the tensor's dtype (open-unmix #89)": """
+        import torch
+        y = torch.zeros(4, 3, dtype=torch.float64)
+        t = torch.arange(0, 2)
+        y[1:3] = torch.tensor(0.0)
+        y[1] = torch.tensor([1.0, 2.0, 3.0])
+        y[t] = 0.0
+        y[t, ...] = torch.tensor(0.0, dtype=torch.float64)
+        y[t, ...] = torch.tensor(0.0)  # expect: DG004
+    """,
+    "a dict's copy, and a dict filled under keys a loop does not name, still hold the NumPy numbers saved (MAML++, scan 40)": """
+        import numpy as np
+        import torch
+        def summary(losses):
+            out = {}
+            for key in losses:
+                out[key] = np.mean(losses[key])  # expect: DG011
+            return out
+        def run(path, keys):
+            state = {"acc": np.mean([0.7, 0.8])}  # expect: DG011
+            torch.save(state.copy(), path + "a.pt")
+            torch.load(path + "a.pt")
+            torch.save(summary({k: [0.7, 0.8] for k in keys}), path + "b.pt")
+            torch.load(path + "b.pt")
+        run("/tmp/", ["accuracy", "loss"])
+    """,
+    "a default set to build one model in float64 and put back in `finally:` is not set after that model (deepmd's get_model)": """
+        import torch
+        import torch.nn as nn
+        def get_model(precision):
+            previous = torch.get_default_dtype()
+            try:
+                if precision == "float64":
+                    torch.set_default_dtype(torch.float64)
+                return nn.Linear(2, 2)
+            finally:
+                torch.set_default_dtype(previous)
+        params = {"precision": "float64"}
+        m = get_model(params.copy().pop("precision"))
+        out = m(torch.zeros(1, 2, dtype=torch.float64))
+    """,
 }
 
 

@@ -885,7 +885,7 @@ def test_seventy_fourth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
 
 # Set 75 (tests/realworld75, written by a helper who never read the engine; augmentation, sampling and batch
 # assembly, 6 + 6): 0/6 root, 0/6 any line, 0 false alarms when it arrived (engine d0b5174 and d61e270); 1/6, 1/6, 0
-# after (integer class weights in a loss)
+# after (integer class weights in a loss); 2/6, 2/6, 0 in session 27 (a random-gated augmentation is followed)
 SEVENTY_FIFTH = score(Path(__file__).resolve().parents[1] / "realworld75")
 
 
@@ -893,4 +893,50 @@ def test_seventy_fifth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SEVENTY_FIFTH["broken"] >= 6 and SEVENTY_FIFTH["correct"] >= 6
     assert SEVENTY_FIFTH["false_alarms"] == []
     hits, total = SEVENTY_FIFTH["root_hits"], SEVENTY_FIFTH["broken"]
-    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SEVENTY_FIFTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.33, f"{hits}/{total}: " + "\n".join(SEVENTY_FIFTH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 76 (tests/realworld76, written by a helper who never read the engine; transfer learning and fine-tuning by
+# hand, 6 + 6): 1/6 root, 3/6 any line, 1 false alarm when it arrived (engine 2f3b692); 1/6, 3/6, 0 after (a
+# `torch.load` in `except TypeError:` after one with `weights_only=False` runs only with an older torch)
+SEVENTY_SIXTH = score(Path(__file__).resolve().parents[1] / "realworld76")
+
+
+def test_seventy_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SEVENTY_SIXTH["broken"] >= 6 and SEVENTY_SIXTH["correct"] >= 6
+    assert SEVENTY_SIXTH["false_alarms"] == []
+    hits, total = SEVENTY_SIXTH["root_hits"], SEVENTY_SIXTH["broken"]
+    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SEVENTY_SIXTH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 77 (tests/realworld77, scientific and numerical ML, 6 + 6): 1/6 root, 2/6 any line, 0 false alarms when it
+# arrived (2f3b692); 2/6, 3/6, 0 after (`np.fft.fftfreq` gives float64, `torch.pinverse` keeps its input's dtype)
+SEVENTY_SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld77")
+
+
+def test_seventy_seventh_set_has_no_false_alarm_and_keeps_its_recall() -> None:
+    assert SEVENTY_SEVENTH["broken"] >= 6 and SEVENTY_SEVENTH["correct"] >= 6
+    assert SEVENTY_SEVENTH["false_alarms"] == []
+    hits, total = SEVENTY_SEVENTH["root_hits"], SEVENTY_SEVENTH["broken"]
+    assert hits / total >= 0.33, f"{hits}/{total}: " + "\n".join(SEVENTY_SEVENTH["misses"])  # type: ignore[operator, arg-type]
+
+
+# Set 78 (tests/realworld78, signal processing and complex numbers, 6 + 6): 0/6 root, 0/6 any line, 0 false
+# alarms when it arrived (2f3b692) and after: complex STFT pipelines and complex-valued layers are not followed
+SEVENTY_EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld78")
+
+
+def test_seventy_eighth_set_has_no_false_alarm() -> None:
+    assert SEVENTY_EIGHTH["broken"] >= 6 and SEVENTY_EIGHTH["correct"] >= 6
+    assert SEVENTY_EIGHTH["false_alarms"] == []
+
+
+# Set 79 (tests/realworld79, training utilities written by hand, 6 + 6): 0/6 root, 1/6 any line, 2 false alarms
+# when it arrived (2f3b692); 0/6, 0/6, 0 after (`requires_grad_(False)` freezes the parts a model holds then, not
+# a LoRA layer attached later; an optimizer over a model whose every known part is frozen trains parts not followed)
+SEVENTY_NINTH = score(Path(__file__).resolve().parents[1] / "realworld79")
+
+
+def test_seventy_ninth_set_has_no_false_alarm() -> None:
+    assert SEVENTY_NINTH["broken"] >= 6 and SEVENTY_NINTH["correct"] >= 6
+    assert SEVENTY_NINTH["false_alarms"] == []

@@ -74,6 +74,22 @@ def test_findings_left_exit_1_and_unsafe_needs_the_flag(tmp_path: Path, capsys: 
     capsys.readouterr()
 
 
+def test_a_file_libcst_cannot_read_is_not_said_to_have_an_unsafe_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Scan 37's layout (a space-indented block inside tab-indented code): Python reads it and the
+    finding is reported, but no fix can be applied, so the summary does not offer
+    `--unsafe-fixes` and says why instead."""
+    path = tmp_path / "tabs.py"
+    path.write_text('import argparse\nimport torch\n\n\ndef main():\n\targs = argparse.ArgumentParser().parse_args()\n\tif args:\n'
+                    '            args.n = 9\n\tckpt = torch.load("c.pth")\n\ttorch.save({"opt": args}, "c.pth")\n', encoding="utf-8")
+    original = path.read_bytes()
+    assert main(["fix", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert path.read_bytes() == original
+    assert "DG011" in out and "--unsafe-fixes" not in out + err, out + err
+    assert "no fix can be applied: libcst cannot read this file's layout" in err
+    assert "1 finding left without a fix." in err
+
+
 def test_select_and_ignore(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = copy(tmp_path, "h01_deprecated_default_tensor_type.py")
     assert main(["fix", "--ignore", "DG004", str(path)]) == 0

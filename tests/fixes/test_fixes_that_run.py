@@ -381,6 +381,28 @@ def test_an_allowlist_in_one_branch_leaves_the_other_load_reported_and_the_fix_c
     assert not [f for f in fixed.remaining if f.code == "DG011"]
 
 
+def test_an_argparse_imported_only_under_the_main_guard_is_imported_by_the_allowlist_fix(tmp_path: Path) -> None:
+    """tracking_wo_bnw (scan 39) imports argparse only under `if __name__ == "__main__":`, which
+    runs after the top of the file: an allowlist at the top naming `argparse.Namespace` raised
+    NameError at import. The fix imports argparse itself there; the fixed script saves, then
+    loads its own checkpoint again on a second run."""
+    ckpt = tmp_path / "ck.pth"
+    src = (
+        "import os\nimport torch\n\n\ndef main(args):\n    if os.path.exists(args.resume):\n"
+        "        checkpoint = torch.load(args.resume, map_location='cpu')\n"
+        "    torch.save({'w': torch.zeros(2), 'args': args}, args.resume)\n\n\n"
+        "if __name__ == '__main__':\n    import argparse\n    parser = argparse.ArgumentParser()\n"
+        f"    parser.add_argument('--resume', default={str(ckpt)!r})\n    main(parser.parse_args())\n"
+    )
+    fixed = fix_all(src)
+    assert "import torch\n\nimport argparse\ntorch.serialization.add_safe_globals([argparse.Namespace])\n\n\ndef main(args):" in fixed.text, fixed.text
+    assert not [f for f in fixed.remaining if f.code == "DG011"]
+    for _ in range(2):  # the second run loads what the first saved
+        ran = subprocess.run([sys.executable, "-c", fixed.text], capture_output=True, text=True, timeout=120)
+        assert ran.returncode == 0, ran.stderr[-2000:]
+    assert fix_all(fixed.text).text == fixed.text
+
+
 def test_objects_with_their_own_pickling_get_no_allowlist_fix() -> None:
     src = CHECKPOINT_WITH.format(imp="argparse", namespace="argparse.Namespace", extra="def __reduce__(self):\n        return (Cfg, ())\n")
     assert _fixes(src, "DG011") == [("add_kwarg", False)]

@@ -1581,6 +1581,8 @@ class CallsMixin(InterpreterParts):
                     return Const(False)
         if name == "bool" and len(args) == 1 and isinstance(arg0, Const) and (arg0.value is None or type(arg0.value) in (bool, int, float, str)):
             return type(arg0)(bool(arg0.value))  # `bool(output_dict)` of a known value (a configured one stays configured)
+        if name == "float" and len(args) == 1 and isinstance(arg0, Const) and type(arg0.value) in (int, float):
+            return type(arg0)(float(arg0.value))  # type: ignore[arg-type]  # `self.p = float(pars["p"])` of a known 0.5
         if name == "float":
             return Tensor("pyfloat")
         if name == "int":
@@ -1752,6 +1754,8 @@ class CallsMixin(InterpreterParts):
             return None
         if last == "autocast":
             return self.autocast_ctx(parts, args, kwargs)
+        if name == "torch.is_tensor" and len(args) == 1 and not kwargs:
+            return _isinstance(args[0], Sym("torch.Tensor"))  # `if torch.is_tensor(img):` of a NumPy array: False
         if name in ("torch.is_floating_point", "torch.is_complex") and len(args) == 1 and not kwargs:
             asked = args[0]  # `if torch.is_floating_point(param):` of a known dtype: decided
             if isinstance(asked, Tensor) and asked.kind == "tensor" and asked.dtype and asked.dtype != WIDE:
@@ -2570,7 +2574,7 @@ class CallsMixin(InterpreterParts):
                 assert isinstance(item, TupleV) and isinstance(held, TupleV)
                 layer = self._standing_layer(held.items[1], item.items[1], state)  # type: ignore[arg-type]
                 item = TupleV((held.items[0] if held.items[0] == item.items[0] else None, layer))
-            grown = _grown_list(receiver, item)
+            grown = _grown_list(receiver, item, bool(self.unrolled_at) and self.unrolled_at[-1] == self.loop_depth)
             if grown is not None:
                 self.rebind_list(node.func.value, grown, state)  # `feats.append(model(x))`: a list of such tensors
                 return None
@@ -2604,6 +2608,8 @@ class CallsMixin(InterpreterParts):
             else:
                 self.assign(node.func.value, None, state)
             return None
+        if isinstance(receiver, DictV) and method == "copy" and not args and not kwargs:
+            return receiver  # `torch.save(state.copy(), path)`: the same entries (MAML++, scan 40)
         if isinstance(receiver, DictV) and method == "setdefault" and len(args) in (1, 2) and not kwargs and isinstance(args[0], Const) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Attribute, ast.Subscript)):
             # `torch_load_args.setdefault("weights_only", False)` (BentoML's load_model, whose
             # `**torch_load_args` then reaches `torch.load`): the key's value now, added if absent
@@ -3117,7 +3123,15 @@ class CallsMixin(InterpreterParts):
             return None
         if method == "requires_grad_":
             flag = args[0] if args else kwargs.get("requires_grad", Const(True))
-            state.heap[oid] = replace(obj, frozen=flag == Const(False))  # not a constant: trained, as by default
+            if isinstance(flag, Const) and type(flag.value) is bool:
+                # every parameter it holds now, at any depth (a LoRA layer attached later has
+                # parameters of its own, trained by default)
+                for sub in post_order(oid, state):
+                    layer = state.heap.get(sub)
+                    if isinstance(layer, ModuleObj):
+                        state.heap[sub] = replace(layer, frozen=not flag.value)
+            else:
+                state.heap[oid] = replace(obj, frozen=False)  # not a constant: trained, as by default
             return ref
         if method == "apply" and len(args) == 1 and not kwargs and isinstance(args[0], Func):
             # `model.input_blocks.apply(convert_module_to_f16)`: the function runs on every
@@ -3993,14 +4007,15 @@ def post_order(oid: int, state: State, trained: bool = False, depth: int = 0, se
     (`requires_grad_(False)`) and what they hold."""
     seen = set() if seen is None else seen
     obj = state.heap.get(oid)
-    if not isinstance(obj, ModuleObj) or depth > 8 or oid in seen or (trained and obj.frozen):
+    if not isinstance(obj, ModuleObj) or depth > 8 or oid in seen:
         return []
     seen.add(oid)
     out: list[int] = []
     for value in held_refs(obj):
         if isinstance(state.heap.get(value.oid), ModuleObj):
             out += post_order(value.oid, state, trained, depth + 1, seen)
-    return [*out, oid]
+    # (a frozen module's parts frozen with it are frozen themselves; one attached after is not)
+    return out if trained and obj.frozen else [*out, oid]
 
 
 def held_refs(obj: ModuleObj) -> list[Ref]:
@@ -4036,6 +4051,11 @@ def _unmixed(oid: int, module: ModuleObj, state: State) -> ModuleObj:
         module = replace(module, half_part=_tree_half_part(oid, state, module.cast_span))
     if module.half_part is not None or module.dtype == "float16":
         trained = _trained_dtypes(oid, state)
+        if not trained and any(isinstance(part, ModuleObj) and part.frozen for part in (state.heap.get(k) for k in post_order(oid, state))):
+            # every part known here frozen (`unet.requires_grad_(False)`), yet an optimizer over it:
+            # what it trains was attached in ways not followed (peft's `add_adapter` through
+            # `get_submodule`), of a dtype not known
+            return replace(module, dtype=None, half_part=None, mixed=False)
         if trained and None not in trained and "float16" not in trained:
             # `model.half()`, then the trained head made float32 again and the body frozen: the
             # float16 parameters get no gradients, so a scaler never sees float16 ones
@@ -4391,10 +4411,15 @@ def _layer_stand_in(a: Ref, b: Ref, state: State) -> Ref | None:
     return layered[0][0]
 
 
-def _grown_list(held: Value | None, item: Value | None) -> Value | None:
+def _grown_list(held: Value | None, item: Value | None, one_by_one: bool = False) -> Value | None:
     """A list after `.append(item)`: its items are alike (`Many(x)`) or unknown."""
     if isinstance(held, TupleV) and 0 < len(held.items) < 16 and _differs(held.items[-1], item):
         return TupleV((*held.items, item))  # `layers.append(nn.Linear(...))` after `[nn.Linear(...), nn.ReLU()]`: its head is kept
+    if isinstance(held, TupleV) and not held.items and isinstance(item, Ref) and one_by_one:
+        # `self.transforms.append(all_transforms[name]())` from `[]` in a loop run once per known
+        # item: objects, each of its own class maybe (a pipeline of augmentations applied in
+        # turn), kept one by one (in a loop of unknown count they are alike items, `Many`)
+        return TupleV((item,), held.builtin)
     if isinstance(held, TupleV):
         items = [*held.items, item]
     elif isinstance(held, Many):

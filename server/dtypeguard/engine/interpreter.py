@@ -29,6 +29,7 @@ from dtypeguard.engine.call_effects import (
     NO_GPU,
     PRECISION_OPTION,
     SLICE,
+    SOURCE_OP,
     CallsMixin,
     bound_once,
     complex_parts,
@@ -68,6 +69,7 @@ from dtypeguard.engine.values import (
     WIDE,
     AutocastCtx,
     Bound,
+    Chance,
     ComplexArray,
     Configured,
     Const,
@@ -160,6 +162,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         self.classes: dict[str, Klass] = {}
         self.returns: list[list[Value | None]] = []
         self.loop_depth = 0
+        self.unrolled_at: list[int] = []
         self.forward_depth = 0
         self.yields: dict[int, list[Value | None]] = {}
         self.optimizers_of: dict[int, list[int]] = {}
@@ -506,6 +509,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                     self.events.uses_cuda_check = True
                     break
         test = self.eval(stmt.test, state)
+        if isinstance(test, Chance):
+            return self._exec_chance_if(stmt, bool(test.value), state)
         if isinstance(test, Configured) and _truth(test) is not None:
             return self._exec_option_if(stmt, bool(_truth(test)), state)
         if isinstance(test, Const) and (test.value is None or type(test.value) in (bool, str, int, float)):
@@ -569,6 +574,67 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             if isinstance(oa, InstanceObj) and isinstance(ob, InstanceObj) and oa.klass is not None and oa.klass == ob.klass and not oa.is_dataset:
                 joined.bind(name, Ref(self.alloc(joined, join_obj(oa, ob))))
         return joined
+
+    def _exec_chance_if(self, stmt: ast.If, follow: bool, state: State) -> State:
+        """`if np.random.uniform(0, 1) < self.p:` (a `Chance`): the side the draw below the
+        threshold takes is followed; the other runs first, on a copy, for what it does wrong, and
+        what it returns is dropped (`if random.random() > p: return img` then the augmentation:
+        the function returns the augmented image, as on the steps that augment)."""
+        taken, other = (stmt.body, stmt.orelse) if follow else (stmt.orelse, stmt.body)
+        marks = (len(self.returns[-1]), len(self.return_states[-1])) if self.returns else None
+        if other:
+            self.exec_block(other, state.copy())
+        if marks is not None:
+            del self.returns[-1][marks[0]:]
+            del self.return_states[-1][marks[1]:]
+        return self.exec_block(taken, state)
+
+    def _chance(self, node: ast.Compare, values: list[Value | None], state: State) -> Value | None:
+        """`random.random() < p`, `self.p > np.random.uniform(0, 1)`: a uniform draw in [0, 1)
+        against a known threshold. Strictly between 0 and 1, each side runs on some steps (a
+        `Chance`); at or beyond an end, the comparison is decided (a `Configured` threshold
+        stays the user's to change)."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) or len(values) != 2:
+            return None
+        draw_left = self._uniform_draw(node.left, state)
+        if draw_left == self._uniform_draw(node.comparators[0], state):
+            return None  # neither side (or both) a draw
+        threshold = values[1] if draw_left else values[0]
+        if type(threshold) not in (Const, Configured) or type(threshold.value) not in (int, float):  # type: ignore[union-attr]
+            return None
+        p = float(threshold.value)  # type: ignore[union-attr]
+        below_is_true = isinstance(node.ops[0], (ast.Lt, ast.LtE)) == draw_left  # `draw < p` / `p > draw`
+        if 0.0 < p < 1.0:
+            # the side most steps take (`if np.random.random() < 0.1: labels = None`, the
+            # classifier-free guidance drop, is the rare one); an even chance, the augmentation's
+            return Chance(below_is_true if p >= 0.5 else not below_is_true)
+        always_below = p >= 1.0
+        return (Configured if isinstance(threshold, Configured) else Const)(always_below == below_is_true)
+
+    def _uniform_draw(self, node: ast.expr, state: State) -> bool:
+        """A call that draws one float uniformly from [0, 1): `random.random()`,
+        `np.random.rand()`, `rng.random()`, `np.random.uniform(0, 1)` (a `RandomState`'s too)."""
+        if not isinstance(node, ast.Call):
+            return False
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "item" and not node.args and not node.keywords:
+            return self._uniform_draw(node.func.value, state)  # `torch.rand(1).item()`
+        func = self.eval(node.func, state)
+        if func == Sym("torch.rand"):
+            # `if torch.rand(1) < self.p:` (torchvision's transforms): one number, a generator aside
+            shape = node.args[0] if len(node.args) == 1 else None
+            one = isinstance(shape, ast.Constant) and shape.value == 1
+            one = one or (isinstance(shape, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) and e.value == 1 for e in shape.elts) and len(shape.elts) <= 1)
+            return one and all(k.arg == "generator" for k in node.keywords)
+        if not isinstance(func, Sym):
+            return False
+        if func.name in _UNIFORM_DRAWS:
+            return not node.args and not node.keywords
+        if func.name in ("numpy.random.uniform", "numpy.random.Generator.uniform") and not node.args and not node.keywords:
+            return True  # (low=0.0, high=1.0)
+        if func.name in ("random.uniform", "numpy.random.uniform", "numpy.random.Generator.uniform") and not node.keywords:
+            bounds = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
+            return bounds in ([], [0, 1], [0.0, 1.0], [0, 1.0], [0.0, 1])
+        return False
 
     def _exec_option_if(self, stmt: ast.If, default: bool, state: State) -> State:
         """`if args.gpu_mode:` on an option's default: both branches run, for what they do wrong,
@@ -650,11 +716,15 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
 
     def _run_each(self, stmt: ast.For | ast.AsyncFor, items: list[Value | None], state: State) -> State:
         """A loop over known items run once per item, in order, as Python runs it."""
-        for item in items:
-            if state.dead:
-                return state
-            self.assign(stmt.target, item, state)
-            state = self.exec_block(stmt.body, state)
+        self.unrolled_at.append(self.loop_depth)
+        try:
+            for item in items:
+                if state.dead:
+                    return state
+                self.assign(stmt.target, item, state)
+                state = self.exec_block(stmt.body, state)
+        finally:
+            self.unrolled_at.pop()
         return self.exec_block(stmt.orelse, state)
 
     def _exec_for_rounds(self, stmt: ast.For | ast.AsyncFor, iterable: Value | None, state: State) -> State:
@@ -951,6 +1021,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         body = self.exec_block(stmt.body, state.copy())
         result = body
         for handler in stmt.handlers:
+            if syntax_fact(handler, "keyword_fallback", lambda h=handler: _keyword_fallback(stmt, h)):  # type: ignore[misc]
+                continue  # `except TypeError: torch.load(path)` after `torch.load(path, weights_only=False)`: an older library's
             branch = state.copy()
             if handler.name:
                 branch.bind(handler.name, None)
@@ -1096,6 +1168,14 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 # `q_next[dones] = 0.0` with a uint8 mask: torch writes a number through a mask with
                 # `masked_fill_`, which takes only bool masks (DQN replay buffers, set 73)
                 self.refused("masked_fill_", index, target, target.slice)
+            if (
+                isinstance(base, Tensor) and base.kind == "tensor" and base.dtype and isinstance(value, Tensor) and value.kind == "tensor"
+                and value.dtype and value.dtype != base.dtype and WIDE not in (base.dtype, value.dtype) and _integer_index(index)
+            ):
+                # `y[t, ...] = torch.tensor(0.0)` with integer index tensors is `index_put_`, which
+                # takes only values of the tensor's own dtype (open-unmix #89, set 78); a slice or an
+                # int index copies and converts
+                self.events.ops.append(TensorOp(self.index.span(target), self.tick(), f"{SOURCE_OP}.index_put_()", (base, value), None))
             if isinstance(target.value, ast.Name) and isinstance(base, Tensor) and base.kind == "frame":
                 state.bind(target.value.id, self._frame_with(base, index, value, target))
             elif isinstance(target.value, (ast.Name, ast.Attribute, ast.Subscript)) and isinstance(base, DictV):
@@ -1107,6 +1187,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 if key is not None and key in keys:
                     items[keys.index(key)] = value
                     spans[keys.index(key)] = self.index.span(target)
+                elif key is None and None in keys:
+                    # another write under a key not known (a loop's next round): the values held
+                    # under such keys, one joined value standing for all
+                    items[keys.index(None)] = join(items[keys.index(None)], value)
                 else:
                     keys.append(key)
                     items.append(value)
@@ -1406,7 +1490,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             if isinstance(node.op, ast.Invert) and isinstance(operand, Tensor) and operand.kind in ("tensor", "ndarray", "pyint"):
                 return operand  # `~mask`: same dtype, device and rank
             if isinstance(node.op, ast.Not) and isinstance(operand, Const) and _truth(operand) is not None:
-                return (Configured if isinstance(operand, Configured) else Const)(not _truth(operand))
+                return (Chance if isinstance(operand, Chance) else Configured if isinstance(operand, Configured) else Const)(not _truth(operand))
             if isinstance(node.op, ast.Not) and isinstance(operand, GpuTest):
                 return GpuTest(operand.on_false, operand.on_true)
             return None
@@ -1418,6 +1502,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             test = self.eval(node.test, state)
             if type(test) is Const and isinstance(test.value, bool):
                 return _choice(self.eval(node.body if test.value else node.orelse, state))
+            known = _object_truth(test, state) if isinstance(node.test, (ast.Name, ast.Attribute)) else None
+            if known is not None:  # `Compose(transforms) if transforms else None`
+                return _choice(self.eval(node.body if known else node.orelse, state))
             gpu_side = _gpu_side(node.test, test)
             if gpu_side is not None:
                 # `p.numpy() if not train_on_gpu else p.cpu().numpy()`: the side that runs only
@@ -1463,6 +1550,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             values = [self.eval(part, state) for part in parts]
             first = values[0]
             identity = isinstance(node, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
+            chance = self._chance(node, values, state) if isinstance(node, ast.Compare) else None
+            if chance is not None:
+                return chance
             if isinstance(node, ast.Compare) and isinstance(first, Tensor) and first.kind in ("tensor", "ndarray", "series", "sparse") and not identity:
                 if _never_true_count(node, first, values):
                     # `(gt + predict) == 2` of two bool masks (SO-Net #37, set 60): `+` of bools is a
@@ -1738,8 +1828,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if base == Sym("numpy.mgrid"):
             return self._mgrid(node, state)
         if isinstance(base, Tensor) and base.kind in ("tensor", "ndarray"):
-            if isinstance(node.slice, ast.Constant) and base.kind == "ndarray":
-                return replace(base, kind="npscalar")
+            if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int and base.kind == "ndarray" and base.ndim in (None, 1):
+                return replace(base, kind="npscalar")  # `a[0]` of a 1-D array (a row of a 2-D one stays an array; `a[None]` adds an axis)
             ndim = base.ndim
             if ndim is None and base.max_ndim is not None and _index_parts(node.slice) == base.max_ndim:
                 ndim = base.max_ndim  # `xy[:, -1]` on what is at most 2-D: it is 2-D
@@ -2221,6 +2311,8 @@ def _object_truth(value: Value | None, state: State) -> bool | None:
     None for anything else."""
     if isinstance(value, Const) and value.value is None:
         return False
+    if isinstance(value, DictV) and value.keys and None not in value.keys:
+        return True  # `Compose(transforms) if transforms else None` of a dict with known keys
     obj = state.heap.get(value.oid) if isinstance(value, Ref) else None
     if isinstance(obj, InstanceObj) and obj.klass is not None and not obj.is_dataset:
         klass = obj.klass
@@ -2318,6 +2410,13 @@ def _walk_flag_moved_to_cuda(stmt: ast.If) -> tuple[ast.expr, ...]:
     return () if moved(stmt.orelse) else tuple(
         r for r in moved(stmt.body) if isinstance(r, (ast.Name, ast.Attribute)) and all(isinstance(n, (ast.Name, ast.Attribute, ast.Load)) for n in ast.walk(r))
     )
+
+
+# one float drawn uniformly from [0, 1) when called with no arguments
+_UNIFORM_DRAWS = frozenset({
+    "random.random", "numpy.random.rand", "numpy.random.random", "numpy.random.random_sample", "numpy.random.sample",
+    "numpy.random.ranf", "numpy.random.Generator.random",
+})
 
 
 def _truth(value: Const) -> bool | None:
@@ -2596,6 +2695,20 @@ _CASTS = frozenset({"half", "float", "double", "bfloat16", "to", "type"})
 _JUMPS = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Await)
 
 
+def _keyword_fallback(stmt: ast.Try, handler: ast.ExceptHandler) -> bool:
+    """`try: torch.load(path, map_location="cpu", weights_only=False)` / `except TypeError:
+    torch.load(path, map_location="cpu")` (RecBole's PR #2219): the handler calls what the `try`
+    calls without a keyword the `try` passes, so it runs only with a library too old to know that
+    keyword (the `TypeError` of an unexpected keyword), never with the one the analysis models."""
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
+    if not names or not all(isinstance(n, ast.Name) and n.id == "TypeError" for n in names):
+        return False
+    tried = {ast.dump(c.func): {k.arg for k in c.keywords if k.arg} for n in stmt.body for c in ast.walk(n) if isinstance(c, ast.Call)}
+    calls = [c for n in handler.body for c in ast.walk(n) if isinstance(c, ast.Call) and ast.dump(c.func) in tried]
+    return bool(calls) and all({k.arg for k in c.keywords if k.arg} < tried[ast.dump(c.func)] for c in calls)
+
+
 def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
     """A loop over a short list of unlike items the analysis knows one by one (a `Compose` of
     transforms, a list of different modules) runs its body once per item, in order, which is
@@ -2613,6 +2726,13 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
 def _hard_cuda_meets_auto(left: Value | None, right: Value | None) -> bool:
     """One operand hard-coded on CUDA, the other on the device the script chooses by availability."""
     return any(hard_coded_cuda(a) and isinstance(b, Tensor) and b.kind == "tensor" and b.device == "auto" for a, b in ((left, right), (right, left)))
+
+
+def _integer_index(index: Value | None) -> bool:
+    """An index with an integer index tensor in it (`y[t]`, `y[t, ...]`, `y[:, idx]`): advanced
+    indexing, which writes with `index_put_`."""
+    parts = index.items if isinstance(index, TupleV) else (index,)
+    return any(isinstance(p, Tensor) and p.kind == "tensor" and p.dtype in ("int64", "int32", "int16", "int8") for p in parts)
 
 
 def _scalar_fill(value: Value | None) -> bool:

@@ -40,6 +40,7 @@ class InterpreterParts:
     yields: dict[int, list[Value | None]]
     optimizers_of: dict[int, list[int]]
     loop_depth: int
+    unrolled_at: list[int]  # the loop depth of each loop run once per known item (`_run_each`), innermost last
     forward_depth: int
     touched: dict[int, ast.AST] | None  # while set: the function nodes run, by id (for the incremental checker)
     return_states: list[list[State]]  # per frame: the state on each path that returned

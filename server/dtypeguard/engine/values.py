@@ -68,6 +68,17 @@ class Configured(Const):
 
 @quick_init
 @dataclass(frozen=True)
+class Chance(Configured):
+    """A comparison of a uniform draw in [0, 1) with a threshold strictly between 0 and 1 (`if
+    np.random.uniform(0, 1) < self.p:` in an augmentation): each side runs on some steps, so
+    what either does wrong is real. The value is the comparison's truth on the side most steps
+    take; at an even chance, the side the threshold is the probability of, by the idiom the
+    augmentation (`if random.random() > 0.5: return img` skips it otherwise). The analysis goes
+    on along that side and still reads the other for what it does wrong."""
+
+
+@quick_init
+@dataclass(frozen=True)
 class DType(Value):
     name: str  # canonical torch spelling: float32, int64, ...
     lib: str = "torch"
@@ -614,6 +625,10 @@ def join(a: Value | None, b: Value | None) -> Value | None:
             # whose count is unknown): its known head, and the kinds appended. `len()` of a list
             # is never folded, so no branch is pruned on the length this assumes.
             return long
+    if isinstance(a, DictV) and isinstance(b, DictV) and not (a.keys and b.keys) and all(k is None for k in a.keys + b.keys):
+        # `out = {}` then `out[key] = np.mean(...)` in a loop: what it holds under keys not known
+        # (which ones, and whether any, stays unknown: no membership test is decided on it)
+        return a if a.keys else b
     if isinstance(a, DictV) and isinstance(b, DictV) and a.keys == b.keys and None not in a.keys:
         # one dict display on each path (`{"translate": ..., "radius": ...}` from two scene readers)
         return DictV(a.keys, tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)), a.spans if a.spans == b.spans else ())

@@ -130,6 +130,9 @@ class FixAllResult:
     # findings rooted in another file this analysis ran (a helper's `torch.load` when this script
     # calls it): shown in that file by a folder `check`, not fixed from here
     elsewhere: list[Finding] = field(default_factory=list)
+    # False where Python reads the file and libcst does not (tabs and spaces mixed in one block):
+    # no fix, safe or unsafe, can be applied to it
+    editable: bool = True
 
     @property
     def changed(self) -> bool:
@@ -266,4 +269,5 @@ def fix_all(text: str, path: str | None = None, config: Config | None = None, un
         text, result = new_text, new_result
         applied += [f for f, _, _ in accepted]
     not_applied = [(f, failed[_key(f, fix)]) for f in result.findings for fix in f.fixes if _key(f, fix) in failed and (fix.safe or unsafe)]
-    return FixAllResult(text, applied, list(result.findings), not_applied, rounds, list(result.elsewhere))
+    editable = not (result.parsed and any(f.fixes for f in result.findings)) or parse(text) is not None
+    return FixAllResult(text, applied, list(result.findings), not_applied, rounds, list(result.elsewhere), editable)

@@ -23,7 +23,12 @@ def _in_scope(tree: ast.Module, name: str, before_line: int | None) -> str:
     `Namespace`); a class of the file by its name, if it is defined at the top level (and, for
     a load at the top level, above it)."""
     if name == "argparse.Namespace":
-        for node in ast.walk(tree):
+        # only an import at the top level, above the load, is bound where the allowlist goes (an
+        # `import argparse` under `if __name__ == "__main__":` runs after the top of the file:
+        # tracking_wo_bnw, scan 39); without one, the fix imports it itself ("" here)
+        for node in tree.body:
+            if before_line is not None and node.lineno > before_line:
+                break
             if isinstance(node, ast.Import):
                 alias = next((a.asname or a.name for a in node.names if a.name == "argparse"), None)
                 if alias:
@@ -32,7 +37,7 @@ def _in_scope(tree: ast.Module, name: str, before_line: int | None) -> str:
                 alias = next((a.asname or a.name for a in node.names if a.name == "Namespace"), None)
                 if alias:
                     return alias
-        raise NotApplicable("the file does not import argparse by a name the fix can use")
+        return ""
     defined = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
     if len(defined) != 1 or (before_line is not None and defined[0].lineno > before_line):
         raise NotApplicable(f"`{name}` is not one top-level class defined before the load")
@@ -52,7 +57,9 @@ def allow_globals(parsed: Parsed, fix: FixSpec) -> str:
     if not names:
         raise NotApplicable("no class to allow")
     allow = _in_file_names(parsed, "torch.serialization.add_safe_globals")
-    line = cst.parse_statement(f"{allow}([{', '.join(names)}])\n")
+    spelled = [n or "argparse.Namespace" for n in names]
+    line = cst.parse_statement(f"{allow}([{', '.join(spelled)}])\n")
+    lines = [cst.parse_statement("import argparse\n"), line] if "" in names else [line]
     top = None if at_top else _top_level_slot(tree, fix.param("names").split(","))
     if top is not None:
         # the allowlist is process-wide: once at the top of the file, after the imports and the
@@ -61,20 +68,20 @@ def allow_globals(parsed: Parsed, fix: FixSpec) -> str:
         module = parsed.module
         body: list[cst.BaseStatement] = list(module.body)
         after_class = top > 0 and isinstance(body[top - 1], cst.ClassDef)
-        line = line.with_changes(leading_lines=[cst.EmptyLine()] * (2 if after_class else 1))
+        lines[0] = lines[0].with_changes(leading_lines=[cst.EmptyLine()] * (2 if after_class else 1))
         following = body[top] if top < len(body) else None
         if isinstance(following, (cst.FunctionDef, cst.ClassDef)) and len(following.leading_lines) < 2:
             missing = 2 - len(following.leading_lines)  # two blank lines between the call and the definition below it
             body[top] = following.with_changes(leading_lines=[*[cst.EmptyLine()] * missing, *following.leading_lines])
-        return module.with_changes(body=[*body[:top], line, *body[top:]]).code
+        return module.with_changes(body=[*body[:top], *lines, *body[top:]]).code
     body = list(block.body)
     index = next((i for i, s in enumerate(body) if s is stmt), None)
     if index is None:
         raise NotApplicable("the load's statement is not in its block")
     if isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        line = line.with_changes(leading_lines=stmt.leading_lines)  # comments above the load stay above both
+        lines[0] = lines[0].with_changes(leading_lines=stmt.leading_lines)  # comments above the load stay above both
         stmt = stmt.with_changes(leading_lines=())
-    body[index : index + 1] = [line, stmt]
+    body[index : index + 1] = [*lines, stmt]
     if isinstance(block, cst.Module):
         return block.with_changes(body=body).code
     return replace_node(parsed, block, block.with_changes(body=body))

@@ -41,6 +41,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             and (not changed_device or later.device.value == sd.prev_device.value)
         ), default=None)
         stale = []
+        made: list[int] = []
         for time, span, oid, module in ev.creations:
             if time >= sd.time:
                 continue
@@ -53,7 +54,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                     module = replace(module, dtype=cast.after.dtype or module.dtype, device=cast.after.device or module.device)
             if (changed_dtype and module.dtype == sd.prev_dtype.value) or (changed_device and module.device == sd.prev_device.value):
                 stale.append((span, module))
-        if not stale:
+                made.append(time)
+        if not stale or (changed_dtype and not changed_device and _restores(sd, ev.set_defaults, min(made))):
             continue
         span0, module0 = stale[0]
         what = []
@@ -71,6 +73,17 @@ def check(ctx: Context) -> Iterator[Finding]:
             fixes=fixes,
             note=note,
         )
+
+
+def _restores(sd: SetDefault, sets: list[SetDefault], first_made: int) -> bool:
+    """`previous = torch.get_default_dtype()`, `set_default_dtype(torch.float64)`, build, then
+    `finally: set_default_dtype(previous)` (deepmd's `get_model`, set 56): the call puts back the
+    default an earlier one replaced, and every model it would leave "stale" was built under that
+    earlier one, in the dtype the code chose for it on purpose."""
+    return any(
+        e.time < sd.time and e.time <= first_made and e.dtype.value == sd.prev_dtype.value and e.prev_dtype.value == sd.dtype.value
+        for e in sets
+    )
 
 
 def _fixes(ctx: Context, sd: SetDefault) -> tuple[list[FixSpec], str]:

@@ -283,6 +283,8 @@ def _source_errors(method: str, into: str, source: str, operand: str = "") -> st
         return f"index_add_(): self ({a}) and source ({b}) must have the same scalar type"
     if method.startswith("index_copy"):
         return f"index_copy_(): self and source expected to have the same dtype, but got (self) {a} and (source) {b}"
+    if method == "index_put_":
+        return f"Index put requires the source and destination dtypes match, got {a} for the destination and {b} for the source."
     if method.startswith("masked_scatter"):
         return f"masked_scatter: expected self and source to have same dtypes but got{a} and {b}"
     return f"put_(): self and source expected to have the same dtype, but got self.dtype = {a} and source.dtype = {b}"
@@ -301,7 +303,7 @@ def _source_dtypes(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             continue
         method, _, operand = op.name[len(SOURCE_OP) + 1 :].removesuffix("()").partition("():")
         error = _source_errors(method, into.dtype, source.dtype, operand)
-        own = [t.origin.span for t in ((source, into) if method.startswith("lerp") or method == "set_" else (into, source)) if t.origin is not None and not t.origin.span.file]
+        own = [t.origin.span for t in ((source, into) if method.startswith("lerp") or method in ("set_", "index_put_") else (into, source)) if t.origin is not None and not t.origin.span.file]
         # (an accumulator written into is made for the op: its dtype is where the fix goes; a lerp's
         # `end`/`weight` is the operand whose dtype differs from the tensor interpolated, and so is
         # the storage `param.set_(source)` hands a parameter: GRU4Rec's float64 NumPy init, scan 35)
@@ -325,6 +327,11 @@ def _source_dtypes(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             message = (
                 f"`.set_()` gives a {dtype_words(into.dtype)} tensor the storage of a {dtype_words(source.dtype)} one, and torch does not convert it: "
                 f"it fails with \"{error}\" (convert the source to the tensor's dtype first, e.g. `.to(weight.dtype)`, or copy the values with `.copy_()`)"
+            )
+        elif method == "index_put_":
+            message = (
+                f"this indexed assignment writes a {dtype_words(source.dtype)} tensor into a {dtype_words(into.dtype)} one through an index tensor "
+                f"(`index_put_`), and torch does not convert it: it fails with \"{error}\" (write a Python number, or convert the value to the tensor's dtype)"
             )
         else:
             message = (

@@ -40,6 +40,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue  # reloaded in the run that wrote it: its devices exist on this machine
         if all(v.after_cuda for v in ev.loads if v.span == load.span):
             continue  # reached only after an unconditional `.cuda()`: a CPU-only run stops before it
+        if _cuda_after(ctx, load.span):
+            continue  # followed by an unconditional `.cuda()`: a CPU-only run stops there, whatever the load does
         device = _device_at(ctx, load.span)
         if load.unpassed_at is not None:
             # a loading helper whose `map_location` defaults to None, called without one: the
@@ -99,6 +101,50 @@ def _device_at(ctx: Context, load: Span) -> str:
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _cuda_after(ctx: Context, load: Span) -> bool:
+    """A `.cuda()` call that runs after the load whenever the load runs: in a statement after the
+    one holding it, in the load's own block or a block around it inside the same function (or
+    at the module's level), outside any `if`/`try` (a loop's body counts: FedRep's
+    `torch.zeros(...).cuda()` each round after `if args.load_fed != 'n': ... torch.load(...)`,
+    scan 40). Such a script cannot run on a CPU-only machine at all, so `map_location` there
+    would only move the crash."""
+    tree = ctx.tree or parse_quiet(ctx.text)
+    if tree is None or load.file:
+        return False
+
+    def cuda(node: ast.AST) -> bool:
+        if isinstance(node, (ast.If, ast.IfExp, ast.Try, ast.Lambda, *_DEFS)):
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
+            return True
+        return any(cuda(child) for child in ast.iter_child_nodes(node))
+
+    found = False
+    body: list[ast.stmt] = tree.body
+    while body:
+        holder = next((s for s in body if s.lineno <= load.line <= (s.end_lineno or s.lineno)), None)
+        if holder is None:
+            return False
+        if isinstance(holder, _DEFS):
+            found = False  # what runs after a function is called is not followed from here
+        else:
+            found = found or any(cuda(stmt) for stmt in body if stmt.lineno > (holder.end_lineno or holder.lineno))
+        blocks = [b for b in _blocks(holder) if b and b[0].lineno <= load.line <= (b[-1].end_lineno or b[-1].lineno)]
+        body = blocks[0] if blocks else []
+    return found
+
+
+def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists directly inside a statement (a body, an `else`, handlers, `finally`)."""
+    out: list[list[ast.stmt]] = []
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(stmt, name, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            out.append(block)
+    out += [h.body for h in getattr(stmt, "handlers", [])]
+    return out
 
 
 def _written_first(load: TorchLoad, loads: list[TorchLoad]) -> bool:

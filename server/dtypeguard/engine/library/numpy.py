@@ -181,6 +181,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("outer", "(a, b, out=None)", promote(ND, "a,b"), "np.outer({a}, {b})"),
     ("lib.stride_tricks.as_strided", "(x, shape=None, strides=None, subok=False, writeable=True)", same(ND, "x"), "np.lib.stride_tricks.as_strided({v}, shape=(1,), strides=(0,))", "a strided view keeps the array's dtype"),
     ("lib.stride_tricks.sliding_window_view", "(x, window_shape, axis=None, *, subok=False, writeable=False)", same(ND, "x"), "np.lib.stride_tricks.sliding_window_view({v}, 2)", "a sliding window view keeps the array's dtype"),
+    ("fft.fftfreq", "(n, d=1.0, device=None)", ranked(fixed(ND, "float64", ""), 1), "np.fft.fftfreq(8, 0.5)", "`np.fft.fftfreq` returns float64"),
+    ("fft.rfftfreq", "(n, d=1.0, device=None)", ranked(fixed(ND, "float64", ""), 1), "np.fft.rfftfreq(8, 0.5)", "`np.fft.rfftfreq` returns float64"),
     ("linalg.norm", "(x, ord=None, axis=None, keepdims=False)", _reduction(floating(ND, "x", "")), "np.linalg.norm({a}, axis=0)"),
     ("linalg.inv", "(a)", floating(ND, "a", ""), "np.linalg.inv({a} + np.eye(2, dtype={a}.dtype))"),
     ("linalg.pinv", "(a, rcond=None, hermitian=False, *, rtol=None)", floating(ND, "a", ""), "np.linalg.pinv({a})"),

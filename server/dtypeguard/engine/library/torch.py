@@ -164,6 +164,8 @@ FUNCTIONS: dict[str, Entry] = {
         ("linalg.svd", "(A, full_matrices=True, *, driver=None, out=None)", same("tensors3", "A"), "torch.linalg.svd({t})[1]"),
         ("linalg.inv", "(A, *, out=None)", same(T, "A"), "torch.linalg.inv({t} + torch.eye(2, dtype={t}.dtype))"),
         ("linalg.pinv", "(A, *, atol=None, rtol=None, hermitian=False, out=None)", same(T, "A"), "torch.linalg.pinv({t})"),
+        ("pinverse", "(input, rcond=1e-15, hermitian=False)", same(T, "input"), "torch.pinverse({t})"),
+        ("inverse", "(input, *, out=None)", same(T, "input"), "torch.inverse({t} + torch.eye(2, dtype={t}.dtype))"),
         ("linalg.cholesky", "(A, *, upper=False, out=None)", same(T, "A"), "torch.linalg.cholesky({t} + torch.eye(2, dtype={t}.dtype))"),
         ("linalg.solve", "(A, B, *, left=True, out=None)", promote(T, "A,B"), "torch.linalg.solve({t} + torch.eye(2, dtype={t}.dtype), {u})"),
         ("linalg.vector_norm", "(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None)", floating(T, "x"), "torch.linalg.vector_norm({t})"),

@@ -27,7 +27,7 @@ import torch
 
 from dtypeguard.analysis import check_source
 from dtypeguard.engine import library
-from dtypeguard.engine.call_effects import CONVERTERS
+from dtypeguard.engine.call_effects import CONVERTERS, PICKLE_FRAMED
 from dtypeguard.engine.library.spec import Entry
 from dtypeguard.engine.library.vocabulary import LEGACY_TENSOR_TYPES
 from dtypeguard.engine.values import Const, Many, Tensor
@@ -1214,3 +1214,20 @@ def test_a_wave_readers_header_queries_are_python_ints(tmp_path: Path) -> None:
         "t = torch.arange(0.0, 4.0) / fs\nout = torch.mm(t[None].double(), t[:, None])\n"
     )
     assert [f.code for f in check_source(src).findings] == ["DG004"]
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_weights_only_loading_refuses_exactly_the_framed_pickle_protocols(protocol: int, tmp_path: Path) -> None:
+    """DG011's claim about `torch.save(..., pickle_protocol=N)` (RecBole, set 76): the real torch's
+    default `torch.load` refuses a file of protocol `PICKLE_FRAMED` or later, whatever it holds,
+    and reads the earlier ones; and the engine reports exactly those."""
+    path = tmp_path / "ckpt.pth"
+    torch.save({"w": torch.zeros(2), "epoch": 3}, path, pickle_protocol=protocol)
+    refused = False
+    try:
+        torch.load(path)
+    except Exception as exc:  # (the refusal is an UnpicklingError)
+        refused = "Weights only load failed" in str(exc)
+    assert refused == (protocol >= PICKLE_FRAMED)
+    source = f"import torch\ntorch.save({{'w': torch.zeros(2)}}, 'c.pth', pickle_protocol={protocol})\nck = torch.load('c.pth')\n"
+    assert [f.code for f in check_source(source, "case.py").findings] == (["DG011"] if refused else [])

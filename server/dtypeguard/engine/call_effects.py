@@ -857,6 +857,11 @@ class CallsMixin(InterpreterParts):
         where its tensors live, and which file it writes."""
         arg0 = args[0] if args else kwargs.get("obj")
         what, entry, refused = self.pickled_entry(arg0, state)
+        protocol = args[3] if len(args) > 3 else kwargs.get("pickle_protocol")
+        if not what and type(protocol) in (Const, Configured) and type(protocol.value) is int and protocol.value >= PICKLE_FRAMED:  # type: ignore[union-attr]
+            # `torch.save(state, path, pickle_protocol=4)` (RecBole's trainer, set 76): the framed
+            # pickle's FRAME opcode is not one the weights-only unpickler reads, whatever it holds
+            what = f"{PROTOCOL_WORDS} {protocol.value} (framed: the weights-only unpickler does not read its FRAME opcode)"  # type: ignore[union-attr]
         # a NumPy number written into the checkpoint's dict (`"rank1": cmc[0]`): the Python number
         # it stands for pickles as a plain value (`float(...)` there is the fix; `.item()` for a
     # NumPy scalar of a dtype not known here)
@@ -3629,6 +3634,10 @@ NO_GPU = "<no gpu>"  # a pseudo-global: code that runs only on a machine without
 CUDA_WITHOUT_GPU = "<cuda without gpu>"  # a TensorOp: `.cuda()` run where there is no GPU
 META_MOVE = "<meta move>"  # a TensorOp: a module still holding meta tensors moved with .to()/.cuda()/.cpu()
 SOURCE_OP = "<source dtype>"
+# the first pickle protocol whose files `torch.load(weights_only=True)` refuses (its FRAME opcode, 149);
+# tests/engine/test_library_conformance.py checks it against the real torch
+PICKLE_FRAMED = 4
+PROTOCOL_WORDS = "with pickle protocol"
 REFUSED_OP = "<refused>"  # a TensorOp name prefix, then a key of engine/library/refusals.py: torch refuses the operand's dtype
 # Tensor methods whose receiver's dtype torch may refuse, and those whose first argument is a mask
 REFUSING_METHODS = frozenset({

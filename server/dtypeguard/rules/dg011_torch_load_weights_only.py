@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
+from dtypeguard.engine.call_effects import PROTOCOL_WORDS
 from dtypeguard.engine.events import TorchSave
 from dtypeguard.engine.values import WRITTEN, Const
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
@@ -98,6 +99,8 @@ def _findings(ctx: Context, pickled: list[TorchSave]) -> Iterator[Finding]:
 def _instead(pickled: str) -> str:
     """What to save instead: an array as a tensor (code that reads it back as an array keeps
     working after `.numpy()`; a list would not do array arithmetic), anything else as plain values."""
+    if pickled.startswith(PROTOCOL_WORDS):
+        return "save with the default protocol (drop `pickle_protocol`) instead"
     if "NumPy array" in pickled:
         return "save it as a tensor (`torch.from_numpy(x)`, and `.numpy()` after loading) instead"
     return "save plain values (`vars(args)`, `float(x)`, `.tolist()`, a `state_dict()`) instead"

@@ -7601,6 +7601,17 @@ CASES: dict[str, str] = {
         m = get_model(params.copy().pop("precision"))
         out = m(torch.zeros(1, 2, dtype=torch.float64))
     """,
+    "a trajectory transposed with `list(map(list, zip(*traj)))`, its tail restacked by a slice write, keeps each column (ElegantRL, set 73)": """
+        import torch
+        traj = []
+        for step in range(3):
+            traj.append((torch.zeros(2), torch.rand(2) > 0.5, torch.ones(2), torch.ones(2, 3)))
+        items = list(map(list, zip(*traj)))
+        items[0] = torch.stack(items[0])
+        items[3:] = [torch.stack(item) for item in items[3:]]
+        masks = ((1 - torch.stack(items[2])) * 0.99).unsqueeze(2)
+        undone = ((1 - torch.stack(items[1])) * 0.99).unsqueeze(2)  # expect: DG004
+    """,
 }
 
 

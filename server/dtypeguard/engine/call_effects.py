@@ -1547,6 +1547,13 @@ class CallsMixin(InterpreterParts):
             if isinstance(args[1], Many):
                 item = args[1].item if isinstance(args[1].item, Value) else None
                 return _many(self.call_function(func, [*first, item], {}, state))
+        if name == "map" and len(args) == 2 and arg0 in (Sym("builtins.list"), Sym("builtins.tuple")) and isinstance(args[1], (TupleV, Many)):
+            # `list(map(list, zip(*trajectory)))` (ElegantRL, set 73): each item made a list, as it is
+            kind = arg0.name.removeprefix("builtins.")
+            if isinstance(args[1], TupleV) and len(args[1].items) <= 16:
+                return TupleV(tuple(self.call_builtin(kind, [item], state) for item in args[1].items))
+            if isinstance(args[1], Many):
+                return _many(self.call_builtin(kind, [args[1].item if isinstance(args[1].item, Value) else None], state))
         if name == "next":
             return self.element_of(arg0, state)
         if name == "enumerate":

@@ -1187,10 +1187,6 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 if key is not None and key in keys:
                     items[keys.index(key)] = value
                     spans[keys.index(key)] = self.index.span(target)
-                elif key is None and None in keys:
-                    # another write under a key not known (a loop's next round): the values held
-                    # under such keys, one joined value standing for all
-                    items[keys.index(None)] = join(items[keys.index(None)], value)
                 else:
                     keys.append(key)
                     items.append(value)
@@ -1229,6 +1225,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             items = list(base.items)
             if isinstance(index, Const) and type(index.value) is int and -len(items) <= index.value < len(items):
                 items[index.value] = value
+            elif _tail_slice(at, len(items)) is not None and isinstance(value, TupleV):
+                # `buf_items[3:] = [torch.stack(item) for item in buf_items[3:]]`: the head kept, the tail replaced
+                items = [*items[: _tail_slice(at, len(items))], *value.items]
             elif isinstance(at, ast.Name) and (name, at.id, len(self.call_stack)) in self.every_index:
                 items = [value] * len(items)
             else:
@@ -2726,6 +2725,15 @@ def _unrolled(iterable: Value | None, stmt: ast.For | ast.AsyncFor) -> bool:
 def _hard_cuda_meets_auto(left: Value | None, right: Value | None) -> bool:
     """One operand hard-coded on CUDA, the other on the device the script chooses by availability."""
     return any(hard_coded_cuda(a) and isinstance(b, Tensor) and b.kind == "tensor" and b.device == "auto" for a, b in ((left, right), (right, left)))
+
+
+def _tail_slice(at: ast.expr, length: int) -> int | None:
+    """`lst[3:]` written with a literal start (and no stop nor step) within a list of `length`:
+    the start; None for anything else."""
+    if not (isinstance(at, ast.Slice) and at.upper is None and at.step is None and isinstance(at.lower, ast.Constant)):
+        return None
+    start = at.lower.value
+    return start if type(start) is int and 0 <= start <= length else None
 
 
 def _integer_index(index: Value | None) -> bool:

@@ -625,10 +625,13 @@ def join(a: Value | None, b: Value | None) -> Value | None:
             # whose count is unknown): its known head, and the kinds appended. `len()` of a list
             # is never folded, so no branch is pruned on the length this assumes.
             return long
-    if isinstance(a, DictV) and isinstance(b, DictV) and not (a.keys and b.keys) and all(k is None for k in a.keys + b.keys):
-        # `out = {}` then `out[key] = np.mean(...)` in a loop: what it holds under keys not known
-        # (which ones, and whether any, stays unknown: no membership test is decided on it)
-        return a if a.keys else b
+    if isinstance(a, DictV) and isinstance(b, DictV) and all(k is None for k in a.keys + b.keys):
+        # `out = {}` then `out[key] = np.mean(...)` in a loop: what it holds under keys not known,
+        # the later round's writes after the earlier's (which keys, and whether any, stays
+        # unknown: no membership test is decided on it)
+        fewer, more = (a, b) if len(a.items) <= len(b.items) else (b, a)
+        if more.items[: len(fewer.items)] == fewer.items:
+            return more
     if isinstance(a, DictV) and isinstance(b, DictV) and a.keys == b.keys and None not in a.keys:
         # one dict display on each path (`{"translate": ..., "radius": ...}` from two scene readers)
         return DictV(a.keys, tuple(join(x, y) for x, y in zip(a.items, b.items, strict=True)), a.spans if a.spans == b.spans else ())

@@ -876,6 +876,24 @@ acc.{method}({shown if method != "put_" else "idx"}, vals{extra})
         assert ("DG004", 5 if method == "set_" else 4) in codes, (method, codes)
 
 
+def test_an_indexed_write_through_an_index_tensor_refuses_another_dtype_with_the_words_dg004_gives() -> None:
+    """`y[idx] = v` with an integer index tensor is `index_put_`: a tensor value of another dtype
+    (0-dim too) is refused, in both directions, with the error DG004 quotes; a Python number, a
+    slice or an int index converts (open-unmix #89, set 78)."""
+    from dtypeguard.rules.dg004_input_dtype_mismatch import _source_errors
+
+    names = {torch.float32: "float32", torch.float64: "float64"}
+    for into, source in ((torch.float32, torch.float64), (torch.float64, torch.float32)):
+        for value in (torch.tensor(0.0, dtype=source), torch.ones(3, dtype=source)):
+            target = torch.zeros(4, 3, dtype=into)
+            with pytest.raises(RuntimeError) as refused:
+                target[torch.arange(2), ...] = value
+            assert str(refused.value) == _source_errors("index_put_", names[into], names[source])
+            target[1:3] = value
+            target[1] = value
+        target[torch.arange(2)] = 0.5
+
+
 def test_lerp_and_histc_refusals_are_torchs() -> None:
     """`lerp` refuses an `end` of another dtype (0-dim too) and a `weight` tensor of another dtype
     with a dimension, but takes a 0-dim weight; `histc` has no integer CPU kernel: as DG004 and

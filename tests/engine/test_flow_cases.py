@@ -7612,6 +7612,15 @@ CASES: dict[str, str] = {
         masks = ((1 - torch.stack(items[2])) * 0.99).unsqueeze(2)
         undone = ((1 - torch.stack(items[1])) * 0.99).unsqueeze(2)  # expect: DG004
     """,
+    "a table of Python ints divided by floats is float32; an indexed write of its own values is fine (PapersReimplementations #9)": """
+        import torch
+        n, d = 6, 4
+        embedding = torch.tensor([[i / 10_000 ** (2 * j / d) for j in range(d)] for i in range(n)])
+        sin_mask = torch.arange(0, n, 2)
+        embedding[sin_mask] = torch.sin(embedding[sin_mask])
+        counts = torch.tensor([[i * j for j in range(d)] for i in range(n)])  # expect: DG004
+        counts[sin_mask] = torch.sin(embedding[sin_mask])
+    """,
 }
 
 

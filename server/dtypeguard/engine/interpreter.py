@@ -2006,6 +2006,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
 
     def _binop_tensors(self, a: Tensor, b: Tensor, op: ast.operator, node: ast.AST, default: str | None = None) -> Value | None:
         kinds = (a.kind, b.kind)
+        if set(kinds) <= {"pyint", "pyfloat"}:
+            # Python numbers: an int only from ints, and never from `/` (`i / 10_000 ** (2 * j / d)`)
+            return Tensor("pyint" if kinds == ("pyint", "pyint") and not isinstance(op, ast.Div) else "pyfloat")
         # (a NumPy scalar with a Python number is a NumPy scalar: `a.item() + noise[0]`, NEP 50)
         kind = "tensor" if "tensor" in kinds else "ndarray" if "ndarray" in kinds else "npscalar" if "npscalar" in kinds else a.kind
         if kind in ("ndarray", "npscalar") and "tensor" not in (a.kind, b.kind) and {a.kind, b.kind} & {"pyfloat", "pyint"}:

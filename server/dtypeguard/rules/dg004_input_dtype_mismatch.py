@@ -303,7 +303,9 @@ def _source_dtypes(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
             continue
         method, _, operand = op.name[len(SOURCE_OP) + 1 :].removesuffix("()").partition("():")
         error = _source_errors(method, into.dtype, source.dtype, operand)
-        own = [t.origin.span for t in ((source, into) if method.startswith("lerp") or method in ("set_", "index_put_") else (into, source)) if t.origin is not None and not t.origin.span.file]
+        # (an indexed write: the value is where the fix goes, unless floats go into an integer tensor)
+        value_first = method.startswith("lerp") or method == "set_" or (method == "index_put_" and is_float(into.dtype))
+        own = [t.origin.span for t in ((source, into) if value_first else (into, source)) if t.origin is not None and not t.origin.span.file]
         # (an accumulator written into is made for the op: its dtype is where the fix goes; a lerp's
         # `end`/`weight` is the operand whose dtype differs from the tensor interpolated, and so is
         # the storage `param.set_(source)` hands a parameter: GRU4Rec's float64 NumPy init, scan 35)

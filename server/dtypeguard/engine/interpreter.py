@@ -618,6 +618,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return False
         if isinstance(node.func, ast.Attribute) and node.func.attr == "item" and not node.args and not node.keywords:
             return self._uniform_draw(node.func.value, state)  # `torch.rand(1).item()`
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id if isinstance(node.func, ast.Name) else ""
+        if last not in _DRAW_NAMES:
+            return False  # (asked of every call compared in the file: the callee is evaluated only when its name may draw)
         func = self.eval(node.func, state)
         if func == Sym("torch.rand"):
             # `if torch.rand(1) < self.p:` (torchvision's transforms): one number, a generator aside
@@ -629,11 +632,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return False
         if func.name in _UNIFORM_DRAWS:
             return not node.args and not node.keywords
-        if func.name in ("numpy.random.uniform", "numpy.random.Generator.uniform") and not node.args and not node.keywords:
-            return True  # (low=0.0, high=1.0)
         if func.name in ("random.uniform", "numpy.random.uniform", "numpy.random.Generator.uniform") and not node.keywords:
             bounds = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
-            return bounds in ([], [0, 1], [0.0, 1.0], [0, 1.0], [0.0, 1])
+            # (NumPy's defaults are low=0.0, high=1.0; `random.uniform()` needs both)
+            return bounds in ([0, 1], [0.0, 1.0], [0, 1.0], [0.0, 1]) or (not bounds and func.name != "random.uniform")
         return False
 
     def _exec_option_if(self, stmt: ast.If, default: bool, state: State) -> State:
@@ -2419,6 +2421,9 @@ _UNIFORM_DRAWS = frozenset({
     "random.random", "numpy.random.rand", "numpy.random.random", "numpy.random.random_sample", "numpy.random.sample",
     "numpy.random.ranf", "numpy.random.Generator.random",
 })
+
+
+_DRAW_NAMES = frozenset({name.rsplit(".", 1)[1] for name in _UNIFORM_DRAWS} | {"uniform", "rand"})
 
 
 def _truth(value: Const) -> bool | None:

@@ -269,5 +269,6 @@ def fix_all(text: str, path: str | None = None, config: Config | None = None, un
         text, result = new_text, new_result
         applied += [f for f, _, _ in accepted]
     not_applied = [(f, failed[_key(f, fix)]) for f in result.findings for fix in f.fixes if _key(f, fix) in failed and (fix.safe or unsafe)]
-    editable = not (result.parsed and any(f.fixes for f in result.findings)) or parse(text) is not None
+    # (libcst read the text where a fix was applied; else it is asked once, only when a fix is left)
+    editable = bool(applied) or not (result.parsed and any(f.fixes for f in result.findings)) or parse(text) is not None
     return FixAllResult(text, applied, list(result.findings), not_applied, rounds, list(result.elsewhere), editable)

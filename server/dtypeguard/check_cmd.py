@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 import urllib.parse
 from dataclasses import replace
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dtypeguard import __version__
-from dtypeguard.check_cache import Cache
+from dtypeguard.check_cache import Cache, bytes_digest, signature
 from dtypeguard.check_results import Outcome, Reported
 from dtypeguard.config import Config, config_of, load_config
 from dtypeguard.engine.parse import decode_source, split_lines
@@ -81,6 +82,13 @@ def read_source(path: Path) -> str:
     return _decode(path.read_bytes())
 
 
+def _read(path: Path) -> bytes:
+    """The file's bytes; ValueError when it is too large to be analysed (not read at all)."""
+    if path.stat().st_size > MAX_BYTES:
+        raise ValueError(f"skipped: larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    return path.read_bytes()
+
+
 def _decode(data: bytes) -> str:
     if len(data) > MAX_BYTES:
         raise ValueError(f"skipped: larger than {MAX_BYTES // (1024 * 1024)} MiB")
@@ -90,8 +98,13 @@ def _decode(data: bytes) -> str:
         raise ValueError(f"skipped: not UTF-8 text (byte {exc.start})") from exc
 
 
-def _lines(text: str) -> tuple[str, ...]:
-    return tuple(split_lines(text))
+def _lines_of(path: Path, data: bytes | None) -> tuple[str, ...]:
+    """A cached finding's file lines: from the bytes read this run, else read now (a file that
+    can no longer be read or decoded has none; its findings print without the source line)."""
+    try:
+        return tuple(split_lines(_decode(data if data is not None else path.read_bytes())))
+    except (OSError, ValueError):
+        return ()
 
 
 def _is_notebook(path: Path) -> bool:
@@ -114,24 +127,40 @@ def run(args: argparse.Namespace) -> int:
     configs: dict[Path, Config] = {}
     folders = _Folders()
     for path in files:
-        try:
-            data = path.read_bytes()
-            text = _decode(data)
-        except (OSError, ValueError) as exc:
-            notes.append([f"dtypeguard: {path}: {exc}"])
-            outcomes.append(None)
-            errors += 1
-            continue
         absolute = folders.resolved(path)
+        # a file the cache saw unchanged (same size, times and inode) is not even read: its
+        # lines are read only to print a finding (`check_cache`, "the pack")
+        digest = cache.known_digest(absolute) if cache is not None else None
+        data: bytes | None = None
+        if digest is None:
+            sig = signature(absolute) if cache is not None else None
+            try:
+                data = _read(path)
+            except (OSError, ValueError) as exc:
+                notes.append([f"dtypeguard: {path}: {exc}"])
+                outcomes.append(None)
+                errors += 1
+                continue
+            if cache is not None:
+                digest = bytes_digest(data)
+                cache.saw(absolute, sig, digest)
         if absolute.parent not in configs:  # a file's configuration is its folder's (the nearest pyproject)
             configs[absolute.parent] = config_of(folders.pyproject(absolute.parent)).merged({"select": args.select, "ignore": args.ignore})
         config = configs[absolute.parent]
-        notes.append(_new_problems(config, reported_problems))
-        key = cache.key(path, absolute, data, config) if cache is not None else ""
-        hit = cache.get(path, key, functools.partial(_lines, text)) if cache is not None else None
-        outcomes.append(hit)
+        problems = _new_problems(config, reported_problems)
+        key = cache.key(path, absolute, digest, config) if cache is not None and digest is not None else ""
+        hit = cache.get(path, key, functools.partial(_lines_of, path, data)) if cache is not None else None
         if hit is None:
-            pending.append((len(outcomes) - 1, path, text, config, key))
+            try:
+                text = _decode(data if data is not None else _read(path))
+            except (OSError, ValueError) as exc:
+                notes.append([*problems, f"dtypeguard: {path}: {exc}"])
+                outcomes.append(None)
+                errors += 1
+                continue
+            pending.append((len(outcomes), path, text, config, key))
+        notes.append(problems)
+        outcomes.append(hit)
     if pending:
         from dtypeguard.check_pool import analyse_all, default_jobs
 
@@ -168,17 +197,26 @@ class _Folders:
     of the time."""
 
     def __init__(self) -> None:
-        self._resolved: dict[Path, Path] = {}
+        self._files: dict[Path, Path] = {}
+        self._folders: dict[str, str] = {}
         self._pyprojects: dict[Path, Path | None] = {}
 
     def resolved(self, path: Path) -> Path:
-        """`path.resolve()`, with the folder resolved once (a symlinked file itself is resolved)."""
-        if path.is_symlink():
-            return path.resolve()
-        folder = self._resolved.get(path.parent)
-        if folder is None:
-            folder = self._resolved[path.parent] = path.parent.resolve()
-        return folder / path.name
+        """`path.resolve()`, with the folder resolved once (a symlinked file itself is resolved),
+        memoised: it is asked again for the files that show findings rooted elsewhere."""
+        known = self._files.get(path)
+        if known is not None:
+            return known
+        if os.path.islink(path):
+            out = path.resolve()
+        else:
+            head, name = os.path.split(path)
+            folder = self._folders.get(head)
+            if folder is None:
+                folder = self._folders[head] = os.path.realpath(head or ".")
+            out = Path(os.path.join(folder, name))
+        self._files[path] = out
+        return out
 
     def pyproject(self, folder: Path) -> Path | None:
         """`config.find_pyproject` of a resolved folder, sharing the walk up with its siblings."""

@@ -50,11 +50,10 @@ def iter_python_files(paths: list[str]) -> Iterator[Path]:
         if not path.is_dir():
             raise FileNotFoundError(raw)
         patterns = _gitignore_patterns(path.resolve())
+        top = os.path.join(str(path), "")  # (string joins: pathlib was a third of a warm run)
         for dirpath, dirnames, filenames in os.walk(path):
-            base = Path(dirpath)
-            dirnames[:] = sorted(
-                d for d in dirnames if d not in SKIP_DIRS and not _ignored(str((base / d).relative_to(path)), d, patterns)
-            )
+            rel = dirpath[len(top):] if dirpath.startswith(top) else ""
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not (patterns and _ignored(os.path.join(rel, d), d, patterns)))
             for name in sorted(filenames):
-                if name.endswith((".py", ".pyi", ".ipynb")) and not _ignored(str((base / name).relative_to(path)), name, patterns):
-                    yield base / name
+                if name.endswith((".py", ".pyi", ".ipynb")) and not (patterns and _ignored(os.path.join(rel, name), name, patterns)):
+                    yield Path(dirpath, name)

@@ -200,3 +200,54 @@ def test_an_unreadable_notebook_prints_the_same_from_the_cache(tmp_path: Path) -
     warm = check("--cache-dir", str(cache), str(root))
     for run in (cold, warm):
         assert (run.returncode, run.stdout, run.stderr) == (uncached.returncode, uncached.stdout, uncached.stderr)
+
+
+def _aged(project: Path, seconds: float = 2.2) -> None:
+    """Wait until the project's files are older than the cache's racy margin (`RACY_NS`): only
+    then may a run trust their signatures instead of reading them."""
+    import time
+
+    time.sleep(seconds)
+
+
+def test_a_warm_run_trusts_unchanged_signatures_but_sees_a_same_size_edit(project: Path, tmp_path: Path) -> None:
+    """Files older than the racy margin are remembered by signature (not read again); an edit of
+    the same size with the mtime put back still changes the ctime, so it is read and re-analysed."""
+    hazard = project / "hazard.py"
+    hazard.write_text(HAZARD + "# padding padding\n")
+    cache = tmp_path / "cache"
+    _aged(project)
+    cold = check("--cache-dir", str(cache), str(project))
+    warm = check("--cache-dir", str(cache), str(project))
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr) and "hazard.py" in cold.stdout
+    (pack,) = packs(cache)
+    seen = json.loads(pack.read_text())["seen"]
+    assert {Path(p).name for p in seen["files"]} == {"data.py", "models.py", "train.py", "hazard.py"}
+    assert {Path(p).name for p in seen["deps"]} >= {"data.py", "models.py"}  # (asked on the warm run)
+    before = hazard.stat()
+    hazard.write_text(HAZARD.replace("(x)\n", "(x.float())\n") + "# padding\n")  # the same size
+    os.utime(hazard, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the mtime put back
+    assert hazard.stat().st_size == before.st_size and hazard.stat().st_mtime_ns == before.st_mtime_ns
+    after = check("--cache-dir", str(cache), str(project))
+    assert "hazard.py" not in after.stdout and after.stdout == check("--no-cache", str(project)).stdout
+
+
+def test_the_signature_memo_in_process(tmp_path: Path) -> None:
+    """`Cache.known_digest` answers from the pack only for a file whose signature is unchanged
+    and that was settled (older than the racy margin) when it was seen."""
+    from dtypeguard.check_cache import Cache, bytes_digest, signature
+    from dtypeguard.check_results import Outcome
+
+    f = tmp_path / "a.py"
+    f.write_text("x = 1\n")
+    for racy, remembered in ((0, True), (10**12, False)):
+        folder = tmp_path / f"cache{racy}"
+        first = Cache(folder, "run", racy_ns=racy)
+        digest = bytes_digest(f.read_bytes())
+        first.saw(f, signature(f), digest)
+        first.put("k" * 40, Outcome([]))
+        first.close()
+        again = Cache(folder, "run", racy_ns=racy)
+        assert again.known_digest(f) == (digest if remembered else None)
+    f.write_text("x = 2\n")  # same size, new ctime
+    assert Cache(tmp_path / "cache0", "run", racy_ns=0).known_digest(f) is None

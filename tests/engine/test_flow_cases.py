@@ -7621,6 +7621,113 @@ CASES: dict[str, str] = {
         counts = torch.tensor([[i * j for j in range(d)] for i in range(n)])  # expect: DG004
         counts[sin_mask] = torch.sin(embedding[sin_mask])
     """,
+    "a classifier head rebuilt after the model is cast to float64 is the odd layer: its creation is the root (timm reset_classifier, set 76)": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Linear(4, 8)
+                self.head = nn.Linear(8, 10)
+            def reset_classifier(self, n):
+                self.head = nn.Linear(8, n)  # expect: DG004
+            def forward(self, x):
+                return self.head(self.body(x))
+        model = Net()
+        model.to(torch.float64)
+        model.reset_classifier(3)
+        model(torch.zeros(2, 4, dtype=torch.float64))
+    """,
+    "a head rebuilt after the cast and cast again, or rebuilt before it, or made with the model's dtype, is fine": """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Linear(4, 8)
+                self.head = nn.Linear(8, 10)
+            def reset_classifier(self, n, dtype=None):
+                self.head = nn.Linear(8, n, dtype=dtype)
+            def forward(self, x):
+                return self.head(self.body(x))
+        x = torch.zeros(2, 4, dtype=torch.float64)
+        a = Net()
+        a.to(torch.float64)
+        a.reset_classifier(3)
+        a.to(torch.float64)
+        a(x)
+        b = Net()
+        b.reset_classifier(3)
+        b.double()
+        b(x)
+        c = Net()
+        c.double()
+        c.reset_classifier(3, dtype=torch.float64)
+        c(x)
+    """,
+    "a device chosen by a tensor's own get_device() is that tensor's device, not cuda-when-available (pytorch_neural_crf, scan 41)": """
+        import torch
+        from torch import nn
+        class CRF(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.transition = nn.Parameter(torch.randn(3, 3))
+            def forward(self, scores):
+                dev_num = scores.get_device()
+                dev = torch.device(f"cuda:{dev_num}") if dev_num >= 0 else torch.device("cpu")
+                alpha = torch.zeros(3, 3, device=dev)
+                return alpha + self.transition + scores
+        CRF()(torch.randn(3, 3))
+        x = torch.randn(3)
+        y = torch.zeros(3, device="cuda" if x.is_cuda else "cpu") + x
+    """,
+    "`*_like(x, device=...)` is made on the device named, not on x's (Dive-into-DL, scan 42)": """
+        import torch
+        x = torch.tensor([1.0, 2.0])  # expect: DG009
+        device = torch.device("cuda")
+        y = torch.ones_like(x, device=device)
+        z = x.to(device) + y
+        w = torch.zeros_like(x, device=None) + x
+        v = x + torch.ones_like(x, device="cuda")
+    """,
+    "a module's `.type(torch.cuda.FloatTensor)` moves it as a tensor's does (cs231n GAN, scan 42)": """
+        import torch
+        import torch.nn as nn
+        dtype = torch.cuda.FloatTensor if torch.cuda.is_available() else torch.FloatTensor
+        G = nn.Linear(96, 784).type(dtype)
+        z = torch.rand(128, 96).type(dtype)
+        out = G(z)
+        H = nn.Linear(96, 784).type(torch.cuda.FloatTensor)
+        H(torch.rand(128, 96))  # expect: DG009
+    """,
+    "layers in a plain list whose parameters are registered by hand move with `.cuda()` (pytorch_RVAE, scan 41)": """
+        import torch, torch.nn as nn
+        class H(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = [nn.Linear(4, 4)]
+                for i, p in enumerate(self.layers[0].parameters()):
+                    self.register_parameter('p%d' % i, p)
+                self.kernels = [nn.Parameter(torch.randn(4, 4))]
+                self.register_parameter('k0', self.kernels[0])
+            def forward(self, x):
+                return self.layers[0](x) @ self.kernels[0]
+        m = H().cuda()
+        m(torch.randn(2, 4).cuda())
+    """,
+    "`.to(None)` changes nothing; a collate instance with `__call__` and pad_sequence keep the dtypes (BertSum, chatglm3, set 82)": """
+        import torch
+        from torch.nn.utils.rnn import pad_sequence
+        from torch.utils.data import DataLoader
+        class Collator:
+            def __call__(self, items):
+                ids = pad_sequence([torch.tensor(i) for i in items], batch_first=True)
+                return {"ids": ids, "mask": ids.ne(0)}
+        loader = DataLoader([[1, 2], [3, 0]], batch_size=2, collate_fn=Collator())
+        for batch in loader:
+            m = batch["mask"].to(None)
+            y = m - 1  # expect: DG004
+    """,
 }
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.realworld.score import score
 
 RESULT = score()
@@ -898,7 +900,9 @@ def test_seventy_fifth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
 
 # Set 76 (tests/realworld76, written by a helper who never read the engine; transfer learning and fine-tuning by
 # hand, 6 + 6): 1/6 root, 3/6 any line, 1 false alarm when it arrived (engine 2f3b692); 1/6, 3/6, 0 after (a
-# `torch.load` in `except TypeError:` after one with `weights_only=False` runs only with an older torch)
+# `torch.load` in `except TypeError:` after one with `weights_only=False` runs only with an older torch); 3/6
+# root in the next session (1a17df6 + the head rule: a layer created with the default dtype after the model was
+# cast, as timm's `reset_classifier` does, is reported at its creation)
 SEVENTY_SIXTH = score(Path(__file__).resolve().parents[1] / "realworld76")
 
 
@@ -906,7 +910,7 @@ def test_seventy_sixth_set_has_no_false_alarm_and_keeps_its_recall() -> None:
     assert SEVENTY_SIXTH["broken"] >= 6 and SEVENTY_SIXTH["correct"] >= 6
     assert SEVENTY_SIXTH["false_alarms"] == []
     hits, total = SEVENTY_SIXTH["root_hits"], SEVENTY_SIXTH["broken"]
-    assert hits / total >= 0.16, f"{hits}/{total}: " + "\n".join(SEVENTY_SIXTH["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= 0.5, f"{hits}/{total}: " + "\n".join(SEVENTY_SIXTH["misses"])  # type: ignore[operator, arg-type]
 
 
 # Set 77 (tests/realworld77, scientific and numerical ML, 6 + 6): 1/6 root, 2/6 any line, 0 false alarms when it
@@ -940,3 +944,20 @@ SEVENTY_NINTH = score(Path(__file__).resolve().parents[1] / "realworld79")
 def test_seventy_ninth_set_has_no_false_alarm() -> None:
     assert SEVENTY_NINTH["broken"] >= 6 and SEVENTY_NINTH["correct"] >= 6
     assert SEVENTY_NINTH["false_alarms"] == []
+
+
+# Sets 81-83 (written by helpers who never read the engine, scored on arrival with 05f8058, the session's start):
+# 81 scikit-learn meets PyTorch: 1/6 root, 1/6 any line, 0 false alarms; 82 attention masks in hand-written
+# transformers: 3/6, 3/6, 0 -> 5/6, 5/6, 0 (`.to(None)` changes nothing, a collate instance with `__call__` runs,
+# `pad_sequence` keeps its sequences' dtype); 83 data read from files: 2/6, 3/6, 0
+EIGHTY_FIRST = score(Path(__file__).resolve().parents[1] / "realworld81")
+EIGHTY_SECOND = score(Path(__file__).resolve().parents[1] / "realworld82")
+EIGHTY_THIRD = score(Path(__file__).resolve().parents[1] / "realworld83")
+
+
+@pytest.mark.parametrize(("result", "floor"), [(EIGHTY_FIRST, 0.16), (EIGHTY_SECOND, 0.83), (EIGHTY_THIRD, 0.33)], ids=["81", "82", "83"])
+def test_sets_81_to_83_have_no_false_alarm_and_keep_their_recall(result: dict[str, object], floor: float) -> None:
+    assert result["broken"] >= 6 and result["correct"] >= 6  # type: ignore[operator]
+    assert result["false_alarms"] == []
+    hits, total = result["root_hits"], result["broken"]
+    assert hits / total >= floor, f"{hits}/{total}: " + "\n".join(result["misses"])  # type: ignore[operator, arg-type]

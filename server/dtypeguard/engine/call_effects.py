@@ -614,6 +614,10 @@ class CallsMixin(InterpreterParts):
             placed = next((o for o in operands if isinstance(o, Tensor) and o.device == made.device and o.dev_origin is not None), None)
             if placed is not None:
                 made = replace(made, dev_origin=placed.dev_origin)
+        if short.endswith("_like") and entry.name.startswith("torch.") and isinstance(made, Tensor) and bound.get("device") not in (None, Const(None)):
+            # `torch.ones_like(x, device=device)`: made on the device named, not on x's (scan 42)
+            named_device = self.device_of(bound.get("device"))  # type: ignore[arg-type]
+            made = replace(made, device=named_device, dev_origin=self.origin(node, f"device={named_device}") if named_device else None)
         if state.autocast and short in library.AUTOCAST_LOWERED:
             return self.autocast_lowered(short, operands, made, node, state.autocast)
         if entry.name == "torch.nn.functional.one_hot":
@@ -979,6 +983,20 @@ class CallsMixin(InterpreterParts):
                     counts[name] = counts.get(name, 0) + 1
             self._calls_by_name = counts
         return self._calls_by_name
+
+    def _call_collate(self, collate_fn: Value | None, items: Value | None, state: State) -> Value | None:
+        """A batch as the user's collate function makes it from a list of items: a function, a
+        bound method (`collate_fn=self.collate`) or an instance with `__call__` (a
+        `DataCollator` dataclass); None for anything else."""
+        if isinstance(collate_fn, Func):
+            return self.call_function(collate_fn, [items], {}, state)
+        if isinstance(collate_fn, Bound):
+            return self.call_function(collate_fn.func, [collate_fn.self_value, items], {}, state)
+        held = state.heap.get(collate_fn.oid) if isinstance(collate_fn, Ref) else None
+        call = held.klass.method("__call__") if isinstance(held, InstanceObj) and held.klass is not None else None
+        if call is not None and isinstance(collate_fn, Ref):
+            return self.call_function(call, [collate_fn, items], {}, state)
+        return None
 
     def _call_user(self, callee: Func | Klass | Bound | Ref, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, state: State) -> Value | None:
         if isinstance(callee, Func):
@@ -2195,7 +2213,7 @@ class CallsMixin(InterpreterParts):
             default = isinstance(collate_fn, Sym) and collate_fn.name.rsplit(".", 1)[-1] == "default_collate" and collate_fn.name.startswith("torch.")
             if "collate_fn" in kwargs and not (isinstance(collate_fn, Const) and collate_fn.value is None) and not default:
                 # the batches are what the user's collate function makes of a list of items
-                made = self.call_function(collate_fn, [_many(element)], {}, state) if isinstance(collate_fn, Func) else None
+                made = self._call_collate(collate_fn, _many(element), state)
                 return Ref(self.alloc(state, LoaderObj(origin, made, batched=True, shuffle=is_shuffle)))
             return Ref(self.alloc(state, LoaderObj(origin, self.collate(element) if batched else element, batched=True, shuffle=is_shuffle)))
         if last in ("random_split",):
@@ -3054,8 +3072,8 @@ class CallsMixin(InterpreterParts):
             site = t.site
             changed_dtype = changed_dev = False
             for value in [*args, kwargs.get("dtype"), kwargs.get("device")]:
-                if value is None:
-                    continue
+                if value is None or (method == "to" and value == Const(None)):
+                    continue  # (`.to(None)`, `Batch(data, device=None)`'s `.to(device)`: torch changes nothing)
                 d = self.dtype_of(value)
                 v = self.device_of(value)
                 named = value.value if isinstance(value, Const) else value.name if isinstance(value, Sym) else None
@@ -3127,6 +3145,17 @@ class CallsMixin(InterpreterParts):
                 attrs[NOT_SAVED + args[0].value] = Const(True)  # (no state_dict holds it: `load_state_dict` leaves it)
             state.heap[oid] = replace(obj, attrs=attrs)
             return None
+        if method == "register_parameter":
+            # `self.register_parameter(f"kernel-{i}", p)` for the parameters of layers or tensors it
+            # keeps in a plain list (pytorch_RVAE, scan 41): `.cuda()` moves those Parameter objects
+            # in place, so the list's layers and tensors move with the module
+            called = args[0] if args else kwargs.get("name")
+            param = args[1] if len(args) > 1 else kwargs.get("param")
+            attrs = {**obj.attrs, REGISTERS: Const(True)}
+            if isinstance(called, Const) and isinstance(called.value, str) and isinstance(param, Tensor):
+                attrs[called.value] = replace(param, moves=True, param=True)
+            state.heap[oid] = replace(obj, attrs=attrs)
+            return None
         if method in ("add_module", "register_module") and len(args) == 2 and isinstance(args[1], Ref):
             # `self.add_module('attention_{}'.format(i), attention)`: a child like an attribute
             # (moved and cast with its parent), under its name or one of its own
@@ -3175,8 +3204,9 @@ class CallsMixin(InterpreterParts):
         chosen: Span | None = None
         device_set = False  # `.to(device)`/`.cuda()`: its buffers go there, even if its layers were there already
         device_expr = obj.device_expr
+        dtype_set = False  # a dtype named: every part is cast to it, even when the module already has it
         if method in vocab.DTYPE_METHODS and method not in ("long", "int", "short", "byte", "char", "bool"):
-            new_dtype, changed = vocab.DTYPE_METHODS[method], True
+            new_dtype, changed, dtype_set = vocab.DTYPE_METHODS[method], True, True
         elif method == "cuda":
             new_device, changed, device_expr, device_set = "cuda", True, '"cuda"', True
         elif method == "cpu":
@@ -3186,8 +3216,15 @@ class CallsMixin(InterpreterParts):
                 if value is None:
                     continue
                 d, v = self.dtype_of(value), self.device_of(value)
-                if d:
-                    new_dtype, changed = d, True
+                named = value.name if isinstance(value, Sym) else value.value if isinstance(value, Const) else None
+                legacy = vocab.LEGACY_TENSOR_TYPES.get(named.rsplit(".", 1)[-1]) if isinstance(named, str) and named.startswith("torch.") and named.endswith("Tensor") else None
+                if legacy and method == "type":
+                    # `G.type(torch.cuda.FloatTensor)` (cs231n's GAN, scan 42): a legacy type names the
+                    # device too, and the module moves there as a tensor would
+                    new_dtype, changed, dtype_set = legacy[0], True, True
+                    new_device, device_set = "cuda" if ".cuda." in named else "auto" if ".auto." in named else "cpu", True  # type: ignore[operator]
+                elif d:
+                    new_dtype, changed, dtype_set = d, True, True
                     chosen = self._caller_dtype_site(value, node)
                 elif v:
                     new_device, changed, device_set = v, True, True
@@ -3221,12 +3258,12 @@ class CallsMixin(InterpreterParts):
                 chosen_dtype=state.globals.get(PRECISION_OPTION) == Const(True) if new_dtype != obj.dtype else obj.chosen_dtype,
                 half_part=span if new_dtype == "float16" else None if new_dtype and new_dtype != obj.dtype else obj.half_part,  # `.to(device)` keeps a float16 part
                 device_expr=device_expr,
-                attrs=moved_attrs(obj.attrs, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
+                attrs=moved_attrs(obj.attrs, new_dtype if new_dtype != obj.dtype or dtype_set else None, new_device if new_device != obj.device or device_set else None, Origin(chosen or span, f"`.{method}(...)` at line {span.line} makes the module's parameters {new_dtype}")),
             )
             state.heap[oid] = after
-            # (a move to where the module is still moves its parts: one re-created since, by
-            # `model.__init__(...)` or `model.f1 = nn.Linear(...)`, is elsewhere)
-            self._cast_children(after, new_dtype if new_dtype != obj.dtype else None, new_device if new_device != obj.device or device_set else None, state)
+            # (a move or cast to where the module is still moves or casts its parts: one re-created
+            # since, by `model.__init__(...)` or `model.head = nn.Linear(...)`, is elsewhere)
+            self._cast_children(after, new_dtype if new_dtype != obj.dtype or dtype_set else None, new_device if new_device != obj.device or device_set else None, state)
             owners = (state.heap.get(o) for o in self.optimizers_of.get(oid, ()))
             stepped = tuple(o for o in owners if isinstance(o, OptimizerObj) and (o.stepped or o.init_state))
             self.events.casts.append(ModuleCast(span, self.tick(), oid, obj, after, stepped, tuple(post_order(oid, state))))
@@ -3715,10 +3752,16 @@ def _factory_ndim(last: str, args: list[Value | None], kwargs: dict[str, Value |
 def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str | None, cast: Origin | None = None) -> dict[str, Value | None]:
     """`module.to(...)` moves its parameters and buffers (floating ones also take the dtype,
     and the cast is then where their dtype comes from); a plain tensor attribute stays where it is."""
-    if not any(isinstance(v, Tensor) and v.moves for v in attrs.values()):
+    registers = attrs.get(REGISTERS) == Const(True)
+    if registers:  # (the plain lists' tensors of a module that registers them by hand move too)
+        attrs = {name: TupleV(tuple(replace(t, moves=True) if isinstance(t, Tensor) and t.param else t for t in v.items), v.builtin)
+                 if isinstance(v, TupleV) else v for name, v in attrs.items()}
+    if not any(isinstance(v, Tensor) and v.moves for v in attrs.values()) and not registers:
         return attrs
     out = dict(attrs)
     for name, value in attrs.items():
+        if registers and isinstance(value, TupleV):
+            out[name] = TupleV(tuple(moved_attrs({"_": t}, dtype, device, cast)["_"] if isinstance(t, Tensor) and t.moves else t for t in value.items), value.builtin)
         if isinstance(value, Tensor) and value.moves:
             recast = bool(dtype and is_float(value.dtype) and dtype != value.dtype)
             out[name] = replace(
@@ -3729,6 +3772,7 @@ def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str |
     return out
 
 
+REGISTERS = "<registers parameters by hand>"  # a module attribute: it calls `register_parameter`
 STATE_AT_INIT = frozenset({"Adagrad"})  # torch.optim classes whose constructor makes their state
 CONVERTERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor"})
 ONE_HOT = "F.one_hot()"  # a `TensorOp`: `F.one_hot` given class indices that are not int64
@@ -4035,9 +4079,13 @@ def post_order(oid: int, state: State, trained: bool = False, depth: int = 0, se
 
 
 def held_refs(obj: ModuleObj) -> list[Ref]:
-    """The objects a module holds: its attributes and a container's items (its submodules among them)."""
+    """The objects a module holds: its attributes and a container's items (its submodules among
+    them); also the layers in its plain lists when it registers parameters by hand (`REGISTERS`)."""
     held = obj.attrs.get(ITEMS)
-    return [v for v in (*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())) if isinstance(v, Ref)]
+    out = [v for v in (*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())) if isinstance(v, Ref)]
+    if obj.attrs.get(REGISTERS) == Const(True):
+        out += [item for v in obj.attrs.values() if isinstance(v, TupleV) for item in v.items if isinstance(item, Ref)]
+    return out
 
 
 def _tree_dtypes(oid: int, state: State, depth: int = 0) -> set[str]:

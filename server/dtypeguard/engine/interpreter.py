@@ -672,6 +672,39 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return other  # the default stops here (`else: raise ValueError("--dataset must be ...")`): runs go on with another value
         return ran
 
+    def _device_read(self, test: ast.expr, at: ast.AST) -> ast.expr | None:
+        """The tensor whose device a test reads (`x.get_device() >= 0`, `x.is_cuda`,
+        `x.device.type == "cuda"`, or a name bound to `x.get_device()` earlier in this function):
+        a device chosen by it is that tensor's own, not "cuda when available"."""
+        def read(sub: ast.AST) -> ast.expr | None:
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "get_device" and not sub.args:
+                return sub.func.value
+            if isinstance(sub, ast.Attribute) and sub.attr == "is_cuda":
+                return sub.value
+            if isinstance(sub, ast.Attribute) and sub.attr == "type" and isinstance(sub.value, ast.Attribute) and sub.value.attr == "device":
+                return sub.value.value
+            return None
+
+        names = set()
+        for sub in ast.walk(test):
+            found = read(sub)
+            if found is not None:
+                return found
+            if isinstance(sub, ast.Name):
+                names.add(sub.id)
+        if not names:
+            return None
+        func = self.call_stack[-1] if self.call_stack else None
+        body = func.body if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else self.tree.body if isinstance(self.tree, ast.Module) else []
+        line = getattr(at, "lineno", 0)
+        binds = [s for s in ast.walk(ast.Module(body=body, type_ignores=[])) if isinstance(s, ast.Assign) and len(s.targets) == 1
+                 and isinstance(s.targets[0], ast.Name) and s.targets[0].id in names and s.lineno < line]
+        for bind in sorted(binds, key=lambda s: -s.lineno):
+            found = read(bind.value)
+            if found is not None:
+                return found
+        return None
+
     def _narrow_device(self, name: str, device: str, state: State) -> None:
         """In a branch of `if tensor.is_cuda:`, a tensor on the GPU only when there is one is on
         that side's device (spotlight's `cpu(tensor)` returns `tensor.cpu()` or the CPU tensor)."""
@@ -1531,6 +1564,13 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             elif db and not da and _ordinal(a):
                 da = "cuda"
             if da and db and not isinstance(a, Tensor):
+                if {da, db} == {"cpu", "cuda"}:
+                    read = self._device_read(node.test, node)
+                    if read is not None:
+                        # `cuda:{n}" if scores.get_device() >= 0 else "cpu"` (pytorch_neural_crf, scan
+                        # 41): the device of that tensor, whatever the machine has; unknown if its is
+                        held = self.eval(read, state)
+                        return Device(held.device) if isinstance(held, Tensor) and held.kind == "tensor" and held.device in ("cpu", "cuda") else None
                 joined = join_device(da, db)
                 return Device(joined) if joined else None
             return join(a, b)

@@ -95,6 +95,13 @@ def check(ctx: Context) -> Iterator[Finding]:
             # whatever the model's dtype; where it is made is where it should follow the model
             model_side = False
             fixes = [f for f in fixes if follow]
+        rebuilt = None if model_side else _rebuilt_after_cast(ctx, fw, x)
+        if rebuilt is not None:
+            # timm's `reset_classifier` after `model.to(torch.float64)` (set 76): the new layer
+            # follows the default dtype, not the model it joins; its creation is where the fix goes
+            related = [r for r in related if r.span != rebuilt]
+            related.insert(0, Related(rebuilt, f"the model is cast to {x.dtype} here, before this layer exists"))
+            fixes = _layer_dtype_fix(ctx, module.origin.span, x.dtype) if module.made_at is None else []
         if model_side:
             model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
             if module.cast_span is None and module.honours_default and module.dtype_origin is not None and "the default dtype" in module.dtype_origin.why:
@@ -104,6 +111,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                     related.append(Related(module.origin.span, f"the model is built here while the default dtype is {module.dtype}"))
                     model_root = setter
             root = model_root or fw.span
+        elif rebuilt is not None:
+            root = module.made_at or module.origin.span
         elif (made_inside or filled or cast_inside) and x.origin is not None:
             root = x.origin.span
         else:
@@ -129,6 +138,11 @@ def check(ctx: Context) -> Iterator[Finding]:
                 message = (
                     f"the model's parameters become {dtype_words(module.dtype)} here but its input is {dtype_words(x.dtype)}: "
                     f"the forward pass at line {line} {fails}"
+                )
+            elif rebuilt is not None:
+                message = (
+                    f"this layer is created with the default dtype, {dtype_words(module.dtype)}, after the model was cast to "
+                    f"{dtype_words(x.dtype)} at {rebuilt.line_ref()}: the forward pass at line {line} {fails}"
                 )
             else:
                 message = (
@@ -191,6 +205,32 @@ def _hidden_states(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
                 fixes=fixes,
             )
             break
+
+
+def _rebuilt_after_cast(ctx: Context, fw: Forward, x: Tensor) -> Span | None:
+    """The cast of a whole model that made this input's dtype, when the layer it reaches was
+    created after that cast with the default dtype (a classifier head reset after
+    `model.to(torch.float64)`): the layer is the odd one out, not the data."""
+    module = fw.module
+    if x.origin is None or module.cast_span is not None or module.dtype_origin is None or "the default dtype" not in module.dtype_origin.why:
+        return None
+    for cast in ctx.events.casts:
+        if cast.span == x.origin.span and cast.after.dtype == x.dtype and cast.time <= module.created_time and cast.time <= fw.time:
+            return cast.span
+    return None
+
+
+_LAYERS = ("Linear", "Conv1d", "Conv2d", "Conv3d", "Bilinear", "Embedding", "LayerNorm")
+
+
+def _layer_dtype_fix(ctx: Context, span: Span, dtype: str) -> list[FixSpec]:
+    """`dtype=torch.<dtype>` added to a one-line layer constructor (`nn.Linear(d, n)`)."""
+    call = ctx.snippet(span)
+    name = call.split("(")[0].strip().rsplit(".", 1)[-1]
+    if span.file or span.line != span.end_line or not call.endswith(")") or "dtype" in call or name not in _LAYERS:
+        return []
+    return [FixSpec("add_kwarg", f"Create the layer as {dtype}: add `dtype=torch.{dtype}` (the rest of the model is {dtype})", span, True,
+                    (("name", "dtype"), ("value", f"torch.{dtype}")))]
 
 
 def _model_dtype_expr(ctx: Context, fw: Forward, site: Span | None) -> str:

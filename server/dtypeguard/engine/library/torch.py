@@ -181,6 +181,11 @@ FUNCTIONS: dict[str, Entry] = {
         ("sigmoid", "(input)", floating(T, "input", ""), "F.sigmoid({t})"),
         ("tanh", "(input)", floating(T, "input", ""), "F.tanh({t})"),
     ]),
+    **table("torch.nn.utils.rnn", [
+        # the first sequence's dtype (not a promotion: int32 then int64 gives int32): known when they share one
+        ("pad_sequence", "(sequences, batch_first=False, padding_value=0.0, padding_side='right')", Result("alike", T, arg="sequences"),
+         "torch.nn.utils.rnn.pad_sequence([{t}, {u}])"),
+    ]),
 }
 
 _METHOD_SAME = ("view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "contiguous", "clone", "detach", "flatten", "t", "requires_grad_", "view_as", "reshape_as", "expand", "expand_as", "repeat", "abs", "relu", "neg", "flip", "roll", "narrow", "index_select", "masked_fill", "fill_", "zero_", "max", "min", "sign", "sgn", "unfold", "gather")

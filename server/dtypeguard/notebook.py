@@ -56,7 +56,7 @@ PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "m
 
 _MAGIC_LINE = re.compile(r"^(\s*)([%!?].*)$")
 _ASSIGN_MAGIC = re.compile(r"^(\s*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*)([%!].*)$")
-_HELP_LINE = re.compile(r"^(\s*)([A-Za-z_][\w.]*\s*\?\??)\s*$")
+_HELP_LINE = re.compile(r"^(\s*)([A-Za-z_*][\w.*]*\s*\?\??)\s*$")  # (`torch.*Tensor?`: IPython's wildcard search)
 _CELL_MAGIC = re.compile(r"^\s*%%(\w+)")
 # IPython's automagic: a line magic written without `%` (`pip install x`, `cd data`), which the
 # kernel runs when the line is not Python (checked by compiling it alone)
@@ -398,6 +398,17 @@ def _neutralise(source: str, number: int, nonce: str, magics: dict[int, str]) ->
     return "\n".join(out), number, ""
 
 
+def _ipython_dedent(code: str) -> str:
+    """IPython's `leading_indent` input transformer: the first line's leading whitespace is
+    removed from every line that starts with it."""
+    lines = code.split("\n")
+    space = re.match(r"[ \t]+", lines[0]) if lines else None
+    if space is None:
+        return code
+    n = len(space.group(0))
+    return "\n".join(ln[n:] if ln.startswith(space.group(0)) else ln for ln in lines)
+
+
 def _automagic(line: str) -> re.Match[str] | None:
     """`pip install torch` in a cell: IPython runs it as `%pip install torch` (automagic is on
     by default) because it is not Python; a line that is Python (`ls = []`) stays Python."""
@@ -439,7 +450,11 @@ def build_script(
             code, number, excluded = _neutralise(source, number, nonce, magics)
             if not excluded:
                 failure = parse(code)
-                if isinstance(failure, ParseFailure):
+                if isinstance(failure, ParseFailure) and not isinstance(parse(_ipython_dedent(code)), ParseFailure):
+                    # ` x = 1\n x`: IPython removes a whole cell's leading indent and runs it; it is
+                    # valid, but its columns would not be the cell's: left out, without a DG000
+                    excluded = "indented cell (IPython removes the indent): not analysed"
+                elif isinstance(failure, ParseFailure):
                     excluded = "does not parse"
                     result = parse_failed(failure, LineIndex(code), path, config or Config())
                     if result.findings:

@@ -610,3 +610,18 @@ def test_a_helper_that_returns_what_it_loads_is_reported_when_the_caller_loads_i
     assert (theirs.code, Path(theirs.span.file).name, theirs.span.line) == ("DG010", "utils.py", 5)
     assert "(when main.py runs it)" in theirs.message
     assert check_source(data, str(root / "data.py")).elsewhere == []
+
+
+def test_a_checkpoint_saved_by_a_helper_of_another_module_is_one_this_run_wrote(tmp_path: Path) -> None:
+    """mrdbourke's notebooks (scan 42): `utils.save_model(model, path)` then `torch.load(path)`
+    a few cells later reads a file this machine wrote; a load of a file nobody saved still warns."""
+    helpers = "import torch\n\ndef save_model(model, path):\n    torch.save(model.state_dict(), path)\n"
+    main = (
+        "import torch\nimport torch.nn as nn\nimport helpers\n"
+        'device = "cuda" if torch.cuda.is_available() else "cpu"\n'
+        'model = nn.Linear(2, 2).to(device)\nhelpers.save_model(model, "m.pth")\n'
+        'loaded = nn.Linear(2, 2)\nloaded.load_state_dict(torch.load("m.pth"))\n'
+        'other = torch.load("pretrained.pth")\n'
+    )
+    root = _project(tmp_path, {"helpers.py": helpers, "main.py": main})
+    assert _check(root / "main.py") == [(9, "DG010")]

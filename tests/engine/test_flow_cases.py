@@ -7728,6 +7728,90 @@ CASES: dict[str, str] = {
             m = batch["mask"].to(None)
             y = m - 1  # expect: DG004
     """,
+    "workers started by mp.spawn do not inherit a default dtype set under __main__ (pytorch#75269, set 80)": """
+        import torch
+        import torch.multiprocessing as mp
+        from torch import nn
+        def worker(rank, data):
+            model = nn.Linear(3, 1)
+            model(data)
+        if __name__ == "__main__":
+            torch.set_default_dtype(torch.float64)
+            data = torch.zeros(2, 3)
+            mp.spawn(worker, args=(data,), nprocs=2)  # expect: DG004
+    """,
+    "a spawned worker that sets the default again, or a default set at the top level (re-run on import), is fine": """
+        import torch
+        import torch.multiprocessing as mp
+        from torch import nn
+        torch.set_default_dtype(torch.float64)
+        def worker(rank, data):
+            nn.Linear(3, 1)(data)
+        def worker2(rank, data):
+            torch.set_default_dtype(torch.float64)
+            nn.Linear(3, 1)(data)
+        if __name__ == "__main__":
+            data = torch.zeros(2, 3)
+            mp.spawn(worker, args=(data,), nprocs=2)
+            mp.spawn(worker2, args=(data,), nprocs=2)
+    """,
+    "a device chosen by an if/else statement is the GPU where there is one (mrdbourke's fundamentals, scan 42)": """
+        import torch
+        if torch.cuda.is_available():
+            device = "cuda"
+        else:
+            device = "cpu"
+        t = torch.tensor([1, 2, 3]).to(device)
+        t.numpy()  # expect: DG009
+        t.cpu().numpy()
+    """,
+    "`sum` of int64 counts is an int64 tensor that `/=` refuses (ImageNet21K, set 80)": """
+        import torch
+        def reduce(t, n):
+            rt = t.clone()
+            rt /= n  # expect: DG004
+            return rt
+        counts = []
+        for i in range(3):
+            counts.append(torch.sum(torch.rand(4) > 0.5))
+        reduce(sum(counts), 2)
+        reduce(sum(counts).float(), 2)
+    """,
+    "an input the forward hands to a method of a module it holds, which moves it when the model is on the GPU, is that method's business (end-to-end-SLU, scan 34)": """
+        import torch
+        class P(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = []
+                self.layers.append(torch.nn.Linear(3, 3))
+                self.layers = torch.nn.ModuleList(self.layers)
+                self.is_cuda = torch.cuda.is_available()
+                if self.is_cuda:
+                    self.cuda()
+            def compute_features(self, x):
+                self.is_cuda = next(self.parameters()).is_cuda
+                if self.is_cuda:
+                    x = x.cuda()
+                out = x
+                for layer in self.layers:
+                    out = layer(out)
+                return out
+        class M(torch.nn.Module):
+            def __init__(self, p):
+                super().__init__()
+                self.is_cuda = torch.cuda.is_available()
+                self.p = p
+                self.fc = torch.nn.Linear(3, 1)
+                if self.is_cuda:
+                    self.cuda()
+            def forward(self, x, y):
+                if self.is_cuda:
+                    y = y.cuda()
+                out = self.p.compute_features(x)
+                return self.fc(out)
+        m = M(P())
+        m(torch.randn(2, 3), torch.zeros(2))
+    """,
 }
 
 

@@ -127,6 +127,19 @@ def test_a_non_python_cell_magic_is_left_out_and_a_broken_cell_gets_its_own_dg00
     assert nb.findings[0].finding.message.startswith("cell 3: ")
 
 
+def test_ipython_wildcard_search_and_a_wholly_indented_cell_are_not_parse_errors() -> None:
+    """`torch.*Tensor?` is IPython's wildcard search; a cell whose every line carries the first
+    line's indent runs (IPython's `leading_indent`), so neither gets a DG000 (scan 42). A cell
+    indented from its second line on fails in IPython too, and keeps its DG000."""
+    cells = [
+        "import torch\ntorch.*Tensor?",
+        " x = 1\n x",
+        "import torch\n device = 'cpu'",
+    ]
+    nb = check_cells(list(enumerate(cells)), None, None)
+    assert [(f.cell, f.finding.code, f.finding.span.line) for f in nb.findings] == [(2, "DG000", 2)]
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [

@@ -899,12 +899,15 @@ class CallsMixin(InterpreterParts):
             # flow-sensitive: a load on a path through this save reads what this run wrote (the
             # functions running now are those for which "a few lines later" holds)
             frames = ("<module>", *(getattr(f, "name", "<lambda>") for f in self.call_stack))
-            state.globals[f"<saved {file or path}>"] = SavedBy(frames)
+            marks = [f"<saved {file or path}>"]
             template = _path_template(at)
             if template:
-                state.globals[f"<saved like {template}>"] = SavedBy(frames)
+                marks.append(f"<saved like {template}>")
             if file.startswith(WRITTEN) and path:
-                state.globals[f"<saved {path}>"] = SavedBy(frames)  # (a load that names the same variable)
+                marks.append(f"<saved {path}>")  # (a load that names the same variable)
+            for mark in marks:
+                state.globals[mark] = SavedBy(frames)
+                self.saved_marks.setdefault(mark)
 
     def super_method(self, sup: Super, attr: str) -> Value | None:
         for name in sup.bases:
@@ -1104,6 +1107,12 @@ class CallsMixin(InterpreterParts):
             for mark in (CUDA_REQUIRED, SAFE_GLOBALS):
                 if end.globals.get(mark) == Const(True) and own_globals.get(mark) != Const(True):
                     own_globals[mark] = Const(True)  # (what the whole run has done, whichever file did it)
+            for mark in self.saved_marks:
+                # a file saved by a helper of another module (`helpers.save_model(model, path)`,
+                # scan 42) is one this run wrote, for the caller's later loads too
+                written = end.globals.get(mark)
+                if isinstance(written, SavedBy) and own_globals.get(mark) is None:
+                    own_globals[mark] = written
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_generator(node, self.index):
             yielded = self.yields.pop(id(node), [])
             value = yielded[0] if yielded else None
@@ -1617,8 +1626,16 @@ class CallsMixin(InterpreterParts):
             return Tensor("pyfloat")
         if name == "int":
             return Tensor("pyint")
-        if name == "sum" and isinstance(arg0, Many):
-            return arg0.item if isinstance(arg0.item, Tensor) and arg0.item.kind in ("pyint", "pyfloat") else None
+        if name == "sum" and isinstance(arg0, TupleV) and arg0.items and len(args) == 1:
+            head = arg0.items[0]
+            if isinstance(head, Tensor) and head.kind == "tensor" and all(isinstance(t, Tensor) and t.kind == "tensor" and t.dtype == head.dtype for t in arg0.items):
+                arg0 = Many(head)  # (tensors of one dtype: as a list of them)
+        if name == "sum" and isinstance(arg0, Many) and len(args) == 1:
+            item = arg0.item
+            if isinstance(item, Tensor) and item.kind == "tensor" and item.dtype and item.dtype != WIDE:
+                # `sum(counts)` of tensors: `0 + t0 + t1 + ...`, their dtype (bools add up to int64)
+                return replace(item, dtype="int64") if item.dtype == "bool" else item
+            return item if isinstance(item, Tensor) and item.kind in ("pyint", "pyfloat") else None
         return None
 
     def call_numpy(self, name: str, last: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call) -> Value | None:
@@ -1695,6 +1712,9 @@ class CallsMixin(InterpreterParts):
             # `torch.device(f"{acc.type}:{rank}")`: a device, which one not known ("some"); `.to()`
             # of it moves and never casts
             return Device(dev or "some")
+        if name in ("torch.multiprocessing.spawn", "torch.multiprocessing.start_processes") and isinstance(arg0, Func):
+            self._spawned(arg0, args[1] if len(args) > 1 else kwargs.get("args", TupleV(())), node, state)
+            return None
         if name == "torch.from_numpy":
             return replace(self._from_numpy(arg0, node), site=self.index.span(node))
         if name == "torch.nn.utils.rnn.pack_padded_sequence":
@@ -1711,6 +1731,31 @@ class CallsMixin(InterpreterParts):
             out = kwargs["out"]
             return out if isinstance(out, Tensor) and out.kind == "tensor" else None
         return result
+
+    def _spawned(self, worker: Func, given: Value | None, node: ast.Call, state: State) -> None:
+        """`mp.spawn(worker, args=(...))`: each worker is a new process (the spawn start method)
+        that imports the script again, not as `__main__`: the arguments arrive pickled (tensors
+        keep their dtypes), but a default dtype or device set in the `__main__` block or in a
+        function is PyTorch's own there (pytorch#75269, set 80). The worker runs as rank 0."""
+        from dtypeguard.engine.state import BUILTIN_DEVICE, BUILTIN_DTYPE
+
+        if not isinstance(given, TupleV):
+            return
+        saved = state.ddtype, state.ddevice
+        tree = self.tree
+        guarded = syntax_fact(tree, "main guard lines", lambda: _main_guard_lines(tree))
+        for default in saved:
+            if default.span is not None and not default.span.file and (default.span.line in guarded or self.call_stack):
+                # (the call names the lost setting: layers made in the worker say where it went)
+                lost = f"{SPAWNED}{default.value} at line {default.span.line}"
+                if default is saved[0]:
+                    state.ddtype = Default(BUILTIN_DTYPE.value, self.index.span(node), lost)
+                else:
+                    state.ddevice = BUILTIN_DEVICE
+        try:
+            self.call_function(worker, [Const(0), *given.items], {}, state)
+        finally:
+            state.ddtype, state.ddevice = saved
 
     def _from_numpy(self, arg0: Value | None, node: ast.Call) -> Tensor:
         if True:
@@ -2052,7 +2097,11 @@ class CallsMixin(InterpreterParts):
             dtype = dtype_kw if not honours else state.ddtype.value
             device = device_kw if "device" in kwargs else state.ddevice.value
             d_origin = Origin(origin.span, f"nn.{cls} weights follow the default dtype ({dtype})" + (f", set at line {state.ddtype.span.line}" if state.ddtype.span else "")) if honours else origin
-            if honours and state.ddtype.span is not None and state.ddtype.call.startswith("with "):
+            if honours and state.ddtype.span is not None and state.ddtype.call.startswith(SPAWNED):
+                d_origin = Origin(state.ddtype.span, (
+                    f"nn.{cls} weights follow PyTorch's default dtype ({dtype}) in the process this call starts: the default "
+                    f"{state.ddtype.call.removeprefix(SPAWNED)} is set in the parent only, and a spawned process does not inherit it"))
+            elif honours and state.ddtype.span is not None and state.ddtype.call.startswith("with "):
                 # made inside `with EmptyInitOnDevice(dtype=torch.float16):`: that block chose the dtype
                 d_origin = Origin(state.ddtype.span, f"nn.{cls} weights follow the default dtype ({dtype}) of `{state.ddtype.call}` at line {state.ddtype.span.line}")
             dev_origin = Origin(origin.span, f"nn.{cls} was created on the default device ({_device_words(device)})") if "device" not in kwargs else origin
@@ -2450,6 +2499,7 @@ class CallsMixin(InterpreterParts):
                 bound_at=tuple(self.bound_at(a, v) for a, v in zip(node.args, args, strict=False)),
                 maybe_causal=_maybe_causal(module.cls, len(args), list(kwargs)),
                 index_only=self._index_only_inputs(module, len(args), state, 0),
+                handed_off=self._handed_off_inputs(module),
             )
         )
         arg0 = args[0] if args else None
@@ -2499,6 +2549,17 @@ class CallsMixin(InterpreterParts):
             dtype, origin = state.autocast, self.origin(node, f"{module.cls.removeprefix('torch.')} inside autocast gives {state.autocast}")
         ndim = _module_rank(module, arg0.ndim, state) if isinstance(arg0, Tensor) and arg0.ndim else None
         return Tensor("tensor", dtype, module.device, origin, module.device_origin, autocast=bool(state.autocast), ndim=ndim)
+
+    def _handed_off_inputs(self, module: ModuleObj) -> frozenset[int]:
+        """The positions whose first use in the forward of `module` (a class of the script's, or
+        of a file it imports) is as an argument of a method called on `self` or on an object it
+        holds (`out = self.pretrained_model.compute_features(x)`, end-to-end-SLU, scan 34)."""
+        klass = self.classes.get(module.cls[5:]) if module.cls.startswith("user:") else None
+        fwd = klass.method("forward") if klass is not None else None
+        if fwd is None or not isinstance(fwd.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return frozenset()
+        node = fwd.node
+        return syntax_fact(node, "handed-off inputs", lambda: _handed_off(node))
 
     def _index_only_inputs(self, module: ModuleObj, count: int, state: State, depth: int) -> frozenset[int]:
         """The positions among `count` positional inputs that the forward of `module` (a class of
@@ -3755,13 +3816,16 @@ def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str |
     registers = attrs.get(REGISTERS) == Const(True)
     if registers:  # (the plain lists' tensors of a module that registers them by hand move too)
         attrs = {name: TupleV(tuple(replace(t, moves=True) if isinstance(t, Tensor) and t.param else t for t in v.items), v.builtin)
-                 if isinstance(v, TupleV) else v for name, v in attrs.items()}
+                 if isinstance(v, TupleV) else Many(replace(v.item, moves=True)) if isinstance(v, Many) and isinstance(v.item, Tensor) and v.item.param
+                 else v for name, v in attrs.items()}
     if not any(isinstance(v, Tensor) and v.moves for v in attrs.values()) and not registers:
         return attrs
     out = dict(attrs)
     for name, value in attrs.items():
         if registers and isinstance(value, TupleV):
             out[name] = TupleV(tuple(moved_attrs({"_": t}, dtype, device, cast)["_"] if isinstance(t, Tensor) and t.moves else t for t in value.items), value.builtin)
+        if registers and isinstance(value, Many) and isinstance(value.item, Tensor) and value.item.moves:
+            out[name] = Many(moved_attrs({"_": value.item}, dtype, device, cast)["_"])
         if isinstance(value, Tensor) and value.moves:
             recast = bool(dtype and is_float(value.dtype) and dtype != value.dtype)
             out[name] = replace(
@@ -3772,6 +3836,7 @@ def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str |
     return out
 
 
+SPAWNED = "spawned without the default "  # a `Default.call`: the default inside `mp.spawn`'s worker, and the one it lost
 REGISTERS = "<registers parameters by hand>"  # a module attribute: it calls `register_parameter`
 STATE_AT_INIT = frozenset({"Adagrad"})  # torch.optim classes whose constructor makes their state
 CONVERTERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor"})
@@ -4085,6 +4150,7 @@ def held_refs(obj: ModuleObj) -> list[Ref]:
     out = [v for v in (*obj.attrs.values(), *(held.items if isinstance(held, TupleV) else ())) if isinstance(v, Ref)]
     if obj.attrs.get(REGISTERS) == Const(True):
         out += [item for v in obj.attrs.values() if isinstance(v, TupleV) for item in v.items if isinstance(item, Ref)]
+        out += [v.item for v in obj.attrs.values() if isinstance(v, Many) and isinstance(v.item, Ref)]
     return out
 
 
@@ -4864,3 +4930,42 @@ def _mapped_series(table: DictV, here: Origin) -> Tensor | None:
         return None
     return Tensor("series", dtype, "cpu", Origin(here.span, f"`.map` of a dict of {'Python floats' if dtype == 'float64' else 'Python ints' if dtype == 'int64' else 'bools'} gives {dtype}"), ndim=1)
 
+
+def _main_guard_lines(tree: ast.AST) -> frozenset[int]:
+    """The lines of the module's `if __name__ == "__main__":` blocks."""
+    lines: set[int] = set()
+    for stmt in getattr(tree, "body", ()):
+        if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1 and isinstance(stmt.test.ops[0], ast.Eq):
+            sides = [stmt.test.left, *stmt.test.comparators]
+            if {type(x) for x in sides} == {ast.Name, ast.Constant} and any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides) \
+                    and any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides):
+                lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    return frozenset(lines)
+
+
+def _handed_off(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[int]:
+    """`Forward.handed_off` of one forward definition (positions after `self`)."""
+    params = [a.arg for a in node.args.posonlyargs + node.args.args][1:]
+    out = set()
+    for position, name in enumerate(params):
+        uses = sorted((n for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)), key=lambda n: (n.lineno, n.col_offset))
+        if not uses:
+            continue
+        moved = [call for call in ast.walk(node) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda")
+                 and call.func.value is uses[0]]
+        holder = next((stmt for stmt in node.body if stmt.lineno <= uses[0].lineno <= (stmt.end_lineno or stmt.lineno)), None)
+        if moved and isinstance(holder, ast.If) and any(isinstance(n, ast.Attribute) and n.attr in ("is_cuda", "device") for n in ast.walk(holder.test)):
+            # `if self.is_cuda: x = x.cuda()` first (end-to-end-SLU, scan 34): moved where the model is
+            out.add(position)
+            continue
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr not in ("forward", "__call__", "to", "cuda") \
+                    and any(arg is uses[0] for arg in call.args):
+                base: ast.expr = call.func.value  # (`self.fc(x)` is a layer's forward; `self.score(x)` the module's own code)
+                if not isinstance(base, ast.Attribute):
+                    continue
+                while isinstance(base, ast.Attribute):
+                    base = base.value
+                if isinstance(base, ast.Name) and base.id == "self":
+                    out.add(position)
+    return frozenset(out)

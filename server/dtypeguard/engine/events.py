@@ -55,6 +55,9 @@ class Forward:
     # back to the host (`.cpu()`, `.tolist()`), also through its sub-modules' forwards: a CPU index
     # tensor indexes a tensor on any device
     index_only: frozenset[int] = frozenset()
+    # positional inputs the forward first hands to a method of an object it holds
+    # (`self.pretrained.compute_features(x)`), which moves it or not: checked inside that method
+    handed_off: frozenset[int] = frozenset()
 
 
 @quick_init

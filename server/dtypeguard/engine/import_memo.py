@@ -60,6 +60,7 @@ class ImportEffects:
     module_globals: dict[str, dict[object, Any]]  # flat
     module_indexes: dict[str, ModuleIndex]
     dependencies: dict[str, str]
+    saved_marks: tuple[str, ...] = ()  # the "<saved ...>" globals its saves wrote first
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class _Before:
     yields: dict[int, list[Value | None]]
     optimizers_of: dict[int, list[int]]
     modules: frozenset[str]
+    saved_marks: int
 
 
 def _record_marks(record: Events | Facts) -> dict[str, Any]:
@@ -145,6 +147,7 @@ class ImportMemoMixin(InterpreterParts):
             yields={k: list(v) for k, v in self.yields.items()},
             optimizers_of={k: list(v) for k, v in self.optimizers_of.items()},
             modules=frozenset(self.modules),
+            saved_marks=len(self.saved_marks),
         )
 
     def memo_keep(self, key: tuple[object, ...], before: _Before, state: State, result: Any) -> None:
@@ -176,6 +179,7 @@ class ImportMemoMixin(InterpreterParts):
                 module_globals={p: g.flat() for p, g in self.module_globals.items()},
                 module_indexes={p: self.module_indexes[p] for p in new if p in self.module_indexes},
                 dependencies={p: self.dependencies[p] for p in new if p in self.dependencies},
+                saved_marks=tuple(self.saved_marks)[before.saved_marks :],
             ),
         )
 
@@ -198,6 +202,8 @@ class ImportMemoMixin(InterpreterParts):
         self.modules.update(effects.modules)
         self.module_globals.update({p: Scope(None, dict(flat)) for p, flat in effects.module_globals.items()})
         self.dependencies.update(effects.dependencies)
+        for mark in effects.saved_marks:
+            self.saved_marks.setdefault(mark)
         for path, index in effects.module_indexes.items():
             index.reuse(self.boundary)  # (as `imports.load` does for a tree it reuses)
             self.module_indexes[path] = index

@@ -144,6 +144,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         self.modules: dict[str, Ref | None] = {}  # imported file -> its namespace (None: being imported, a cycle)
         self.importing = 0  # > 0 while another file's top level runs
         self.module_globals: dict[str, Any] = {}  # an imported file's path -> its globals, for its functions
+        self.saved_marks: dict[str, None] = {}  # the "<saved ...>" globals any save has written (in order), for `leave_call`
         self.module_indexes: dict[str, ModuleIndex] = {}
         self.boundary: list[Span] = []  # the checked file's calls into user code being run, outermost first (the innermost ran it)
         self.dependencies: dict[str, str] = {}  # the files this analysis read, with the text it read
@@ -2136,7 +2137,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
 
 
 _NARROWED = re.compile(r"\.astype\((int32|int16|int8|uint8|float16)\)")  # a cast to a narrow dtype, chosen on purpose
-_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "locals", "slice", "bool", "hasattr", "all", "any", "type", "str"})
+_BUILTINS = frozenset({"list", "tuple", "enumerate", "zip", "range", "iter", "next", "len", "float", "int", "sorted", "reversed", "isinstance", "print", "super", "dict", "map", "filter", "min", "max", "abs", "round", "getattr", "setattr", "locals", "slice", "bool", "hasattr", "all", "any", "type", "str", "sum"})
 
 
 def _list_as_array(value: Value | None, other: Value | None) -> Value | None:

@@ -45,6 +45,7 @@ class InterpreterParts:
     touched: dict[int, ast.AST] | None  # while set: the function nodes run, by id (for the incremental checker)
     return_states: list[list[State]]  # per frame: the state on each path that returned
     module_globals: dict[str, Any]  # an imported file's path -> its globals (a Scope)
+    saved_marks: dict[str, None]  # the "<saved ...>" globals any save has written, in order
     modules: dict[str, Any]
     boundary: list[Span]
     importing: int  # > 0 while another file's top level runs

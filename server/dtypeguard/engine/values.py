@@ -576,6 +576,9 @@ def _legacy_type_join(a: str, b: str) -> Sym | None:
 _NONE = Const(None)
 
 
+_DEVICE_WORDS = frozenset({"cpu", "cuda", "mps"})
+
+
 def join(a: Value | None, b: Value | None) -> Value | None:
     """The least upper bound of two values reaching the same point (unknown if they differ)."""
     if a is None or b is None:
@@ -609,6 +612,11 @@ def join(a: Value | None, b: Value | None) -> Value | None:
         return Tensor(numpy_side.kind, None, "cpu")
     if isinstance(a, Device) and isinstance(b, Device):
         dev = join_device(a.name, b.name)
+        return Device(dev) if dev else None
+    if isinstance(a, Const) and isinstance(b, Const) and a.value in _DEVICE_WORDS and b.value in _DEVICE_WORDS:
+        # `if torch.cuda.is_available(): device = "cuda"` / `else: device = "cpu"` (the beginner's
+        # form of the one-line choice, scan 42): a device, the GPU where there is one
+        dev = join_device(str(a.value), str(b.value))
         return Device(dev) if dev else None
     if isinstance(a, Sym) and isinstance(b, Sym):
         return _legacy_type_join(a.name, b.name)

@@ -95,6 +95,12 @@ def check(ctx: Context) -> Iterator[Finding]:
             # whatever the model's dtype; where it is made is where it should follow the model
             model_side = False
             fixes = [f for f in fixes if follow]
+        spawned = module.dtype_origin if module.dtype_origin is not None and "a spawned process does not inherit it" in module.dtype_origin.why else None
+        if spawned is not None and not model_side:
+            # `mp.spawn(worker, ...)` after `torch.set_default_dtype(torch.float64)` in `__main__`
+            # (pytorch#75269, set 80): the data keeps float64, the worker's model is float32; the
+            # default is what the worker must set again
+            model_side = True
         rebuilt = None if model_side else _rebuilt_after_cast(ctx, fw, x)
         if rebuilt is not None:
             # timm's `reset_classifier` after `model.to(torch.float64)` (set 76): the new layer
@@ -102,7 +108,11 @@ def check(ctx: Context) -> Iterator[Finding]:
             related = [r for r in related if r.span != rebuilt]
             related.insert(0, Related(rebuilt, f"the model is cast to {x.dtype} here, before this layer exists"))
             fixes = _layer_dtype_fix(ctx, module.origin.span, x.dtype) if module.made_at is None else []
-        if model_side:
+        if model_side and spawned is not None:
+            fixes = []
+            root = spawned.span
+            related.append(Related(module.origin.span, f"the model is built here, in the spawned process, as {module.dtype}"))
+        elif model_side:
             model_root = module.cast_span or (module.dtype_origin.span if module.dtype_origin else None)
             if module.cast_span is None and module.honours_default and module.dtype_origin is not None and "the default dtype" in module.dtype_origin.why:
                 model_root = module.origin.span  # built while the default was float64: where the model is made
@@ -134,7 +144,13 @@ def check(ctx: Context) -> Iterator[Finding]:
             if as_ints and as_ints != said:  # which of the two errors depends on the file's numbers
                 error = f"{said} (float64 data), or {as_ints} (int64 data)"
                 fails = f"fails with \"{said}\" (float64 data) or \"{as_ints}\" (int64 data)"
-            if model_side:
+            if spawned is not None:
+                message = (
+                    f"the processes this call starts do not inherit the parent's default dtype: the model built in them is "
+                    f"{dtype_words(module.dtype)} but its input is {dtype_words(x.dtype)}, so the forward pass at line {line} {fails} "
+                    f"(set the default again at the start of the worker)"
+                )
+            elif model_side:
                 message = (
                     f"the model's parameters become {dtype_words(module.dtype)} here but its input is {dtype_words(x.dtype)}: "
                     f"the forward pass at line {line} {fails}"

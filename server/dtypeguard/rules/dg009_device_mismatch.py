@@ -150,6 +150,8 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue  # used only to index (`h[obs_idx]`): a CPU index tensor indexes a tensor on any device (gru_ode_bayes, scan 32)
             if module.cls.startswith("user:") and _moved_in_forward(ctx, module.cls[5:], position):
                 continue  # the script's own forward moves it first (`self.lstm(x.to(self.device))`)
+            if position in fw.handed_off:
+                continue  # first given to a method of an object the forward holds, which may move it: checked inside
             if fw.nested and position == 0 and x.dev_origin is None:
                 continue  # the outer call's input, reported there
             model_side = x.device in ("cuda", "auto", "meta") and module.device == "cpu"

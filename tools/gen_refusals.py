@@ -58,6 +58,9 @@ def probes() -> dict[str, tuple[str, Probe]]:
         "uniform_": ("input", lambda t: x(t).clone().uniform_()),
         "multinomial": ("input", lambda t: torch.multinomial(x(t).flatten(), 1)),
         "cdist": ("input", lambda t: torch.cdist(x(t), x(t))),
+        # the scores a class-index loss is given (`loss_fn(pred.long(), y)`, set 81)
+        "cross_entropy": ("input", lambda t: F.cross_entropy(x(t), torch.tensor([0, 1]))),
+        "nll_loss": ("input", lambda t: F.nll_loss(x(t), torch.tensor([0, 1]))),
         "argmax": ("input", lambda t: x(t).argmax()),
         "argmin": ("input", lambda t: x(t).argmin()),
         "topk": ("input", lambda t: x(t).topk(1)),

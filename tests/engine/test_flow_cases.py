@@ -7812,6 +7812,16 @@ CASES: dict[str, str] = {
         m = M(P())
         m(torch.randn(2, 3), torch.zeros(2))
     """,
+    "a class-index loss given integer scores has no kernel for them (machine-learning-book #144, set 81)": """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        pred = torch.randn(4, 3).softmax(1)
+        y = torch.tensor([0, 1, 2, 0])
+        loss = nn.CrossEntropyLoss()(pred.long(), y)  # expect: DG005
+        nll = F.nll_loss(pred.argmax(1, keepdim=True).repeat(1, 3), y)  # expect: DG005
+        fine = nn.CrossEntropyLoss()(pred, y) + F.nll_loss(pred.log(), y)
+    """,
 }
 
 

@@ -1712,6 +1712,8 @@ class CallsMixin(InterpreterParts):
             # `torch.device(f"{acc.type}:{rank}")`: a device, which one not known ("some"); `.to()`
             # of it moves and never casts
             return Device(dev or "some")
+        if name == "torch.unique" and isinstance(arg0, Tensor) and arg0.kind == "tensor" and not _has_splat(node):
+            return _unique(arg0, args[1:], kwargs, self.origin(node, "`torch.unique`'s inverse indices and counts are int64"))
         if name in ("torch.multiprocessing.spawn", "torch.multiprocessing.start_processes") and isinstance(arg0, Func):
             self._spawned(arg0, args[1] if len(args) > 1 else kwargs.get("args", TupleV(())), node, state)
             return None
@@ -2620,6 +2622,12 @@ class CallsMixin(InterpreterParts):
         weight: Value | None = None, weight_at: Span | None = None,
     ) -> Value | None:
         target_span = self.index.span(target_node) if target_node is not None else None
+        refusing = _CLASS_LOSS_INPUTS.get(name.removeprefix("F."))
+        if refusing is not None and isinstance(output, Tensor) and output.kind == "tensor":
+            # `loss_fn(pred.long(), y)` (set 81): integer scores have no log_softmax kernel
+            given = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) else next((k.value for k in node.keywords if k.arg == "input"), None)
+            if self.refused(refusing, output, node, given):
+                return None
         self.events.losses.append(
             LossCall(
                 self.index.span(node), self.tick(), kind, name, output, target, target_span, state.autocast, weight if isinstance(weight, Tensor) else None, weight_at,
@@ -3044,6 +3052,8 @@ class CallsMixin(InterpreterParts):
 
     def tensor_method(self, t: Tensor, method: str, args: list[Value | None], kwargs: dict[str, Value | None], node: ast.Call, default: str | None = None) -> Value | None:
         here = self.origin(node, f".{method}(...)")
+        if t.kind == "tensor" and method == "unique" and not _has_splat(node):
+            return _unique(t, args, kwargs, self.origin(node, "`.unique()`'s inverse indices and counts are int64"))
         if t.kind == "series" and method == "map" and len(args) == 1 and not kwargs and isinstance(args[0], DictV):
             return _mapped_series(args[0], here)
         if t.kind in ("ndarray", "npscalar", "frame", "series", "window", "sparse"):
@@ -3836,6 +3846,7 @@ def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str |
     return out
 
 
+_CLASS_LOSS_INPUTS = {"CrossEntropyLoss": "cross_entropy", "cross_entropy": "cross_entropy", "NLLLoss": "nll_loss", "nll_loss": "nll_loss"}
 SPAWNED = "spawned without the default "  # a `Default.call`: the default inside `mp.spawn`'s worker, and the one it lost
 REGISTERS = "<registers parameters by hand>"  # a module attribute: it calls `register_parameter`
 STATE_AT_INIT = frozenset({"Adagrad"})  # torch.optim classes whose constructor makes their state
@@ -4969,3 +4980,20 @@ def _handed_off(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[int]:
                 if isinstance(base, ast.Name) and base.id == "self":
                     out.add(position)
     return frozenset(out)
+
+
+def _unique(t: Tensor, rest: list[Value | None], kwargs: dict[str, Value | None], origin: Origin) -> Value | None:
+    """`torch.unique(x, sorted, return_inverse, return_counts, dim)` / `x.unique(...)`: the unique
+    values keep x's dtype; asked for, the inverse indices and the counts follow, int64 (checked
+    against torch in tests/engine/test_library_conformance.py). Flags not known: not known."""
+    flags = []
+    for position, name in ((1, "return_inverse"), (2, "return_counts")):
+        given = rest[position] if len(rest) > position else kwargs.get(name, Const(False))
+        if not (isinstance(given, Const) and isinstance(given.value, bool)):
+            return None
+        flags.append(given.value)
+    values = replace(t, ndim=None if kwargs.get("dim", Const(None)) != Const(None) or len(rest) > 3 else 1, collated=False)
+    if not any(flags):
+        return values
+    index = Tensor("tensor", "int64", t.device, origin, t.dev_origin)
+    return TupleV((values, *([index] * sum(flags))))

@@ -27,7 +27,7 @@ FLOAT_ONLY = frozenset({
     "mean", "std", "var", "quantile", "softmax", "log_softmax", "norm", "normalize", "randn_like", "rand_like",
     "normal_", "uniform_", "multinomial", "cdist",
     "cholesky", "inverse", "det", "slogdet", "logdet", "svd", "qr", "eigh", "solve", "MultivariateNormal", "Parameter",
-    "requires_grad", "requires_grad_",
+    "requires_grad", "requires_grad_", "cross_entropy", "nll_loss",
 })
 AT_THE_CALL = frozenset({"randn_like", "rand_like", "normal_", "uniform_", "neg", "sub"})
 
@@ -102,9 +102,12 @@ def _cast_fix(key: str, dtype: str, operand: Span | None, inferred: bool = False
         # a buffer, so where the script chose the integer dtype the choice is the user's
         return [FixSpec("append_call", "Make the parameter floating point: `.float()` (if it holds a mask or indices, "
                         "pass `requires_grad=False` or register a buffer instead)", operand, inferred, (("method", "float"),))]
-    if key in FLOAT_ONLY and not is_float(dtype) and key != "MultivariateNormal":
+    if key in FLOAT_ONLY and not is_float(dtype) and key not in ("MultivariateNormal", *_CLASS_LOSSES):
         return [FixSpec("append_call", "Compute it in floating point: `.float()`", operand, True, (("method", "float"),))]
     return []
+
+
+_CLASS_LOSSES = ("cross_entropy", "nll_loss")  # (their input: scores; a `.float()` of an integer cast would train on nothing)
 
 
 def _advice(key: str, dtype: str) -> str:
@@ -123,6 +126,8 @@ def _advice(key: str, dtype: str) -> str:
         return "compute it in float32 (`.float()`), and convert back after"
     if key in ("requires_grad", "requires_grad_"):
         return "only a floating tensor can require gradients: create it floating (`dtype=torch.float32`, or a float fill value)"
+    if key in _CLASS_LOSSES:
+        return "give the loss the model's floating-point scores (logits), not a cast of them: an integer cast drops the scores"
     if key == "Parameter":
         return "make a learned parameter floating point (`.float()`), or keep a mask or indices with `requires_grad=False` or as a buffer"
     if key in FLOAT_ONLY:

@@ -7822,6 +7822,32 @@ CASES: dict[str, str] = {
         nll = F.nll_loss(pred.argmax(1, keepdim=True).repeat(1, 3), y)  # expect: DG005
         fine = nn.CrossEntropyLoss()(pred, y) + F.nll_loss(pred.log(), y)
     """,
+    "`loss.data[0]` of a 0-dim loss raises before NumPy ever sees the list (DeepNLP-models, scan 41); `loss.item()` is a number": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(4, 3).cuda()
+        losses, items = [], []
+        loss = nn.CrossEntropyLoss()(model(torch.randn(2, 4).cuda()), torch.tensor([0, 1]).cuda())
+        losses.append(loss.data[0])
+        items.append(loss.item())
+        print(np.mean(losses), np.mean(items))
+        per = nn.CrossEntropyLoss(reduction="none")(model(torch.randn(2, 4).cuda()), torch.tensor([0, 1]).cuda())
+        np.mean([per.data[0]])  # expect: DG009
+    """,
+    "a toy data set's targets cast to int32 are refused by cross_entropy (sklearn load_iris, set 81)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        from sklearn.datasets import load_iris
+        from sklearn.model_selection import train_test_split
+        iris = load_iris()
+        X, y = iris["data"], iris["target"].astype(np.int32)  # expect: DG006
+        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3)
+        model = nn.Linear(4, 3)
+        loss = nn.CrossEntropyLoss()(model(torch.from_numpy(X_train).float()), torch.from_numpy(y_train))
+        ok = nn.CrossEntropyLoss()(model(torch.from_numpy(X_test).float()), torch.from_numpy(y_test).long())
+    """,
 }
 
 

@@ -432,6 +432,9 @@ SKLEARN_CASES = [
     "MinMaxScaler().fit_transform(x64)", "MinMaxScaler().fit_transform(x32)",
     "LabelEncoder().fit_transform(['a', 'b', 'a'])", "LabelEncoder().fit_transform(xi[:, 0])",
     "train_test_split(x32, xi[:, 0])[0]", "train_test_split(x32, xi[:, 0])[3]", "train_test_split(x64, test_size=0.25)[1]",
+    *[f"datasets.{name}(){part}" for name in ("load_iris", "load_digits", "load_wine", "load_breast_cancer", "load_diabetes")
+      for part in ("['data']", "['target']", ".data", ".target")],
+    "datasets.load_iris(return_X_y=True)[1]", "datasets.load_diabetes(return_X_y=True)[0]",
     # vocab.SKLEARN_FLOAT_TRANSFORMERS on arrays and frames, vocab.SKLEARN_ENCODERS, ColumnTransformer's parts
     *[f"{cls if '(' in cls else cls + '()'}.fit_transform({x})" for cls in _SCALERS for x in ("x64", "x32", "xi", "df[['a', 'n']]", "df[['s', 't']]")],
     "OneHotEncoder(sparse_output=False).fit_transform(df[['c']])", "OneHotEncoder(sparse_output=False, dtype=np.float32).fit_transform(df[['c']])",
@@ -1253,3 +1256,26 @@ def test_weights_only_loading_refuses_exactly_the_framed_pickle_protocols(protoc
     assert refused == (protocol >= PICKLE_FRAMED)
     source = f"import torch\ntorch.save({{'w': torch.zeros(2)}}, 'c.pth', pickle_protocol={protocol})\nck = torch.load('c.pth')\n"
     assert [f.code for f in check_source(source, "case.py").findings] == (["DG011"] if refused else [])
+
+
+def test_a_loss_module_with_a_mean_or_sum_reduction_gives_a_0_dim_tensor() -> None:
+    """The engine gives a loss module's result rank 0 when its reduction is "mean" (the default)
+    or "sum", and no rank for "none" (then `loss.data[0]` indexes, otherwise torch raises)."""
+    cases = [
+        ("nn.CrossEntropyLoss()", "torch.randn(4, 3)", "torch.tensor([0, 1, 2, 0])"),
+        ("nn.CrossEntropyLoss(reduction='sum')", "torch.randn(4, 3)", "torch.tensor([0, 1, 2, 0])"),
+        ("nn.CrossEntropyLoss(reduction='none')", "torch.randn(4, 3)", "torch.tensor([0, 1, 2, 0])"),
+        ("nn.MSELoss()", "torch.randn(4, 3)", "torch.randn(4, 3)"),
+        ("nn.BCEWithLogitsLoss()", "torch.randn(4)", "torch.rand(4)"),
+        ("nn.NLLLoss(torch.ones(3))", "torch.randn(4, 3)", "torch.tensor([0, 1, 2, 0])"),
+    ]
+    setup = "import torch\nfrom torch import nn\n"
+    source = setup + "".join(f"r_{i} = {loss}({x}, {y})\n" for i, (loss, x, y) in enumerate(cases))
+    stated = {f.name: f.value for f in check_source(source).facts.values if f.store and f.name.startswith("r_")}
+    namespace: dict[str, Any] = {}
+    exec(setup, namespace)
+    for i, (loss, x, y) in enumerate(cases):
+        real = eval(f"{loss}({x}, {y})", namespace)
+        value = stated.get(f"r_{i}")
+        assert isinstance(value, Tensor), loss
+        assert value.ndim == (0 if real.ndim == 0 else None), f"{loss}: engine rank {value.ndim}, torch {real.ndim}"

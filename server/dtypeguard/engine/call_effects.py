@@ -1395,6 +1395,14 @@ class CallsMixin(InterpreterParts):
                 x, y = vocab.SKLEARN_DATASETS[last]
                 origin = self.origin(node, f"sklearn `{last}` returns float64 features")
                 return TupleV((Tensor("ndarray", x, "cpu", origin), Tensor("ndarray", y, "cpu", origin)))
+            if last in vocab.SKLEARN_LOADERS and not args and set(kwargs) <= {"return_X_y"}:
+                x, y = vocab.SKLEARN_LOADERS[last]
+                data = Tensor("ndarray", x, "cpu", self.origin(node, f"sklearn `{last}` gives float64 features"), ndim=2)
+                target = Tensor("ndarray", y, "cpu", self.origin(node, f"sklearn `{last}` gives {y} targets"), ndim=1)
+                as_pair = kwargs.get("return_X_y", Const(False))
+                if as_pair == Const(True):
+                    return TupleV((data, target))
+                return DictV(("data", "target"), (data, target)) if as_pair == Const(False) else None
             if last[:1].isupper():
                 oid = self.alloc(state, InstanceObj(f"sklearn:{last}", None, _sklearn_options(last, args, kwargs)))
                 return Ref(oid)
@@ -2081,6 +2089,9 @@ class CallsMixin(InterpreterParts):
             weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight", args[0] if args and cls in _WEIGHT_FIRST else None)
             # `weight`/`pos_weight` are registered buffers: `criterion.to(device)` moves them
             attrs: dict[str, Value | None] = {"weight": replace(weight, moves=True)} if isinstance(weight, Tensor) else {}
+            reduction = kwargs.get("reduction", Const("mean"))
+            if len(args) <= (1 if cls in _WEIGHT_FIRST else 0) and not {"size_average", "reduce"} & set(kwargs) and reduction in (Const("mean"), Const("sum")):
+                attrs[REDUCED] = Const(True)  # its loss is one number: a 0-dim tensor
             oid = self.alloc(state, ModuleObj(f"torch.nn.{cls}", origin, loss=vocab.LOSSES[cls], attrs=attrs, created_time=self.time))
             return Ref(oid)
         if cls in vocab.CONTAINERS:
@@ -2463,7 +2474,8 @@ class CallsMixin(InterpreterParts):
                 output = args[0] if args else kwargs.get("input")
                 target = args[1] if len(args) > 1 else kwargs.get("target")
                 weight = obj.attrs.get("weight")
-                return self.loss_call(obj.loss, obj.cls.rsplit(".", 1)[-1], output, target, target_node, node, state, weight, obj.origin.span)
+                made = self.loss_call(obj.loss, obj.cls.rsplit(".", 1)[-1], output, target, target_node, node, state, weight, obj.origin.span)
+                return replace(made, ndim=0) if isinstance(made, Tensor) and obj.attrs.get(REDUCED) == Const(True) else made
             if obj.scatters and obj.device != "cpu":
                 # `nn.DataParallel(model)(input_dict)`: its scatter moves every tensor it is given
                 # to the first GPU, where the module is (with none, the module runs as it is); a
@@ -3846,6 +3858,7 @@ def moved_attrs(attrs: dict[str, Value | None], dtype: str | None, device: str |
     return out
 
 
+REDUCED = "<reduced loss>"  # a loss module's attribute: `reduction` is "mean" or "sum" (its result is 0-dim)
 _CLASS_LOSS_INPUTS = {"CrossEntropyLoss": "cross_entropy", "cross_entropy": "cross_entropy", "NLLLoss": "nll_loss", "nll_loss": "nll_loss"}
 SPAWNED = "spawned without the default "  # a `Default.call`: the default inside `mp.spawn`'s worker, and the one it lost
 REGISTERS = "<registers parameters by hand>"  # a module attribute: it calls `register_parameter`

@@ -1869,6 +1869,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         index = self.eval(node.slice, state)
         if base == Sym("numpy.mgrid"):
             return self._mgrid(node, state)
+        if isinstance(base, Tensor) and base.kind == "tensor" and base.ndim == 0 and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
+            return None  # `loss.data[0]` of a 0-dim loss: IndexError in torch since 0.4 (DeepNLP-models, scan 41)
         if isinstance(base, Tensor) and base.kind in ("tensor", "ndarray"):
             if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int and base.kind == "ndarray" and base.ndim in (None, 1):
                 return replace(base, kind="npscalar")  # `a[0]` of a 1-D array (a row of a 2-D one stays an array; `a[None]` adds an axis)

@@ -62,6 +62,12 @@ SKLEARN_DATASETS: dict[str, tuple[str, str]] = {
     "make_moons": ("float64", "int64"), "make_circles": ("float64", "int64"),
     "make_regression": ("float64", "float64"), "make_friedman1": ("float64", "float64"),
 }
+# the bundled toy data sets: a Bunch whose `data` and `target` have these dtypes (NumPy 2's
+# default integer; `return_X_y=True` gives the pair)
+SKLEARN_LOADERS: dict[str, tuple[str, str]] = {
+    "load_iris": ("float64", "int64"), "load_digits": ("float64", "int64"), "load_wine": ("float64", "int64"),
+    "load_breast_cancer": ("float64", "int64"), "load_diabetes": ("float64", "float64"),
+}
 
 # scikit-learn transformers whose `fit_transform`/`transform` keep float32 and give float64 for
 # any other numeric input (arrays and frames; checked by tests/engine/test_library_conformance.py)

@@ -948,16 +948,18 @@ def test_seventy_ninth_set_has_no_false_alarm() -> None:
 
 # Sets 80-83 (written by helpers who never read the engine, scored on arrival with 05f8058, the session's start):
 # 80 distributed training on the CPU: 0/6 root, 0/6 any line, 0 false alarms -> 1/6, 2/6, 0 (`mp.spawn` workers do
-# not inherit a default dtype set under `__main__`; builtin `sum` of int64 counts); 81 scikit-learn meets PyTorch: 1/6 root, 1/6 any line, 0 false alarms; 82 attention masks in hand-written
-# transformers: 3/6, 3/6, 0 -> 5/6, 5/6, 0 (`.to(None)` changes nothing, a collate instance with `__call__` runs,
-# `pad_sequence` keeps its sequences' dtype); 83 data read from files: 2/6, 3/6, 0
+# not inherit a default dtype set under `__main__`; builtin `sum` of int64 counts); 81 scikit-learn meets PyTorch:
+# 1/6, 1/6, 0 -> 3/6, 3/6, 0 (sklearn's load_* toy data sets; integer scores refused by cross_entropy); 82 attention
+# masks in hand-written transformers: 3/6, 3/6, 0 -> 5/6, 5/6, 0 (`.to(None)` changes nothing, a collate instance
+# with `__call__` runs, `pad_sequence` keeps its sequences' dtype); 83 data read from files: 2/6, 3/6, 0 -> 3/6, 4/6,
+# 0 (`torch.unique(..., return_inverse=True)` gives int64 indices)
 EIGHTIETH = score(Path(__file__).resolve().parents[1] / "realworld80")
 EIGHTY_FIRST = score(Path(__file__).resolve().parents[1] / "realworld81")
 EIGHTY_SECOND = score(Path(__file__).resolve().parents[1] / "realworld82")
 EIGHTY_THIRD = score(Path(__file__).resolve().parents[1] / "realworld83")
 
 
-@pytest.mark.parametrize(("result", "floor"), [(EIGHTIETH, 0.16), (EIGHTY_FIRST, 0.16), (EIGHTY_SECOND, 0.83), (EIGHTY_THIRD, 0.33)], ids=["80", "81", "82", "83"])
+@pytest.mark.parametrize(("result", "floor"), [(EIGHTIETH, 0.16), (EIGHTY_FIRST, 0.5), (EIGHTY_SECOND, 0.83), (EIGHTY_THIRD, 0.5)], ids=["80", "81", "82", "83"])
 def test_sets_80_to_83_have_no_false_alarm_and_keep_their_recall(result: dict[str, object], floor: float) -> None:
     assert result["broken"] >= 6 and result["correct"] >= 6  # type: ignore[operator]
     assert result["false_alarms"] == []

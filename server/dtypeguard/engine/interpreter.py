@@ -696,15 +696,24 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if not names:
             return None
         func = self.call_stack[-1] if self.call_stack else None
-        body = func.body if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else self.tree.body if isinstance(self.tree, ast.Module) else []
+        owner = func if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else self.tree
+        body = owner.body if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) else []
+
+        def device_binds() -> dict[str, list[tuple[int, ast.expr]]]:
+            # every `name = <x.get_device()>` of the body, walked once per function (not per test:
+            # a huge module with many device choices was quadratic)
+            out: dict[str, list[tuple[int, ast.expr]]] = {}
+            for stmt in ast.walk(ast.Module(body=body, type_ignores=[])):
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    found = read(stmt.value)
+                    if found is not None:
+                        out.setdefault(stmt.targets[0].id, []).append((stmt.lineno, found))
+            return out
+
+        binds = syntax_fact(owner, "device-reading binds", device_binds)
         line = getattr(at, "lineno", 0)
-        binds = [s for s in ast.walk(ast.Module(body=body, type_ignores=[])) if isinstance(s, ast.Assign) and len(s.targets) == 1
-                 and isinstance(s.targets[0], ast.Name) and s.targets[0].id in names and s.lineno < line]
-        for bind in sorted(binds, key=lambda s: -s.lineno):
-            found = read(bind.value)
-            if found is not None:
-                return found
-        return None
+        earlier = [(ln, found) for name in names for ln, found in binds.get(name, ()) if ln < line]
+        return max(earlier, key=lambda b: b[0])[1] if earlier else None
 
     def _narrow_device(self, name: str, device: str, state: State) -> None:
         """In a branch of `if tensor.is_cuda:`, a tensor on the GPU only when there is one is on

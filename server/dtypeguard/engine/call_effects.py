@@ -41,7 +41,7 @@ from dtypeguard.engine.library.config_objects import CONFIG_MAKERS
 from dtypeguard.engine.library.spec import Entry, Signature
 from dtypeguard.engine.library.stdlib import DATETIME_MAKERS, WAVE_INT_QUERIES, WAVE_READER
 from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
-from dtypeguard.engine.parse import syntax_fact
+from dtypeguard.engine.parse import is_main_guard, syntax_fact
 from dtypeguard.engine.values import (
     BATCH_WHY,
     DATA_WHYS,
@@ -4959,11 +4959,8 @@ def _main_guard_lines(tree: ast.AST) -> frozenset[int]:
     """The lines of the module's `if __name__ == "__main__":` blocks."""
     lines: set[int] = set()
     for stmt in getattr(tree, "body", ()):
-        if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) and len(stmt.test.ops) == 1 and isinstance(stmt.test.ops[0], ast.Eq):
-            sides = [stmt.test.left, *stmt.test.comparators]
-            if {type(x) for x in sides} == {ast.Name, ast.Constant} and any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides) \
-                    and any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides):
-                lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+        if isinstance(stmt, ast.If) and is_main_guard(stmt.test):
+            lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
     return frozenset(lines)
 
 

@@ -61,8 +61,8 @@ from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.library.apply import OTHER, Strong, column_dtype, lookup_column, nested_depth
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.stdlib import WAVE_READER
-from dtypeguard.engine.parse import LineIndex, syntax_fact
-from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached, is_main_guard
+from dtypeguard.engine.parse import LineIndex, is_main_guard, syntax_fact
+from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached
 from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
     ITEMS,

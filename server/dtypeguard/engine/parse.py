@@ -152,3 +152,13 @@ def syntax_fact(node: ast.AST, key: str, compute: Callable[[], T]) -> T:
     if key not in facts:
         facts[key] = compute()
     return facts[key]  # type: ignore[return-value]
+
+
+def is_main_guard(test: ast.expr) -> bool:
+    """`__name__ == "__main__"` (either way round)."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+        sides = [test.left, *test.comparators]
+        names = [s.id for s in sides if isinstance(s, ast.Name)]
+        consts = [s.value for s in sides if isinstance(s, ast.Constant)]
+        return names == ["__name__"] and consts == ["__main__"]
+    return False

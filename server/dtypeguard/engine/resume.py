@@ -45,6 +45,7 @@ from typing import Any, SupportsIndex, overload
 from dtypeguard.engine.call_effects import _is_generator
 from dtypeguard.engine.events import Default, Events, Facts
 from dtypeguard.engine.interpreter_parts import InterpreterParts
+from dtypeguard.engine.parse import is_main_guard
 from dtypeguard.engine.state import Scope, State
 from dtypeguard.engine.values import (
     Device,
@@ -819,16 +820,6 @@ def _entry_call(chunk: list[ast.stmt], last: bool) -> ast.Call | None:
         if isinstance(call.func, ast.Name) and not call.args and not call.keywords:
             return call
     return None
-
-
-def is_main_guard(test: ast.expr) -> bool:
-    """`__name__ == "__main__"` (either way round)."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
-        sides = [test.left, *test.comparators]
-        names = [s.id for s in sides if isinstance(s, ast.Name)]
-        consts = [s.value for s in sides if isinstance(s, ast.Constant)]
-        return names == ["__name__"] and consts == ["__main__"]
-    return False
 
 
 def _mentions(value: object, target: ast.AST, seen: set[int] | None = None) -> bool:

@@ -7848,6 +7848,24 @@ CASES: dict[str, str] = {
         loss = nn.CrossEntropyLoss()(model(torch.from_numpy(X_train).float()), torch.from_numpy(y_train))
         ok = nn.CrossEntropyLoss()(model(torch.from_numpy(X_test).float()), torch.from_numpy(y_test).long())
     """,
+    "class ids looked up in a table by a name read from a file, made float by the legacy torch.Tensor (BDD labels, set 83)": """
+        import json
+        import torch
+        import torch.nn.functional as F
+        from torch import Tensor
+        CLASSES = {"bus": 0, "car": 1, "person": 2}
+        SCORES = {"bus": 0.5, "car": 1.5}
+        records = json.load(open("labels.json"))
+        labels, names = [], []
+        for rec in records:
+            labels.append(CLASSES[rec["category"]])
+        target = Tensor(labels)  # expect: DG006
+        loss = F.cross_entropy(torch.randn(len(labels), 3), target)
+        fine = F.cross_entropy(torch.randn(len(labels), 3), torch.tensor(labels))
+        onehot = Tensor([[0, 1, 0], [1, 0, 0]])
+        probs = F.cross_entropy(torch.randn(2, 3), onehot)
+        weight = torch.ones(2) * SCORES[records[0]["category"]]
+    """,
 }
 
 

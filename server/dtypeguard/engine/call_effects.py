@@ -2439,6 +2439,10 @@ class CallsMixin(InterpreterParts):
             lit = infer_dtype(arg0, False, "default")
             literal = bool(node.args) and isinstance(node.args[0], (ast.List, ast.Tuple, ast.ListComp))
             if last == "Tensor" and (isinstance(arg0, (TupleV, Many)) or literal):
+                # `torch.Tensor(labels)` of a flat list of Python ints (class ids read from a JSON
+                # file, set 83): float labels, made from integers, of one dimension
+                if lit == "int64" and _flat_ints(arg0):
+                    return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin, from_ints=True, ndim=1)
                 lit = "default"  # `torch.Tensor([ids])`, or of a list grown in a loop: a Python list (whatever it holds) makes a default-dtype tensor
             if lit == "default" or (last == "Tensor" and lit is not None):
                 return Tensor("tensor", state.ddtype.value, dev, default_origin, dev_origin)
@@ -5007,3 +5011,14 @@ def _unique(t: Tensor, rest: list[Value | None], kwargs: dict[str, Value | None]
         return values
     index = Tensor("tensor", "int64", t.device, origin, t.dev_origin)
     return TupleV((values, *([index] * sum(flags))))
+
+
+def _flat_ints(value: Value | None) -> bool:
+    """A Python list of Python ints, one level deep (`[3, 1, 2]`, or a list grown by
+    `labels.append(CLASSES[name])`): what `torch.Tensor` turns into a 1-D tensor."""
+    if isinstance(value, Many):
+        value = value.element()
+        return (type(value) is Const and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint")
+    return isinstance(value, TupleV) and bool(value.items) and all(
+        (type(v) is Const and type(v.value) is int) or (isinstance(v, Tensor) and v.kind == "pyint") for v in value.items
+    )

@@ -2706,6 +2706,12 @@ def _alike(items: list[Value | None], state: State) -> Value | None:
         for item in items[1:]:
             joined = join(joined, item)
         return joined if isinstance(joined, Tensor) and joined.dtype else None
+    number = {int: "pyint", float: "pyfloat"}
+    kinds = {number.get(type(i.value)) if type(i) is Const else i.kind if isinstance(i, Tensor) and i.kind in ("pyint", "pyfloat") else None for i in items}
+    if items and len(kinds) == 1 and None not in kinds:
+        # `CLASSES[category]` with the key read from a file: one of the table's numbers, a Python
+        # number of their kind (BDD's category ids, set 83)
+        return Tensor(kinds.pop() or "pyint")
     loaders = [state.heap.get(i.oid) if isinstance(i, Ref) else None for i in items]
     if items and all(isinstance(o, LoaderObj) for o in loaders) and len({o.elements for o in loaders if isinstance(o, LoaderObj)}) == 1:
         return items[0]

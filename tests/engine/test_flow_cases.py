@@ -7866,6 +7866,17 @@ CASES: dict[str, str] = {
         probs = F.cross_entropy(torch.randn(2, 3), onehot)
         weight = torch.ones(2) * SCORES[records[0]["category"]]
     """,
+    "a GAN label put on CUDA by a hard-coded `.cuda()` next to predictions on the device chosen by availability (segan, scan 43)": """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        D = nn.Linear(4, 1).to(device)
+        d_real = D(torch.randn(2, 4).to(device))
+        lab = torch.ones(2, 1).cuda()  # expect: DG009
+        loss = F.mse_loss(d_real, lab) + nn.MSELoss()(d_real, lab)
+        fine = F.mse_loss(d_real, torch.ones(2, 1).to(device))
+    """,
 }
 
 

@@ -166,7 +166,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 continue
             seen.add(root)
             yield _forward_finding(ctx, fw, module, x, position, root)
-    yield from _loss_targets(ctx)
+    yield from _loss_targets(ctx, seen)
     yield from _loss_weights(ctx)
     yield from _ops(ctx, seen)
     yield from _cuda_without_gpu(ctx, seen)
@@ -396,10 +396,27 @@ def _forward_finding(ctx: Context, fw: Forward, module: ModuleObj, x: Tensor, po
     return RULE.finding(message, root, related=related, fixes=fixes, severity=Severity.WARNING if maybe else Severity.ERROR)
 
 
-def _loss_targets(ctx: Context) -> Iterator[Finding]:
-    """The model's output is on its device; a target left on the CPU fails in the loss."""
+def _loss_targets(ctx: Context, seen: set[Span]) -> Iterator[Finding]:
+    """The model's output is on its device; a target left on the CPU fails in the loss. A target
+    moved with a hard-coded `.cuda()` next to predictions on the device the script chooses by
+    availability raises on a CPU-only machine (segan's GAN labels, scan 43)."""
     for loss in ctx.events.losses:
         out, target = tensor(loss.output), tensor(loss.target)
+        if out is not None and target is not None and out.device == "auto" and target.device == "cuda" and target.dev_origin is not None and target.dev_origin.why == ".cuda()":
+            origin = target.dev_origin
+            if origin.span.file or origin.span in seen:
+                continue
+            seen.add(origin.span)
+            error = "Torch not compiled with CUDA enabled"
+            yield RULE.finding(
+                f"this target is moved with a hard-coded `.cuda()`, but the predictions are on the device the script chooses at run "
+                f"time (CUDA when available): on a CPU-only machine `.cuda()` raises (\"{error}\") before {loss.name} at {loss.span.line_ref()}",
+                origin.span,
+                related=[Related(loss.span, f"the loss the target reaches, with predictions {_where(out.device)}")],
+                fixes=_cuda_to_device_fix(ctx, origin.span),
+                severity=Severity.WARNING,
+            )
+            continue
         if out is None or target is None or not _mismatch(out.device, target.device):
             continue
         maybe = "auto" in (out.device, target.device)

@@ -324,6 +324,17 @@ def test_a_device_chosen_in_a_module_of_the_project_makes_the_script_one_that_ru
     assert _check(root / "other.py") == []
 
 
+def test_a_device_helper_function_of_the_project_that_the_script_calls_makes_it_one_that_runs_on_both(tmp_path: Path) -> None:
+    """adaptive_voice_conversion (scan 43): `from utils import cc`, whose `cc(net)` moves the model
+    to CUDA when available: the script calls it, so it runs on both, and its `torch.load` without
+    `map_location` is reported. A helper that is imported but never called is still no evidence."""
+    utils = "import torch\n\n\ndef cc(net):\n    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n    return net.to(device)\n"
+    main = "import sys\nimport torch\nfrom torch import nn\nfrom utils import cc\n\nmodel = cc(nn.Linear(2, 2))\nmodel.load_state_dict(torch.load(sys.argv[1]))\n"
+    root = _project(tmp_path, {"utils.py": utils, "main.py": main, "other.py": main.replace("cc(nn.Linear(2, 2))", "nn.Linear(2, 2)")})
+    assert _check(root / "main.py") == [(7, "DG010")]
+    assert _check(root / "other.py") == []
+
+
 CKPT_UTILS = '''\
 import argparse
 import torch

@@ -1693,11 +1693,13 @@ class CallsMixin(InterpreterParts):
         if name == "torch.accelerator.current_accelerator":
             # the accelerator's device (cuda, mps, xpu) when there is one, else None (`.to(None)`
             # keeps the tensor where it is: the CPU): "auto"
-            if "_dg_index" not in node.__dict__:
+            if "_dg_index" not in node.__dict__ or not self.importing:
                 self.events.uses_cuda_check = True
             return Device("auto")
         if name in ("torch.cuda.is_available", "torch.backends.mps.is_available", "torch.accelerator.is_available"):
-            if "_dg_index" not in node.__dict__:  # the checked script's own choice, not a helper module's
+            if "_dg_index" not in node.__dict__ or not self.importing:
+                # the checked script's own choice, or a helper function it calls (`cc(net)` of its
+                # utils.py, adaptive_voice_conversion, scan 43); not what importing a module runs
                 self.events.uses_cuda_check = True
             return GpuTest() if name == "torch.cuda.is_available" else None  # (an accelerator may be mps)
         if name == "torch.get_default_dtype" and not args and state.ddtype.value:

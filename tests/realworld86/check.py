@@ -1,0 +1,21 @@
+"""Re-run every script of this held-out set and verify its header against its markers and its real outcome
+(the checks themselves: tests/realworld/setcheck.py, shared by every set).
+
+usage: python check.py [--python /work/main/.venv/bin/python] [-v]
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "realworld"))
+from setcheck import check  # noqa: E402
+
+# Silent outcomes: what the run must still show (regex on stdout+stderr, optional numeric test).
+SILENT = {
+    # cc06: DataEmbedding_GNN casts the [-0.5, 0.5] time marks with .type(torch.LongTensor): every index is 0
+    "cc06_": (r"distinct hour embedding rows used: (\d+) of 24, distinct weekday rows used: (\d+) of 7",
+              lambda m: int(m.group(1)) == 1 and int(m.group(2)) == 1),
+}
+
+if __name__ == "__main__":
+    sys.exit(check(HERE, SILENT, sys.argv[1:]))

@@ -6445,10 +6445,10 @@ CASES: dict[str, str] = {
             def __call__(self, a):
                 return a.astype(np.float32)
         def load(transforms):
-            target = [(np.random.rand(4, 5) < 0.5).astype(np.uint8)]  # expect: DG007
+            target = [(np.random.rand(4, 5) < 0.5).astype(np.uint8)]
             for i, transform in enumerate(transforms):
                 target[i] = transform(target[i])
-            return torch.from_numpy(target[0])
+            return torch.from_numpy(target[0])  # expect: DG007
         ok = nn.BCEWithLogitsLoss()(torch.randn(4, 5), load([ToFloat()]))
         loss = nn.BCEWithLogitsLoss()(torch.randn(4, 5), load([]))
         """,

@@ -1906,6 +1906,8 @@ class CallsMixin(InterpreterParts):
         items: tuple[object, ...] = ()
         if isinstance(value, (DictV, TupleV)):
             items = value.items
+        elif isinstance(value, Many):
+            items = (value.element(),)  # a list of tensors made alike (`[to_tensor(f) for f in frames]`, set 85)
         else:
             return {None}
         out: set[str | None] = set()
@@ -4341,6 +4343,8 @@ def _map_nested(value: Value | None, leaf: Callable[[Value | None], Value | None
         return TupleV(tuple(_map_nested(item, leaf) for item in value.items))
     if isinstance(value, DictV):
         return DictV(value.keys, tuple(_map_nested(v, leaf) if isinstance(v, Value) else None for v in value.items))
+    if isinstance(value, Many) and value.flat:
+        return Many(_map_nested(value.item, leaf))  # a list of alike tensors (`torch.save([...], "masks.pt")`, set 85)
     return leaf(value)
 
 

@@ -328,7 +328,11 @@ def dtype_root(value: Tensor, fallback: Span, prefer_cast: bool = False, float_d
         # a cast (`.astype(np.int32)`, `.float()`) or a `dtype=` chosen where the labels are made
         # (`np.array(labels, dtype=np.int32)`); not a whole table's `dtype=` (`np.loadtxt(...,
         # dtype=np.float32)`), right for its features: its label column is converted where it is taken
-        explicit = prefer_cast and (origin.why.startswith(".") or ("dtype=" in origin.why and not _TABLE_READ.search(origin.why)))
+        # (`.astype(np.uint8)` of a binary mask is how masks are stored, as images are: the
+        # conversion to torch is where `.float()` goes, set 85's free-space masks)
+        explicit = prefer_cast and not origin.why.startswith(".astype(uint8)") and (
+            origin.why.startswith(".") or ("dtype=" in origin.why and not _TABLE_READ.search(origin.why))
+        )
         # a cast written below the conversion came after it; NumPy or pandas data written below
         # (in the main block, the conversion in a function above) came before it
         later = (origin.span.line > site.line and not _HOST_MADE.match(origin.why)) or bool(_TORCH_OP.match(origin.why))

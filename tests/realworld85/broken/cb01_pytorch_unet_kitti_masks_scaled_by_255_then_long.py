@@ -180,7 +180,7 @@ def train_net(net, device, dir_img, dir_mask, epochs=2, batch_size=2, lr=0.001, 
     print(f"distinct classes in true_masks: {len(classes_seen)} {sorted(classes_seen)}")
     with torch.no_grad():
         net.eval()
-        pred = net(dataset[0]["image"][None]).argmax(1)
+        pred = net(dataset[0]["image"][None].to(device=device, dtype=torch.float32)).argmax(1)
     print(f"predicted classes on a training frame: {sorted(torch.unique(pred).tolist())}")
 
 

@@ -7877,6 +7877,17 @@ CASES: dict[str, str] = {
         loss = F.mse_loss(d_real, lab) + nn.MSELoss()(d_real, lab)
         fine = F.mse_loss(d_real, torch.ones(2, 1).to(device))
     """,
+    "a module moved with `device=` to a device not known is no longer known to be on the CPU (chemprop, set 84)": """
+        import os
+        import torch
+        import torch.nn as nn
+        device = os.environ["TRAIN_DEVICE"]
+        model = nn.Linear(2, 2)
+        model.to(device=device)
+        y = model(torch.zeros(1, 2).cuda())
+        cpu_model = nn.Linear(2, 2)  # expect: DG009
+        z = cpu_model(torch.zeros(1, 2).cuda())
+    """,
 }
 
 

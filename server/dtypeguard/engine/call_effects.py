@@ -3325,6 +3325,12 @@ class CallsMixin(InterpreterParts):
             if any(a is None for a in args):
                 new_dtype = new_device = None
                 changed = True
+            for key in ("dtype", "device"):
+                if key in kwargs and kwargs[key] is None:
+                    # `model.to(device=device)` of a device not known (`"mps" if ... else "meta"`):
+                    # moved, to where is not known, as the positional `.to(device)` is
+                    new_dtype, new_device = (None, new_device) if key == "dtype" else (new_dtype, None)
+                    changed = True
         else:
             klass = self.classes.get(obj.methods or obj.cls[5:]) if obj.methods or obj.cls.startswith("user:") else None
             func = klass.method(method) if klass else None

@@ -7888,6 +7888,16 @@ CASES: dict[str, str] = {
         cpu_model = nn.Linear(2, 2)  # expect: DG009
         z = cpu_model(torch.zeros(1, 2).cuda())
     """,
+    "a float64 loss from a float64 regression target, smoothed into a float32 running value with `torch.lerp` (tsai, set 86)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        y = torch.from_numpy(np.random.rand(8, 1))  # expect: DG008
+        model = nn.Linear(3, 1)
+        loss = nn.L1Loss()(model(torch.randn(8, 3)), y)
+        val = torch.tensor(0.)  # expect: DG004
+        val = torch.lerp(loss.detach(), val, 0.98)
+    """,
 }
 
 

@@ -2660,7 +2660,12 @@ class CallsMixin(InterpreterParts):
                 from dtypeguard.engine.values import promote
 
                 dtype = promote(output.dtype, target.dtype)
-            return Tensor("tensor", dtype, output.device, output.origin, output.dev_origin)
+            origin = output.origin
+            if dtype != output.dtype and isinstance(target, Tensor) and target.dtype == dtype and target.origin is not None:
+                # the loss of float32 predictions and a float64 target is float64 because of the
+                # target: its dtype comes from where the target got it (tsai's L1Loss, set 86)
+                origin = replace(target.origin, why=f"{target.origin.why}, and {name} of {output.dtype} predictions with this {dtype} target computes in {dtype}")
+            return Tensor("tensor", dtype, output.device, origin, output.dev_origin)
         return None
 
     # --- methods on values -------------------------------------------------------------------

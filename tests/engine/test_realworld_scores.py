@@ -968,7 +968,7 @@ def test_sets_80_to_83_have_no_false_alarm_and_keep_their_recall(result: dict[st
     assert hits / total >= floor, f"{hits}/{total}: " + "\n".join(result["misses"])  # type: ignore[operator, arg-type]
 
 
-# Sets 84-86 (written by helpers who never read the engine, scored on arrival with 70d2122, the session's start):
+# Sets 84-88 (written by helpers who never read the engine, scored on arrival with 70d2122, the session's start):
 # 84 the everyday case (user-reported bugs of any domain): 3/6 root, 4/6 any line, 1 false alarm -> 3/6, 4/6, 1;
 # 85 image classification and segmentation: 0/5, 3/5, 3 false alarms -> 1/5, 1/5, 0 (a `torch.save`d list of CPU
 # tensors read back by the run's `torch.load`; a uint8 mask's root is its conversion to torch; one false alarm was a
@@ -979,13 +979,20 @@ def test_sets_80_to_83_have_no_false_alarm_and_keep_their_recall(result: dict[st
 EIGHTY_FOURTH = score(Path(__file__).resolve().parents[1] / "realworld84")
 EIGHTY_FIFTH = score(Path(__file__).resolve().parents[1] / "realworld85")
 EIGHTY_SIXTH = score(Path(__file__).resolve().parents[1] / "realworld86")
+# 87 text and token models, 88 the everyday case again (scored on arrival with 58e284c, this session's commit when
+# their helpers started): 87 2/5 root, 2/5 any line, 1 false alarm -> 2/5, 2/5, 0; 88 3/5, 4/5, 1 -> 3/5, 4/5, 0 (each
+# false alarm was a CUDA-only device hazard of the re-typing, fixed in the set; one pair of 87 dropped, see its README)
+EIGHTY_SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld87")
+EIGHTY_EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld88")
 KNOWN_SET_FALSE_ALARMS = {"84": ["ca_c01_stepbystep_checkpoint_weights_only_false.py:112:DG010"]}
 
 
 @pytest.mark.parametrize(
-    ("name", "result", "floor"), [("84", EIGHTY_FOURTH, 0.5), ("85", EIGHTY_FIFTH, 0.2), ("86", EIGHTY_SIXTH, 0.33)], ids=["84", "85", "86"]
+    ("name", "result", "floor"),
+    [("84", EIGHTY_FOURTH, 0.5), ("85", EIGHTY_FIFTH, 0.2), ("86", EIGHTY_SIXTH, 0.33), ("87", EIGHTY_SEVENTH, 0.4), ("88", EIGHTY_EIGHTH, 0.6)],
+    ids=["84", "85", "86", "87", "88"],
 )
-def test_sets_84_to_86_keep_their_recall_and_false_alarms(name: str, result: dict[str, object], floor: float) -> None:
+def test_sets_84_to_88_keep_their_recall_and_false_alarms(name: str, result: dict[str, object], floor: float) -> None:
     assert result["broken"] >= 5 and result["correct"] >= 5  # type: ignore[operator]
     assert result["false_alarms"] == KNOWN_SET_FALSE_ALARMS.get(name, [])
     hits, total = result["root_hits"], result["broken"]

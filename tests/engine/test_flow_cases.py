@@ -7898,6 +7898,21 @@ CASES: dict[str, str] = {
         val = torch.tensor(0.)  # expect: DG004
         val = torch.lerp(loss.detach(), val, 0.98)
     """,
+    "an attention mask padded by hand (`[1] * n + [0] * pad`) is int64 through NumPy, and `torch.where` refuses it (BERT-BiLSTM-CRF, set 87)": """
+        import numpy as np
+        import torch
+        def encode(tokens, max_length):
+            ids = [101] + [7 for t in tokens[: max_length - 2]] + [102]
+            mask = [1] * len(ids)
+            pad = max_length - len(ids)
+            return {"input_ids": ids + [0] * pad, "attention_mask": mask + [0] * pad}
+        enc = encode(list("some text"), 16)
+        masks = torch.from_numpy(np.array(enc["attention_mask"])).unsqueeze(0)  # expect: DG004
+        bools = torch.from_numpy(np.array(enc["attention_mask"])).bool().unsqueeze(0)
+        scores = torch.randn(1, 16)
+        best = torch.where(masks, scores, torch.zeros(1, 16))
+        fine = torch.where(bools, scores, torch.zeros(1, 16))
+    """,
 }
 
 

@@ -980,7 +980,8 @@ EIGHTY_FOURTH = score(Path(__file__).resolve().parents[1] / "realworld84")
 EIGHTY_FIFTH = score(Path(__file__).resolve().parents[1] / "realworld85")
 EIGHTY_SIXTH = score(Path(__file__).resolve().parents[1] / "realworld86")
 # 87 text and token models, 88 the everyday case again (scored on arrival with 58e284c, this session's commit when
-# their helpers started): 87 2/5 root, 2/5 any line, 1 false alarm -> 2/5, 2/5, 0; 88 3/5, 4/5, 1 -> 3/5, 4/5, 0 (each
+# their helpers started): 87 2/5 root, 2/5 any line, 1 false alarm -> 3/5, 3/5, 0 (a list of Python ints padded by
+# hand, `[1] * n + [0] * pad`, is a list of ints); 88 3/5, 4/5, 1 -> 3/5, 4/5, 0 (each
 # false alarm was a CUDA-only device hazard of the re-typing, fixed in the set; one pair of 87 dropped, see its README)
 EIGHTY_SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld87")
 EIGHTY_EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld88")
@@ -989,7 +990,7 @@ KNOWN_SET_FALSE_ALARMS = {"84": ["ca_c01_stepbystep_checkpoint_weights_only_fals
 
 @pytest.mark.parametrize(
     ("name", "result", "floor"),
-    [("84", EIGHTY_FOURTH, 0.5), ("85", EIGHTY_FIFTH, 0.2), ("86", EIGHTY_SIXTH, 0.33), ("87", EIGHTY_SEVENTH, 0.4), ("88", EIGHTY_EIGHTH, 0.6)],
+    [("84", EIGHTY_FOURTH, 0.5), ("85", EIGHTY_FIFTH, 0.2), ("86", EIGHTY_SIXTH, 0.33), ("87", EIGHTY_SEVENTH, 0.6), ("88", EIGHTY_EIGHTH, 0.6)],
     ids=["84", "85", "86", "87", "88"],
 )
 def test_sets_84_to_88_keep_their_recall_and_false_alarms(name: str, result: dict[str, object], floor: float) -> None:

@@ -5034,8 +5034,5 @@ def _flat_ints(value: Value | None) -> bool:
     """A Python list of Python ints, one level deep (`[3, 1, 2]`, or a list grown by
     `labels.append(CLASSES[name])`): what `torch.Tensor` turns into a 1-D tensor."""
     if isinstance(value, Many):
-        value = value.element()
-        return (type(value) is Const and type(value.value) is int) or (isinstance(value, Tensor) and value.kind == "pyint")
-    return isinstance(value, TupleV) and bool(value.items) and all(
-        (type(v) is Const and type(v.value) is int) or (isinstance(v, Tensor) and v.kind == "pyint") for v in value.items
-    )
+        return number_kind(value.element()) == "pyint"
+    return isinstance(value, TupleV) and bool(value.items) and all(number_kind(v) == "pyint" for v in value.items)

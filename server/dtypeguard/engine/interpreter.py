@@ -2014,9 +2014,9 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             flat = all(side.flat for side in (left, right) if isinstance(side, Many))
             if joined and joined[0] is not None and all(item == joined[0] for item in joined):
                 return Many(joined[0], flat)
-            kinds = {_NUMBER_KINDS.get(type(v.value)) if type(v) is Const else v.kind if isinstance(v, Tensor) and v.kind in ("pyint", "pyfloat") else None for v in joined}
+            kinds = {number_kind(v) for v in joined}
             # `[1] * len(ids) + [0] * pad` (an attention mask padded by hand, set 87): Python numbers of one kind
-            return Many(Tensor(kinds.pop() or "pyint"), flat) if flat and len(kinds) == 1 and None not in kinds else None
+            return Many(Tensor(kinds.pop()), flat) if flat and len(kinds) == 1 and "" not in kinds else None
         if isinstance(op, ast.Mult) and isinstance(left, TupleV) and isinstance(right, Const) and type(right.value) is int:
             if 0 <= len(left.items) * right.value <= MAX_UNROLLED:
                 return TupleV(left.items * right.value, left.builtin)  # `[0] * 5`: five items (`v[2] += 1` writes one)
@@ -2700,9 +2700,6 @@ def _constant_slice(node: ast.Slice) -> tuple[int | None, int | None] | None:
     return start, stop
 
 
-_NUMBER_KINDS: dict[type, str] = {int: "pyint", float: "pyfloat"}  # a Python number's type, as a Tensor kind
-
-
 def _alike(items: list[Value | None], state: State) -> Value | None:
     """A value that stands for each of `items`: they are equal, or loaders yielding alike batches."""
     if items and all(i == items[0] for i in items):
@@ -2713,11 +2710,11 @@ def _alike(items: list[Value | None], state: State) -> Value | None:
         for item in items[1:]:
             joined = join(joined, item)
         return joined if isinstance(joined, Tensor) and joined.dtype else None
-    kinds = {_NUMBER_KINDS.get(type(i.value)) if type(i) is Const else i.kind if isinstance(i, Tensor) and i.kind in ("pyint", "pyfloat") else None for i in items}
-    if items and len(kinds) == 1 and None not in kinds:
+    kinds = {number_kind(i) for i in items}
+    if items and len(kinds) == 1 and "" not in kinds:
         # `CLASSES[category]` with the key read from a file: one of the table's numbers, a Python
         # number of their kind (BDD's category ids, set 83)
-        return Tensor(kinds.pop() or "pyint")
+        return Tensor(kinds.pop())
     loaders = [state.heap.get(i.oid) if isinstance(i, Ref) else None for i in items]
     if items and all(isinstance(o, LoaderObj) for o in loaders) and len({o.elements for o in loaders if isinstance(o, LoaderObj)}) == 1:
         return items[0]

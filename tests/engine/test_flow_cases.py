@@ -7913,6 +7913,18 @@ CASES: dict[str, str] = {
         best = torch.where(masks, scores, torch.zeros(1, 16))
         fine = torch.where(bools, scores, torch.zeros(1, 16))
     """,
+    "a curve resampled with `np.interp` is float64 whatever its dtype, and the images stacked from it reach a float32 Linear (NASA battery SOH, set 88)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        def resample(curve, points=16):
+            return np.interp(np.linspace(0, len(curve) - 1, points), np.arange(len(curve)), curve)
+        curves = [np.ones(40, dtype=np.float32), np.ones(50, dtype=np.float32)]
+        imgs = np.stack([resample(c) for c in curves])
+        x = torch.from_numpy(imgs)  # expect: DG004
+        y = nn.Linear(16, 1)(x)
+        z = nn.Linear(16, 1)(torch.from_numpy(np.stack([resample(c).astype(np.float32) for c in curves])))
+    """,
 }
 
 

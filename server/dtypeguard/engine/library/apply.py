@@ -584,6 +584,12 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if all(isinstance(v, Tensor) and v.dtype == "float32" for v in sources):
             return _make(kind, "float32", sources[0].origin if isinstance(sources[0], Tensor) else None)
         return _make(kind, "float64", Origin(origin.span, entry.why or f"{_short(entry)} gives float64"))
+    if rule == "real64":  # `np.interp`: float64 for real data of any dtype; complex data gives complex128
+        source = values[0] if values else None
+        dtype = source.dtype if isinstance(source, Tensor) and source.kind in ARRAY_KINDS else infer_dtype(TupleV((source,)), True, default) if isinstance(source, TupleV) else None
+        if dtype and (dtype == WIDE or dtype == "bool" or is_float(dtype) or dtype.startswith(("int", "uint"))):
+            return _make(kind, "float64", Origin(origin.span, entry.why or f"{_short(entry)} gives float64"))
+        return _make(kind, None, None)
     if rule == "change":
         # `Series.pct_change()`: float data keeps its dtype, integers give float64, bools an object array
         source = values[0] if values else None

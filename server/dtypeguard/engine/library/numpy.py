@@ -20,6 +20,7 @@ from dtypeguard.engine.library.spec import (
     keep32,
     promote,
     ranked,
+    real64,
     same,
     summed,
     table,
@@ -97,6 +98,7 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("copy", "(a, order='K', subok=False)", same(ND, "a"), "np.copy({a})"),
     # differences keep the dtype (bool: `!=` of neighbours); a `prepend=`/`append=` value may promote: not bound
     ("diff", "(a, n=1, axis=-1)", same(ND, "a"), "np.diff({a})"),
+    ("interp", "(x, xp, fp, left=None, right=None, period=None)", real64(ND, "fp"), "np.interp([0.5, 0.7], [0.0, 1.0], {a}[0])", "`np.interp` computes in float64"),
     # joining and selecting: NumPy's promotion over the arrays
     ("stack", _STACK, promote(ND, "arrays", "dtype"), "np.stack([{a}, {b}])"),
     ("concatenate", "(arrays, axis=0, out=None, dtype=None, casting='same_kind')", promote(ND, "arrays", "dtype"), "np.concatenate([{a}, {b}])"),

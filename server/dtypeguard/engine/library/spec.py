@@ -103,7 +103,8 @@ class Result:
     `sum_frame` (a frame's sums: one float64/float32/int64 dtype in all columns stays),
     `pivot` (`df.pivot(..., values=col)`: float columns keep their dtype, integers give int64 or float64 (NaN for missing pairs)),
     `change` (`pct_change`, `shift`, `diff`: floats keep their dtype, integers give float64, bools
-    unknown), `alike` (`np.meshgrid`: the inputs' dtype when they share one), `round` (`np.round`: numbers keep their dtype, bools give float16),
+    unknown), `alike` (`np.meshgrid`: the inputs' dtype when they share one), `round` (`np.round`: numbers keep their dtype, bools give float16), `real64` (`np.interp`:
+    float64 when the data is known to be real),
     `unknown`.
     `dtype_param` names the parameter that overrides the dtype when given (`dtype=`).
     `kind` is what comes back: ndarray, npscalar, tensor, frame, series, pyfloat, pyint, arrays (a
@@ -163,6 +164,11 @@ def promote(kind: str, arg: str, dtype_param: str = "") -> Result:
 def keep32(kind: str, arg: str) -> Result:
     """float32 stays float32; any other number becomes float64 (SciPy's filters)."""
     return Result("keep32", kind, arg=arg)
+
+
+def real64(kind: str, arg: str) -> Result:
+    """float64 for any real data, known to be real (`np.interp`: complex data gives complex128)."""
+    return Result("real64", kind, arg=arg)
 
 
 def floating(kind: str, arg: str, dtype_param: str = "dtype") -> Result:

@@ -7925,6 +7925,22 @@ CASES: dict[str, str] = {
         y = nn.Linear(16, 1)(x)
         z = nn.Linear(16, 1)(torch.from_numpy(np.stack([resample(c).astype(np.float32) for c in curves])))
     """,
+    "a `try` that calls `.to()` on a NumPy array raises AttributeError at once: only its `except` runs (picai_baseline, set 88)": """
+        import numpy as np
+        import torch
+        import torch.nn.functional as F
+        seg = np.zeros((2, 4), dtype=np.float32)  # expect: DG006
+        batch = {"seg": seg, "other": np.zeros((2, 4), dtype=np.float32)}
+        try:
+            labels = batch["seg"].to("cpu")
+        except Exception:
+            labels = torch.from_numpy(batch["seg"]).to("cpu")
+        try:
+            other = batch["other"].to("cpu")
+        except TypeError:
+            other = torch.from_numpy(batch["other"]).to("cpu")
+        F.one_hot(labels, num_classes=2)
+    """,
 }
 
 

@@ -1279,3 +1279,13 @@ def test_a_loss_module_with_a_mean_or_sum_reduction_gives_a_0_dim_tensor() -> No
         value = stated.get(f"r_{i}")
         assert isinstance(value, Tensor), loss
         assert value.ndim == (0 if real.ndim == 0 else None), f"{loss}: engine rank {value.ndim}, torch {real.ndim}"
+
+
+def test_the_tensor_methods_a_numpy_array_lacks_are_torch_methods_numpy_does_not_have() -> None:
+    """`numpy.NOT_ON_NDARRAY`: the engine treats `x.<name>(...)` on a NumPy array as raising
+    AttributeError (the `try` of a tensor-or-array fallback never completes)."""
+    from dtypeguard.engine.library.numpy import NOT_ON_NDARRAY
+
+    for name in sorted(NOT_ON_NDARRAY):
+        assert not hasattr(np.ones(2), name), name
+        assert callable(getattr(torch.ones(2), name)), name

@@ -54,6 +54,7 @@ from dtypeguard.engine.imports import (
     resolve,
     shared_memo,
 )
+from dtypeguard.engine.library import numpy as numpy_library
 from dtypeguard.engine.library import pandas as pandas_library
 from dtypeguard.engine.library import promotion
 from dtypeguard.engine.library import torch as torch_library
@@ -1063,6 +1064,16 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         # a `return` inside the `try` leaves through the `finally:` too (`finally:
         # torch.set_default_dtype(previous)` once the model is returned)
         mark = len(self.return_states[-1]) if stmt.finalbody and self.return_states else None
+        catching = self._ndarray_dispatch(stmt, state)
+        if catching is not None:
+            # `try: x.to(device)` / `except Exception: torch.from_numpy(x).to(device)` with `x` a NumPy
+            # array (picai_baseline, set 88): the `try` raises AttributeError before it changes anything,
+            # so only the handler that catches it runs
+            branch = state.copy()
+            if catching.name:
+                branch.bind(catching.name, None)
+            result = self.exec_block(catching.body, branch)
+            return self.exec_block(stmt.finalbody, result) if stmt.finalbody else result
         body = self.exec_block(stmt.body, state.copy())
         result = body
         for handler in stmt.handlers:
@@ -1088,6 +1099,31 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             result = self.exec_block(stmt.finalbody, result)
             result.dead = result.dead or was_dead
         return result
+
+    def _ndarray_dispatch(self, stmt: ast.Try, state: State) -> ast.ExceptHandler | None:
+        """The handler that runs when the `try`'s first statement calls a torch-only method
+        (`.to`, `.cuda`, `.float()`, ...) on a value known to be a NumPy array: that call raises
+        AttributeError before anything else in the `try` runs. None when that is not certain."""
+        first = stmt.body[0] if stmt.body else None
+        value = first.value if isinstance(first, (ast.Assign, ast.Expr)) else None
+        call = value
+        while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr not in numpy_library.NOT_ON_NDARRAY:
+            call = call.func.value  # `x.to(device).float()`: the innermost call raises first
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in numpy_library.NOT_ON_NDARRAY):
+            return None
+        if not isinstance(call.func.value, (ast.Name, ast.Subscript, ast.Attribute)) or any(isinstance(n, ast.Call) for n in ast.walk(call.func.value)):
+            return None
+        owner = self.eval(call.func.value, state.copy())
+        if not (isinstance(owner, Tensor) and owner.kind == "ndarray"):
+            return None
+        for handler in stmt.handlers:
+            caught = handler.type
+            names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+            if any(n is None or (isinstance(n, ast.Name) and n.id in ("AttributeError", "Exception", "BaseException")) for n in names):
+                return handler
+            if not all(isinstance(n, ast.Name) for n in names):
+                return None  # a handler the analysis cannot read comes first
+        return None
 
     def exec_class(self, stmt: ast.ClassDef, state: State) -> None:
         bases: list[str] = []

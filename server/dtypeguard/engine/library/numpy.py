@@ -259,3 +259,11 @@ FFT_PARTS: dict[str, str] = {
 }
 # what gives a complex array's parts as a real array
 COMPLEX_PARTS = frozenset({"abs", "absolute", "real", "imag"})
+
+# torch.Tensor methods a NumPy array does not have: `x.to(device)` on an array raises
+# AttributeError (code that tries the tensor call first and falls back to `torch.from_numpy`
+# in its `except`). Checked against both libraries by the conformance test.
+NOT_ON_NDARRAY = frozenset({
+    "to", "cuda", "cpu", "float", "double", "half", "long", "int", "short", "byte", "bool", "bfloat16",
+    "detach", "unsqueeze", "permute", "contiguous", "numpy", "type_as", "pin_memory",
+})

@@ -7941,6 +7941,91 @@ CASES: dict[str, str] = {
             other = torch.from_numpy(batch["other"]).to("cpu")
         F.one_hot(labels, num_classes=2)
     """,
+    "a functional loss with a mean or sum reduction is 0-dim: `loss.data[0]` raises IndexError before NumPy reads it (pytorch-YOLO-v1, scan 44)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        use_gpu = torch.cuda.is_available()
+        net = nn.Linear(4, 3)
+        if use_gpu:
+            net.cuda()
+        x, y = torch.randn(2, 4), torch.randn(2, 3)
+        if use_gpu:
+            x, y = x.cuda(), y.cuda()
+        loss = F.mse_loss(net(x), y, reduction='sum') / 2
+        total = 0.
+        total += loss.data[0]
+        print(np.column_stack((total, total)))
+        each = F.mse_loss(net(x), y, reduction='none')
+        print(np.array([each.data[0]]))  # expect: DG009
+    """,
+    "a `.cuda()` under a GPU flag, after the model's `.cuda()` under the same flag, meets the default device's tensors on a GPU (PytorchSSD, scan 44)": """
+        import argparse
+        import torch
+        import torch.nn as nn
+        if torch.cuda.is_available():
+            torch.set_default_device('cuda')
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--cuda', default=True, type=bool)
+        args = parser.parse_args()
+        priors = torch.tensor([0.1, 0.1, 0.5, 0.5]).view(-1, 4)
+        net = nn.Linear(4, 4)
+        if args.cuda:
+            net.cuda()
+        targets = [torch.rand(3, 4).cpu() for _ in range(2)]
+        if args.cuda:
+            targets = [t.cuda() for t in targets]
+        for t in targets:
+            print(t + priors)
+    """,
+    "availability asked in the forward of a model already moved with an unconditional `.cuda()` says nothing about the CPU (FCOS, scan 44)": """
+        import torch
+        import torch.nn as nn
+        class Detector(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.backbone = nn.Conv2d(3, 8, 3)
+                self.backbone.load_state_dict(torch.load('./resnet50.pth'), strict=False)
+            def forward(self, x):
+                out = self.backbone(x)
+                coords = torch.arange(4.0)
+                coords = coords.cuda() if torch.cuda.is_available() else coords
+                return out, coords
+        model = Detector().cuda().eval()
+        out, coords = model(torch.randn(1, 3, 16, 16).cuda())
+    """,
+    "a LightningModule-like `hparams` property holding an attribute dict (a `dict` subclass) pickles by reference to that class (openff-nagl, set 90)": """
+        import torch
+        class AttributeDict(dict):
+            def __getattr__(self, key):
+                return self[key]
+        class LM(torch.nn.Module):
+            def save_hyperparameters(self, hp):
+                self._hparams = AttributeDict(hp)
+            @property
+            def hparams(self):
+                if not hasattr(self, "_hparams"):
+                    self._hparams = AttributeDict()
+                return self._hparams
+        class Model(LM):
+            def __init__(self, config):
+                super().__init__()
+                self.lin = torch.nn.Linear(2, 2)
+                self.save_hyperparameters({"config": config})
+            def save(self, path):
+                torch.save({
+                    "hyperparameters": self.hparams,  # expect: DG011
+                    "plain": dict(self.hparams),
+                    "state_dict": self.state_dict(),
+                }, path)
+            @classmethod
+            def load(cls, path, **kwargs):
+                return torch.load(path, **kwargs)
+        model = Model({"hidden": 2})
+        model.save("model.pt")
+        Model.load("model.pt")
+    """,
 }
 
 

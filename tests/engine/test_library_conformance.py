@@ -1268,8 +1268,18 @@ def test_a_loss_module_with_a_mean_or_sum_reduction_gives_a_0_dim_tensor() -> No
         ("nn.MSELoss()", "torch.randn(4, 3)", "torch.randn(4, 3)"),
         ("nn.BCEWithLogitsLoss()", "torch.randn(4)", "torch.rand(4)"),
         ("nn.NLLLoss(torch.ones(3))", "torch.randn(4, 3)", "torch.tensor([0, 1, 2, 0])"),
+        # the functional forms (pytorch-YOLO-v1's `F.mse_loss(..., reduction='sum')`, scan 44)
+        *[(f"(lambda a, b: F.{name}(a, b{extra}))", x, y) for name, x, y in (
+            ("cross_entropy", "torch.randn(4, 3)", "torch.tensor([0, 1, 2, 0])"),
+            ("nll_loss", "torch.randn(4, 3)", "torch.tensor([0, 1, 2, 0])"),
+            ("mse_loss", "torch.randn(4, 3)", "torch.randn(4, 3)"),
+            ("l1_loss", "torch.randn(4, 3)", "torch.randn(4, 3)"),
+            ("smooth_l1_loss", "torch.randn(4, 3)", "torch.randn(4, 3)"),
+            ("binary_cross_entropy_with_logits", "torch.randn(4)", "torch.rand(4)"),
+            ("binary_cross_entropy", "torch.rand(4)", "torch.rand(4)"),
+        ) for extra in ("", ", reduction='sum'", ", reduction='none'")],
     ]
-    setup = "import torch\nfrom torch import nn\n"
+    setup = "import torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
     source = setup + "".join(f"r_{i} = {loss}({x}, {y})\n" for i, (loss, x, y) in enumerate(cases))
     stated = {f.name: f.value for f in check_source(source).facts.values if f.store and f.name.startswith("r_")}
     namespace: dict[str, Any] = {}

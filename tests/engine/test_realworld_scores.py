@@ -982,7 +982,8 @@ EIGHTY_SIXTH = score(Path(__file__).resolve().parents[1] / "realworld86")
 # 87 text and token models, 88 the everyday case again (scored on arrival with 58e284c, this session's commit when
 # their helpers started): 87 2/5 root, 2/5 any line, 1 false alarm -> 3/5, 3/5, 0 (a list of Python ints padded by
 # hand, `[1] * n + [0] * pad`, is a list of ints); 88 3/5, 4/5, 1 -> 3/5, 4/5, 0 (each
-# false alarm was a CUDA-only device hazard of the re-typing, fixed in the set; one pair of 87 dropped, see its README)
+# false alarm was a CUDA-only device hazard of the re-typing, fixed in the set; one pair of 87 dropped, see its README);
+# next session 88 4/5, 5/5 any line (`np.interp` is float64; a `try` calling `.to()` on a NumPy array runs its `except`)
 EIGHTY_SEVENTH = score(Path(__file__).resolve().parents[1] / "realworld87")
 EIGHTY_EIGHTH = score(Path(__file__).resolve().parents[1] / "realworld88")
 KNOWN_SET_FALSE_ALARMS = {"84": ["ca_c01_stepbystep_checkpoint_weights_only_false.py:112:DG010"]}
@@ -990,7 +991,7 @@ KNOWN_SET_FALSE_ALARMS = {"84": ["ca_c01_stepbystep_checkpoint_weights_only_fals
 
 @pytest.mark.parametrize(
     ("name", "result", "floor"),
-    [("84", EIGHTY_FOURTH, 0.5), ("85", EIGHTY_FIFTH, 0.2), ("86", EIGHTY_SIXTH, 0.33), ("87", EIGHTY_SEVENTH, 0.6), ("88", EIGHTY_EIGHTH, 0.6)],
+    [("84", EIGHTY_FOURTH, 0.5), ("85", EIGHTY_FIFTH, 0.2), ("86", EIGHTY_SIXTH, 0.33), ("87", EIGHTY_SEVENTH, 0.6), ("88", EIGHTY_EIGHTH, 0.8)],
     ids=["84", "85", "86", "87", "88"],
 )
 def test_sets_84_to_88_keep_their_recall_and_false_alarms(name: str, result: dict[str, object], floor: float) -> None:
@@ -998,3 +999,19 @@ def test_sets_84_to_88_keep_their_recall_and_false_alarms(name: str, result: dic
     assert result["false_alarms"] == KNOWN_SET_FALSE_ALARMS.get(name, [])
     hits, total = result["root_hits"], result["broken"]
     assert hits / total >= floor, f"{hits}/{total}: " + "\n".join(result["misses"])  # type: ignore[operator, arg-type]
+
+
+# Sets 89-91 (written by helpers who never read the engine, scored on arrival with cb8a26a, the session's start):
+# 89 the everyday case, third sample: 1/5 root, 1/5 any line, 0 false alarms; 90 graph neural networks and point
+# clouds: 1/6, 1/6, 0; 91 object detection and keypoints: 1/6, 1/6, 0. Scores after: each set's README.
+NINETIES = {n: score(Path(__file__).resolve().parents[1] / f"realworld{n}") for n in ("89", "90", "91")}
+FLOORS_89_91 = {"89": 0.2, "90": 0.33, "91": 0.16}
+
+
+@pytest.mark.parametrize("name", list(FLOORS_89_91))
+def test_sets_89_to_91_have_no_false_alarm_and_keep_their_recall(name: str) -> None:
+    result = NINETIES[name]
+    assert result["broken"] >= 5 and result["correct"] >= 5  # type: ignore[operator]
+    assert result["false_alarms"] == []
+    hits, total = result["root_hits"], result["broken"]
+    assert hits / total >= FLOORS_89_91[name], f"{hits}/{total}: " + "\n".join(result["misses"])  # type: ignore[operator, arg-type]

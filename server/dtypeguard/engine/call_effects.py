@@ -44,9 +44,11 @@ from dtypeguard.engine.library.torch import CAUSAL_MASK_ARGS
 from dtypeguard.engine.parse import is_main_guard, syntax_fact
 from dtypeguard.engine.values import (
     BATCH_WHY,
+    CUDA_ON_GPU_PATH,
     DATA_WHYS,
     FLOAT_DTYPES,
     FORGOTTEN,
+    HARD_CUDA,
     INT_DTYPES,
     ITEM_WHY,
     ITEMS,
@@ -518,10 +520,16 @@ class CallsMixin(InterpreterParts):
             self.events.ops.append(TensorOp(self.index.span(node), self.tick(), CUDA_WITHOUT_GPU, (), None, (self.index.span(func.value),)))
             if isinstance(receiver, (Tensor, Ref)):
                 return receiver  # (it raises there: what the path goes on with is the CPU object, as if it had stopped)
+        had_gpu = state.globals.get(CUDA_REQUIRED) == Const(True)
         if isinstance(func, ast.Attribute) and method in ("to", "cuda") and self._definitely_cuda(method, node):
             state.globals[CUDA_REQUIRED] = Const(True)  # on every path on from here the run has a GPU (or stopped)
         if receiver is not None and method:
-            return self.call_method(receiver, method, args, kwargs, node, state)
+            made = self.call_method(receiver, method, args, kwargs, node, state)
+            if had_gpu and method == "cuda" and isinstance(made, Tensor) and made.dev_origin is not None and made.dev_origin.why == HARD_CUDA[0]:
+                # `anno.cuda()` where the path already has a GPU (under `if args.cuda:`, after `net.cuda()`):
+                # not the hard-coded CUDA that breaks a CPU-only run, which stopped earlier (PytorchSSD, scan 44)
+                made = replace(made, dev_origin=Origin(made.dev_origin.span, CUDA_ON_GPU_PATH))
+            return made
         if method in MASKED_METHODS and receiver is None:
             # `scores.masked_select(mask)` of scores not known (only tensors have these methods):
             # the mask's dtype is still refused
@@ -1176,7 +1184,8 @@ class CallsMixin(InterpreterParts):
         if _attribute_dict(klass):
             # `class AttrDict(dict): def __getattr__(self, name): return self[name]`: a dict whose
             # keys also read as attributes (`cfg.optimizer.kwargs`)
-            return _dict_call(args, kwargs, node, self.index.span)
+            made = _dict_call(args, kwargs, node, self.index.span)
+            return replace(made, pickled_as=klass.node.name) if isinstance(made, DictV) else made
         library_base = next((b for b in klass.bases if b.startswith("torch.nn.") and b.count(".") == 2 and b != "torch.nn.Module"), None)
         own = {item.name for item in klass.node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
         if library_base is not None and not own & {"__init__", "forward", "__call__"}:
@@ -1613,6 +1622,10 @@ class CallsMixin(InterpreterParts):
                 return Const("module" in obj.attrs)
         if name == "hasattr" and len(args) == 2 and isinstance(args[1], Const) and isinstance(args[1].value, str) and isinstance(arg0, Ref):
             held = state.heap.get(arg0.oid)
+            if isinstance(held, ModuleObj) and held.cls.startswith("user:") and args[1].value in held.attrs:
+                # `if not hasattr(self, "_hparams"):` in a module that set it (a LightningModule's
+                # `hparams` property, openff-nagl, set 90): set, so there
+                return Const(True)
             if isinstance(held, InstanceObj) and held.klass is not None and FORGOTTEN not in held.attrs:
                 # `hasattr(noise_scheduler, "alphas_cumprod")` on an object of a plain class of the
                 # script's own (no base but object, no `__getattr__`): its attributes so far, its
@@ -1697,7 +1710,10 @@ class CallsMixin(InterpreterParts):
                 self.events.uses_cuda_check = True
             return Device("auto")
         if name in ("torch.cuda.is_available", "torch.backends.mps.is_available", "torch.accelerator.is_available"):
-            if "_dg_index" not in node.__dict__ or not self.importing:
+            if ("_dg_index" not in node.__dict__ or not self.importing) and state.globals.get(CUDA_REQUIRED) != Const(True):
+                # (asked where an unconditional `model.cuda()` already ran, it says nothing about the
+                # CPU: FCOS's `coords.cuda() if torch.cuda.is_available() else coords` in the forward
+                # of a model moved with `.cuda()`, scan 44)
                 # the checked script's own choice, or a helper function it calls (`cc(net)` of its
                 # utils.py, adaptive_voice_conversion, scan 43); not what importing a module runs
                 self.events.uses_cuda_check = True
@@ -1972,6 +1988,8 @@ class CallsMixin(InterpreterParts):
             return ()  # (an unknown value is not claimed to be refused, as in `pickled_what`)
         if depth > 8:
             return None
+        if isinstance(value, DictV) and value.pickled_as:
+            return None  # (a dict subclass: not a plain object of attributes)
         if isinstance(value, (DictV, TupleV)):
             names: tuple[str, ...] = ()
             for item in value.items:
@@ -1995,6 +2013,8 @@ class CallsMixin(InterpreterParts):
         config dict the checkpoint carries), if known, and the value refused there. (Held-out
         authors marked the inner entry about as often as the checkpoint's own `"hparams": cfg`:
         366 vs 365 of 477.)"""
+        if isinstance(value, DictV) and value.pickled_as:
+            return f"a `{value.pickled_as}` object", None, value  # (a dict subclass pickles by reference to its class)
         if isinstance(value, (DictV, TupleV)) and depth <= 4:
             spans = value.spans if isinstance(value, DictV) and len(value.spans) == len(value.items) else (None,) * len(value.items)
             for item, at in zip(value.items, spans, strict=True):
@@ -2066,7 +2086,11 @@ class CallsMixin(InterpreterParts):
                 # class and BCE losses is `weight` (VGCN-BERT, set 66; conformance test reads the signatures)
                 positional = args[2] if len(args) > 2 and last in vocab.WEIGHT_THIRD_FUNCTIONAL_LOSSES else None
                 weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight", positional)
-                return self.loss_call(vocab.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
+                made = self.loss_call(vocab.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
+                reduction = kwargs.get("reduction", Const("mean"))
+                if len(args) <= 2 and not {"size_average", "reduce"} & set(kwargs) and reduction in (Const("mean"), Const("sum")) and isinstance(made, Tensor):
+                    return replace(made, ndim=0)  # one number: a 0-dim tensor (`loss.data[0]` of it raises IndexError)
+                return made
             return None
         if parts[2] == "Parameter" and len(parts) == 3:
             data = args[0] if args else kwargs.get("data")  # `nn.Parameter(data=...)` (g2net's CWT filter bank, scan 30)

@@ -62,7 +62,13 @@ from dtypeguard.engine.library import vocabulary as vocab
 from dtypeguard.engine.library.apply import OTHER, Strong, column_dtype, lookup_column, nested_depth
 from dtypeguard.engine.library.apply import frame as library_frame
 from dtypeguard.engine.library.stdlib import WAVE_READER
-from dtypeguard.engine.parse import LineIndex, is_main_guard, syntax_fact
+from dtypeguard.engine.parse import (
+    LineIndex,
+    cuda_everywhere,
+    is_main_guard,
+    syntax_fact,
+    test_words,
+)
 from dtypeguard.engine.resume import ResumeMixin, Uncalled, detached
 from dtypeguard.engine.state import Scope, State, join_states
 from dtypeguard.engine.values import (
@@ -502,7 +508,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
     def exec_if(self, stmt: ast.If, state: State) -> State:
         if is_main_guard(stmt.test):
             return state if foreign(stmt) else self.exec_block(stmt.body, state)  # an imported file's main block does not run
-        if "_dg_index" not in stmt.__dict__ and not _cuda_everywhere(self.tree):  # (events are written, not read back)
+        if "_dg_index" not in stmt.__dict__ and not cuda_everywhere(self.tree):  # (events are written, not read back)
             for receiver in _flag_moved_to_cuda(stmt):
                 # `if config["use_cuda"]: model.cuda()`: the user picks CPU or GPU for the model (NCF,
                 # scan 35); a batch moved under `if args.gpu is not None:` says nothing about it
@@ -654,6 +660,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         first = state.copy()
         if precision:
             first.globals[PRECISION_OPTION] = Const(True)
+        if default and _cuda_flag(stmt.test):
+            # `if args.cuda:` on by default: the user asked for the GPU, so where this runs there is
+            # one (PytorchSSD's targets `.cuda()`'d there meet the default device's priors: scan 44)
+            first.globals[CUDA_REQUIRED] = Const(True)
         ran = self.exec_block(taken, first)
         other = state.copy()
         if key is not None and key in self.option_runs:
@@ -665,7 +675,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             after.globals[PRECISION_OPTION] = Const(False)
         if (
             not other.dead and ran.globals.get(CUDA_REQUIRED) == Const(True) and other.globals.get(CUDA_REQUIRED) != Const(True)
-            and not _cuda_everywhere(self.tree)
+            and not cuda_everywhere(self.tree)
         ):
             # `if args.gpu >= 0: model.cuda(args.gpu)`: a run with the option set otherwise has no
             # GPU on its path (DeNA's demo with `--gpu -1`, scan 38)
@@ -2432,36 +2442,6 @@ def _fold_boolop(op: ast.boolop, values: list[Value | None]) -> Value | None:
 
 
 
-def _cuda_everywhere(tree: ast.AST) -> bool:
-    """Whether the file calls `.cuda()` outside any `if` that tests a device, a GPU flag or CUDA
-    (E2E-ASR's batches moved with `.cuda()` whatever `--cuda` says): then it runs only with a GPU,
-    whatever flag it has. (A `map_location` lambda's `storage.cuda()` is not such a call.) Memoised
-    on the tree (`parse.syntax_fact`): asked at every `if`."""
-    return syntax_fact(tree, "cuda_everywhere", lambda: _walk_cuda_everywhere(tree))
-
-
-def _test_words(test: ast.expr) -> list[str]:
-    """The names, attribute names and string constants an `if` test is written with."""
-    words = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)] + [n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)]
-    return words + [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-
-
-def _walk_cuda_everywhere(tree: ast.AST) -> bool:
-    def guarded(test: ast.expr) -> bool:
-        return any(k in w.lower() for w in _test_words(test) for k in ("cuda", "gpu", "device", "is_available"))
-
-    def found(node: ast.AST) -> bool:
-        if isinstance(node, ast.Lambda):
-            return False
-        if isinstance(node, (ast.If, ast.IfExp)) and guarded(node.test):
-            return False
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
-            return True
-        return any(found(child) for child in ast.iter_child_nodes(node))
-
-    return found(tree)
-
-
 def _cuda_flag(test: ast.expr) -> bool:
     """A test that is only a flag whose name asks for CUDA or a GPU (`USE_CUDA`, `args.cuda`,
     `config["use_cuda"] is True`, `self.use_gpu`); negated or compared flags are not."""
@@ -2491,7 +2471,7 @@ def _flag_moved_to_cuda(stmt: ast.If) -> list[ast.expr]:
 
 
 def _walk_flag_moved_to_cuda(stmt: ast.If) -> tuple[ast.expr, ...]:
-    names = _test_words(stmt.test)
+    names = test_words(stmt.test)
     if not any("cuda" in n.lower() or "gpu" in n.lower() for n in names) or "is_available" in names:
         return ()
 

@@ -162,3 +162,33 @@ def is_main_guard(test: ast.expr) -> bool:
         consts = [s.value for s in sides if isinstance(s, ast.Constant)]
         return names == ["__name__"] and consts == ["__main__"]
     return False
+
+
+def cuda_everywhere(tree: ast.AST) -> bool:
+    """Whether the file calls `.cuda()` outside any `if` that tests a device, a GPU flag or CUDA
+    (E2E-ASR's batches moved with `.cuda()` whatever `--cuda` says): then it runs only with a GPU,
+    whatever flag it has. (A `map_location` lambda's `storage.cuda()` is not such a call.) Memoised
+    on the tree (`parse.syntax_fact`): asked at every `if`."""
+    return syntax_fact(tree, "cuda_everywhere", lambda: _walk_cuda_everywhere(tree))
+
+
+def test_words(test: ast.expr) -> list[str]:
+    """The names, attribute names and string constants an `if` test is written with."""
+    words = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)] + [n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)]
+    return words + [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def _walk_cuda_everywhere(tree: ast.AST) -> bool:
+    def guarded(test: ast.expr) -> bool:
+        return any(k in w.lower() for w in test_words(test) for k in ("cuda", "gpu", "device", "is_available"))
+
+    def found(node: ast.AST) -> bool:
+        if isinstance(node, ast.Lambda):
+            return False
+        if isinstance(node, (ast.If, ast.IfExp)) and guarded(node.test):
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
+            return True
+        return any(found(child) for child in ast.iter_child_nodes(node))
+
+    return found(tree)

@@ -172,6 +172,9 @@ class DictV(Value):
     # where each entry was written (`"args": args,` in a display, `state["step"] = step`), when
     # known: a checkpoint's unpicklable entry is reported there
     spans: tuple[Span | None, ...] = field(default=(), compare=False)
+    # an instance of the script's own `dict` subclass (`class AttributeDict(dict)`), read as the
+    # dict it holds: pickled by reference to that class, which a weights-only load refuses
+    pickled_as: str = ""
 
 
 @quick_init
@@ -536,6 +539,7 @@ def number_kind(value: object) -> str:
 
 
 HARD_CUDA = (".cuda()", "makes a CUDA tensor")  # how a device origin says the code itself asked for CUDA
+CUDA_ON_GPU_PATH = ".cuda() (a GPU is already required here)"  # a `.cuda()` on a path that already stopped without a GPU
 
 
 def hard_coded_cuda(value: Value | None) -> bool:

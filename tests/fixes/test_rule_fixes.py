@@ -195,6 +195,23 @@ def test_a_legacy_call_restoring_a_cpu_default_is_not_replaced_by_a_guess() -> N
     assert [f.kind for f in findings[4].fixes] == ["replace_default_tensor_type"]
 
 
+def test_a_cpu_type_where_a_flag_is_off_does_not_say_it_moves_a_cuda_default_back() -> None:
+    """DIoU-SSD (scan 44): the CUDA default is set under `if args.cuda:` and the CPU type under
+    `if not args.cuda:`, the other value of the same flag: where the second runs the first did
+    not, so no CUDA default is there to move back."""
+    src = (
+        "import argparse\nimport torch\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--cuda', default=True, type=bool)\nargs = parser.parse_args()\n"
+        "if args.cuda:\n    torch.set_default_tensor_type('torch.cuda.FloatTensor')\n"
+        "if not args.cuda:\n    torch.set_default_tensor_type('torch.FloatTensor')\n"
+        "torch.set_default_tensor_type('torch.FloatTensor')\n"
+    )
+    findings = {f.span.line: f for f in check_source(src).findings if f.code == "DG002"}
+    assert set(findings) == {7, 9, 10}
+    assert "back to the CPU" not in findings[9].message
+    assert "back to the CPU" in findings[10].message  # (after the flag's default: the CUDA type)
+
+
 def test_a_fix_that_creates_a_finding_where_it_edits_is_not_applied() -> None:
     """tests/realworld b22: `Y` is both a layer's input (needs float) and a class-index target
     (needs long): `.float()` where it is made would make the target wrong, and the next round's

@@ -43,7 +43,7 @@ from dtypeguard.engine.call_effects import (
     post_order,
     uniform_module,
 )
-from dtypeguard.engine.events import Events, Facts, GroupFlag, TensorOp, ValueFact
+from dtypeguard.engine.events import Default, Events, Facts, GroupFlag, TensorOp, ValueFact
 from dtypeguard.engine.import_memo import ImportEffects, ImportMemoMixin
 from dtypeguard.engine.imports import (
     ModuleIndex,
@@ -2632,6 +2632,12 @@ def _forget_devices_set_in(extents: list[Span], state: State) -> None:
         return None
 
     _rebind(state, forgotten)
+    if state.ddevice.span is not None and inside(Origin(state.ddevice.span, "")):
+        # a default set there (`if args.cuda: torch.set_default_tensor_type('torch.cuda.FloatTensor')`)
+        # is not known where the option is otherwise (DIoU-SSD's `if not args.cuda:`, scan 44)
+        state.ddevice = Default(None, state.ddevice.span, state.ddevice.call)
+    if state.ddtype.span is not None and inside(Origin(state.ddtype.span, "")):
+        state.ddtype = Default(None, state.ddtype.span, state.ddtype.call)
     for oid, obj in list(state.heap.items()):
         if isinstance(obj, ModuleObj) and obj.device is not None and inside(obj.device_origin):
             state.heap[oid] = replace(obj, device=None, device_origin=None)

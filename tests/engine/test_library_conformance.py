@@ -239,6 +239,12 @@ MECHANICS = [
     ("log_softmax keeps the rank", "{t}.log_softmax(-1)"),
     ("a tensor of joined list slices", "torch.tensor([1, 2, 3][0:len({t})] + [4, 5][1:len({t})])"),
     ("rows of a tensor picked by integer tensors", "{t}[torch.tensor([1, 0, 1])]"),
+    # columns picked by position (ImVisible's point columns beside a file name, set 89)
+    ("a row across columns picked by position", "pd.DataFrame({{'f': ['a', 'b'], 'x': {w}[:2], 'y': {w}[:2], 'z': [0.5, 1.5]}}).iloc[0, 1:3]"),
+    ("a field of that row", "pd.DataFrame({{'f': ['a', 'b'], 'x': {w}[:2], 'y': {w}[:2], 'z': [0.5, 1.5]}}).iloc[0, 1:3].iloc[1]"),
+    ("one cell picked by position", "pd.DataFrame({{'f': ['a', 'b'], 'x': {w}[:2], 'z': [0.5, 1.5]}}).iloc[1, 2]"),
+    ("a column picked by position", "pd.DataFrame({{'f': ['a', 'b'], 'x': {w}[:2], 'z': [0.5, 1.5]}}).iloc[:, 1]"),
+    ("columns picked by position", "pd.DataFrame({{'f': ['a', 'b'], 'x': {w}[:2], 'y': {w}[:2]}}).iloc[:, 1:].to_numpy()"),
 ]
 
 

@@ -1397,6 +1397,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             chosen = tuple((name, d) for name, (_h, d, _e) in found)
             parts = [Strong(d, origins.get(e)) if d and d != WIDE else None for _, (_h, d, e) in found]
             return library_frame(chosen, parts, self.origin(node, ""))
+        rows = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
+        picked_by_position = self._iloc_columns(df, index, node) if rows else None
+        if picked_by_position is not None:
+            return picked_by_position
         rows = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2 and df.dtype:
             # `df.iloc[:, :-1]` / `df.iloc[:, -1]`: some columns of a one-dtype frame keep its dtype
@@ -1417,6 +1421,35 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr in ("iloc", "loc") and _one_int(index):
             return replace(df, ndim=1)  # `df.iloc[i]`: one row, its fields by column name
         return df if rows or isinstance(index, (Tensor, Const)) else None  # rows (`df[mask]`, `.iloc[a:b]`): same columns
+
+    def _iloc_columns(self, df: Tensor, index: Value | None, node: ast.AST) -> Value | None:
+        """`df.iloc[i, 2:6]` / `df.iloc[:, 3]` of a frame whose columns are known: the columns
+        picked by position, when they share one dtype (ImVisible's int64 point columns, set 89):
+        one row across them is a series of it, one cell a NumPy number. None when not known."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "iloc"):
+            return None
+        if not (isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2 and isinstance(index, TupleV) and len(index.items) == 2):
+            return None
+        columns, cols_node, second = df.columns, node.slice.elts[1], index.items[1]
+        if columns is None:
+            return None
+        chosen: tuple[tuple[str, str | None], ...] = ()
+        if isinstance(cols_node, ast.Slice):
+            bounds = _constant_slice(cols_node) if cols_node.step is None else None
+            chosen = columns[slice(*bounds)] if bounds is not None else ()
+        elif isinstance(second, Const) and type(second.value) is int and -len(columns) <= second.value < len(columns):
+            chosen = (columns[second.value],)
+        dtypes = {d for _, d in chosen}
+        common = next(iter(dtypes)) if len(dtypes) == 1 else None
+        if common is None or common == WIDE:
+            return None
+        origin = dict(df.column_origins).get(chosen[0][0]) or self.origin(node, f"the column {chosen[0][0]!r} is {common}")
+        one_row, one_column = _one_int(index.items[0]), not isinstance(cols_node, ast.Slice)
+        if one_row and one_column:
+            return Tensor("npscalar", common, "cpu", origin)
+        if one_row or one_column:
+            return Tensor("series", common, "cpu", origin, ndim=1)  # a row across those columns, or one column
+        return replace(df, columns=chosen, dtype=common, origin=origin)
 
     def _set_weight(self, target: ast.Attribute, value: Value | None, state: State) -> None:
         """`emb.weight.data = torch.from_numpy(matrix)` / `layer.weight = nn.Parameter(t)`: the
@@ -1944,6 +1977,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if isinstance(base, Tensor) and base.kind in ("frame", "series"):
             if base.kind == "frame":
                 return self._frame_columns(base, index, node)
+            if _one_int(index) and base.ndim in (None, 1):
+                return Tensor("npscalar", base.dtype, "cpu", base.origin if base.dtype else None)  # `row.iloc[0]`: one number
             return replace(base, ndim=_indexed_ndim(1, node.slice, index))
         if isinstance(base, TupleV) and isinstance(index, Const) and isinstance(index.value, int):
             if -len(base.items) <= index.value < len(base.items):

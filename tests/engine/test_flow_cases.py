@@ -8026,6 +8026,21 @@ CASES: dict[str, str] = {
         model.save("model.pt")
         Model.load("model.pt")
     """,
+    "edge weights of an adjacency built from `np.corrcoef` and `sp.eye` are float64 (patient graphs, set 90)": """
+        import numpy as np
+        import scipy.sparse as sp
+        import torch
+        import torch.nn as nn
+        feats = np.random.default_rng(0).normal(0, 1, (5, 12)).astype(np.float32)
+        sim = np.corrcoef(feats)
+        adj = sp.csr_matrix(np.triu(sim > 0.3, k=1))
+        mask = torch.from_numpy(adj.tocoo().data)
+        adj = adj + adj.T + sp.eye(5)
+        weight = torch.from_numpy(adj.tocoo().data)  # expect: DG004
+        layer = nn.Linear(1, 4)
+        out = layer(weight.view(-1, 1))
+        fine = layer(torch.from_numpy(np.cov(feats).astype(np.float32)[:, :1]))
+    """,
 }
 
 

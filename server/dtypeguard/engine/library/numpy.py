@@ -98,6 +98,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("copy", "(a, order='K', subok=False)", same(ND, "a"), "np.copy({a})"),
     # differences keep the dtype (bool: `!=` of neighbours); a `prepend=`/`append=` value may promote: not bound
     ("diff", "(a, n=1, axis=-1)", same(ND, "a"), "np.diff({a})"),
+    ("corrcoef", "(x, y=None, rowvar=True, *, dtype=None)", real64(ND, "x", "dtype"), "np.corrcoef({a})", "`np.corrcoef` computes in float64"),
+    ("cov", "(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None)", real64(ND, "m", "dtype"), "np.cov({a})", "`np.cov` computes in float64"),
     ("interp", "(x, xp, fp, left=None, right=None, period=None)", real64(ND, "fp"), "np.interp([0.5, 0.7], [0.0, 1.0], {a}[0])", "`np.interp` computes in float64"),
     # joining and selecting: NumPy's promotion over the arrays
     ("stack", _STACK, promote(ND, "arrays", "dtype"), "np.stack([{a}, {b}])"),
@@ -127,6 +129,8 @@ FUNCTIONS: dict[str, Entry] = table("numpy", [
     ("squeeze", "(a, axis=None)", same(ND, "a"), "np.squeeze({a})"),
     ("expand_dims", "(a, axis)", same(ND, "a"), "np.expand_dims({a}, 0)"),
     ("flip", "(m, axis=None)", same(ND, "m"), "np.flip({a})"),
+    ("triu", "(m, k=0)", same(ND, "m"), "np.triu({a})"),
+    ("tril", "(m, k=0)", same(ND, "m"), "np.tril({a})"),
     ("tile", "(A, reps)", same(ND, "A"), "np.tile({a}, 2)"),
     ("repeat", "(a, repeats, axis=None)", same(ND, "a"), "np.repeat({a}, 2)"),
     ("roll", "(a, shift, axis=None)", same(ND, "a"), "np.roll({a}, 1)"),

@@ -166,9 +166,9 @@ def keep32(kind: str, arg: str) -> Result:
     return Result("keep32", kind, arg=arg)
 
 
-def real64(kind: str, arg: str) -> Result:
-    """float64 for any real data, known to be real (`np.interp`: complex data gives complex128)."""
-    return Result("real64", kind, arg=arg)
+def real64(kind: str, arg: str, dtype_param: str = "") -> Result:
+    """float64 for any real data, known to be real (`np.interp`, `np.cov`: complex data gives complex128)."""
+    return Result("real64", kind, arg=arg, dtype_param=dtype_param)
 
 
 def floating(kind: str, arg: str, dtype_param: str = "dtype") -> Result:

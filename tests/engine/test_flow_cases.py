@@ -8041,6 +8041,26 @@ CASES: dict[str, str] = {
         out = layer(weight.view(-1, 1))
         fine = layer(torch.from_numpy(np.cov(feats).astype(np.float32)[:, :1]))
     """,
+    "an augmentation run on a coin flip (`if random.randint(2): return results`) adds `np.tile` of Python ints to float32 boxes; a loop over `zip` of two known lists runs each pair (MMDetection's Expand and SSD anchors, set 91)": """
+        import numpy as np
+        import torch
+        import torch.nn as nn
+        random = np.random
+        class Expand:
+            def __call__(self, results):
+                if random.randint(2):
+                    return results
+                left, top = int(random.uniform(0, 8)), int(random.uniform(0, 8))
+                results["boxes"] = results["boxes"] + np.tile((left, top), 2)
+                return results
+        head = nn.Linear(4, 2)
+        for stride, ratio in zip((16, 32), [2, 3]):
+            ctr = (stride - 1) / 2.0
+            anchors = torch.from_numpy(np.full((3, 4), ctr * ratio))  # expect: DG004
+            print(head(anchors))
+        out = Expand()({"boxes": np.zeros((3, 4), dtype=np.float32)})
+        y = head(torch.from_numpy(out["boxes"]))  # expect: DG004
+    """,
 }
 
 

@@ -1607,6 +1607,10 @@ class CallsMixin(InterpreterParts):
                 return TupleV(tuple(TupleV((Const(k), item)) for k, item in enumerate(arg0.items)))
             return self.enumerated(arg0, state)
         if name == "zip":
+            if args and all(isinstance(a, TupleV) for a in args) and min(len(a.items) for a in args) <= MAX_UNROLLED:  # type: ignore[union-attr]
+                # lists of known items: pairs of them, as many as the shortest (MMDetection's
+                # `zip(anchor_strides, ratios)`, set 91: a loop over it runs each pair in turn)
+                return TupleV(tuple(TupleV(items) for items in zip(*(a.items for a in args), strict=False)))  # type: ignore[union-attr]
             return _many(TupleV(tuple(self.element_of(a, state) for a in args)))
         if name == "slice":
             return Sym(SLICE)  # `s = slice(a, b)`; `x[s]` keeps x's rank

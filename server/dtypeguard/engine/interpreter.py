@@ -519,6 +519,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         test = self.eval(stmt.test, state)
         if isinstance(test, Chance):
             return self._exec_chance_if(stmt, bool(test.value), state)
+        if self._coin_flip(stmt.test, state):
+            # `if random.randint(2): return results` (MMDetection's Expand, set 91): half the steps
+            # each way; the side a 0 takes (the augmentation) is followed, as a draw below p is
+            return self._exec_chance_if(stmt, False, state)
         if isinstance(test, Configured) and _truth(test) is not None:
             return self._exec_option_if(stmt, bool(_truth(test)), state)
         if isinstance(test, Const) and (test.value is None or type(test.value) in (bool, str, int, float)):
@@ -618,6 +622,19 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             return Chance(below_is_true if p >= 0.5 else not below_is_true)
         always_below = p >= 1.0
         return (Configured if isinstance(threshold, Configured) else Const)(always_below == below_is_true)
+
+    def _coin_flip(self, node: ast.expr, state: State) -> bool:
+        """`np.random.randint(2)` / `np.random.randint(0, 2)` / `rng.integers(2)` /
+        `random.randint(0, 1)` as a test: 0 or 1, each on half the draws."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("randint", "integers")) or node.keywords:
+            return False
+        bounds = [a.value if isinstance(a, ast.Constant) and type(a.value) is int else None for a in node.args]
+        func = self.eval(node.func, state)
+        if not isinstance(func, Sym):
+            return False
+        if func.name in ("numpy.random.randint", "numpy.random.Generator.integers", "numpy.random.RandomState.randint"):
+            return bounds in ([2], [0, 2])
+        return func.name == "random.randint" and bounds == [0, 1]
 
     def _uniform_draw(self, node: ast.expr, state: State) -> bool:
         """A call that draws one float uniformly from [0, 1): `random.random()`,

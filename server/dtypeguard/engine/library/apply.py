@@ -523,6 +523,12 @@ def _apply_dtype(entry: Entry, bound: dict[str, object], env: Env, origin: Origi
         if isinstance(op, Weak) and numpy:
             dtype = {"float": "float64", "int": "int64", "bool": "bool"}[op.kind]
             return _make(kind, dtype, Origin(origin.span, entry.why or f"{_short(entry)} gives {dtype}"))
+        if numpy and isinstance(value, TupleV) and kind == "ndarray":
+            # `np.tile((left, top), 2)`: a list or tuple is made an array first, as `np.asarray` would
+            dtype = infer_dtype(value, True, default)
+            numbers = _python_numbers(value)
+            why = f"NumPy makes {dtype} from Python {numbers}" if numbers else f"{_short(entry)} gives {dtype}"
+            return _make(kind, dtype, Origin(origin.span, why) if dtype else None)
         return _make(kind, None, None)
     if rule == "sum":
         value = values[0] if values else None

@@ -4327,6 +4327,7 @@ CASES: dict[str, str] = {
             nn.CrossEntropyLoss()(nn.Linear(4, 2)(xb), yb)
         """,
     "a torch.load reached only after an unconditional .cuda() needs no map_location (RAdam's resume)": """
+        import sys
         import torch
         import torch.nn as nn
         use_cuda = torch.cuda.is_available()
@@ -4340,7 +4341,8 @@ CASES: dict[str, str] = {
                 model = model.cuda()
             model.load_state_dict(torch.load(resume))  # expect: DG010
         other("ckpt.pt")
-        main("ckpt.pt")
+        if len(sys.argv) > 1:  # (called on every path, main's `.cuda()` would make the whole file GPU-only)
+            main(sys.argv[1])
         """,
     "float64 activations whitened through torch.linalg.eigh stay float64": """
         import torch
@@ -8060,6 +8062,27 @@ CASES: dict[str, str] = {
             print(head(anchors))
         out = Expand()({"boxes": np.zeros((3, 4), dtype=np.float32)})
         y = head(torch.from_numpy(out["boxes"]))  # expect: DG004
+    """,
+    "a load that runs before the caller's unconditional `net.cuda()` on every path to the end needs no map_location: the file has no CPU run (CBIM, scan 45)": """
+        import argparse
+        import torch
+        import torch.nn as nn
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--load', type=str, default='latest.pth')
+        parser.add_argument('--pretrain', action='store_true')
+        args = parser.parse_args()
+        def load_from(net, path):
+            device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+            net.load_state_dict(torch.load(path, map_location=device))
+        def init_network(args):
+            net = nn.Linear(4, 2)
+            if args.pretrain:
+                load_from(net, 'pretrained.pth')
+            net.load_state_dict(torch.load(args.load))
+            return net
+        if __name__ == '__main__':
+            net = init_network(args)
+            net.cuda()
     """,
 }
 

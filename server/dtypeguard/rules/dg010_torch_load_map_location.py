@@ -40,8 +40,10 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue  # reloaded in the run that wrote it: its devices exist on this machine
         if all(v.after_cuda for v in ev.loads if v.span == load.span):
             continue  # reached only after an unconditional `.cuda()`: a CPU-only run stops before it
-        if _cuda_after(ctx, load.span):
-            continue  # followed by an unconditional `.cuda()`: a CPU-only run stops there, whatever the load does
+        if _cuda_after(ctx, load.span) or ev.requires_gpu:
+            # followed by an unconditional `.cuda()` (here, or on every path to the file's end: CBIM's
+            # resume before `net.cuda()` in the caller, scan 45): a CPU-only run stops there, whatever the load does
+            continue
         device = _device_at(ctx, load.span)
         if load.unpassed_at is not None:
             # a loading helper whose `map_location` defaults to None, called without one: the

@@ -8084,6 +8084,44 @@ CASES: dict[str, str] = {
             net = init_network(args)
             net.cuda()
     """,
+    "a temporary file object holds only what this run wrote to it: its load needs no map_location (RecPack's best model, set 93)": """
+        import random
+        import tempfile
+        import torch
+        import torch.nn as nn
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = nn.Linear(4, 2).to(device)
+        best = tempfile.NamedTemporaryFile()
+        for epoch in range(3):
+            if random.random() < 0.5:
+                best.close()
+                best = tempfile.NamedTemporaryFile()
+                torch.save(model.state_dict(), best)
+        best.seek(0)
+        model.load_state_dict(torch.load(best))
+        other = torch.load("pretrained.pt")  # expect: DG010
+    """,
+    "a cache file written under a temporary name and moved onto its own is this run's (MONAI's PersistentDataset, set 92)": """
+        import shutil
+        import tempfile
+        from pathlib import Path
+        import numpy as np
+        import torch
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        cache_dir = Path("cache")
+        def cached(item, key):
+            hashfile = cache_dir / f"{key}.pt"
+            if hashfile.is_file():
+                return torch.load(hashfile, weights_only=False)
+            with tempfile.TemporaryDirectory() as tmp:
+                temp_hash_file = Path(tmp) / hashfile.name
+                torch.save(obj=item, f=temp_hash_file)
+                shutil.move(str(temp_hash_file), hashfile)
+            return item
+        for epoch in range(2):
+            x = cached({"image": np.zeros(3, dtype=np.float32)}, "a")
+            y = torch.as_tensor(x["image"]).to(device)
+    """,
 }
 
 

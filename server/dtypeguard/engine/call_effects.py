@@ -1306,6 +1306,10 @@ class CallsMixin(InterpreterParts):
             else:
                 return None
             return NamedTupleClass(args[0].value, declared) if all(n.isidentifier() for n in declared) else None
+        if name in ("tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.SpooledTemporaryFile"):
+            # an anonymous file this run made: whatever a load reads from it, this run wrote (RecPack's
+            # best model kept in a `NamedTemporaryFile`, set 93)
+            return FilePath(f"{WRITTEN}a temporary file")  # (one name for all: whichever one a load reads, this run made it)
         if name == "wave.open" and (len(args) < 2 or args[1] in (Const("rb"), Const("r"))) and not kwargs:
             return Sym(WAVE_READER)  # a reader (`with wave.open(path, "rb") as w:`)
         if name.startswith(WAVE_READER + ".") and last in WAVE_INT_QUERIES:
@@ -1357,13 +1361,16 @@ class CallsMixin(InterpreterParts):
             return self._deep_copy(arg0, state, 0)
         if name == "json.loads" and len(args) == 1 and not kwargs and isinstance(arg0, Const) and isinstance(arg0.value, str) and len(arg0.value) <= 65536:
             return _from_json(arg0.value)  # a configuration written in the script: its values
-        if name in ("shutil.copyfile", "shutil.copy", "shutil.copy2") and len(node.args) == 2 and not node.keywords:
+        if name in _FILE_MOVES and len(node.args) == 2 and not node.keywords:
             # `shutil.copyfile(last, best)` of a checkpoint this run saved: the copy holds what the
-            # save wrote (a later `torch.load(best)` reads that payload)
+            # save wrote (a later `torch.load(best)` reads that payload); so does a file moved
+            # there (MONAI's PersistentDataset: `torch.save` to a temporary file, then
+            # `shutil.move(str(temp_hash_file), hashfile)` onto the cache's name, set 92)
             src, dst = _file_name(args[0]), _file_name(args[1])
-            written = [s for s in self.events.saves if src and s.file == src]
-            if written and dst:
-                self.events.saves.append(replace(written[-1], file=dst, path=_path_text(node, 1, "dst"), time=self.tick()))
+            src_text, dst_text = _moved_path(node.args[0]), _moved_path(node.args[1])
+            written = [s for s in self.events.saves if (src and s.file == src) or (s.path and s.path == src_text)]
+            if written and (dst or dst_text):
+                self.events.saves.append(replace(written[-1], file=dst, path=dst_text, time=self.tick()))
             return None
         if name in ("os.path.exists", "os.path.isfile") and len(node.args) == 1 and not node.keywords and self._array_cache_miss(node):
             return Const(False)
@@ -3996,6 +4003,16 @@ def _path_text(node: ast.Call, position: int, keyword: str) -> str:
     workspace, scan 27: the mode differs between the save and the load of one file)."""
     at = _path_node(node, position, keyword)
     return ast.unparse(at) if at is not None else ""
+
+
+_FILE_MOVES = frozenset({"shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile", "os.replace", "os.rename"})
+
+
+def _moved_path(expr: ast.expr) -> str:
+    """A path argument of a move or copy as written, `str(p)` / `os.fspath(p)` read as `p`."""
+    while isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords and ast.unparse(expr.func) in ("str", "os.fspath"):
+        expr = expr.args[0]
+    return ast.unparse(expr)
 
 
 # the most items of a known list a loop runs one by one (each in turn, as Python does)

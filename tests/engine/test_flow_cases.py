@@ -8122,6 +8122,25 @@ CASES: dict[str, str] = {
             x = cached({"image": np.zeros(3, dtype=np.float32)}, "a")
             y = torch.as_tensor(x["image"]).to(device)
     """,
+    "a plain class used as a configuration namespace: its fields read the ones above them, and `config.model = stage` is what later reads see (NCF's three stages, set 93)": """
+        import os
+        import tempfile
+        import torch
+        import torch.nn as nn
+        class config:
+            model = "NeuMF-end"
+            model_path = os.path.join(tempfile.mkdtemp(), "models") + "/"
+            GMF_model_path = model_path + "GMF.pth"
+        os.makedirs(config.model_path, exist_ok=True)
+        def main():
+            if config.model == "NeuMF-pre":
+                gmf = torch.load(config.GMF_model_path)
+            model = nn.Linear(4, 1)
+            torch.save(model, "{}{}.pth".format(config.model_path, config.model))  # expect: DG011
+        for stage in ["GMF", "NeuMF-pre"]:
+            config.model = stage
+            main()
+    """,
 }
 
 

@@ -1167,6 +1167,18 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         methods: list[tuple[str, Func]] = []
         fields: dict[str, Value | None] = {}
         annotated: list[str] = []
+        # the class body is a namespace of its own: a field reads the ones above it (NCF's `class
+        # config:` with `GMF_model_path = model_path + "GMF.pth"`, set 93), none leaks out
+        outer = state.locals
+        state.locals = dict(outer) if outer is not None else {}
+        try:
+            self._class_body(stmt, state, methods, fields, annotated)
+        finally:
+            state.locals = outer
+        self._finish_class(stmt, state, bases, methods, fields, annotated)
+
+    def _class_body(self, stmt: ast.ClassDef, state: State, methods: list[tuple[str, Func]], fields: dict[str, Value | None], annotated: list[str]) -> None:
+        assert state.locals is not None
         for item in stmt.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 func = Func(item, f"{stmt.name}.{item.name}", owner=stmt.name)
@@ -1189,6 +1201,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                     fields[item.target.id] = FieldFactory(self.eval(factory, state))  # made per instance
                 elif item.value is not None:
                     fields[item.target.id] = self.eval(item.value, state)
+            for name, value in fields.items():
+                state.locals[name] = value
+
+    def _finish_class(self, stmt: ast.ClassDef, state: State, bases: list[str], methods: list[tuple[str, Func]], fields: dict[str, Value | None], annotated: list[str]) -> None:
         # inherit methods and class attributes of user base classes
         for base_name in bases:
             if base_name.startswith("user:") and base_name.count(":") == 1:
@@ -1240,6 +1256,16 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                 self.call_function(setter, [owner, value], {}, state)
                 self.record(target, target.attr, value, state)
                 return
+            if isinstance(owner, Klass) and isinstance(target.value, ast.Name) and not (owner.is_module or owner.is_dataset):
+                # `config.model = stage` on a plain class used as a namespace (NCF's `class config:`,
+                # set 93): the class attribute every later read sees
+                fields = dict(owner.fields)
+                fields[target.attr] = value
+                changed = replace(owner, fields=tuple(fields.items()))
+                if state.locals is not None and target.value.id in state.locals:
+                    state.locals[target.value.id] = changed
+                elif target.value.id in state.globals:
+                    state.globals[target.value.id] = changed
             if isinstance(owner, Ref):
                 obj = state.heap.get(owner.oid)
                 if isinstance(obj, (ModuleObj, InstanceObj)):

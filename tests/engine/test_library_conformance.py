@@ -1283,7 +1283,7 @@ def test_a_loss_module_with_a_mean_or_sum_reduction_gives_a_0_dim_tensor() -> No
             ("smooth_l1_loss", "torch.randn(4, 3)", "torch.randn(4, 3)"),
             ("binary_cross_entropy_with_logits", "torch.randn(4)", "torch.rand(4)"),
             ("binary_cross_entropy", "torch.rand(4)", "torch.rand(4)"),
-        ) for extra in ("", ", reduction='sum'", ", reduction='none'")],
+        ) for extra in ("", ", reduction='sum'", ", reduction='none'", ", size_average=False", ", reduce=False")],
     ]
     setup = "import torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
     source = setup + "".join(f"r_{i} = {loss}({x}, {y})\n" for i, (loss, x, y) in enumerate(cases))

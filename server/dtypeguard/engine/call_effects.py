@@ -143,6 +143,9 @@ CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()`
 # a pseudo-global: a test of the machine (`if torch.cuda.is_available():`, `assert ...`) says there is a GPU here
 # (CUDA_REQUIRED is set too; this one is not set by a `.cuda()`, which may itself be the hard-coded mistake)
 GPU_GUARDED = "<gpu guarded>"
+# a pseudo-global: a move written to need CUDA (`model.cuda()`, `x.to("cuda")`) ran on every path to here (CUDA_REQUIRED
+# is set too; this one is not set by a GPU count or a device index, which may be incidental: tabsyn, scan 22)
+GPU_MOVED = "<gpu moved>"
 SAFE_GLOBALS = "<safe globals>"  # a pseudo-global: `torch.serialization.add_safe_globals(...)` ran on every path to here
 
 
@@ -523,6 +526,7 @@ class CallsMixin(InterpreterParts):
         had_gpu = state.globals.get(CUDA_REQUIRED) == Const(True)
         if isinstance(func, ast.Attribute) and method in ("to", "cuda") and self._definitely_cuda(method, node):
             state.globals[CUDA_REQUIRED] = Const(True)  # on every path on from here the run has a GPU (or stopped)
+            state.globals[GPU_MOVED] = Const(True)
         if receiver is not None and method:
             made = self.call_method(receiver, method, args, kwargs, node, state)
             if had_gpu and method == "cuda" and isinstance(made, Tensor) and made.dev_origin is not None and made.dev_origin.why == HARD_CUDA[0]:
@@ -2099,7 +2103,9 @@ class CallsMixin(InterpreterParts):
                 weight = kwargs.get("pos_weight") if "pos_weight" in kwargs else kwargs.get("weight", positional)
                 made = self.loss_call(vocab.FUNCTIONAL_LOSSES[last], f"F.{last}", output, target, target_node, node, state, weight, self.index.span(node))
                 reduction = kwargs.get("reduction", Const("mean"))
-                if len(args) <= 2 and not {"size_average", "reduce"} & set(kwargs) and reduction in (Const("mean"), Const("sum")) and isinstance(made, Tensor):
+                # (the legacy `size_average=False` sums, still one number; `reduce=False` does not reduce)
+                reduced = reduction in (Const("mean"), Const("sum")) and kwargs.get("reduce", Const(None)) in (Const(None), Const(True))
+                if len(args) <= 2 and reduced and ("size_average" not in kwargs or isinstance(kwargs["size_average"], Const)) and isinstance(made, Tensor):
                     return replace(made, ndim=0)  # one number: a 0-dim tensor (`loss.data[0]` of it raises IndexError)
                 return made
             return None

@@ -24,6 +24,7 @@ from dtypeguard.engine.call_effects import (
     CUDA_REQUIRED,
     CUDA_TAGS,
     GPU_GUARDED,
+    GPU_MOVED,
     GROUP_FLAGS,
     MAX_UNROLLED,
     NO_GPU,
@@ -697,6 +698,8 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             # `if args.gpu >= 0: model.cuda(args.gpu)`: a run with the option set otherwise has no
             # GPU on its path (DeNA's demo with `--gpu -1`, scan 38)
             ran.globals[CUDA_REQUIRED] = Const(False)
+        if not other.dead and ran.globals.get(GPU_MOVED) == Const(True) and other.globals.get(GPU_MOVED) != Const(True):
+            ran.globals[GPU_MOVED] = Const(False)  # (the same: only the option's default moves to CUDA)
         if ran.dead and not other.dead:
             return other  # the default stops here (`else: raise ValueError("--dataset must be ...")`): runs go on with another value
         return ran

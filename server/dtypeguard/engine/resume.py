@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, SupportsIndex, overload
 
-from dtypeguard.engine.call_effects import CUDA_REQUIRED, _is_generator
+from dtypeguard.engine.call_effects import GPU_MOVED, _is_generator
 from dtypeguard.engine.events import Default, Events, Facts
 from dtypeguard.engine.interpreter_parts import InterpreterParts
 from dtypeguard.engine.parse import is_main_guard
@@ -287,8 +287,8 @@ class ResumeMixin(InterpreterParts):
             self.chunk_touched[i], self.touched = self.touched or {}, None
         if keep == len(chunks):
             kept = self.boundaries[end]
-        # (DG010: a CPU-only run of a file that ends needing a GPU never gets through it)
-        self.events.requires_gpu = not state.dead and state.globals.get(CUDA_REQUIRED) == Const(True)
+        # (DG010: a CPU-only run of a file that moves to CUDA as written on every path never gets through it)
+        self.events.requires_gpu = not state.dead and state.globals.get(GPU_MOVED) == Const(True)
         self._finish_uncalled(state, converge, self.boundaries.get(end))
         return kept, self._entry_kept
 

@@ -636,3 +636,26 @@ def test_a_checkpoint_saved_by_a_helper_of_another_module_is_one_this_run_wrote(
     )
     root = _project(tmp_path, {"helpers.py": helpers, "main.py": main})
     assert _check(root / "main.py") == [(9, "DG010")]
+
+
+def test_a_helpers_load_followed_by_the_scripts_cuda_move_on_every_path_has_no_cpu_run(tmp_path: Path) -> None:
+    """CBIM (scan 45): utils.py's resume helper loads without `map_location`; train.py calls it, then moves the
+    network with `net.cuda()` on every path (its only availability test is in a pretrained loader reached with
+    an option). No CPU-only run gets past `net.cuda()`, so the load is not a CPU hazard. Moved only under an
+    option, it is."""
+    helper = (
+        "import torch\n\n\ndef resume(net, path):\n    net.load_state_dict(torch.load(path))\n\n\n"
+        "def load_from(net, path):\n    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+        "    net.load_state_dict(torch.load(path, map_location=device))\n"
+    )
+    train = (
+        "import argparse\nimport torch\nfrom utils import load_from, resume\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--pretrain', action='store_true')\nparser.add_argument('--gpu', action='store_true')\n"
+        "args = parser.parse_args()\nnet = torch.nn.Linear(2, 2)\nif args.pretrain:\n    load_from(net, 'pre.pt')\n"
+        "resume(net, 'latest.pt')\n{move}\n"
+    )
+    root = _project(tmp_path, {"utils.py": helper, "train.py": train.format(move="net.cuda()")})
+    assert check_source((root / "train.py").read_text(), str(root / "train.py")).elsewhere == []
+    (root / "train.py").write_text(train.format(move="if args.gpu:\n    net.cuda()"))
+    [theirs] = check_source((root / "train.py").read_text(), str(root / "train.py")).elsewhere
+    assert (theirs.code, Path(theirs.span.file).name, theirs.span.line) == ("DG010", "utils.py", 5)

@@ -82,6 +82,7 @@ from dtypeguard.engine.values import (
     ParserOptions,
     Partial,
     PathObj,
+    PendingLoads,
     Placed,
     RandomGen,
     Ref,
@@ -143,9 +144,9 @@ CUDA_REQUIRED = "<cuda required>"  # a pseudo-global: an unconditional `.cuda()`
 # a pseudo-global: a test of the machine (`if torch.cuda.is_available():`, `assert ...`) says there is a GPU here
 # (CUDA_REQUIRED is set too; this one is not set by a `.cuda()`, which may itself be the hard-coded mistake)
 GPU_GUARDED = "<gpu guarded>"
-# a pseudo-global: a move written to need CUDA (`model.cuda()`, `x.to("cuda")`) ran on every path to here (CUDA_REQUIRED
-# is set too; this one is not set by a GPU count or a device index, which may be incidental: tabsyn, scan 22)
-GPU_MOVED = "<gpu moved>"
+# a pseudo-global: the loads with no move written to need CUDA after them on some path (`PendingLoads`; a GPU count
+# or a device index does not count, it may be incidental: tabsyn, scan 22)
+PENDING_LOADS = "<pending loads>"
 SAFE_GLOBALS = "<safe globals>"  # a pseudo-global: `torch.serialization.add_safe_globals(...)` ran on every path to here
 
 
@@ -526,7 +527,7 @@ class CallsMixin(InterpreterParts):
         had_gpu = state.globals.get(CUDA_REQUIRED) == Const(True)
         if isinstance(func, ast.Attribute) and method in ("to", "cuda") and self._definitely_cuda(method, node):
             state.globals[CUDA_REQUIRED] = Const(True)  # on every path on from here the run has a GPU (or stopped)
-            state.globals[GPU_MOVED] = Const(True)
+            state.globals[PENDING_LOADS] = PendingLoads(frozenset())
         if receiver is not None and method:
             made = self.call_method(receiver, method, args, kwargs, node, state)
             if had_gpu and method == "cuda" and isinstance(made, Tensor) and made.dev_origin is not None and made.dev_origin.why == HARD_CUDA[0]:
@@ -1119,6 +1120,13 @@ class CallsMixin(InterpreterParts):
             for mark in (CUDA_REQUIRED, SAFE_GLOBALS):
                 if end.globals.get(mark) == Const(True) and own_globals.get(mark) != Const(True):
                     own_globals[mark] = Const(True)  # (what the whole run has done, whichever file did it)
+            theirs = end.globals.get(PENDING_LOADS)
+            if isinstance(theirs, PendingLoads) and theirs.spans:
+                # loads a helper of another module ran (CBIM's utils.resume_load_model_checkpoint, scan 45) wait
+                # in the caller for a move to CUDA; the helper's module keeps none of them
+                mine = own_globals.get(PENDING_LOADS)
+                own_globals[PENDING_LOADS] = PendingLoads((mine.spans if isinstance(mine, PendingLoads) else frozenset()) | theirs.spans)
+                end.globals[PENDING_LOADS] = PendingLoads(frozenset())
             for mark in self.saved_marks:
                 # a file saved by a helper of another module (`helpers.save_model(model, path)`,
                 # scan 42) is one this run wrote, for the caller's later loads too
@@ -1863,6 +1871,8 @@ class CallsMixin(InterpreterParts):
                 span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save,
                 unpassed[0] if unpassed else None, unpassed[1] if unpassed else "", after_cuda, allowed, map_cuda,
             ))
+            pending = state.globals.get(PENDING_LOADS)
+            state.globals[PENDING_LOADS] = PendingLoads((pending.spans if isinstance(pending, PendingLoads) else frozenset()) | {span})
             written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
             if written and all(v == written[0] for v in written) and "map_location" not in given:
                 return _loaded(written[0])  # a cache this script writes: what it saved (tensors' dtypes kept)

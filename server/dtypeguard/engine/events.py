@@ -230,9 +230,9 @@ class Events:
     creations: list[tuple[int, Span, int, ModuleObj]] = field(default_factory=list)
     safe_globals: bool = False  # torch.serialization.add_safe_globals / safe_globals is used
     uses_cuda_check: bool = False  # the file asks torch.cuda.is_available() somewhere
-    # every path to the end of the checked file ran an unconditional `.cuda()` (or a GPU flag's
-    # branch): no run on a CPU-only machine gets through it
-    requires_gpu: bool = False
+    # the loads of the checked file's run after which every path moves to CUDA as written (`net.cuda()`): no run on a
+    # CPU-only machine gets through them (CBIM's resume before the caller's `net.cuda()`, scan 45)
+    loads_before_gpu: dict[Span, bool] = field(default_factory=dict)  # (a dict: the snapshots copy dicts)
     legacy_constructor: bool = False  # a `torch.Tensor(...)` call ran (this file or one it imports): it ignores set_default_device
     device_vars: list[tuple[str, Span]] = field(default_factory=list)  # names bound to devices
     # `np.save(path, arr)`: `np.load(path)` (or of a name with the same `.npy` end) reads it back

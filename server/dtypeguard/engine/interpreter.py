@@ -24,10 +24,10 @@ from dtypeguard.engine.call_effects import (
     CUDA_REQUIRED,
     CUDA_TAGS,
     GPU_GUARDED,
-    GPU_MOVED,
     GROUP_FLAGS,
     MAX_UNROLLED,
     NO_GPU,
+    PENDING_LOADS,
     PRECISION_OPTION,
     SLICE,
     SOURCE_OP,
@@ -101,6 +101,7 @@ from dtypeguard.engine.values import (
     ParamNames,
     Params,
     PathObj,
+    PendingLoads,
     Ref,
     SomeParams,
     StateDict,
@@ -698,8 +699,11 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             # `if args.gpu >= 0: model.cuda(args.gpu)`: a run with the option set otherwise has no
             # GPU on its path (DeNA's demo with `--gpu -1`, scan 38)
             ran.globals[CUDA_REQUIRED] = Const(False)
-        if not other.dead and ran.globals.get(GPU_MOVED) == Const(True) and other.globals.get(GPU_MOVED) != Const(True):
-            ran.globals[GPU_MOVED] = Const(False)  # (the same: only the option's default moves to CUDA)
+        theirs = other.globals.get(PENDING_LOADS)
+        if not other.dead and isinstance(theirs, PendingLoads) and theirs.spans:
+            # (the same: loads the option's other values leave without a move to CUDA stay pending)
+            mine = ran.globals.get(PENDING_LOADS)
+            ran.globals[PENDING_LOADS] = PendingLoads((mine.spans if isinstance(mine, PendingLoads) else frozenset()) | theirs.spans)
         if ran.dead and not other.dead:
             return other  # the default stops here (`else: raise ValueError("--dataset must be ...")`): runs go on with another value
         return ran

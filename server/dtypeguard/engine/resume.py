@@ -42,13 +42,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, SupportsIndex, overload
 
-from dtypeguard.engine.call_effects import GPU_MOVED, _is_generator
+from dtypeguard.engine.call_effects import PENDING_LOADS, _is_generator
 from dtypeguard.engine.events import Default, Events, Facts
 from dtypeguard.engine.interpreter_parts import InterpreterParts
 from dtypeguard.engine.parse import is_main_guard
 from dtypeguard.engine.state import Scope, State
 from dtypeguard.engine.values import (
-    Const,
     Device,
     DType,
     Func,
@@ -56,6 +55,7 @@ from dtypeguard.engine.values import (
     Klass,
     Origin,
     Params,
+    PendingLoads,
     Ref,
     ScalerObj,
     Sym,
@@ -287,8 +287,11 @@ class ResumeMixin(InterpreterParts):
             self.chunk_touched[i], self.touched = self.touched or {}, None
         if keep == len(chunks):
             kept = self.boundaries[end]
-        # (DG010: a CPU-only run of a file that moves to CUDA as written on every path never gets through it)
-        self.events.requires_gpu = not state.dead and state.globals.get(GPU_MOVED) == Const(True)
+        # (DG010: a load every path from which moves to CUDA as written has no CPU-only run to fail in)
+        pending = state.globals.get(PENDING_LOADS)
+        ran = {load.span for load in self.events.loads}
+        left = pending.spans if isinstance(pending, PendingLoads) else frozenset()
+        self.events.loads_before_gpu = {} if state.dead else {span: True for span in ran - left}
         self._finish_uncalled(state, converge, self.boundaries.get(end))
         return kept, self._entry_kept
 

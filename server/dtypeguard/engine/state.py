@@ -14,7 +14,15 @@ from collections.abc import Iterator
 from typing import Generic, TypeVar
 
 from dtypeguard.engine.events import Default
-from dtypeguard.engine.values import HeapObj, SavedBy, Value, join, join_device, join_obj
+from dtypeguard.engine.values import (
+    HeapObj,
+    PendingLoads,
+    SavedBy,
+    Value,
+    join,
+    join_device,
+    join_obj,
+)
 
 BUILTIN_DTYPE = Default("float32")
 BUILTIN_DEVICE = Default("cpu")
@@ -110,6 +118,8 @@ def _merge_values(a: object, b: object) -> Value | None:
         # loop, then the load after it): a load here reads what this run may have written
         frames = tuple(dict.fromkeys((*(a.frames if isinstance(a, SavedBy) else ()), *(b.frames if isinstance(b, SavedBy) else ()))))
         return SavedBy(frames)
+    if isinstance(a, PendingLoads) or isinstance(b, PendingLoads):
+        return PendingLoads((a.spans if isinstance(a, PendingLoads) else frozenset()) | (b.spans if isinstance(b, PendingLoads) else frozenset()))
     if a is _MISSING or b is _MISSING:
         return None  # bound on one path only: unknown after the join
     if a is b or a == b:

@@ -271,6 +271,16 @@ class SavedBy(Fact):
 
 @quick_init
 @dataclass(frozen=True)
+class PendingLoads(Fact):
+    """The `torch.load`s run on some path to here with no move written to need CUDA (`.cuda()`,
+    `.to("cuda")`) after them; joined paths keep them all (DG010: a load every path from which
+    moves to CUDA has no CPU-only run to fail in)."""
+
+    spans: frozenset[Span]
+
+
+@quick_init
+@dataclass(frozen=True)
 class GpuTest(Fact):
     """A truth that says whether the machine has a GPU: `torch.cuda.is_available()`, kept in a
     name (`use_cuda = torch.cuda.is_available()`), negated or and-ed (`not args.no_cuda and

@@ -40,7 +40,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue  # reloaded in the run that wrote it: its devices exist on this machine
         if all(v.after_cuda for v in ev.loads if v.span == load.span):
             continue  # reached only after an unconditional `.cuda()`: a CPU-only run stops before it
-        if _cuda_after(ctx, load.span) or ev.requires_gpu:
+        if _cuda_after(ctx, load.span) or load.span in ev.loads_before_gpu:
             # followed by an unconditional `.cuda()` (here, or on every path to the file's end: CBIM's
             # resume before `net.cuda()` in the caller, scan 45): a CPU-only run stops there, whatever the load does
             continue

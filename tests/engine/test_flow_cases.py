@@ -8141,6 +8141,27 @@ CASES: dict[str, str] = {
             config.model = stage
             main()
     """,
+    "a subclass of a layer with its own `__init__` and `forward` is a module whose `self.weight` is the layer's, of the default dtype; `F.conv3d` does not promote (EfficientNet-3D's padded stem, set 94)": """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        class Same(nn.Conv3d):
+            def __init__(self, cin, cout, k, stride=1, **kwargs):
+                super().__init__(cin, cout, k, stride, **kwargs)
+                self.pad = nn.ConstantPad3d((1, 1, 1, 1, 1, 1), 0.0)
+            def forward(self, x):
+                x = self.pad(x)
+                return F.conv3d(x, self.weight, self.bias, self.stride)
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stem = Same(1, 4, 3, bias=False)
+            def forward(self, x):
+                return self.stem(x)
+        net = Net()
+        y = net(torch.randn(1, 1, 4, 4, 4).double())  # expect: DG004
+        z = net(torch.randn(1, 1, 4, 4, 4))
+    """,
 }
 
 

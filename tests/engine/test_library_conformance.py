@@ -486,6 +486,8 @@ def test_layer_tables_name_real_torch_modules() -> None:
     made = {"Softmax2d": torch.rand(1, 2, 4, 4), "GLU": torch.rand(2, 4), "PixelShuffle": torch.rand(1, 4, 2, 2), "PixelUnshuffle": torch.rand(1, 1, 4, 4), "ChannelShuffle": torch.rand(1, 4, 2, 2)}
     args = {"Unflatten": (1, (2, 2)), "PixelShuffle": (2,), "PixelUnshuffle": (2,), "ChannelShuffle": (2,), "Threshold": (0.1, 0.0), "LocalResponseNorm": (2,),
             "ZeroPad2d": (1,), "ReflectionPad1d": (1,), "ReflectionPad2d": (1,), "ReplicationPad2d": (1,), "ConstantPad1d": (1, 0.0), "ConstantPad2d": (1, 0.0),
+            "ConstantPad3d": (1, 0.0), "ZeroPad1d": (1,), "ZeroPad3d": (1,), "ReflectionPad3d": (1,), "ReplicationPad1d": (1,), "ReplicationPad3d": (1,),
+            "CircularPad1d": (1,), "CircularPad2d": (1,), "CircularPad3d": (1,),
             "Upsample": (None, 2.0), "MaxPool1d": (2,), "MaxPool2d": (2,), "MaxPool3d": (2,), "AvgPool1d": (2,), "AvgPool2d": (2,), "AvgPool3d": (2,),
             "AdaptiveAvgPool1d": (1,), "AdaptiveAvgPool2d": (1,), "AdaptiveAvgPool3d": (1,), "AdaptiveMaxPool1d": (1,), "AdaptiveMaxPool2d": (1,), "AdaptiveMaxPool3d": (1,)}
     for name in vocab.PASSTHROUGH_LAYERS:

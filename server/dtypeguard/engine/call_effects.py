@@ -1210,7 +1210,7 @@ class CallsMixin(InterpreterParts):
             return made
         origin = self.origin(node, f"{klass.node.name}(...)")
         if klass.is_module:
-            obj: ModuleObj | InstanceObj = ModuleObj(f"user:{klass.node.name}", origin, created_time=self.time)
+            obj: ModuleObj | InstanceObj = ModuleObj(f"user:{klass.node.name}", origin, created_time=self.time, attrs=self._layer_weights(library_base, node, state))
         elif "argparse.ArgumentParser" in klass.bases:
             # simclr-pytorch's `class ExParser(argparse.ArgumentParser)`: a parser (its own methods too)
             obj = InstanceObj("argparse:ArgumentParser", klass)
@@ -1233,6 +1233,19 @@ class CallsMixin(InterpreterParts):
         if klass.is_module:
             self.finish_user_module(oid, klass, state)
         return ref
+
+    def _layer_weights(self, library_base: str | None, node: ast.Call, state: State) -> dict[str, Value | None]:
+        """`class Conv3dStaticSamePadding(nn.Conv3d)` with its own `__init__` and `forward`
+        (EfficientNet-3D, set 94): its `super().__init__(...)` makes the layer's weight and bias,
+        of the default dtype on the default device, which its `forward` reads as `self.weight`."""
+        layer = library_base.rsplit(".", 1)[-1] if library_base else ""
+        if vocab.LAYER_KINDS.get(layer, ("", ""))[0] not in ("linear", "conv", "embedding"):
+            return {}
+        dtype, device = state.ddtype.value, state.ddevice.value
+        why = self.origin(node, f"nn.{layer} weights follow the default dtype ({dtype})") if dtype else None
+        where = self.origin(node, f"nn.{layer} was created on the default device ({device})") if device else None
+        weight = Tensor("tensor", dtype, device, why, where, moves=True)
+        return {"weight": weight, "bias": weight}
 
     def finish_user_module(self, oid: int, klass: Klass, state: State) -> None:
         """A user module's dtype/device is that of the layers its __init__ created."""
@@ -3864,7 +3877,7 @@ _ATTENTION_MODULES = frozenset({
 })
 HISTC_INT = "<histc of integers>"  # a TensorOp: torch.histc of an integer tensor on the CPU  # a TensorOp name prefix: (the tensor written into, the source)
 INDEX_METHODS = frozenset({"scatter", "scatter_", "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "gather", "index_select", "index_add", "index_add_", "index_copy", "index_copy_", "index_fill", "index_fill_"})
-WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d"})  # input and weight: one dtype
+WEIGHTED = frozenset({"nn.functional.linear", "nn.functional.conv1d", "nn.functional.conv2d", "nn.functional.conv3d"})  # input and weight: one dtype
 _DEVICE_STRICT = _JOINING | MATMUL | WEIGHTED  # no CPU-scalar exception: every input on one device
 _WEIGHT_FIRST = frozenset({"CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"})  # weight is the first parameter
 _MATH_FLOAT = frozenset({"sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "pow", "fabs", "tanh", "atan", "atan2", "hypot", "expm1", "log1p"})

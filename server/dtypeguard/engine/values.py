@@ -392,6 +392,17 @@ class Func(Value):
     env: tuple[tuple[str, Value | None], ...] = ()
 
 
+def _torch_nn_module(base: str) -> bool:
+    """`torch.nn.Conv3d` and the other modules of `torch.nn` (a subclass with its own `__init__` and
+    `forward` is a module: EfficientNet-3D's `Conv3dStaticSamePadding(nn.Conv3d)`, set 94)."""
+    name = base.removeprefix("torch.nn.")
+    return base.startswith("torch.nn.") and "." not in name and name[:1].isupper() and name not in _NN_NOT_MODULES
+
+
+# (containers too: a subclass's `super().__init__(*layers)` is not followed, so what it holds would be lost)
+_NN_NOT_MODULES = frozenset({"Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "Sequential", "ModuleList", "ModuleDict"})
+
+
 @quick_init
 @dataclass(frozen=True)
 class Klass(Value):
@@ -415,7 +426,7 @@ class Klass(Value):
 
     @property
     def is_module(self) -> bool:
-        return any(b in ("torch.nn.Module", "torch.nn.modules.module.Module") or b in LIGHTNING_MODULES or b.startswith("user:module:") for b in self.bases)
+        return any(b in ("torch.nn.Module", "torch.nn.modules.module.Module") or b in LIGHTNING_MODULES or b.startswith("user:module:") or _torch_nn_module(b) for b in self.bases)
 
     @property
     def is_dataset(self) -> bool:

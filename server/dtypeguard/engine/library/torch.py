@@ -178,6 +178,7 @@ FUNCTIONS: dict[str, Entry] = {
         ("cosine_similarity", "(x1, x2, dim=1, eps=1e-08)", promote(T, "x1,x2"), "F.cosine_similarity({t}, {u})"),
         ("conv1d", "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)", promote(T, "input,weight"), "F.conv1d({t}.reshape(1, 1, 4), {u}.reshape(1, 1, 4))"),
         ("conv2d", "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)", promote(T, "input,weight"), "F.conv2d({t}.reshape(1, 1, 2, 2), {u}.reshape(1, 1, 2, 2))"),
+        ("conv3d", "(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)", promote(T, "input,weight"), "F.conv3d({t}.reshape(1, 1, 2, 2, 1), {u}.reshape(1, 1, 2, 2, 1))"),
         ("sigmoid", "(input)", floating(T, "input", ""), "F.sigmoid({t})"),
         ("tanh", "(input)", floating(T, "input", ""), "F.tanh({t})"),
     ]),

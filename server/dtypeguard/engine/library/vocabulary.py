@@ -105,7 +105,8 @@ PASSTHROUGH_LAYERS = frozenset({
     "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "Dropout1d", "Dropout3d", "AlphaDropout", "Softmax2d", "Softmin",
     "Hardswish", "Hardsigmoid", "SELU", "CELU", "Softsign", "Tanhshrink", "LogSigmoid", "GLU", "PixelShuffle",
     "PixelUnshuffle", "ZeroPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad2d", "ConstantPad1d",
-    "ConstantPad2d", "ChannelShuffle", "Threshold", "LocalResponseNorm", "CosineSimilarity", "PairwiseDistance",
+    "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad3d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad3d",
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ChannelShuffle", "Threshold", "LocalResponseNorm", "CosineSimilarity", "PairwiseDistance",
 })
 CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict"})
 LOSSES: dict[str, str] = {

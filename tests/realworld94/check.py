@@ -1,0 +1,18 @@
+"""Re-run every script of this held-out set and verify its header against its markers and its real outcome
+(the checks themselves: tests/realworld/setcheck.py, shared by every set).
+
+usage: python check.py [--python /work/main/.venv/bin/python] [-v]
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "realworld"))
+from setcheck import check  # noqa: E402
+
+# Silent outcomes: what the run must still show (regex on stdout+stderr, optional numeric test).
+# No broken script of this set is silent: all four raise on torch 2.13 (CPU).
+SILENT = {}
+
+if __name__ == "__main__":
+    sys.exit(check(HERE, SILENT, sys.argv[1:]))

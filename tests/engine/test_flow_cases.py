@@ -8162,6 +8162,28 @@ CASES: dict[str, str] = {
         y = net(torch.randn(1, 1, 4, 4, 4).double())  # expect: DG004
         z = net(torch.randn(1, 1, 4, 4, 4))
     """,
+    "`if not self.anchors.is_cuda: self.anchors = self.anchors.cuda()` moves a tensor once, on any machine: no GPU test (G-TAD, scan 46)": """
+        import torch
+        import torch.nn as nn
+        class Align(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.anchors = torch.zeros(4, 3)
+            def forward(self, x):
+                if not self.anchors.is_cuda:
+                    self.anchors = self.anchors.cuda()
+                return x.mean(dim=1, keepdim=True) * self.anchors[:, 1:].sum()
+        class Clips(torch.utils.data.Dataset):
+            def __getitem__(self, index):
+                return index, torch.randn(5)
+            def __len__(self):
+                return 4
+        model = torch.nn.DataParallel(Align(), device_ids=[0]).cuda()
+        loader = torch.utils.data.DataLoader(Clips(), batch_size=2, pin_memory=True)
+        with torch.no_grad():
+            for idx, x in loader:
+                y = model(x.cuda())
+    """,
 }
 
 

@@ -74,6 +74,10 @@ KNOWN_REPO_FALSE_ALARMS = {
     # scan 13 (REPOS13.md), the same kind: Chinese-Vicuna's quant_generate.py loads a GPTQ checkpoint that its
     # quant_llama.py (another script) packs after moving every layer back to the CPU
     "scan13_Chinese-Vicuna_gptq_packed_on_cpu.py:108:DG010",
+    # scan 46 (REPOS46.md): GraphCMR's trainer builds `Mesh()`, whose `.to(device)` runs with the parameter's
+    # default `torch.device('cuda')`, before the pretrained load: a CPU-only run stops there first. A move to a
+    # device known only through a parameter's default is not yet read as a move written to need CUDA.
+    "scan46_GraphCMR_pretrained_load_after_cuda_default_mesh.py:55:DG010",
 }
 
 

@@ -541,7 +541,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
         if known is not None:  # `if self.transform:` holding an object, or None
             return self.exec_block(stmt.body if known else stmt.orelse, state)
         device_test = _compares_to_device_name(stmt.test) or _tests_is_cuda(stmt.test) or _compares_devices(stmt.test)
-        gpu_side = _gpu_side(stmt.test, test)
+        gpu_side = _gpu_side(stmt.test, test) if not _moves_once(stmt) else None
         if gpu_side is None:
             gpu_side = self._is_cuda_device(stmt.test, state)  # `if device == "cuda":`
         then = state.copy()
@@ -2612,6 +2612,22 @@ def _walk_compares_devices(test: ast.expr) -> bool:
         if isinstance(node, ast.Compare) and any(isinstance(p, ast.Attribute) and p.attr == "device" for p in [node.left, *node.comparators]):
             return True
     return False
+
+
+def _moves_once(stmt: ast.If) -> bool:
+    """`if not self.anchors.is_cuda: self.anchors = self.anchors.cuda()` (G-TAD, scan 46): the test
+    asks where that tensor is, and the branch moves it: it runs on any machine the first time (a
+    tensor's device, not the machine's GPU), so it is no GPU test."""
+    test = stmt.test
+    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Attribute) and test.operand.attr == "is_cuda"):
+        return False
+    tested = ast.unparse(test.operand.value)
+    return any(
+        isinstance(s, ast.Assign) and len(s.targets) == 1 and ast.unparse(s.targets[0]) == tested
+        and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute) and s.value.func.attr in ("cuda", "to")
+        and ast.unparse(s.value.func.value) == tested
+        for s in stmt.body
+    )
 
 
 def _tests_is_cuda(test: ast.expr) -> bool:

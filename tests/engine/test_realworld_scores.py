@@ -1010,15 +1010,16 @@ def test_sets_84_to_88_keep_their_recall_and_false_alarms(name: str, result: dic
 # clouds: 1/6, 1/6, 0; 91 object detection and keypoints: 1/6, 1/6, 0. 92 medical imaging and remote sensing and
 # 93 recommendation and metric learning (scored on arrival with 134a0e4, the commit when their helpers started):
 # 92 2/5, 2/5, 1 false alarm (one of the two root hits was that false DG010 at the root's line); 93 1/4, 1/4, 1 false
-# alarm. Scores after: each set's README.
-NINETIES = {n: score(Path(__file__).resolve().parents[1] / f"realworld{n}") for n in ("89", "90", "91", "92", "93")}
-FLOORS_89_93 = {"89": 0.4, "90": 0.33, "91": 0.16, "92": 0.2, "93": 0.25}
+# alarm. 94 video and pose and 95 language-model fine-tuning (scored on arrival with eadf76f): 94 1/4, 1/4, 0;
+# 95 1/5, 2/5, 0. Scores after: each set's README.
+NINETIES = {n: score(Path(__file__).resolve().parents[1] / f"realworld{n}") for n in ("89", "90", "91", "92", "93", "94", "95")}
+FLOORS_89_95 = {"89": 0.4, "90": 0.33, "91": 0.16, "92": 0.2, "93": 0.5, "94": 0.5, "95": 0.2}
 
 
-@pytest.mark.parametrize("name", list(FLOORS_89_93))
-def test_sets_89_to_93_have_no_false_alarm_and_keep_their_recall(name: str) -> None:
+@pytest.mark.parametrize("name", list(FLOORS_89_95))
+def test_sets_89_to_95_have_no_false_alarm_and_keep_their_recall(name: str) -> None:
     result = NINETIES[name]
     assert result["broken"] >= 4 and result["correct"] >= 4  # type: ignore[operator]
     assert result["false_alarms"] == []
     hits, total = result["root_hits"], result["broken"]
-    assert hits / total >= FLOORS_89_93[name], f"{hits}/{total}: " + "\n".join(result["misses"])  # type: ignore[operator, arg-type]
+    assert hits / total >= FLOORS_89_95[name], f"{hits}/{total}: " + "\n".join(result["misses"])  # type: ignore[operator, arg-type]

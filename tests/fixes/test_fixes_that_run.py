@@ -933,3 +933,24 @@ def test_a_numpy_number_passed_as_a_keyword_into_a_saved_kwargs_dict_is_made_a_p
     assert ran.returncode == 0 and ran.stdout.strip() == "0.6", ran.stderr[-2000:]
     before = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert before.returncode != 0 and "Weights only load failed" in before.stderr
+
+
+RECAST_INPUT = '''\
+import numpy as np
+import torch
+from torch import nn
+
+clips = torch.tensor(np.zeros((4, 8), dtype=np.float32))
+model = nn.Linear(8, 2)
+OUT = model(clips.double())
+'''
+
+
+def test_an_input_cast_to_the_wrong_dtype_at_the_call_gets_the_right_cast() -> None:
+    """EfficientNet-3D (set 94): `model(images.double())` of float32 images; the cast is what makes
+    the wrong dtype, so the fix changes the cast (`.double()` -> `.float()`), not the images where
+    they were made (converting them there would be undone by the cast)."""
+    result = fix_all(RECAST_INPUT)
+    assert "OUT = model(clips.float())\n" in result.text, result.text
+    assert not result.remaining
+    assert _run(result.text)["OUT"].dtype == torch.float32  # type: ignore[attr-defined]

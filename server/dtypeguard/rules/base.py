@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from dtypeguard.engine.events import Events, Facts
 from dtypeguard.engine.parse import LineIndex
-from dtypeguard.engine.values import DATA_WHYS, WIDE, Tensor, Value
+from dtypeguard.engine.values import DATA_WHYS, WIDE, Origin, Tensor, Value
 from dtypeguard.findings import Finding, FixSpec, Related, RuleExamples, Severity, Span
 
 T = TypeVar("T")
@@ -193,6 +193,12 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     # with other tensors widens again on its way (`(frames.half() - mean) / std` is float32)
     at_use = [FixSpec("append_call", f"Convert where it is used ({use_span.line_ref()}): `.{method}()` ({why})", use_span, True, (("method", method),))] if (
         use_span is not None and value.site is not None and not value.site.file and not _encloses(use_span, value.site) and not _encloses(value.site, use_span)) else []
+    recast = _recast_fix(ctx, origin, method, why) if origin is not None and origin.span != value.site else []
+    if recast and origin is not None:
+        # `model(images.double())` of float32 images (EfficientNet-3D, set 94): the cast makes the
+        # wrong dtype, so it is the cast that changes, not the images where they were made (where
+        # it is used, if the value widens again on its way)
+        return [*recast, *(f for f in at_use if not _encloses(f.span, origin.span) and not _encloses(origin.span, f.span))]
     if value.site is not None and origin is not None and origin.why.startswith(".") and origin.span != value.site and _encloses(origin.span, value.site):
         # `torch.from_numpy(mask).float()`: converting the inner call would be undone by the cast
         after_cast = FixSpec("append_call", f"Convert after the cast: `.{method}()` ({why})", origin.span, True, (("method", method),))
@@ -216,6 +222,21 @@ def convert_fix(ctx: Context, value: Tensor, use_span: Span | None, dtype: str, 
     if use_span is not None:
         return [FixSpec("append_call", f"Convert where it is used ({use_span.line_ref()}): `.{method}()` ({why})", use_span, True, (("method", method),))]
     return []
+
+
+_CASTS = ("double", "float", "half", "bfloat16", "long", "int")
+
+
+def _recast_fix(ctx: Context, origin: Origin, method: str, why: str) -> list[FixSpec]:
+    """`x.double()` written where the value got its wrong dtype: the same cast to the right one."""
+    if origin.span.file or origin.span.line != origin.span.end_line or not origin.why.startswith(tuple(f".{c}()" for c in _CASTS)):
+        return []
+    text = ctx.snippet(origin.span)
+    old = next((c for c in _CASTS if text.endswith(f".{c}()")), None)
+    if old is None or old == method:
+        return []
+    value = f"{text[: -len(old) - 2]}{method}()"
+    return [FixSpec("replace_expression", f"Cast to the right dtype: `.{old}()` -> `.{method}()` ({why})", origin.span, True, (("old", text), ("value", value)))]
 
 
 def factory_dtype_fix(ctx: Context, span: Span, dtype: str, why: str) -> list[FixSpec]:

@@ -101,6 +101,7 @@ from dtypeguard.engine.values import (
     join,
     join_device,
     number_kind,
+    pending_spans,
     shape_of,
 )
 
@@ -1120,12 +1121,11 @@ class CallsMixin(InterpreterParts):
             for mark in (CUDA_REQUIRED, SAFE_GLOBALS):
                 if end.globals.get(mark) == Const(True) and own_globals.get(mark) != Const(True):
                     own_globals[mark] = Const(True)  # (what the whole run has done, whichever file did it)
-            theirs = end.globals.get(PENDING_LOADS)
-            if isinstance(theirs, PendingLoads) and theirs.spans:
+            theirs = pending_spans(end.globals.get(PENDING_LOADS))
+            if theirs:
                 # loads a helper of another module ran (CBIM's utils.resume_load_model_checkpoint, scan 45) wait
                 # in the caller for a move to CUDA; the helper's module keeps none of them
-                mine = own_globals.get(PENDING_LOADS)
-                own_globals[PENDING_LOADS] = PendingLoads((mine.spans if isinstance(mine, PendingLoads) else frozenset()) | theirs.spans)
+                own_globals[PENDING_LOADS] = PendingLoads(pending_spans(own_globals.get(PENDING_LOADS)) | theirs)
                 end.globals[PENDING_LOADS] = PendingLoads(frozenset())
             for mark in self.saved_marks:
                 # a file saved by a helper of another module (`helpers.save_model(model, path)`,
@@ -1884,8 +1884,7 @@ class CallsMixin(InterpreterParts):
                 span, self.tick(), given, weights_only if isinstance(weights_only, Value) else None, span, path, _has_splat(node), file, after_save,
                 unpassed[0] if unpassed else None, unpassed[1] if unpassed else "", after_cuda, allowed, map_cuda,
             ))
-            pending = state.globals.get(PENDING_LOADS)
-            state.globals[PENDING_LOADS] = PendingLoads((pending.spans if isinstance(pending, PendingLoads) else frozenset()) | {span})
+            state.globals[PENDING_LOADS] = PendingLoads(pending_spans(state.globals.get(PENDING_LOADS)) | {span})
             written = [v for key, v in self.events.torch_saves if key == (file or path)] if file or path else []
             if written and all(v == written[0] for v in written) and "map_location" not in given:
                 return _loaded(written[0])  # a cache this script writes: what it saved (tensors' dtypes kept)

@@ -116,6 +116,7 @@ from dtypeguard.engine.values import (
     join_device,
     join_obj,
     number_kind,
+    pending_spans,
     shape_of,
 )
 from dtypeguard.findings import Span
@@ -699,11 +700,10 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             # `if args.gpu >= 0: model.cuda(args.gpu)`: a run with the option set otherwise has no
             # GPU on its path (DeNA's demo with `--gpu -1`, scan 38)
             ran.globals[CUDA_REQUIRED] = Const(False)
-        theirs = other.globals.get(PENDING_LOADS)
-        if not other.dead and isinstance(theirs, PendingLoads) and theirs.spans:
+        theirs = pending_spans(other.globals.get(PENDING_LOADS))
+        if not other.dead and theirs:
             # (the same: loads the option's other values leave without a move to CUDA stay pending)
-            mine = ran.globals.get(PENDING_LOADS)
-            ran.globals[PENDING_LOADS] = PendingLoads((mine.spans if isinstance(mine, PendingLoads) else frozenset()) | theirs.spans)
+            ran.globals[PENDING_LOADS] = PendingLoads(pending_spans(ran.globals.get(PENDING_LOADS)) | theirs)
         if ran.dead and not other.dead:
             return other  # the default stops here (`else: raise ValueError("--dataset must be ...")`): runs go on with another value
         return ran
@@ -1208,8 +1208,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
                     fields[item.target.id] = FieldFactory(self.eval(factory, state))  # made per instance
                 elif item.value is not None:
                     fields[item.target.id] = self.eval(item.value, state)
-            for name, value in fields.items():
-                state.locals[name] = value
+            state.locals.update(fields)  # (what the next field's expression reads)
 
     def _finish_class(self, stmt: ast.ClassDef, state: State, bases: list[str], methods: list[tuple[str, Func]], fields: dict[str, Value | None], annotated: list[str]) -> None:
         # inherit methods and class attributes of user base classes
@@ -1447,8 +1446,7 @@ class Interpreter(ResumeMixin, CallsMixin, ImportMemoMixin):
             chosen = tuple((name, d) for name, (_h, d, _e) in found)
             parts = [Strong(d, origins.get(e)) if d and d != WIDE else None for _, (_h, d, e) in found]
             return library_frame(chosen, parts, self.origin(node, ""))
-        rows = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
-        picked_by_position = self._iloc_columns(df, index, node) if rows else None
+        picked_by_position = self._iloc_columns(df, index, node)
         if picked_by_position is not None:
             return picked_by_position
         rows = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)

@@ -55,12 +55,12 @@ from dtypeguard.engine.values import (
     Klass,
     Origin,
     Params,
-    PendingLoads,
     Ref,
     ScalerObj,
     Sym,
     Tensor,
     Value,
+    pending_spans,
 )
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -288,10 +288,8 @@ class ResumeMixin(InterpreterParts):
         if keep == len(chunks):
             kept = self.boundaries[end]
         # (DG010: a load every path from which moves to CUDA as written has no CPU-only run to fail in)
-        pending = state.globals.get(PENDING_LOADS)
-        ran = {load.span for load in self.events.loads}
-        left = pending.spans if isinstance(pending, PendingLoads) else frozenset()
-        self.events.loads_before_gpu = {} if state.dead else {span: True for span in ran - left}
+        left = pending_spans(state.globals.get(PENDING_LOADS))
+        self.events.loads_before_gpu = {} if state.dead else {load.span: True for load in self.events.loads if load.span not in left}
         self._finish_uncalled(state, converge, self.boundaries.get(end))
         return kept, self._entry_kept
 

@@ -22,6 +22,7 @@ from dtypeguard.engine.values import (
     join,
     join_device,
     join_obj,
+    pending_spans,
 )
 
 BUILTIN_DTYPE = Default("float32")
@@ -119,7 +120,7 @@ def _merge_values(a: object, b: object) -> Value | None:
         frames = tuple(dict.fromkeys((*(a.frames if isinstance(a, SavedBy) else ()), *(b.frames if isinstance(b, SavedBy) else ()))))
         return SavedBy(frames)
     if isinstance(a, PendingLoads) or isinstance(b, PendingLoads):
-        return PendingLoads((a.spans if isinstance(a, PendingLoads) else frozenset()) | (b.spans if isinstance(b, PendingLoads) else frozenset()))
+        return PendingLoads(pending_spans(a) | pending_spans(b))
     if a is _MISSING or b is _MISSING:
         return None  # bound on one path only: unknown after the join
     if a is b or a == b:

@@ -279,6 +279,11 @@ class PendingLoads(Fact):
     spans: frozenset[Span]
 
 
+def pending_spans(value: object) -> frozenset[Span]:
+    """The loads a `PendingLoads` holds; none for anything else (a path that ran no load)."""
+    return value.spans if isinstance(value, PendingLoads) else frozenset()
+
+
 @quick_init
 @dataclass(frozen=True)
 class GpuTest(Fact):
